@@ -1,0 +1,1 @@
+//! Replay and validation, engine, blunder judgement, openings and statistics for drafti.

@@ -1,0 +1,1 @@
+//! PDN reader and writer for drafti.

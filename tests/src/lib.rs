@@ -1,0 +1,1 @@
+//! Helpers shared by drafti's end-to-end tests.
