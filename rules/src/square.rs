@@ -96,7 +96,7 @@ impl Square {
     /// The square on `file` (0 = a … 7 = h) and `rank` (0 = 1st … 7 = 8th), if it is dark.
     #[inline]
     pub const fn from_coords(file: u8, rank: u8) -> Option<Square> {
-        if file > 7 || rank > 7 || (file + rank) % 2 != 0 {
+        if file > 7 || rank > 7 || (file + rank) & 1 != 0 {
             return None;
         }
         let row = 7 - rank;
@@ -125,7 +125,7 @@ impl Square {
     #[inline]
     pub const fn file(self) -> u8 {
         let col = self.0 % 4;
-        if self.row() % 2 == 0 {
+        if self.row() & 1 == 0 {
             col * 2 + 1
         } else {
             col * 2
@@ -179,7 +179,8 @@ impl Square {
                 if file > 7 || rank > 7 {
                     return Err(ParseSquareError::OutOfBoard(shown()));
                 }
-                Square::from_coords(file, rank).ok_or_else(|| ParseSquareError::LightSquare(shown()))
+                Square::from_coords(file, rank)
+                    .ok_or_else(|| ParseSquareError::LightSquare(shown()))
             }
             [f, r, ..] if f.is_ascii_alphabetic() && r.is_ascii_digit() => {
                 if text[1..].iter().all(u8::is_ascii_digit) {
@@ -246,12 +247,33 @@ mod tests {
     #[test]
     fn bad_names_are_typed_errors() {
         assert_eq!(Square::parse(""), Err(ParseSquareError::Empty));
-        assert!(matches!(Square::parse("33"), Err(ParseSquareError::NumberOutOfRange(_))));
-        assert!(matches!(Square::parse("0"), Err(ParseSquareError::NumberOutOfRange(_))));
-        assert!(matches!(Square::parse("i9"), Err(ParseSquareError::OutOfBoard(_))));
-        assert!(matches!(Square::parse("a9"), Err(ParseSquareError::OutOfBoard(_))));
-        assert!(matches!(Square::parse("a2"), Err(ParseSquareError::LightSquare(_))));
-        assert!(matches!(Square::parse("c3x"), Err(ParseSquareError::Syntax(_))));
-        assert!(matches!(Square::parse("x"), Err(ParseSquareError::Syntax(_))));
+        assert!(matches!(
+            Square::parse("33"),
+            Err(ParseSquareError::NumberOutOfRange(_))
+        ));
+        assert!(matches!(
+            Square::parse("0"),
+            Err(ParseSquareError::NumberOutOfRange(_))
+        ));
+        assert!(matches!(
+            Square::parse("i9"),
+            Err(ParseSquareError::OutOfBoard(_))
+        ));
+        assert!(matches!(
+            Square::parse("a9"),
+            Err(ParseSquareError::OutOfBoard(_))
+        ));
+        assert!(matches!(
+            Square::parse("a2"),
+            Err(ParseSquareError::LightSquare(_))
+        ));
+        assert!(matches!(
+            Square::parse("c3x"),
+            Err(ParseSquareError::Syntax(_))
+        ));
+        assert!(matches!(
+            Square::parse("x"),
+            Err(ParseSquareError::Syntax(_))
+        ));
     }
 }
