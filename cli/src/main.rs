@@ -1,1 +1,52 @@
-fn main() {}
+//! `drafti`: validate, analyse and study archives of Tanzanian draughts games.
+//!
+//! The binary owns flags, output and exit codes; the library crates never print. Exit codes:
+//! 0 success (every game valid), 1 the input has invalid games, 2 usage or I/O error.
+
+mod commands;
+mod common;
+mod svg;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// drafti — a toolkit for game records of Tanzanian draughts (and Czech, Russian).
+#[derive(Parser)]
+#[command(name = "drafti", version, about, long_about = None, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count move sequences from a position (move generator check and speed).
+    Perft(commands::perft::Args),
+    /// List the legal moves of a position.
+    Moves(commands::moves::Args),
+    /// Draw a position as text, or as an SVG diagram.
+    Show(commands::show::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let result = match cli.command {
+        Command::Perft(args) => commands::perft::run(args),
+        Command::Moves(args) => commands::moves::run(args),
+        Command::Show(args) => commands::show::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("drafti: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

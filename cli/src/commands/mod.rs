@@ -1,0 +1,5 @@
+//! One module per subcommand: its arguments (clap) and `run`.
+
+pub mod moves;
+pub mod perft;
+pub mod show;

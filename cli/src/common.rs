@@ -1,0 +1,33 @@
+//! What the commands share: errors that end a command, variant and FEN arguments.
+
+use drafti_rules::{Position, Variant};
+use std::fmt;
+
+/// An error that ends a command with exit code 2 and a one-line reason.
+#[derive(Debug)]
+pub struct CliError(pub String);
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl<E: std::error::Error> From<E> for CliError {
+    fn from(e: E) -> CliError {
+        CliError(e.to_string())
+    }
+}
+
+/// The result of a command: an exit code, or an error (exit code 2).
+pub type CommandResult = Result<std::process::ExitCode, CliError>;
+
+/// Parses `--variant` values: tz, czech, russian (and their aliases).
+pub fn parse_variant(text: &str) -> Result<Variant, String> {
+    text.parse::<Variant>().map_err(|e| e.to_string())
+}
+
+/// Parses a FEN argument.
+pub fn parse_fen(text: &str) -> Result<Position, String> {
+    Position::from_fen(text).map_err(|e| e.to_string())
+}
