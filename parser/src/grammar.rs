@@ -1,0 +1,862 @@
+//! Stage 2: the grammar. [`parse_game`] turns the bytes of one game ([`RawGame`]) into a
+//! [`GameRecord`].
+//!
+//! ```text
+//! game      = { ws | comment | tag } movetext [ result { ws | comment } ]
+//! tag       = "[" name ws* '"' value '"' ws* "]"        value: \" and \\ escapes, one line
+//! movetext  = { number | move | strength | nag | comment | "(" movetext ")" | "..." | "…" }
+//! number    = digits ( "." | "..." | "…" )              also "12. ..." (dots after spaces)
+//! move      = square ( sep? square )+                    sep: "-" "x" "X" ":"
+//! square    = letter digits | digits                     checked by drafti_rules::Square
+//! strength  = "!!" | "??" | "!?" | "?!" | "!" | "?"      read as NAGs $3 $4 $5 $6 $1 $2
+//! nag       = "$" digits                                 0…255
+//! result    = "1-0" | "0-1" | "1/2-1/2" | "2-0" | "0-2" | "1-1" | "0-0" | "*"
+//! comment   = "{" any but "}" "}"  |  "%" to the end of a line (at the start of a line)
+//! ```
+//! The token recognisers are nom parsers over bytes; a small driver loop attaches what it
+//! reads to the right move and keeps a stack of open variations (no recursion, so no input
+//! can overflow the stack; nesting is limited to [`MAX_VARIATION_DEPTH`]).
+
+use nom::branch::alt;
+use nom::bytes::complete::{tag, take_while, take_while1};
+use nom::character::complete::digit1;
+use nom::combinator::recognize;
+use nom::sequence::pair;
+use nom::{IResult, Parser as _};
+
+use drafti_rules::Square;
+
+use crate::ast::{
+    Comment, GameRecord, GameResult, Line, MoveNode, MoveNumber, MoveToken, Nag, ParseWarning,
+    ResultToken, Separator, Tag, WarningKind,
+};
+use crate::encoding::decode_text;
+use crate::error::ParseError;
+use crate::span::{Locator, Span};
+use crate::split::{is_delimiter, is_space, RawGame};
+
+/// How deep variations may nest: `(` inside `(` … this many times.
+pub const MAX_VARIATION_DEPTH: usize = 256;
+
+const EXPECT_MOVETEXT: &str = "a move, move number, comment, variation or result";
+
+type Res<'a, T> = IResult<&'a [u8], T, ()>;
+
+/// Parses one game; a syntax error makes the whole game an error (its position is absolute
+/// in the file, from the [`RawGame`]'s offset, line and column).
+///
+/// ```
+/// use drafti_pdn::{parse_game, GameResult, RawGame};
+/// let raw = RawGame::from_bytes(0, &b"[Event \"Dar es Salaam\"]\n1. c3-d4 d6xb4xd2 2-0"[..]);
+/// let game = parse_game(&raw).unwrap();
+/// assert_eq!(game.tag("Event"), Some("Dar es Salaam"));
+/// assert_eq!(game.moves.nodes[1].mv.squares.len(), 3);
+/// assert_eq!(game.result.unwrap().result, GameResult::WhiteWin);
+/// ```
+pub fn parse_game(raw: &RawGame) -> Result<GameRecord, ParseError> {
+    let mut p = GameParser::new(raw);
+    if raw.truncated {
+        let span = p.loc.span(0, 0);
+        return Err(p.error_at(
+            span,
+            format!("game is longer than the limit of {} bytes", raw.bytes.len()),
+            "a shorter game",
+            "more text",
+        ));
+    }
+    p.game()
+}
+
+/// The driver: a cursor over one game's bytes.
+struct GameParser<'a> {
+    input: &'a [u8],
+    pos: usize,
+    index: usize,
+    loc: Locator<'a>,
+    at_line_start: bool,
+    /// End of the last token read (for the game's span).
+    last_token_end: usize,
+    warnings: Vec<ParseWarning>,
+}
+
+/// An open variation: the line it branches from and where its `(` is.
+struct Frame {
+    line: Line,
+    open: Span,
+    pending: Option<MoveNumber>,
+}
+
+impl<'a> GameParser<'a> {
+    fn new(raw: &'a RawGame) -> Self {
+        let mut input = &raw.bytes[..];
+        let mut offset = raw.offset;
+        if let Some(rest) = input.strip_prefix(b"\xEF\xBB\xBF") {
+            input = rest;
+            offset += 3;
+        }
+        GameParser {
+            input,
+            pos: 0,
+            index: raw.index,
+            loc: Locator::new(input, offset, raw.line, raw.column),
+            at_line_start: raw.column == 1,
+            last_token_end: 0,
+            warnings: Vec::new(),
+        }
+    }
+
+    fn rest(&self) -> &'a [u8] {
+        &self.input[self.pos..]
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.input.get(self.pos).copied()
+    }
+
+    /// Position after running a nom parser that left `rest` unparsed.
+    fn pos_of(&self, rest: &[u8]) -> usize {
+        self.input.len() - rest.len()
+    }
+
+    fn span(&mut self, start: usize, end: usize) -> Span {
+        self.loc.span(start, end - start)
+    }
+
+    fn error_at(
+        &self,
+        span: Span,
+        message: impl Into<String>,
+        expected: impl Into<String>,
+        found: impl Into<String>,
+    ) -> ParseError {
+        ParseError {
+            index: self.index,
+            span,
+            expected: expected.into(),
+            found: found.into(),
+            message: message.into(),
+        }
+    }
+
+    /// An error about the text at `at`, showing the token found there.
+    fn error_here(&mut self, at: usize, message: impl Into<String>, expected: &str) -> ParseError {
+        let (found, len) = describe(&self.input[at..]);
+        let span = self.loc.span(at, len);
+        self.error_at(span, message, expected, found)
+    }
+
+    /// Skips whitespace and `%` line comments.
+    fn skip_space(&mut self) {
+        while let Some(b) = self.peek() {
+            if is_space(b) {
+                if b == b'\n' {
+                    self.at_line_start = true;
+                }
+                self.pos += 1;
+            } else if b == b'%' && self.at_line_start {
+                match memchr::memchr(b'\n', self.rest()) {
+                    Some(k) => self.pos += k,
+                    None => self.pos = self.input.len(),
+                }
+            } else {
+                return;
+            }
+        }
+    }
+
+    fn game(&mut self) -> Result<GameRecord, ParseError> {
+        let mut game = GameRecord {
+            index: self.index,
+            ..GameRecord::default()
+        };
+        let mut first: Option<usize> = None;
+        // Tag section (comments before and between tags are leading comments).
+        loop {
+            self.skip_space();
+            match self.peek() {
+                Some(b'[') => {
+                    first.get_or_insert(self.pos);
+                    let t = self.tag_pair()?;
+                    game.tags.push(t);
+                }
+                Some(b'{') => {
+                    first.get_or_insert(self.pos);
+                    let c = self.comment()?;
+                    game.leading_comments.push(c);
+                }
+                _ => break,
+            }
+            self.at_line_start = false;
+        }
+        first.get_or_insert(self.pos);
+        self.movetext(&mut game)?;
+        let first = first.unwrap_or(0);
+        let end = self.last_token_end.max(first);
+        game.span = self.span(first, end);
+        if game.result.is_none() {
+            let at = self.span(end, end);
+            self.warnings.push(ParseWarning {
+                kind: WarningKind::MissingResult,
+                span: at,
+                message: "the game has no result (1-0, 0-1, 1/2-1/2, 2-0, 0-2, 1-1, 0-0 or *) \
+                          at the end of its moves"
+                    .to_string(),
+            });
+        }
+        game.warnings = std::mem::take(&mut self.warnings);
+        Ok(game)
+    }
+
+    /// `[Name "value"]` at `self.pos`.
+    fn tag_pair(&mut self) -> Result<Tag, ParseError> {
+        let start = self.pos;
+        let rest = skip_blanks(&self.input[start + 1..]);
+        let name_start = self.pos_of(rest);
+        let named: Res<'a, &'a [u8]> = recognize(pair(
+            take_while1(|b: u8| b.is_ascii_alphanumeric()),
+            take_while(|b: u8| b.is_ascii_alphanumeric() || b == b'_'),
+        ))
+        .parse(rest);
+        let Ok((rest, name)) = named else {
+            return Err(self.error_here(
+                name_start,
+                "broken tag: expected a tag name after '['",
+                "a tag name",
+            ));
+        };
+        let name = String::from_utf8_lossy(name).into_owned();
+        let rest = skip_blanks(rest);
+        let quote = self.pos_of(rest);
+        if rest.first() != Some(&b'"') {
+            return Err(self.error_here(
+                quote,
+                format!("broken tag: expected '\"' to open the value of tag {name}"),
+                "'\"'",
+            ));
+        }
+        // The value: up to the closing quote, on this line.
+        let mut raw_value: Vec<u8> = Vec::new();
+        let mut escaped = false;
+        let mut i = quote + 1;
+        let close = loop {
+            match memchr::memchr3(b'"', b'\\', b'\n', &self.input[i..]) {
+                Some(k) if self.input[i + k] == b'"' => {
+                    raw_value.extend_from_slice(&self.input[i..i + k]);
+                    break i + k;
+                }
+                Some(k) if self.input[i + k] == b'\\' => {
+                    escaped = true;
+                    raw_value.extend_from_slice(&self.input[i..i + k]);
+                    match self.input.get(i + k + 1) {
+                        Some(&c @ (b'"' | b'\\')) => {
+                            raw_value.push(c);
+                            i += k + 2;
+                        }
+                        _ => {
+                            raw_value.push(b'\\');
+                            i += k + 1;
+                        }
+                    }
+                }
+                other => {
+                    let span = self.loc.span(quote, 1);
+                    let found = if other.is_some() {
+                        "end of line"
+                    } else {
+                        "end of game"
+                    };
+                    return Err(self.error_at(
+                        span,
+                        format!("broken tag: the value of tag {name} has no closing quote"),
+                        "'\"'",
+                        found,
+                    ));
+                }
+            }
+        };
+        let value_bytes: &[u8] = if escaped {
+            &raw_value
+        } else {
+            &self.input[quote + 1..close]
+        };
+        let rest = skip_blanks(&self.input[close + 1..]);
+        let bracket = self.pos_of(rest);
+        if rest.first() != Some(&b']') {
+            return Err(self.error_here(
+                bracket,
+                format!("broken tag: expected ']' to close tag {name}"),
+                "']'",
+            ));
+        }
+        let end = bracket + 1;
+        let span = self.span(start, end);
+        let (value, legacy) = decode_text(value_bytes);
+        let value = value.into_owned();
+        if let Some(enc) = legacy {
+            self.warnings.push(ParseWarning {
+                kind: WarningKind::LegacyEncoding,
+                span,
+                message: format!("tag {name} is not UTF-8; decoded as {enc}"),
+            });
+        }
+        self.pos = end;
+        self.last_token_end = end;
+        Ok(Tag { name, value, span })
+    }
+
+    /// `{…}` at `self.pos`.
+    fn comment(&mut self) -> Result<Comment, ParseError> {
+        let start = self.pos;
+        let Some(k) = memchr::memchr(b'}', &self.input[start + 1..]) else {
+            let span = self.loc.span(start, 1);
+            return Err(self.error_at(span, "unterminated comment", "'}'", "end of game"));
+        };
+        let end = start + k + 2;
+        let span = self.span(start, end);
+        let (text, legacy) = decode_text(&self.input[start + 1..end - 1]);
+        let text = text.into_owned();
+        if let Some(enc) = legacy {
+            self.warnings.push(ParseWarning {
+                kind: WarningKind::LegacyEncoding,
+                span,
+                message: format!("comment is not UTF-8; decoded as {enc}"),
+            });
+        }
+        self.pos = end;
+        self.last_token_end = end;
+        Ok(Comment { text, span })
+    }
+
+    /// The movetext and the result, into `game`.
+    fn movetext(&mut self, game: &mut GameRecord) -> Result<(), ParseError> {
+        let mut stack: Vec<Frame> = Vec::new();
+        let mut line = Line::default();
+        let mut pending: Option<MoveNumber> = None;
+        let mut unrecorded = 0usize;
+        let mut first_unrecorded = Span::default();
+        loop {
+            self.skip_space();
+            let Some(b) = self.peek() else { break };
+            self.at_line_start = false;
+            let start = self.pos;
+            match b {
+                b'{' => {
+                    let c = self.comment()?;
+                    match line.nodes.last_mut() {
+                        Some(node) => node.comments.push(c),
+                        None if stack.is_empty() => game.leading_comments.push(c),
+                        None => line.leading_comments.push(c),
+                    }
+                }
+                b'(' => {
+                    if line.nodes.is_empty() {
+                        return Err(self.error_here(
+                            start,
+                            "variation with no move before it",
+                            "a move before '('",
+                        ));
+                    }
+                    if stack.len() >= MAX_VARIATION_DEPTH {
+                        return Err(self.error_here(
+                            start,
+                            format!(
+                                "variations nested too deeply (at most {MAX_VARIATION_DEPTH} levels)"
+                            ),
+                            "')'",
+                        ));
+                    }
+                    let open = self.loc.span(start, 1);
+                    stack.push(Frame {
+                        line: std::mem::take(&mut line),
+                        open,
+                        pending: pending.take(),
+                    });
+                    self.pos += 1;
+                    self.last_token_end = self.pos;
+                }
+                b')' => {
+                    let Some(frame) = stack.pop() else {
+                        return Err(self.error_here(
+                            start,
+                            "unbalanced parenthesis: ')' without '('",
+                            EXPECT_MOVETEXT,
+                        ));
+                    };
+                    let variation = std::mem::replace(&mut line, frame.line);
+                    pending = frame.pending;
+                    if let Some(node) = line.nodes.last_mut() {
+                        node.variations.push(variation);
+                    }
+                    self.pos += 1;
+                    self.last_token_end = self.pos;
+                }
+                b'$' => {
+                    let nag = self.nag()?;
+                    self.attach_nag(&mut line, nag, start)?;
+                }
+                b'!' | b'?' => {
+                    let parsed: Res<'a, &'a [u8]> = alt((
+                        tag("!!"),
+                        tag("??"),
+                        tag("!?"),
+                        tag("?!"),
+                        tag("!"),
+                        tag("?"),
+                    ))
+                    .parse(self.rest());
+                    let Ok((rest, sym)) = parsed else {
+                        return Err(self.error_here(
+                            start,
+                            "unexpected character",
+                            EXPECT_MOVETEXT,
+                        ));
+                    };
+                    let value = match sym {
+                        b"!" => 1,
+                        b"?" => 2,
+                        b"!!" => 3,
+                        b"??" => 4,
+                        b"!?" => 5,
+                        _ => 6,
+                    };
+                    let end = self.pos_of(rest);
+                    let nag = Nag {
+                        value,
+                        span: self.span(start, end),
+                    };
+                    self.attach_nag(&mut line, nag, start)?;
+                    self.pos = end;
+                    self.last_token_end = end;
+                }
+                b'-' if self.placeholder_len() > 0 => {
+                    // `-` or `--` for a move that was not recorded (seen in Russian archives:
+                    // `1. - - 2. - -`): skipped, with one warning per game.
+                    let len = self.placeholder_len();
+                    if unrecorded == 0 {
+                        first_unrecorded = self.span(start, start + len);
+                    }
+                    unrecorded += 1;
+                    pending = None;
+                    self.pos += len;
+                    self.last_token_end = self.pos;
+                }
+                b'.' => {
+                    // `12. ...`: dots after a number mark a Black move; stray dots are skipped.
+                    while self.peek() == Some(b'.') {
+                        self.pos += 1;
+                    }
+                    if let Some(n) = &mut pending {
+                        n.ellipsis |= self.pos - start >= 2;
+                    }
+                }
+                0xE2 if self.rest().starts_with("…".as_bytes()) => {
+                    self.pos += 3;
+                    if let Some(n) = &mut pending {
+                        n.ellipsis = true;
+                    }
+                }
+                b'*' | b'0'..=b'9' => {
+                    if let Some(result) = self.result_token()? {
+                        if let Some(frame) = stack.last() {
+                            let open = frame.open;
+                            return Err(self.error_at(
+                                open,
+                                "unbalanced parenthesis: the variation is not closed before \
+                                 the result",
+                                "')'",
+                                format!("result {}", result.text),
+                            ));
+                        }
+                        game.result = Some(result);
+                        break;
+                    }
+                    if b == b'*' {
+                        return Err(self.error_here(
+                            start,
+                            "unexpected character",
+                            EXPECT_MOVETEXT,
+                        ));
+                    }
+                    if let Some(number) = self.move_number()? {
+                        pending = Some(number);
+                    } else {
+                        let mv = self.move_token()?;
+                        let mut node = MoveNode::new(mv);
+                        node.number = pending.take();
+                        line.nodes.push(node);
+                    }
+                }
+                b'a'..=b'z' | b'A'..=b'Z' => {
+                    let mv = self.move_token()?;
+                    let mut node = MoveNode::new(mv);
+                    node.number = pending.take();
+                    line.nodes.push(node);
+                }
+                b'[' => {
+                    return Err(self.error_here(
+                        start,
+                        "unexpected '[' in the moves (tags come before the moves)",
+                        EXPECT_MOVETEXT,
+                    ));
+                }
+                _ => {
+                    let message = if b.is_ascii_graphic() {
+                        "unexpected character"
+                    } else {
+                        "unexpected byte"
+                    };
+                    return Err(self.error_here(start, message, EXPECT_MOVETEXT));
+                }
+            }
+        }
+        if let Some(frame) = stack.last() {
+            let open = frame.open;
+            // Point at the innermost unclosed '('; its line is dropped with the error.
+            return Err(self.error_at(
+                open,
+                "unbalanced parenthesis: '(' is never closed",
+                "')'",
+                "end of game",
+            ));
+        }
+        if unrecorded > 0 {
+            self.warnings.push(ParseWarning {
+                kind: WarningKind::MovesNotRecorded,
+                span: first_unrecorded,
+                message: format!(
+                    "{unrecorded} moves are written as '-' (not recorded); they were skipped"
+                ),
+            });
+        }
+        game.moves = line;
+        if game.result.is_some() {
+            // Only comments may follow the result.
+            loop {
+                self.skip_space();
+                match self.peek() {
+                    None => break,
+                    Some(b'{') => {
+                        let c = self.comment()?;
+                        match game.moves.nodes.last_mut() {
+                            Some(node) => node.comments.push(c),
+                            None => game.leading_comments.push(c),
+                        }
+                    }
+                    Some(_) => {
+                        let at = self.pos;
+                        return Err(self.error_here(
+                            at,
+                            "unexpected text after the result",
+                            "a new game (a tag) or the end of the file",
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The length of a `-` or `--` placeholder move at `self.pos` (0 if there is none).
+    fn placeholder_len(&self) -> usize {
+        let rest = self.rest();
+        let len = rest.iter().take(3).take_while(|&&b| b == b'-').count();
+        let delimited = rest.get(len).is_none_or(|&b| is_delimiter(b));
+        if (1..=2).contains(&len) && delimited {
+            len
+        } else {
+            0
+        }
+    }
+
+    fn attach_nag(&mut self, line: &mut Line, nag: Nag, start: usize) -> Result<(), ParseError> {
+        match line.nodes.last_mut() {
+            Some(node) => {
+                node.nags.push(nag);
+                Ok(())
+            }
+            None => Err(self.error_here(
+                start,
+                "annotation with no move before it",
+                "a move before the annotation",
+            )),
+        }
+    }
+
+    /// `$n` at `self.pos`.
+    fn nag(&mut self) -> Result<Nag, ParseError> {
+        let start = self.pos;
+        let parsed: Res<'a, &'a [u8]> = digit1.parse(&self.input[start + 1..]);
+        let Ok((rest, digits)) = parsed else {
+            return Err(self.error_here(
+                start,
+                "'$' must be followed by a number",
+                "a NAG such as $1",
+            ));
+        };
+        let end = self.pos_of(rest);
+        let span = self.span(start, end);
+        let value = parse_u32(digits).filter(|&v| v <= 255);
+        let Some(value) = value else {
+            let text = String::from_utf8_lossy(&self.input[start..end]).into_owned();
+            return Err(self.error_at(
+                span,
+                format!("NAG {text} is out of range ($0-$255)"),
+                "a NAG from $0 to $255",
+                format!("'{text}'"),
+            ));
+        };
+        self.pos = end;
+        self.last_token_end = end;
+        Ok(Nag {
+            value: value as u8,
+            span,
+        })
+    }
+
+    /// A result token at `self.pos`, if there is one (followed by a delimiter).
+    fn result_token(&mut self) -> Result<Option<ResultToken>, ParseError> {
+        let start = self.pos;
+        let parsed: Res<'a, &'a [u8]> = alt((
+            tag("1/2-1/2"),
+            tag("1-0"),
+            tag("0-1"),
+            tag("2-0"),
+            tag("0-2"),
+            tag("1-1"),
+            tag("0-0"),
+            tag("*"),
+        ))
+        .parse(self.rest());
+        let Ok((rest, text)) = parsed else {
+            return Ok(None);
+        };
+        if rest.first().is_some_and(|&b| !is_delimiter(b)) {
+            return Ok(None);
+        }
+        let end = self.pos_of(rest);
+        let text = std::str::from_utf8(text).unwrap_or("*");
+        let Some(result) = GameResult::parse_str(text) else {
+            return Ok(None);
+        };
+        let span = self.span(start, end);
+        self.pos = end;
+        self.last_token_end = end;
+        Ok(Some(ResultToken {
+            result,
+            text: text.to_string(),
+            span,
+        }))
+    }
+
+    /// A move number (`12.`, `12...`, `12…`) at `self.pos`, if there is one.
+    fn move_number(&mut self) -> Result<Option<MoveNumber>, ParseError> {
+        let start = self.pos;
+        let parsed: Res<'a, (&'a [u8], &'a [u8])> = pair(
+            digit1,
+            alt((tag("…".as_bytes()), take_while1(|b: u8| b == b'.'))),
+        )
+        .parse(self.rest());
+        let Ok((rest, (digits, dots))) = parsed else {
+            return Ok(None);
+        };
+        let end = self.pos_of(rest);
+        let span = self.span(start, end);
+        let Some(number) = parse_u32(digits) else {
+            return Err(self.error_at(
+                span,
+                "move number is too large",
+                "a move number",
+                format!("'{}'", String::from_utf8_lossy(digits)),
+            ));
+        };
+        self.pos = end;
+        self.last_token_end = end;
+        Ok(Some(MoveNumber {
+            number,
+            ellipsis: dots.len() >= 2,
+            span,
+        }))
+    }
+
+    /// A move at `self.pos`: squares with separators (or none between algebraic squares).
+    fn move_token(&mut self) -> Result<MoveToken, ParseError> {
+        let start = self.pos;
+        let mut squares = Vec::with_capacity(2);
+        let mut dash = false;
+        let mut capture: Option<char> = None;
+        let mut at = start;
+        squares.push(self.square(at, None)?);
+        at = self.pos;
+        loop {
+            match self.input.get(at) {
+                Some(&c @ (b'-' | b':' | b'x' | b'X')) => {
+                    if c == b'-' {
+                        dash = true;
+                    } else {
+                        capture.get_or_insert(if c == b':' { ':' } else { 'x' });
+                    }
+                    squares.push(self.square(at + 1, Some(c))?);
+                    at = self.pos;
+                }
+                Some(c)
+                    if c.is_ascii_alphabetic()
+                        && self.input.get(at + 1).is_some_and(u8::is_ascii_digit) =>
+                {
+                    squares.push(self.square(at, None)?);
+                    at = self.pos;
+                }
+                _ => break,
+            }
+        }
+        if squares.len() < 2 {
+            let found = describe(&self.input[at..]).0;
+            let span = self.span(start, at);
+            return Err(self.error_at(
+                span,
+                format!(
+                    "incomplete move '{}': a move needs two squares",
+                    String::from_utf8_lossy(&self.input[start..at])
+                ),
+                "'-', 'x' or ':' and a square",
+                found,
+            ));
+        }
+        if let Some(&c) = self.input.get(at) {
+            if !is_delimiter(c) && c != b'!' && c != b'?' && c != b'$' {
+                return Err(self.error_here(
+                    at,
+                    "unexpected character after a move",
+                    "a space, '!', '?', '$', '{', '(' or ')'",
+                ));
+            }
+        }
+        let separator = match (capture, dash) {
+            (Some(c), _) => Separator::Capture(c),
+            (None, true) => Separator::Dash,
+            (None, false) => Separator::None,
+        };
+        let text = String::from_utf8_lossy(&self.input[start..at]).into_owned();
+        let span = self.span(start, at);
+        self.last_token_end = at;
+        Ok(MoveToken {
+            squares,
+            separator,
+            text,
+            span,
+        })
+    }
+
+    /// A square name at `at` (after the separator `sep`, if any); sets `self.pos` after it.
+    fn square(&mut self, at: usize, sep: Option<u8>) -> Result<Square, ParseError> {
+        let parsed: Res<'a, &'a [u8]> = alt((
+            recognize(pair(
+                take_while1(|b: u8| b.is_ascii_alphabetic()),
+                take_while(|b: u8| b.is_ascii_alphanumeric()),
+            )),
+            take_while1(|b: u8| b.is_ascii_alphanumeric()),
+        ))
+        .parse(&self.input[at..]);
+        let lexeme = match parsed {
+            Ok((_, lexeme)) => lexeme,
+            Err(_) => {
+                let message = match sep {
+                    Some(c) => format!("expected a square after '{}'", c as char),
+                    None => "expected a move".to_string(),
+                };
+                return Err(self.error_here(at, message, "a square such as c3 or 22"));
+            }
+        };
+        // A lexeme is a letter and digits, or digits; anything longer is cut where the
+        // next square (separator-less moves like `c3d4`) or an `x` separator begins.
+        let len = square_len(lexeme);
+        let name = &lexeme[..len];
+        match Square::from_ascii(name) {
+            Ok(sq) => {
+                self.pos = at + len;
+                Ok(sq)
+            }
+            Err(e) => {
+                let shown = if name.is_empty() { lexeme } else { name };
+                let span = self.loc.span(at, shown.len());
+                let found = format!("'{}'", String::from_utf8_lossy(shown));
+                let message = match sep {
+                    _ if name.iter().any(u8::is_ascii_digit) => e.to_string(),
+                    Some(c) => format!("expected a square after '{}'", c as char),
+                    None => "expected a move".to_string(),
+                };
+                Err(self.error_at(span, message, "a square such as c3 or 22", found))
+            }
+        }
+    }
+}
+
+/// The length of the square name at the start of `lexeme` (letters and digits): a letter
+/// followed by its digits, or the leading digits.
+fn square_len(lexeme: &[u8]) -> usize {
+    let digits_from = |i: usize| {
+        i + lexeme[i..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count()
+    };
+    match lexeme.first() {
+        Some(b) if b.is_ascii_digit() => digits_from(0),
+        Some(_) => {
+            let n = digits_from(1);
+            if n == 1 {
+                // A letter with no digit: show the whole word in the error.
+                lexeme.len()
+            } else {
+                n
+            }
+        }
+        None => 0,
+    }
+}
+
+/// `input` after its leading spaces and tabs.
+fn skip_blanks(input: &[u8]) -> &[u8] {
+    let blanks: Res<'_, &[u8]> = take_while(|b: u8| b == b' ' || b == b'\t').parse(input);
+    blanks.map_or(input, |(rest, _)| rest)
+}
+
+fn parse_u32(digits: &[u8]) -> Option<u32> {
+    let mut n: u32 = 0;
+    for &d in digits {
+        n = n.checked_mul(10)?.checked_add(u32::from(d - b'0'))?;
+    }
+    Some(n)
+}
+
+/// How to show the text at the start of `rest` in an error, and its length in bytes.
+fn describe(rest: &[u8]) -> (String, usize) {
+    let Some(&b) = rest.first() else {
+        return ("end of game".to_string(), 0);
+    };
+    if b < 0x20 || b == 0x7f {
+        return (format!("byte 0x{b:02x}"), 1);
+    }
+    if b >= 0x80 {
+        let take = rest.len().min(4);
+        let ch = match std::str::from_utf8(&rest[..take]) {
+            Ok(s) => s.chars().next(),
+            Err(e) => std::str::from_utf8(&rest[..e.valid_up_to()])
+                .ok()
+                .and_then(|s| s.chars().next()),
+        };
+        return match ch {
+            Some(c) if !c.is_control() => (format!("'{c}'"), c.len_utf8()),
+            _ => (format!("byte 0x{b:02x}"), 1),
+        };
+    }
+    let len = if is_delimiter(b) {
+        1
+    } else {
+        rest.iter()
+            .take(24)
+            .take_while(|&&c| c.is_ascii_graphic() && !is_delimiter(c))
+            .count()
+            .max(1)
+    };
+    (format!("'{}'", String::from_utf8_lossy(&rest[..len])), len)
+}

@@ -1,0 +1,582 @@
+//! Stage 1: the splitter. A cheap line scanner cuts the input into the bytes of one game at a
+//! time ([`RawGame`]), without building anything, so archives of any size read in constant
+//! memory and the games can be parsed elsewhere (other threads) by [`parse_game`](crate::parse_game).
+//!
+//! A new game starts
+//! - at a line that begins with `[` (a tag) once the current game has movetext or a result,
+//!   or repeats the first tag name of the current game (tags-only games);
+//! - at the first token after a result token (`1-0`, `2-0`, `1/2-1/2`, `*`, …) outside
+//!   comments and variations, so games without tags and text between games are cut apart
+//!   (comments right after a result stay with their game);
+//! - inside a comment that was never closed, at a line that looks like a tag
+//!   (`[Name "`), so an unterminated comment spoils only its own game.
+//!
+//! `%` lines are skipped. The scanner tracks `{…}` comments (which may span lines), variation
+//! depth and quoted tag values, and nothing else; it never fails on any bytes.
+
+use std::collections::VecDeque;
+use std::io::{self, BufRead};
+
+use crate::span::count_chars;
+
+/// The bytes of one game, cut from the input by [`GameSplitter`].
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct RawGame {
+    /// 0-based number of this game in the file.
+    pub index: usize,
+    /// Byte offset of `bytes[0]` in the file.
+    pub offset: usize,
+    /// Line (1-based) of `bytes[0]`.
+    pub line: u32,
+    /// Column (1-based, in characters) of `bytes[0]`: 1 unless the game starts in the middle
+    /// of a line (after another game's result).
+    pub column: u32,
+    /// The game's text, from the end of the previous game (blank lines included).
+    pub bytes: Vec<u8>,
+    /// The game was longer than the splitter's limit and `bytes` holds only its start;
+    /// [`parse_game`](crate::parse_game) reports it as an error.
+    pub truncated: bool,
+}
+
+impl RawGame {
+    /// A game made from text in memory, starting at offset 0, line 1, column 1.
+    pub fn from_bytes(index: usize, bytes: impl Into<Vec<u8>>) -> RawGame {
+        RawGame {
+            index,
+            offset: 0,
+            line: 1,
+            column: 1,
+            bytes: bytes.into(),
+            truncated: false,
+        }
+    }
+}
+
+/// The default limit on the size of one game (see [`GameSplitter::with_max_game_bytes`]).
+pub const DEFAULT_MAX_GAME_BYTES: usize = 4 << 20;
+
+/// Lines scanned while skipping an oversized game are looked at only this far.
+const SKIP_LINE_BYTES: usize = 4096;
+
+/// Splits a PDN stream into [`RawGame`]s; see the [module docs](self) for the rules.
+///
+/// ```
+/// use drafti_pdn::GameSplitter;
+/// let text = b"[Event \"a\"]\n1. c3-d4 *\n[Event \"b\"]\n1. c3-b4 1-0 1. c3-d4 0-1\n";
+/// let games: Vec<_> = GameSplitter::new(&text[..]).map(|g| g.unwrap()).collect();
+/// assert_eq!(games.len(), 3);
+/// assert_eq!((games[1].line, games[1].column), (3, 1));
+/// assert_eq!((games[2].line, games[2].column), (4, 14));
+/// assert_eq!(games[2].bytes, b"1. c3-d4 0-1\n");
+/// ```
+pub struct GameSplitter<R> {
+    reader: R,
+    max_game_bytes: usize,
+    /// File offset and line number of the next line to read.
+    offset: usize,
+    line: u32,
+    next_index: usize,
+    started: bool,
+    finished: bool,
+    ready: VecDeque<RawGame>,
+    scratch: Vec<u8>,
+    cur: Current,
+}
+
+/// The game being collected.
+#[derive(Default)]
+struct Current {
+    bytes: Vec<u8>,
+    offset: usize,
+    line: u32,
+    column: u32,
+    truncated: bool,
+    /// It holds a tag or a movetext token (not only blank lines and comments).
+    substantive: bool,
+    seen_movetext: bool,
+    after_result: bool,
+    in_comment: bool,
+    depth: u32,
+    first_tag: Option<Vec<u8>>,
+}
+
+impl<R: BufRead> GameSplitter<R> {
+    /// A splitter over `reader` (wrap files in a `BufReader`).
+    pub fn new(reader: R) -> Self {
+        GameSplitter {
+            reader,
+            max_game_bytes: DEFAULT_MAX_GAME_BYTES,
+            offset: 0,
+            line: 1,
+            next_index: 0,
+            started: false,
+            finished: false,
+            ready: VecDeque::new(),
+            scratch: Vec::new(),
+            cur: Current {
+                line: 1,
+                column: 1,
+                ..Current::default()
+            },
+        }
+    }
+
+    /// Sets the most bytes one game may hold (default [`DEFAULT_MAX_GAME_BYTES`], 4 MiB).
+    /// A longer game is cut there and marked [`RawGame::truncated`]; the splitter skips the
+    /// rest of it without storing it, so memory stays bounded on any input.
+    pub fn with_max_game_bytes(mut self, max: usize) -> Self {
+        self.max_game_bytes = max.max(1);
+        self
+    }
+
+    /// Reads one line into `cur.bytes` (or, for an oversized game, into `scratch`) and
+    /// processes it. Returns `false` at the end of input.
+    fn step(&mut self) -> io::Result<bool> {
+        if self.cur.truncated {
+            return self.skip_line();
+        }
+        let start = self.cur.bytes.len();
+        let room = self.max_game_bytes.saturating_sub(start);
+        let read = read_line_capped(&mut self.reader, &mut self.cur.bytes, room)?;
+        if read.consumed == 0 {
+            return Ok(false);
+        }
+        let mut line_offset = self.offset;
+        let line_no = self.line;
+        self.offset += read.consumed;
+        self.line += u32::from(read.newline);
+        if !self.started {
+            self.started = true;
+            if self.cur.bytes.starts_with(b"\xEF\xBB\xBF") {
+                self.cur.bytes.drain(..3);
+                line_offset += 3;
+            }
+        }
+        if start == 0 {
+            // The game begins with this line.
+            self.cur.offset = line_offset;
+            self.cur.line = line_no;
+            self.cur.column = 1;
+        }
+        self.cur.truncated |= read.cut;
+        self.process_line(start, line_no);
+        Ok(true)
+    }
+
+    /// Skips a line of an oversized game, watching only for a tag line that starts the next.
+    fn skip_line(&mut self) -> io::Result<bool> {
+        self.scratch.clear();
+        let read = read_line_capped(&mut self.reader, &mut self.scratch, SKIP_LINE_BYTES)?;
+        if read.consumed == 0 {
+            return Ok(false);
+        }
+        let line_offset = self.offset;
+        let line_no = self.line;
+        self.offset += read.consumed;
+        self.line += u32::from(read.newline);
+        if looks_like_tag(&self.scratch) {
+            self.emit();
+            self.cur.bytes.extend_from_slice(&self.scratch);
+            self.cur.offset = line_offset;
+            self.cur.line = line_no;
+            self.cur.column = 1;
+            self.cur.truncated = read.cut;
+            self.process_line(0, line_no);
+        }
+        Ok(true)
+    }
+
+    /// Finishes the current game (if it holds anything) and starts an empty one.
+    fn emit(&mut self) {
+        let cur = std::mem::take(&mut self.cur);
+        self.cur.line = cur.line;
+        self.cur.column = 1;
+        let hint = (cur.bytes.len() + cur.bytes.len() / 4).clamp(1024, 1 << 16);
+        self.cur.bytes = Vec::with_capacity(hint);
+        if cur.substantive {
+            self.ready.push_back(RawGame {
+                index: self.next_index,
+                offset: cur.offset,
+                line: cur.line,
+                column: cur.column,
+                bytes: cur.bytes,
+                truncated: cur.truncated,
+            });
+            self.next_index += 1;
+        }
+    }
+
+    /// Ends the current game before `cur.bytes[at]`, which is on line `line_no`; the bytes
+    /// from `at` on become the start of the next game. `line_start` is the index of the
+    /// start of that line in `cur.bytes` (or of the part of it this game holds).
+    fn split_at(&mut self, at: usize, line_start: usize, line_no: u32) {
+        let column = if line_start == 0 { self.cur.column } else { 1 }
+            + count_chars(&self.cur.bytes[line_start..at]);
+        let offset = self.cur.offset + at;
+        let tail = self.cur.bytes[at..].to_vec();
+        self.cur.bytes.truncate(at);
+        let truncated = std::mem::take(&mut self.cur.truncated);
+        self.emit();
+        self.cur.bytes.extend_from_slice(&tail);
+        self.cur.offset = offset;
+        self.cur.line = line_no;
+        self.cur.column = column;
+        self.cur.truncated = truncated;
+    }
+
+    /// Scans the line `cur.bytes[ls..]` (number `line_no`), updating the state and cutting
+    /// games where one ends.
+    fn process_line(&mut self, mut ls: usize, line_no: u32) {
+        let mut i = ls;
+        if self.cur.in_comment {
+            if looks_like_tag(&self.cur.bytes[ls..]) {
+                // The comment was never closed: this tag starts the next game.
+                self.split_at(ls, ls, line_no);
+                ls = 0;
+                i = 0;
+            } else {
+                match memchr::memchr(b'}', &self.cur.bytes[ls..]) {
+                    None => return,
+                    Some(k) => {
+                        self.cur.in_comment = false;
+                        i = ls + k + 1;
+                    }
+                }
+            }
+        }
+        if i == ls {
+            let bytes = &self.cur.bytes;
+            let mut j = ls;
+            while j < bytes.len() && is_space(bytes[j]) {
+                j += 1;
+            }
+            if j == bytes.len() || bytes[j] == b'%' {
+                return;
+            }
+            if bytes[j] == b'[' {
+                let name = tag_name(&bytes[j + 1..]);
+                let repeated = self.cur.first_tag.as_deref().is_some_and(|f| f == name);
+                if self.cur.seen_movetext || self.cur.after_result || repeated {
+                    self.split_at(ls, ls, line_no);
+                    j -= ls;
+                    ls = 0;
+                }
+                if self.cur.first_tag.is_none() {
+                    self.cur.first_tag = Some(tag_name(&self.cur.bytes[j + 1..]).to_vec());
+                }
+                self.cur.substantive = true;
+                i = skip_tags(&self.cur.bytes, j);
+            }
+        }
+        self.scan_movetext(i, ls, line_no);
+    }
+
+    /// The movetext part of a line, from `cur.bytes[i]`.
+    fn scan_movetext(&mut self, mut i: usize, mut ls: usize, line_no: u32) {
+        let mut end = self.cur.bytes.len();
+        while i < end {
+            let b = self.cur.bytes[i];
+            if is_space(b) {
+                i += 1;
+                continue;
+            }
+            if b == b'{' {
+                match memchr::memchr(b'}', &self.cur.bytes[i + 1..end]) {
+                    Some(k) => i += k + 2,
+                    None => {
+                        self.cur.in_comment = true;
+                        return;
+                    }
+                }
+                continue;
+            }
+            if self.cur.after_result && self.cur.depth == 0 {
+                // Something after the result: the next game (or text between games).
+                self.split_at(i, ls, line_no);
+                end -= i;
+                i = 0;
+                ls = 0;
+            }
+            self.cur.seen_movetext = true;
+            self.cur.substantive = true;
+            match b {
+                b'(' => {
+                    self.cur.depth += 1;
+                    i += 1;
+                }
+                b')' => {
+                    self.cur.depth = self.cur.depth.saturating_sub(1);
+                    i += 1;
+                }
+                _ => {
+                    let bytes = &self.cur.bytes;
+                    let start = i;
+                    i += 1;
+                    while i < end && !is_delimiter(bytes[i]) {
+                        i += 1;
+                    }
+                    if self.cur.depth == 0 && is_result(&bytes[start..i]) {
+                        self.cur.after_result = true;
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl<R: BufRead> Iterator for GameSplitter<R> {
+    type Item = io::Result<RawGame>;
+
+    fn next(&mut self) -> Option<io::Result<RawGame>> {
+        loop {
+            if let Some(game) = self.ready.pop_front() {
+                return Some(Ok(game));
+            }
+            if self.finished {
+                return None;
+            }
+            match self.step() {
+                Ok(true) => {}
+                Ok(false) => {
+                    self.finished = true;
+                    self.emit();
+                }
+                Err(e) => {
+                    self.finished = true;
+                    return Some(Err(e));
+                }
+            }
+        }
+    }
+}
+
+/// What [`read_line_capped`] did.
+struct LineRead {
+    /// Bytes consumed from the reader.
+    consumed: usize,
+    /// Some were not stored (no room).
+    cut: bool,
+    /// The line ended with `\n` (not with the end of input).
+    newline: bool,
+}
+
+/// Appends one line (up to and including `\n`) to `out`, storing at most `room` bytes of it.
+fn read_line_capped<R: BufRead>(
+    reader: &mut R,
+    out: &mut Vec<u8>,
+    mut room: usize,
+) -> io::Result<LineRead> {
+    let mut read = LineRead {
+        consumed: 0,
+        cut: false,
+        newline: false,
+    };
+    loop {
+        let buf = match reader.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            return Ok(read);
+        }
+        let (n, done) = match memchr::memchr(b'\n', buf) {
+            Some(k) => (k + 1, true),
+            None => (buf.len(), false),
+        };
+        let keep = n.min(room);
+        out.extend_from_slice(&buf[..keep]);
+        room -= keep;
+        read.cut |= keep < n;
+        reader.consume(n);
+        read.consumed += n;
+        if done {
+            read.newline = true;
+            return Ok(read);
+        }
+    }
+}
+
+/// Space, tab, CR, LF, vertical tab, form feed.
+#[inline]
+pub(crate) fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c)
+}
+
+const fn delimiters() -> [bool; 256] {
+    let mut t = [false; 256];
+    let list = b" \t\r\n\x0b\x0c{}()[];";
+    let mut i = 0;
+    while i < list.len() {
+        t[list[i] as usize] = true;
+        i += 1;
+    }
+    t
+}
+
+static DELIMITER: [bool; 256] = delimiters();
+
+/// Bytes that end a movetext token.
+#[inline]
+pub(crate) fn is_delimiter(b: u8) -> bool {
+    DELIMITER[b as usize]
+}
+
+/// Whether `token` is one of the result spellings.
+#[inline]
+pub(crate) fn is_result(token: &[u8]) -> bool {
+    matches!(
+        token,
+        b"1-0" | b"0-1" | b"1/2-1/2" | b"2-0" | b"0-2" | b"1-1" | b"0-0" | b"*"
+    )
+}
+
+/// The tag name at the start of `rest` (after `[`), skipping spaces.
+fn tag_name(rest: &[u8]) -> &[u8] {
+    let mut a = 0;
+    while a < rest.len() && (rest[a] == b' ' || rest[a] == b'\t') {
+        a += 1;
+    }
+    let mut b = a;
+    while b < rest.len() && (rest[b].is_ascii_alphanumeric() || rest[b] == b'_') {
+        b += 1;
+    }
+    &rest[a..b]
+}
+
+/// Whether a line looks like a tag pair: `[`, a name, spaces, `"`.
+fn looks_like_tag(line: &[u8]) -> bool {
+    let mut j = 0;
+    while j < line.len() && is_space(line[j]) {
+        j += 1;
+    }
+    if line.get(j) != Some(&b'[') {
+        return false;
+    }
+    let name = tag_name(&line[j + 1..]);
+    if name.is_empty() || !name[0].is_ascii_alphabetic() {
+        return false;
+    }
+    let after = name.as_ptr() as usize - line.as_ptr() as usize + name.len();
+    let rest = &line[after..];
+    let k = rest.iter().position(|&b| b != b' ' && b != b'\t');
+    matches!(k, Some(k) if rest[k] == b'"')
+}
+
+/// Skips tag pairs starting at `bytes[j] == b'['` (quote-aware; a value ends at the end of
+/// the line at the latest) and the spaces after them; returns the index after.
+fn skip_tags(bytes: &[u8], mut j: usize) -> usize {
+    while j < bytes.len() && bytes[j] == b'[' {
+        j += 1;
+        let mut in_quotes = false;
+        while j < bytes.len() {
+            let b = bytes[j];
+            j += 1;
+            match b {
+                b'\n' => return j,
+                b'\\' if in_quotes => j += 1,
+                b'"' => in_quotes = !in_quotes,
+                b']' if !in_quotes => break,
+                _ => {}
+            }
+        }
+        while j < bytes.len() && is_space(bytes[j]) {
+            j += 1;
+        }
+    }
+    j.min(bytes.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn split(text: &[u8]) -> Vec<RawGame> {
+        GameSplitter::new(text).map(|g| g.unwrap()).collect()
+    }
+
+    fn texts(text: &[u8]) -> Vec<String> {
+        split(text)
+            .into_iter()
+            .map(|g| String::from_utf8_lossy(&g.bytes).into_owned())
+            .collect()
+    }
+
+    #[test]
+    fn splits_at_tags_after_movetext_without_blank_lines() {
+        let t = texts(b"[A \"1\"]\n1. c3-d4\n[A \"2\"]\n[B \"x\"]\n1. c3-b4 *\n");
+        assert_eq!(
+            t,
+            [
+                "[A \"1\"]\n1. c3-d4\n",
+                "[A \"2\"]\n[B \"x\"]\n1. c3-b4 *\n"
+            ]
+        );
+    }
+
+    #[test]
+    fn tags_only_games_split_at_repeated_first_tag() {
+        let t = texts(b"[Event \"a\"]\n[Site \"s\"]\n\n[Event \"b\"]\n1. c3-d4 *");
+        assert_eq!(t.len(), 2);
+    }
+
+    #[test]
+    fn results_end_games_and_comments_after_them_stay() {
+        let t = texts(b"1. c3-d4 1-0 {after}\n1. c3-b4 (1. a3-b4 *) 0-1 garbage here\n");
+        assert_eq!(
+            t,
+            [
+                "1. c3-d4 1-0 {after}\n",
+                "1. c3-b4 (1. a3-b4 *) 0-1 ",
+                "garbage here\n"
+            ]
+        );
+        let g = split(b"1. c3-d4 1-0 {after}\n1. c3-b4 (1. a3-b4 *) 0-1 garbage here\n");
+        assert_eq!((g[2].offset, g[2].line, g[2].column), (47, 2, 27));
+    }
+
+    #[test]
+    fn comments_hide_brackets_and_results() {
+        let t = texts(b"1. c3-d4 {1-0\n[Event \n(} d6-e5 *\n");
+        assert_eq!(t.len(), 1);
+        let t = texts(b"[Event \"{\"]\n1. c3-d4 *\n");
+        assert_eq!(t.len(), 1);
+    }
+
+    #[test]
+    fn unterminated_comment_ends_at_a_tag_line() {
+        let t = texts(b"[Event \"a\"]\n1. c3-d4 {oops\nmore\n[Event \"b\"]\n1. c3-d4 *\n");
+        assert_eq!(
+            t,
+            [
+                "[Event \"a\"]\n1. c3-d4 {oops\nmore\n",
+                "[Event \"b\"]\n1. c3-d4 *\n"
+            ]
+        );
+    }
+
+    #[test]
+    fn bom_blank_and_comment_only_chunks() {
+        let g = split(b"\xEF\xBB\xBF[Event \"a\"]\r\n1. c3-d4 *\r\n\r\n%end\r\n{bye}\r\n");
+        assert_eq!(g.len(), 1);
+        assert_eq!((g[0].offset, g[0].line, g[0].column), (3, 1, 1));
+        assert!(g[0].bytes.starts_with(b"[Event"));
+        assert!(split(b"").is_empty());
+        assert!(split(b"\n\n  \n% only a comment\n").is_empty());
+    }
+
+    #[test]
+    fn oversized_games_are_cut_and_skipped() {
+        let mut text = b"[Event \"a\"]\n1. c3-d4 ".to_vec();
+        text.extend(std::iter::repeat_n(b'x', 10_000));
+        text.extend_from_slice(b"\nmore\n[Event \"b\"]\n1. c3-d4 *\n");
+        let g: Vec<RawGame> = GameSplitter::new(&text[..])
+            .with_max_game_bytes(100)
+            .map(|g| g.unwrap())
+            .collect();
+        assert_eq!(g.len(), 2);
+        assert!(g[0].truncated && g[0].bytes.len() == 100);
+        assert!(!g[1].truncated);
+        assert_eq!((g[1].line, g[1].offset), (4, text.len() - 23));
+    }
+}
