@@ -188,8 +188,18 @@ impl<'a> GameParser<'a> {
             }
             self.at_line_start = false;
         }
-        first.get_or_insert(self.pos);
-        self.movetext(&mut game)?;
+        let movetext_start = *first.get_or_insert(self.pos);
+        if let Err(mut e) = self.movetext(&mut game) {
+            if game.tags.is_empty()
+                && game.leading_comments.is_empty()
+                && e.span.offset == self.loc.span(movetext_start, 0).offset
+            {
+                // Not even the first token is PDN: text between games (or not PDN at all).
+                e.message = "unexpected text between games".to_string();
+                e.expected = "a tag ('[') or a move".to_string();
+            }
+            return Err(e);
+        }
         let first = first.unwrap_or(0);
         let end = self.last_token_end.max(first);
         game.span = self.span(first, end);

@@ -4,7 +4,8 @@
 //!
 //! A new game starts
 //! - at a line that begins with `[` (a tag) once the current game has movetext or a result,
-//!   or repeats the first tag name of the current game (tags-only games);
+//!   or, after a blank line, repeats the first tag name of the current game (tags-only
+//!   games);
 //! - at the first token after a result token (`1-0`, `2-0`, `1/2-1/2`, `*`, …) outside
 //!   comments and variations, so games without tags and text between games are cut apart
 //!   (comments right after a result stay with their game);
@@ -98,6 +99,8 @@ struct Current {
     in_comment: bool,
     depth: u32,
     first_tag: Option<Vec<u8>>,
+    /// A blank line came after the last tag line (and no movetext yet).
+    blank_after_tags: bool,
 }
 
 impl<R: BufRead> GameSplitter<R> {
@@ -250,12 +253,17 @@ impl<R: BufRead> GameSplitter<R> {
             while j < bytes.len() && is_space(bytes[j]) {
                 j += 1;
             }
-            if j == bytes.len() || bytes[j] == b'%' {
+            if j == bytes.len() {
+                self.cur.blank_after_tags = self.cur.first_tag.is_some();
+                return;
+            }
+            if bytes[j] == b'%' {
                 return;
             }
             if bytes[j] == b'[' {
                 let name = tag_name(&bytes[j + 1..]);
-                let repeated = self.cur.first_tag.as_deref().is_some_and(|f| f == name);
+                let repeated = self.cur.blank_after_tags
+                    && self.cur.first_tag.as_deref().is_some_and(|f| f == name);
                 if self.cur.seen_movetext || self.cur.after_result || repeated {
                     self.split_at(ls, ls, line_no);
                     j -= ls;
@@ -265,6 +273,7 @@ impl<R: BufRead> GameSplitter<R> {
                     self.cur.first_tag = Some(tag_name(&self.cur.bytes[j + 1..]).to_vec());
                 }
                 self.cur.substantive = true;
+                self.cur.blank_after_tags = false;
                 i = skip_tags(&self.cur.bytes, j);
             }
         }
@@ -518,6 +527,9 @@ mod tests {
     fn tags_only_games_split_at_repeated_first_tag() {
         let t = texts(b"[Event \"a\"]\n[Site \"s\"]\n\n[Event \"b\"]\n1. c3-d4 *");
         assert_eq!(t.len(), 2);
+        // Without a blank line a repeated tag stays in its game (as the writer prints it).
+        let t = texts(b"[Event \"a\"]\n[Event \"b\"]\n1. c3-d4 *");
+        assert_eq!(t.len(), 1);
     }
 
     #[test]

@@ -36,6 +36,11 @@ pub fn write_game(game: &GameRecord) -> String {
 }
 
 /// Games as canonical PDN, separated by blank lines.
+///
+/// Games without a result token or without tags may not read back as written: a game with
+/// no result runs on into a following game that has no tags, and the leading comments of a
+/// game with no tags are read as trailing comments of the game before (comments right after
+/// a result belong to that game, as in `1-0 {White resigned}`).
 pub fn write_games<'a>(games: impl IntoIterator<Item = &'a GameRecord>) -> String {
     let mut out = String::new();
     for (i, game) in games.into_iter().enumerate() {

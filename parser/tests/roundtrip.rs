@@ -1,0 +1,194 @@
+//! parse(write(r)) has the same content as r for generated records, and writing again gives
+//! the same text.
+
+use drafti_pdn::{
+    parse_games, write_game, write_games, Comment, GameRecord, GameResult, Line, MoveNode,
+    MoveNumber, MoveToken, Nag, ResultToken, Separator, Tag,
+};
+use drafti_rules::Square;
+use proptest::prelude::*;
+
+fn square() -> impl Strategy<Value = Square> {
+    (0u8..32).prop_map(|i| Square::from_index(i).unwrap())
+}
+
+fn move_token() -> impl Strategy<Value = MoveToken> {
+    (
+        prop::collection::vec(square(), 2..5),
+        prop_oneof![
+            Just(Separator::Dash),
+            Just(Separator::Capture('x')),
+            Just(Separator::Capture(':')),
+            Just(Separator::None),
+        ],
+        any::<bool>(),
+    )
+        .prop_map(|(squares, sep, numeric)| {
+            // Numeric squares need a separator.
+            MoveToken::new(squares, sep, numeric && sep != Separator::None)
+        })
+}
+
+fn comment() -> impl Strategy<Value = Comment> {
+    "[a-zA-Z0-9 ,.!?%\n\\[\\]{()$*-]{0,30}|\\[%clk 0:01:02\\] ok|Любая фраза".prop_map(|text| {
+        Comment {
+            text,
+            span: Default::default(),
+        }
+    })
+}
+
+fn node(variations: impl Strategy<Value = Vec<Line>>) -> impl Strategy<Value = MoveNode> {
+    (
+        prop::option::of((1u32..200, any::<bool>())),
+        move_token(),
+        prop::collection::vec(0u8..=255, 0..3),
+        prop::collection::vec(comment(), 0..2),
+        variations,
+    )
+        .prop_map(|(number, mv, nags, comments, variations)| MoveNode {
+            number: number.map(|(number, ellipsis)| MoveNumber {
+                number,
+                ellipsis,
+                span: Default::default(),
+            }),
+            mv,
+            nags: nags
+                .into_iter()
+                .map(|value| Nag {
+                    value,
+                    span: Default::default(),
+                })
+                .collect(),
+            comments,
+            variations,
+        })
+}
+
+fn line() -> impl Strategy<Value = Line> {
+    let leaf = (
+        prop::collection::vec(node(Just(Vec::new())), 0..4),
+        prop::collection::vec(comment(), 0..2),
+    )
+        .prop_map(|(nodes, leading_comments)| Line {
+            nodes,
+            leading_comments,
+        });
+    leaf.prop_recursive(3, 24, 3, |inner| {
+        (
+            prop::collection::vec(node(prop::collection::vec(inner, 0..2)), 0..5),
+            prop::collection::vec(comment(), 0..2),
+        )
+            .prop_map(|(nodes, leading_comments)| Line {
+                nodes,
+                leading_comments,
+            })
+    })
+}
+
+fn tag() -> impl Strategy<Value = Tag> {
+    (
+        prop_oneof![
+            Just("Event".to_string()),
+            Just("White".to_string()),
+            Just("Result".to_string()),
+            Just("FEN".to_string()),
+            "[A-Za-z][A-Za-z0-9_]{0,10}",
+        ],
+        "[^\\x00-\\x1f\\x7f]{0,20}",
+    )
+        .prop_map(|(name, value)| Tag {
+            name,
+            value,
+            span: Default::default(),
+        })
+}
+
+fn result() -> impl Strategy<Value = ResultToken> {
+    prop::sample::select(vec![
+        "1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0", "*",
+    ])
+    .prop_map(|text| ResultToken {
+        result: GameResult::parse_str(text).unwrap(),
+        text: text.to_string(),
+        span: Default::default(),
+    })
+}
+
+fn record() -> impl Strategy<Value = GameRecord> {
+    (
+        prop::collection::vec(tag(), 0..6),
+        line(),
+        prop::option::of(result()),
+        prop::collection::vec(comment(), 0..2),
+    )
+        .prop_map(|(tags, mut moves, result, leading_comments)| {
+            // The parser files mainline leading comments under the record.
+            let mut leading = leading_comments;
+            leading.append(&mut moves.leading_comments);
+            let mut game = GameRecord {
+                tags,
+                moves,
+                result,
+                leading_comments: leading,
+                ..GameRecord::default()
+            };
+            game.sort_tags();
+            if game.tags.is_empty() && game.moves.nodes.is_empty() && game.result.is_none() {
+                game.result = Some(ResultToken::new(GameResult::Unknown));
+            }
+            game
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn parse_of_write_gives_the_record_back(game in record()) {
+        let text = write_game(&game);
+        let parsed = parse_games(text.as_bytes());
+        prop_assert_eq!(parsed.len(), 1, "{}", text);
+        let back = match &parsed[0] {
+            Ok(g) => g.clone(),
+            Err(e) => return Err(TestCaseError::fail(format!("{e}\n{text}"))),
+        };
+        let (mut a, mut b) = (game.clone(), back.clone());
+        a.clear_spans();
+        b.clear_spans();
+        b.warnings.clear();
+        prop_assert_eq!(&a, &b, "{}", text);
+        prop_assert!(game.same_content(&back));
+        prop_assert_eq!(write_game(&back), text.clone());
+        for l in text.lines() {
+            // Only a token longer than a line (a comment or a tag) may pass 80 columns.
+            if l.chars().count() > 80 {
+                prop_assert!(l.starts_with('[') || l.contains('{') || l.contains('}'), "{}", l);
+            }
+        }
+    }
+
+    #[test]
+    fn many_games_in_one_file(games in prop::collection::vec(record(), 1..5)) {
+        let games: Vec<GameRecord> = games
+            .into_iter()
+            .enumerate()
+            .map(|(i, mut g)| {
+                g.result.get_or_insert(ResultToken::new(GameResult::Draw));
+                // Comments right after a result belong to that game (see write_games).
+                if i > 0 && g.tags.is_empty() {
+                    g.leading_comments.clear();
+                }
+                g
+            })
+            .collect();
+        let text = write_games(&games);
+        let parsed = parse_games(text.as_bytes());
+        prop_assert_eq!(parsed.len(), games.len(), "{}", text);
+        for (i, (a, b)) in games.iter().zip(&parsed).enumerate() {
+            let b = b.as_ref().map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+            prop_assert_eq!(b.index, i);
+            prop_assert!(a.same_content(b), "{}", text);
+        }
+    }
+}
