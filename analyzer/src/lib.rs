@@ -1,1 +1,3 @@
 //! Replay and validation, engine, blunder judgement, openings and statistics for drafti.
+pub mod batch;
+pub mod replay;

@@ -1,0 +1,173 @@
+//! Canonical movetext for `drafti fmt`: every move rewritten from the legal move it means.
+
+use super::resolve::resolve;
+use super::ReplayedGame;
+use drafti_pdn::{GameRecord, Line, MoveNode, MoveNumber, MoveToken, ResultToken, Separator};
+use drafti_rules::{Color, Move, MoveList, Position, Variant};
+
+/// Which square names to write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Notation {
+    /// As the record wrote them (numeric if its first move is numeric).
+    #[default]
+    Source,
+    /// `c3-d4`.
+    Algebraic,
+    /// `22-18`.
+    Numeric,
+}
+
+/// The record rewritten canonically: each move in the chosen notation, captures with `x`,
+/// the short form `c3xg7` unless another legal move shares start and end (then the full
+/// path, as PDN 3.0 requires) or `full_captures` asks for every landing square; move numbers
+/// before every White move and before a Black move that starts a line; a result token (from
+/// the Result tag, else `*`) when the movetext had none. Variations are rewritten as far as
+/// their moves are legal; the rest keeps its text.
+///
+/// Returns `None` when the mainline could not be replayed to its end (the record has an
+/// error in the mainline, its variant or its start).
+pub fn canonical_record(
+    game: &ReplayedGame,
+    notation: Notation,
+    full_captures: bool,
+) -> Option<GameRecord> {
+    if !game.is_complete() || game.positions.is_empty() {
+        return None;
+    }
+    let numeric = match notation {
+        Notation::Source => game
+            .record
+            .moves
+            .nodes
+            .first()
+            .is_some_and(|n| n.mv.is_numeric()),
+        Notation::Algebraic => false,
+        Notation::Numeric => true,
+    };
+    let writer = Writer {
+        variant: game.variant,
+        numeric,
+        full_captures,
+        first_mover: game.first_mover,
+        offset: number_offset(game),
+    };
+    let mut record = game.record.clone();
+    writer.line(&mut record.moves, game.start, 0, Some(&game.moves));
+    if record.result.is_none() {
+        let result = game.played_result().unwrap_or(drafti_pdn::GameResult::Unknown);
+        record.result = Some(ResultToken::new(result));
+    }
+    Some(record)
+}
+
+/// How far the written move numbers are from 1-based White numbering (FEN starts only).
+fn number_offset(game: &ReplayedGame) -> i64 {
+    if game.record.tag("FEN").is_none() {
+        return 0;
+    }
+    game.record
+        .moves
+        .nodes
+        .iter()
+        .enumerate()
+        .find_map(|(i, n)| {
+            n.number
+                .map(|num| i64::from(num.number) - white_number(game.first_mover, i) as i64)
+        })
+        .unwrap_or(0)
+}
+
+/// The move number of ply `ply` (0-based) when numbers count White's moves.
+fn white_number(first: Color, ply: usize) -> usize {
+    match first {
+        Color::White => ply / 2 + 1,
+        Color::Black => (ply + 1) / 2 + 1,
+    }
+}
+
+struct Writer {
+    variant: Variant,
+    numeric: bool,
+    full_captures: bool,
+    first_mover: Color,
+    offset: i64,
+}
+
+impl Writer {
+    fn token(&self, mv: &Move, legal: &[Move], old: &MoveToken) -> MoveToken {
+        let squares = if self.full_captures && mv.is_capture() {
+            mv.path().collect()
+        } else {
+            let short = mv.notation(legal, false);
+            if short.matches('x').count() > 1 {
+                mv.path().collect()
+            } else {
+                vec![mv.from(), mv.to()]
+            }
+        };
+        let separator = if mv.is_capture() {
+            Separator::Capture('x')
+        } else {
+            Separator::Dash
+        };
+        let mut token = MoveToken::new(squares, separator, self.numeric);
+        token.span = old.span;
+        token
+    }
+
+    fn number(&self, ply: usize, turn: Color, starts_line: bool) -> Option<MoveNumber> {
+        let n = (white_number(self.first_mover, ply) as i64 + self.offset).max(1) as u32;
+        match turn {
+            Color::White => Some(MoveNumber {
+                number: n,
+                ellipsis: false,
+                span: Default::default(),
+            }),
+            Color::Black if starts_line => Some(MoveNumber {
+                number: n,
+                ellipsis: true,
+                span: Default::default(),
+            }),
+            Color::Black => None,
+        }
+    }
+
+    /// Rewrites `line`, whose first move is ply `ply0` from `pos`. `known` holds the moves
+    /// already resolved (the mainline's).
+    fn line(&self, line: &mut Line, mut pos: Position, ply0: usize, known: Option<&[Move]>) {
+        let mut starts_line = true;
+        let mut list = MoveList::new();
+        let mut legal_ok = true;
+        for (j, node) in line.nodes.iter_mut().enumerate() {
+            let ply = ply0 + j;
+            for variation in &mut node.variations {
+                if legal_ok {
+                    self.line(variation, pos, ply, None);
+                }
+            }
+            if !legal_ok {
+                continue;
+            }
+            let mv = match known.and_then(|k| k.get(j)) {
+                Some(mv) => *mv,
+                None => match resolve(&pos, self.variant, &node.mv.squares) {
+                    Ok(mv) => mv,
+                    Err(_) => {
+                        legal_ok = false;
+                        continue;
+                    }
+                },
+            };
+            pos.generate_moves(self.variant, &mut list);
+            node.mv = self.token(&mv, &list, &node.mv);
+            node.number = self.number(ply, pos.turn(), starts_line);
+            starts_line = after_breaks(node);
+            pos = pos.play(&mv);
+        }
+    }
+}
+
+/// Whether the next move starts a new line of text (after comments or variations).
+fn after_breaks(node: &MoveNode) -> bool {
+    !node.comments.is_empty() || !node.variations.is_empty()
+}

@@ -1,0 +1,350 @@
+//! Move tokens to legal moves: one move generation per ply (on the stack), then the
+//! token's squares are matched against each legal move.
+
+use super::{Problem, ProblemKind, ReplayOptions, Severity};
+use drafti_pdn::{GameRecord, MoveNode, Separator};
+use drafti_rules::{Color, DrawLaws, Game, Move, MoveList, Outcome, Position, Square, Variant};
+
+/// Whether the written squares can mean `mv`: same start and end, and every intermediate
+/// square lies, in order, on the squares the piece passes over or lands on.
+#[inline]
+pub(crate) fn matches(mv: &Move, squares: &[Square]) -> bool {
+    let n = squares.len();
+    if n < 2 || squares[0] != mv.from() || squares[n - 1] != mv.to() {
+        return false;
+    }
+    if n == 2 {
+        return true;
+    }
+    let traversed = mv.traversed();
+    let mut it = traversed.iter();
+    squares[1..n - 1].iter().all(|sq| it.any(|t| t == sq))
+}
+
+/// The one legal move the squares mean, or the candidates (empty: illegal; several:
+/// ambiguous). A text that gives every landing square of a move exactly picks that move.
+#[inline(never)]
+pub(crate) fn resolve(
+    pos: &Position,
+    variant: Variant,
+    squares: &[Square],
+) -> Result<Move, Vec<Move>> {
+    let mut list = MoveList::new();
+    pos.generate_moves(variant, &mut list);
+    let mut found = None;
+    let mut count = 0;
+    for mv in list.iter() {
+        if matches(mv, squares) {
+            count += 1;
+            found.get_or_insert(*mv);
+        }
+    }
+    match (count, found) {
+        (1, Some(mv)) => return Ok(mv),
+        (0, _) => return Err(Vec::new()),
+        _ => {}
+    }
+    let candidates: Vec<Move> = list.iter().filter(|m| matches(m, squares)).copied().collect();
+    if squares.len() > 2 {
+        let exact: Vec<Move> = candidates
+            .iter()
+            .filter(|m| m.path().eq(squares.iter().copied()))
+            .copied()
+            .collect();
+        match exact.len() {
+            1 => return Ok(exact[0]),
+            0 => {}
+            _ => return Err(exact),
+        }
+    }
+    Err(candidates)
+}
+
+/// Why no legal move matches, in a few words (empty when there is nothing simple to say).
+fn illegal_reason(pos: &Position, legal: &[Move], squares: &[Square], numeric: bool) -> String {
+    let turn = pos.turn();
+    let from = squares[0];
+    let from_name = if numeric {
+        from.number().to_string()
+    } else {
+        from.to_string()
+    };
+    match pos.piece_at(from) {
+        None => return format!("there is no piece on {from_name}"),
+        Some(p) if p.color != turn => return format!("{from_name} holds a {} piece", p.color),
+        _ => {}
+    }
+    if legal.is_empty() {
+        return format!("{turn} has no legal move");
+    }
+    let to = squares[squares.len() - 1];
+    if legal.iter().any(|m| m.from() == from && m.to() == to) {
+        return "no capture between these squares passes over the intermediate squares written"
+            .to_string();
+    }
+    if legal[0].is_capture() && !legal.iter().any(|m| m.from() == from && m.to() == to) {
+        return "a capture is compulsory".to_string();
+    }
+    String::new()
+}
+
+/// The move-number conventions accepted: numbering by White's moves (`1... x 2. y` when
+/// Black starts) or by pairs from the first mover (`1. x y`).
+fn expected_numbers(first: Color, ply: usize) -> (i64, i64) {
+    let by_white = match first {
+        Color::White => ply / 2 + 1,
+        Color::Black => (ply + 1) / 2 + 1,
+    };
+    (by_white as i64, (ply / 2 + 1) as i64)
+}
+
+/// Replays lines of one record, collecting problems.
+pub(super) struct Replayer<'o> {
+    variant: Variant,
+    options: &'o ReplayOptions,
+    laws: DrawLaws,
+    first_mover: Color,
+    /// Offsets of the written move numbers from the expected ones (non-zero only after a
+    /// FEN start, calibrated on the first numbered move).
+    offsets: Option<(i64, i64)>,
+    pub(super) problems: Vec<Problem>,
+}
+
+impl<'o> Replayer<'o> {
+    pub(super) fn new(
+        variant: Variant,
+        options: &'o ReplayOptions,
+        first_mover: Color,
+        fen_given: bool,
+        _record: &GameRecord,
+    ) -> Self {
+        let mut laws = DrawLaws::for_variant(variant);
+        laws.king_count = options.king_count;
+        Replayer {
+            variant,
+            options,
+            laws,
+            first_mover,
+            offsets: if fen_given { None } else { Some((0, 0)) },
+            problems: Vec::new(),
+        }
+    }
+
+    /// Replays the mainline from `start`, filling `moves` and `positions`; returns the
+    /// outcome of the last position reached.
+    pub(super) fn mainline(
+        &mut self,
+        start: Position,
+        record: &GameRecord,
+        moves: &mut Vec<Move>,
+        positions: &mut Vec<Position>,
+    ) -> Option<Outcome> {
+        let mut game = Game::with_laws(start, self.variant, self.laws);
+        positions.push(start);
+        self.line(&mut game, &record.moves.nodes, 0, false, Some((moves, positions)));
+        game.outcome()
+    }
+
+    fn problem(
+        &self,
+        severity: Severity,
+        kind: ProblemKind,
+        node: &MoveNode,
+        ply: usize,
+        pos: &Position,
+        message: String,
+        in_variation: bool,
+    ) -> Problem {
+        Problem {
+            severity,
+            kind,
+            span: node.mv.span,
+            ply: Some(ply + 1),
+            move_text: Some(node.mv.text.clone()),
+            message,
+            fen: Some(pos.to_fen()),
+            legal: Vec::new(),
+            in_variation,
+        }
+    }
+
+    fn check_number(&mut self, node: &MoveNode, ply: usize, pos: &Position, in_variation: bool) -> bool {
+        let Some(number) = node.number else {
+            return true;
+        };
+        let written = i64::from(number.number);
+        let (a, b) = expected_numbers(self.first_mover, ply);
+        let (oa, ob) = *self.offsets.get_or_insert((written - a, written - b));
+        if written == a + oa || written == b + ob {
+            return true;
+        }
+        let message = format!(
+            "move number {} contradicts the ply: ply {} is {}'s move {}",
+            number.number,
+            ply + 1,
+            pos.turn(),
+            a + oa
+        );
+        let mut p = self.problem(
+            Severity::Warning,
+            ProblemKind::MoveNumber,
+            node,
+            ply,
+            pos,
+            message,
+            in_variation,
+        );
+        p.span = number.span;
+        self.problems.push(p);
+        false
+    }
+
+    /// Replays `nodes` from `game` (whose position is before ply `ply0`, 0-based); stops at
+    /// the first error. Variations of each node are replayed from the position before it.
+    fn line(
+        &mut self,
+        game: &mut Game,
+        nodes: &[MoveNode],
+        ply0: usize,
+        in_variation: bool,
+        mut out: Option<(&mut Vec<Move>, &mut Vec<Position>)>,
+    ) {
+        let mut numbers_ok = true;
+        for (j, node) in nodes.iter().enumerate() {
+            let ply = ply0 + j;
+            if self.options.variations {
+                for variation in &node.variations {
+                    let mut branch = game.clone();
+                    self.line(&mut branch, &variation.nodes, ply, true, None);
+                }
+            }
+            let pos = *game.position();
+            if numbers_ok {
+                numbers_ok = self.check_number(node, ply, &pos, in_variation);
+            }
+            if let Some(outcome) = game.outcome() {
+                let message = format!(
+                    "move {} at ply {} after the game ended ({outcome})",
+                    node.mv.text,
+                    ply + 1
+                );
+                let p = self.problem(
+                    Severity::Error,
+                    ProblemKind::MoveAfterEnd,
+                    node,
+                    ply,
+                    &pos,
+                    message,
+                    in_variation,
+                );
+                self.problems.push(p);
+                return;
+            }
+            match resolve(&pos, self.variant, &node.mv.squares) {
+                Ok(mv) => {
+                    self.check_separator(node, &mv, ply, &pos, in_variation);
+                    game.play(&mv);
+                    if let Some((moves, positions)) = out.as_mut() {
+                        moves.push(mv);
+                        positions.push(*game.position());
+                    }
+                }
+                Err(candidates) => {
+                    let p = self.bad_move(node, ply, &pos, candidates, in_variation);
+                    self.problems.push(p);
+                    return;
+                }
+            }
+        }
+    }
+
+    fn check_separator(
+        &mut self,
+        node: &MoveNode,
+        mv: &Move,
+        ply: usize,
+        pos: &Position,
+        in_variation: bool,
+    ) {
+        let (kind, message) = match (node.mv.separator, mv.is_capture()) {
+            (Separator::Dash, true) => (
+                ProblemKind::CaptureWrittenAsQuiet,
+                format!(
+                    "capture {} at ply {} is written with '-' (read as {})",
+                    node.mv.text,
+                    ply + 1,
+                    mv.full_notation(node.mv.is_numeric())
+                ),
+            ),
+            (Separator::Capture(c), false) => (
+                ProblemKind::QuietWrittenAsCapture,
+                format!(
+                    "quiet move {} at ply {} is written with '{c}' (read as {})",
+                    node.mv.text,
+                    ply + 1,
+                    mv.full_notation(node.mv.is_numeric())
+                ),
+            ),
+            _ => return,
+        };
+        let p = self.problem(Severity::Warning, kind, node, ply, pos, message, in_variation);
+        self.problems.push(p);
+    }
+
+    #[cold]
+    fn bad_move(
+        &self,
+        node: &MoveNode,
+        ply: usize,
+        pos: &Position,
+        candidates: Vec<Move>,
+        in_variation: bool,
+    ) -> Problem {
+        let numeric = node.mv.is_numeric();
+        let legal = pos.legal_moves(self.variant);
+        let turn = pos.turn();
+        let where_ = if in_variation { " in a variation" } else { "" };
+        if candidates.is_empty() {
+            let reason = illegal_reason(pos, &legal, &node.mv.squares, numeric);
+            let mut message = format!(
+                "illegal move {} at ply {}{where_} ({turn} to move)",
+                node.mv.text,
+                ply + 1
+            );
+            if !reason.is_empty() {
+                message.push_str(": ");
+                message.push_str(&reason);
+            }
+            let mut p = self.problem(
+                Severity::Error,
+                ProblemKind::IllegalMove,
+                node,
+                ply,
+                pos,
+                message,
+                in_variation,
+            );
+            p.legal = legal.iter().map(|m| m.notation(&legal, numeric)).collect();
+            p
+        } else {
+            let message = format!(
+                "ambiguous move {} at ply {}{where_} ({turn} to move): {} legal moves match; \
+                 write every landing square",
+                node.mv.text,
+                ply + 1,
+                candidates.len()
+            );
+            let mut p = self.problem(
+                Severity::Error,
+                ProblemKind::AmbiguousMove,
+                node,
+                ply,
+                pos,
+                message,
+                in_variation,
+            );
+            p.legal = candidates.iter().map(|m| m.full_notation(numeric)).collect();
+            p
+        }
+    }
+}
