@@ -1,3 +1,4 @@
 //! Replay and validation, engine, blunder judgement, openings and statistics for drafti.
 pub mod batch;
 pub mod replay;
+pub mod standings;

@@ -1,0 +1,507 @@
+//! Matches and tournaments by the Tanzanian laws: groups an archive's games into matches,
+//! decides each match, checks who started each game, scores goals ("supa") and ranks a
+//! knockout tournament.
+//!
+//! # The flow
+//! ```text
+//! ReplayedGame ──GameSummary::from_replayed──▶ GameSummary (players, result, who started,
+//!                                               whether a king appeared)
+//! [GameSummary] ──compute──▶ Standings ─▶ per Event: matches (score, winner), warnings,
+//!                                          players, and for > 3 players the knockout ranking
+//! ```
+//! The library only reads [`GameSummary`] values, so it can be fed from anything (tests build
+//! them by hand); [`GameSummary::from_replayed`] builds one from the replay.
+//!
+//! # The laws as implemented (RULES.md, "Matches and tournaments"; the article's
+//! "Leyes ampliamente aceptadas" and "Reglas opcionales")
+//! 1. **Match.** Two games. If one player won both, the match is over. Otherwise extra games,
+//!    *limboti*, follow (the article lists the two-game scores 0-0, 1-0, 0-1 and 1-1 as the
+//!    ones that lead to limboti).
+//!    **Decision (limboti are sudden death):** after the first two games, the first game that
+//!    has a winner decides the match for that winner; drawn limboti games are followed by
+//!    another. The score of the first two games is not carried over: a 1-0 lead after two
+//!    games is, by the article, not a match win, so a lead cannot be the criterion; the
+//!    article's only criterion is "won by a single player", and the smallest reading of
+//!    "extra games until one player has won" is the first won game.
+//! 2. **Start order.** The winner of a game starts the next game of the match; after a draw,
+//!    the player who did *not* start the drawn game starts. With
+//!    [`loser_starts`](StandingsOptions::loser_starts) (the optional house rule) the loser
+//!    starts after a win; the draw rule is the same. The first game of a match has no
+//!    constraint ("the first time, anyone may start"). Who started a game is the colour that
+//!    made its first move (Tanzanian records may start with either colour), mapped to a player
+//!    by the `White` and `Black` tags. Violations are warnings naming both games.
+//!    The law is not checked when it cannot be: after a game without a result (`*`) or a
+//!    `0-0`, after a draw whose starter is unknown, or for a game without moves (reported as
+//!    a `start_unknown` note, not a violation).
+//! 3. **Supa** ([`supa`](StandingsOptions::supa), optional): a win in a game in which no king
+//!    ever appeared, for either side, counts as 12 goals; every other win counts 1 goal.
+//!    **Decision:** "no king appeared" is read from the replayed positions, the start position
+//!    included (a FEN start with a king is never supa); a game without moves, or whose replay
+//!    stopped at an illegal move, has an unknown king history and is never supa.
+//!    Without `supa`, every win is 1 goal. Goals never decide a match; they are a score and
+//!    the second key of the ranking.
+//! 4. **Knockout.** An Event with more than three players is a knockout tournament: the loser
+//!    of a decided match is eliminated by its winner; a player's points are the number of
+//!    opponents they eliminated. An Event with three players or fewer is reported as its
+//!    matches and a player table, with no knockout, points or ranking.
+//!
+//! # Decisions on reading archives
+//! - **Grouping:** games are grouped by the `Event` tag (missing, empty or `?` is one
+//!   unnamed event), then by the unordered pair of players (`White`/`Black` tags, trimmed,
+//!   inner runs of spaces collapsed, compared exactly). All games of one pair within one
+//!   Event are one match; games recorded after the match was decided are listed, not counted,
+//!   and reported (`game_after_decision`). Record separate matches of the same two players
+//!   under different Events. A game without both player names, or with the same name on both
+//!   sides, is skipped with a warning.
+//! - **Order** of the games of a match: by `Round`, then `Date`, then input order (file order
+//!   as given, then game order in the file). A Round is compared part by part on `.`
+//!   (`2.10` after `2.9`; numbers numerically, before text); Dates as written (`YYYY.MM.DD`).
+//!   A missing value (absent, empty, or only `?`) sorts after every present one. Matches of
+//!   an Event are ordered by their first game; Events by their first game in the input.
+//! - **Results:** the `Result` tag, or the movetext terminator when the tag is missing or
+//!   unreadable. If both are there and disagree, the game counts as unfinished and a
+//!   `result_mismatch` warning says so. `1-0`/`2-0` White won; `0-1`/`0-2` Black won;
+//!   `1/2-1/2`/`1-1` draw; `0-0` (both forfeited) is a game without a winner (it counts for
+//!   the two-game law like a draw, but triggers no start-order rule); `*` or none: unfinished.
+//! - **Unfinished games:** a match with an unfinished game among its counted games stays
+//!   undecided from that game on (later games are counted in the score, but do not decide).
+//! - **Knockout checks:** a player who plays a match that begins after the match that
+//!   eliminated them is reported (`played_after_elimination`). The champion is the single
+//!   player not eliminated, once every match of the Event is decided.
+//! - **Ranking** (knockout): points (more first), then players still in before eliminated
+//!   ones, then goals (more first); players equal on all three share a rank (1, 2, 2, 4);
+//!   equal players are listed by name.
+//!
+//! ```
+//! use drafti_analyzer::standings::{compute, GameOutcome, GameSummary, StandingsOptions};
+//! use drafti_rules::Color;
+//! let game = |n: usize, result| GameSummary {
+//!     file: "club.pdn".into(),
+//!     game: n,
+//!     event: Some("Club".into()),
+//!     round: Some(n.to_string()),
+//!     date: None,
+//!     white: Some("Amina".into()),
+//!     black: Some("Bakari".into()),
+//!     result,
+//!     result_warning: None,
+//!     first_mover: Some(Color::White),
+//!     king_appeared: Some(false),
+//! };
+//! let games = [game(1, GameOutcome::WhiteWin), game(2, GameOutcome::WhiteWin)];
+//! let standings = compute(&games, &StandingsOptions { supa: true, loser_starts: false });
+//! let m = &standings.events[0].matches[0];
+//! assert_eq!(m.winner.as_deref(), Some("Amina"));
+//! assert_eq!(m.score, [2, 0]);
+//! assert_eq!(m.goals, [24, 0]); // two supa wins
+//! ```
+
+mod knockout;
+mod matches;
+mod order;
+mod summary;
+#[cfg(test)]
+mod tests;
+
+pub use summary::{king_appeared, GameOutcome, GameSummary, Side};
+
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// Which optional laws apply.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct StandingsOptions {
+    /// A win in which no king ever appeared counts 12 goals ("supa").
+    pub supa: bool,
+    /// The loser of a game starts the next one (instead of the winner).
+    pub loser_starts: bool,
+}
+
+/// The goals a supa win counts.
+pub const SUPA_GOALS: u32 = 12;
+
+/// Standings of a whole archive: one entry per Event, in order of first appearance.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Standings {
+    /// The options the standings were computed with.
+    pub options: StandingsOptions,
+    /// The Events.
+    pub events: Vec<EventStandings>,
+}
+
+impl Standings {
+    /// Every warning of every Event.
+    pub fn warnings(&self) -> impl Iterator<Item = &Warning> {
+        self.events.iter().flat_map(|e| e.warnings.iter())
+    }
+
+    /// Whether some warning is a violation of the laws or a skipped game (see
+    /// [`WarningKind::is_violation`]).
+    pub fn has_violations(&self) -> bool {
+        self.warnings().any(|w| w.kind.is_violation())
+    }
+}
+
+/// How an Event is played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EventFormat {
+    /// More than three players: knockout.
+    Knockout,
+    /// Three players or fewer: just matches.
+    Matches,
+}
+
+/// The standings of one Event.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct EventStandings {
+    /// The `Event` tag; empty when the games have none.
+    pub event: String,
+    /// Knockout (more than three players) or just matches.
+    pub format: EventFormat,
+    /// The matches, in order of their first game.
+    pub matches: Vec<MatchReport>,
+    /// Every player of the Event, by name.
+    pub players: Vec<PlayerTotals>,
+    /// The knockout: eliminations, points and ranking (only for [`EventFormat::Knockout`]).
+    pub knockout: Option<Knockout>,
+    /// Law violations and notes, in game order.
+    pub warnings: Vec<Warning>,
+}
+
+/// A game as it appears in a report.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GameRef {
+    /// The file (or `-`) the game came from.
+    pub file: String,
+    /// Its number in the file, from 1.
+    pub game: usize,
+    /// The `Round` tag.
+    pub round: Option<String>,
+    /// The `Date` tag.
+    pub date: Option<String>,
+}
+
+impl std::fmt::Display for GameRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} game {}", self.file, self.game)?;
+        if let Some(r) = &self.round {
+            write!(f, " (round {r})")?;
+        }
+        Ok(())
+    }
+}
+
+/// Whether a match is over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MatchStatus {
+    /// One player won both of the first two games, or a limboti game.
+    Decided,
+    /// Not (yet) decided by the recorded games.
+    Undecided,
+}
+
+/// One game of a match.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MatchGame {
+    /// Where the game is.
+    #[serde(flatten)]
+    pub at: GameRef,
+    /// 1 and 2 are the match's two games; 3 and on are limboti.
+    pub number: usize,
+    /// The White player.
+    pub white: String,
+    /// The Black player.
+    pub black: String,
+    /// `1-0`, `0-1`, `1/2-1/2`, `0-0` or `*`.
+    pub result: String,
+    /// The winner, if the game has one.
+    pub winner: Option<String>,
+    /// The colour that made the first move, if the game has moves.
+    pub first_mover: Option<Side>,
+    /// The player who started (made the first move).
+    pub started_by: Option<String>,
+    /// Whether a king ever appeared; `None` when unknown.
+    pub king_appeared: Option<bool>,
+    /// A win with no king ever on the board.
+    pub supa: bool,
+    /// Goals the winner scored with this game (1, or 12 for a supa under `--supa`; 0 if the
+    /// game has no winner or is not counted).
+    pub goals: u32,
+    /// Whether the game counts for the match (false: played after the match was decided).
+    pub counted: bool,
+}
+
+/// A match: the games of two players within one Event.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MatchReport {
+    /// The two players: White of the first game, then Black of the first game.
+    pub players: [String; 2],
+    /// Counted games won by each player, in the order of `players`.
+    pub score: [u32; 2],
+    /// Counted drawn games (including `0-0`).
+    pub draws: u32,
+    /// Counted games without a result.
+    pub unfinished: u32,
+    /// Goals of each player, in the order of `players`.
+    pub goals: [u32; 2],
+    /// Decided or undecided.
+    pub status: MatchStatus,
+    /// The winner of a decided match.
+    pub winner: Option<String>,
+    /// The loser of a decided match.
+    pub loser: Option<String>,
+    /// How many games it took to decide the match.
+    pub decided_after: Option<usize>,
+    /// How many limboti (counted games after the first two) were played.
+    pub limboti: usize,
+    /// Why an undecided match is undecided.
+    pub undecided_reason: Option<String>,
+    /// The games in match order (counted ones first; any played after the decision follow).
+    pub games: Vec<MatchGame>,
+}
+
+/// A player's totals over the matches of one Event (counted games only).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct PlayerTotals {
+    /// The name as in the `White`/`Black` tags (spaces normalised).
+    pub name: String,
+    /// Matches played.
+    pub matches: u32,
+    /// Matches won.
+    pub matches_won: u32,
+    /// Matches lost.
+    pub matches_lost: u32,
+    /// Matches not decided.
+    pub matches_undecided: u32,
+    /// Counted games won.
+    pub games_won: u32,
+    /// Counted games drawn (including `0-0`).
+    pub games_drawn: u32,
+    /// Counted games lost.
+    pub games_lost: u32,
+    /// Goals (1 a win; 12 a supa win under `--supa`).
+    pub goals: u32,
+    /// Wins in which no king appeared (counted whether or not `--supa` is on).
+    pub supa_wins: u32,
+}
+
+/// The knockout of an Event with more than three players.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Knockout {
+    /// The only player not eliminated, once every match is decided.
+    pub champion: Option<String>,
+    /// The final ranking.
+    pub ranking: Vec<RankedPlayer>,
+}
+
+/// A line of a knockout ranking.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RankedPlayer {
+    /// 1 for the best; equal players share a rank.
+    pub rank: usize,
+    /// The player.
+    pub name: String,
+    /// Opponents eliminated.
+    pub points: u32,
+    /// Whom they eliminated, in match order.
+    pub eliminated: Vec<String>,
+    /// Who eliminated them (the first to do so), if anyone.
+    pub eliminated_by: Option<String>,
+    /// Goals over the Event.
+    pub goals: u32,
+}
+
+/// What a warning is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WarningKind {
+    /// The wrong player started a game (start-order law).
+    StartOrder,
+    /// A game was recorded after its match was decided; it is not counted.
+    GameAfterDecision,
+    /// In a knockout, a player played a match after being eliminated.
+    PlayedAfterElimination,
+    /// The `Result` tag and the movetext terminator disagree; the game counts as unfinished.
+    ResultMismatch,
+    /// A game lacks a `White` or `Black` name (or both are the same); it is skipped.
+    MissingPlayer,
+    /// The start-order law applies but the game has no moves, so who started is unknown.
+    StartUnknown,
+}
+
+impl WarningKind {
+    /// The snake_case name used in JSON and CSV.
+    pub const fn name(self) -> &'static str {
+        match self {
+            WarningKind::StartOrder => "start_order",
+            WarningKind::GameAfterDecision => "game_after_decision",
+            WarningKind::PlayedAfterElimination => "played_after_elimination",
+            WarningKind::ResultMismatch => "result_mismatch",
+            WarningKind::MissingPlayer => "missing_player",
+            WarningKind::StartUnknown => "start_unknown",
+        }
+    }
+
+    /// A violation of the laws, or a record the standings could not use (everything but
+    /// [`WarningKind::StartUnknown`], which only says a law could not be checked).
+    pub const fn is_violation(self) -> bool {
+        !matches!(self, WarningKind::StartUnknown)
+    }
+}
+
+/// A law violation or a note, with the games it concerns.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Warning {
+    /// What kind.
+    pub kind: WarningKind,
+    /// One line for people.
+    pub message: String,
+    /// The games concerned, in order.
+    pub games: Vec<GameRef>,
+}
+
+/// Computes the standings of `games` (in input order: file order, then game order).
+///
+/// Never panics; every oddity of the records becomes a [`Warning`].
+pub fn compute(games: &[GameSummary], options: &StandingsOptions) -> Standings {
+    // Events in order of first appearance.
+    let mut event_order: Vec<String> = Vec::new();
+    let mut by_event: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for (i, g) in games.iter().enumerate() {
+        let event = order::event_name(g.event.as_deref());
+        let list = by_event.entry(event.clone()).or_default();
+        if list.is_empty() {
+            event_order.push(event);
+        }
+        list.push(i);
+    }
+    let events = event_order
+        .into_iter()
+        .map(|event| {
+            let indices = by_event.remove(&event).unwrap_or_default();
+            compute_event(event, games, &indices, options)
+        })
+        .collect();
+    Standings {
+        options: *options,
+        events,
+    }
+}
+
+/// The standings of one Event: `indices` are its games' positions in `games`.
+fn compute_event(
+    event: String,
+    games: &[GameSummary],
+    indices: &[usize],
+    options: &StandingsOptions,
+) -> EventStandings {
+    let mut warnings: Vec<(order::SortKey, Warning)> = Vec::new();
+    // Games by pair, in sort order.
+    let mut pairs: BTreeMap<(String, String), Vec<usize>> = BTreeMap::new();
+    for &i in indices {
+        let g = &games[i];
+        let key = order::SortKey::of(g, i);
+        if let Some(w) = &g.result_warning {
+            warnings.push((
+                key.clone(),
+                Warning {
+                    kind: WarningKind::ResultMismatch,
+                    message: format!("{}: {w}; the game counts as unfinished", g.at()),
+                    games: vec![g.at()],
+                },
+            ));
+        }
+        match (g.white_name(), g.black_name()) {
+            (Some(w), Some(b)) if w != b => {
+                let pair = if w < b { (w, b) } else { (b, w) };
+                pairs.entry(pair).or_default().push(i);
+            }
+            (Some(w), Some(_)) => warnings.push((
+                key,
+                Warning {
+                    kind: WarningKind::MissingPlayer,
+                    message: format!("{}: {w} plays both sides; game skipped", g.at()),
+                    games: vec![g.at()],
+                },
+            )),
+            _ => warnings.push((
+                key,
+                Warning {
+                    kind: WarningKind::MissingPlayer,
+                    message: format!("{}: no White or Black player name; game skipped", g.at()),
+                    games: vec![g.at()],
+                },
+            )),
+        }
+    }
+    let mut matches: Vec<(order::SortKey, MatchReport)> = pairs
+        .into_values()
+        .map(|mut list| {
+            list.sort_by_cached_key(|&i| order::SortKey::of(&games[i], i));
+            let ordered: Vec<&GameSummary> = list.iter().map(|&i| &games[i]).collect();
+            let first_key = order::SortKey::of(&games[list[0]], list[0]);
+            let (report, match_warnings) = matches::play_match(&ordered, options);
+            for (pos, w) in match_warnings {
+                warnings.push((order::SortKey::of(&games[list[pos]], list[pos]), w));
+            }
+            (first_key, report)
+        })
+        .collect();
+    matches.sort_by(|a, b| a.0.cmp(&b.0));
+
+    let players = player_totals(matches.iter().map(|(_, m)| m));
+    let format = if players.len() > 3 {
+        EventFormat::Knockout
+    } else {
+        EventFormat::Matches
+    };
+    let knockout = match format {
+        EventFormat::Knockout => {
+            let (knockout, ko_warnings) = knockout::knockout(&matches, &players);
+            warnings.extend(ko_warnings);
+            Some(knockout)
+        }
+        EventFormat::Matches => None,
+    };
+    warnings.sort_by(|a, b| a.0.cmp(&b.0));
+    EventStandings {
+        event,
+        format,
+        matches: matches.into_iter().map(|(_, m)| m).collect(),
+        players,
+        knockout,
+        warnings: warnings.into_iter().map(|(_, w)| w).collect(),
+    }
+}
+
+/// Each player's totals over `matches`, by name.
+fn player_totals<'a>(matches: impl Iterator<Item = &'a MatchReport>) -> Vec<PlayerTotals> {
+    let mut totals: BTreeMap<String, PlayerTotals> = BTreeMap::new();
+    for m in matches {
+        for side in 0..2 {
+            let name = &m.players[side];
+            let t = totals.entry(name.clone()).or_insert_with(|| PlayerTotals {
+                name: name.clone(),
+                ..PlayerTotals::default()
+            });
+            t.matches += 1;
+            match &m.winner {
+                Some(w) if w == name => t.matches_won += 1,
+                Some(_) => t.matches_lost += 1,
+                None => t.matches_undecided += 1,
+            }
+            t.games_won += m.score[side];
+            t.games_lost += m.score[1 - side];
+            t.games_drawn += m.draws;
+            t.goals += m.goals[side];
+            t.supa_wins += m
+                .games
+                .iter()
+                .filter(|g| g.counted && g.supa && g.winner.as_deref() == Some(name))
+                .count() as u32;
+        }
+    }
+    totals.into_values().collect()
+}
