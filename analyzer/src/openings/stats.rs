@@ -1,0 +1,728 @@
+//! Statistics: tallies of results per opening (book entry) and per node of the move tree of
+//! the first plies, the table of rows that JSON, CSV and text are written from, the exact
+//! merge of sharded runs' tables, and the discovery of frequent lines the book does not name.
+//!
+//! # Results and colours
+//! Results are counted **as written in the record** (`white_wins` is 1-0, `black_wins` 0-1),
+//! and every tally also says who started (`white_first`, `black_first`) and how the side that
+//! made the first move did (`first_mover_wins`, `second_mover_wins`). Openings and tree lines
+//! are written as if White had started (a Black-first game is mirrored), so in a line the side
+//! playing the "White" moves is the first mover; `score_pct` is therefore the **first mover's
+//! score**: `100 × (first_mover_wins + draws / 2) / (white_wins + draws + black_wins)`, over
+//! games with a decisive or drawn result (games with `*`, `0-0` or no result count in `games`
+//! and `unknown` only). In an archive where White always starts it is White's score.
+
+use super::classify::{normalised, Classification};
+use super::{pack, Book, FxHashMap, CLASSIFY_PLIES};
+use drafti_pdn::GameResult;
+use drafti_rules::{Color, Position, Variant};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::fmt;
+
+/// Counts of games and results.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tally {
+    /// Games.
+    pub games: u64,
+    /// Games with result 1-0 (or 2-0).
+    pub white_wins: u64,
+    /// Drawn games (1/2-1/2 or 1-1).
+    pub draws: u64,
+    /// Games with result 0-1 (or 0-2).
+    pub black_wins: u64,
+    /// Games with `*`, `0-0` or no result.
+    pub unknown: u64,
+    /// Games in which White moved first.
+    pub white_first: u64,
+    /// Games in which Black moved first.
+    pub black_first: u64,
+    /// Games won by the side that moved first.
+    pub first_mover_wins: u64,
+    /// Games won by the side that moved second.
+    pub second_mover_wins: u64,
+    /// The sum of the games' lengths in plies (for the exact average after merging).
+    pub total_plies: u64,
+}
+
+impl Tally {
+    /// Counts one game: who moved first, its result as written, its length in plies.
+    #[inline]
+    pub fn add(&mut self, first_mover: Color, result: Option<GameResult>, plies: usize) {
+        self.games += 1;
+        self.total_plies += plies as u64;
+        match first_mover {
+            Color::White => self.white_first += 1,
+            Color::Black => self.black_first += 1,
+        }
+        let winner = match result {
+            Some(GameResult::WhiteWin) => {
+                self.white_wins += 1;
+                Some(Color::White)
+            }
+            Some(GameResult::BlackWin) => {
+                self.black_wins += 1;
+                Some(Color::Black)
+            }
+            Some(GameResult::Draw) => {
+                self.draws += 1;
+                None
+            }
+            Some(GameResult::Unknown | GameResult::BothLose) | None => {
+                self.unknown += 1;
+                None
+            }
+        };
+        match winner {
+            Some(w) if w == first_mover => self.first_mover_wins += 1,
+            Some(_) => self.second_mover_wins += 1,
+            None => {}
+        }
+    }
+
+    /// Adds another tally.
+    pub fn merge(&mut self, o: &Tally) {
+        self.games += o.games;
+        self.white_wins += o.white_wins;
+        self.draws += o.draws;
+        self.black_wins += o.black_wins;
+        self.unknown += o.unknown;
+        self.white_first += o.white_first;
+        self.black_first += o.black_first;
+        self.first_mover_wins += o.first_mover_wins;
+        self.second_mover_wins += o.second_mover_wins;
+        self.total_plies += o.total_plies;
+    }
+
+    /// The first mover's score in percent over games with a result (see the module docs),
+    /// rounded to 0.01; `None` when no game has one.
+    pub fn score_pct(&self) -> Option<f64> {
+        let decided = self.white_wins + self.draws + self.black_wins;
+        (decided > 0).then(|| {
+            let points = self.first_mover_wins as f64 + self.draws as f64 / 2.0;
+            round2(100.0 * points / decided as f64)
+        })
+    }
+
+    /// The average length in plies, rounded to 0.01; `None` with no games.
+    pub fn avg_plies(&self) -> Option<f64> {
+        (self.games > 0).then(|| round2(self.total_plies as f64 / self.games as f64))
+    }
+}
+
+fn round2(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
+}
+
+/// What a [`StatsRow`] counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RowKind {
+    /// Every game of the run (one row; it also describes the run).
+    All,
+    /// The games classified as one book entry (code `""`: games that reach no book position).
+    Opening,
+    /// The games that follow one line of the move tree from the standard start (depth 0: all
+    /// games from the standard start).
+    Tree,
+}
+
+impl fmt::Display for RowKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            RowKind::All => "all",
+            RowKind::Opening => "opening",
+            RowKind::Tree => "tree",
+        })
+    }
+}
+
+/// One row of the statistics table: what `--json` (one object per line) and `--csv` print,
+/// and what `merge` reads back. Field names are stable.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StatsRow {
+    /// `all`, `opening` or `tree`.
+    pub kind: RowKind,
+    /// Plies of the line: the book line's length (opening), the node's depth (tree), 0 (all).
+    pub depth: usize,
+    /// The book code: of the entry (opening; `""` for games in no book position) or of the
+    /// node's position if the book names it (tree; else `""`).
+    pub code: String,
+    /// The book name, `(no book position)`, `(start)` or `(all games)`.
+    pub name: String,
+    /// The line as PDN movetext, written as if White had started.
+    pub moves: String,
+    /// The position the line reaches (numeric FEN), as if White had started; `""` for `all`
+    /// and unclassified games.
+    pub fen: String,
+    /// The counts.
+    #[serde(flatten)]
+    pub tally: Tally,
+    /// The first mover's score in percent (see the module docs).
+    pub score_pct: Option<f64>,
+    /// The average game length in plies.
+    pub avg_plies: Option<f64>,
+    /// On the `all` row: the depth of the tree (`--plies`); else `null`.
+    pub tree_plies: Option<usize>,
+    /// On the `all` row: the `--min-games` filter applied to the other rows; else `null`.
+    pub min_games: Option<u64>,
+    /// On the `all` row: the book's fingerprint ([`Book::fingerprint`]); else `null`.
+    pub book: Option<String>,
+}
+
+/// The CSV header line (the fields of [`StatsRow`], in order).
+pub const CSV_HEADER: &str = "kind,depth,code,name,moves,fen,games,white_wins,draws,black_wins,unknown,white_first,black_first,first_mover_wins,second_mover_wins,total_plies,score_pct,avg_plies,tree_plies,min_games,book";
+
+fn csv_field(out: &mut String, text: &str) {
+    if text.contains([',', '"', '\n', '\r']) {
+        out.push('"');
+        out.push_str(&text.replace('"', "\"\""));
+        out.push('"');
+    } else {
+        out.push_str(text);
+    }
+}
+
+fn opt<T: ToString>(v: &Option<T>) -> String {
+    v.as_ref().map(T::to_string).unwrap_or_default()
+}
+
+impl StatsRow {
+    /// The row as one CSV record (no line end), fields as in [`CSV_HEADER`]; a missing value
+    /// is an empty field.
+    pub fn to_csv(&self) -> String {
+        let t = &self.tally;
+        let mut out = String::new();
+        out.push_str(&format!("{},{},", self.kind, self.depth));
+        for text in [&self.code, &self.name, &self.moves, &self.fen] {
+            csv_field(&mut out, text);
+            out.push(',');
+        }
+        out.push_str(&format!(
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},",
+            t.games,
+            t.white_wins,
+            t.draws,
+            t.black_wins,
+            t.unknown,
+            t.white_first,
+            t.black_first,
+            t.first_mover_wins,
+            t.second_mover_wins,
+            t.total_plies,
+            opt(&self.score_pct),
+            opt(&self.avg_plies),
+            opt(&self.tree_plies),
+            opt(&self.min_games),
+        ));
+        csv_field(&mut out, self.book.as_deref().unwrap_or(""));
+        out
+    }
+
+    /// The moves of the line without move numbers.
+    pub fn move_list(&self) -> Vec<&str> {
+        move_list(&self.moves)
+    }
+}
+
+fn move_list(moves: &str) -> Vec<&str> {
+    moves
+        .split_whitespace()
+        .filter(|t| !t.ends_with('.') && !t.ends_with('…'))
+        .collect()
+}
+
+struct Node {
+    parent: u32,
+    depth: u32,
+    position: Position,
+    tally: Tally,
+}
+
+/// The statistics of a set of games against a book: per opening and as a move tree of the
+/// first `tree_plies` plies. Add games one by one ([`add_game`](Self::add_game)), merge the
+/// statistics of parallel workers ([`merge`](Self::merge)), then read the table
+/// ([`rows`](Self::rows)).
+pub struct OpeningStats<'b> {
+    book: &'b Book,
+    tree_plies: usize,
+    all: Tally,
+    unclassified: Tally,
+    by_entry: FxHashMap<u32, Tally>,
+    nodes: Vec<Node>,
+    children: FxHashMap<(u32, u128), u32>,
+}
+
+impl<'b> OpeningStats<'b> {
+    /// Empty statistics against `book`, with a tree of the first `tree_plies` plies (at most
+    /// [`CLASSIFY_PLIES`]).
+    pub fn new(book: &'b Book, tree_plies: usize) -> OpeningStats<'b> {
+        OpeningStats {
+            book,
+            tree_plies: tree_plies.min(CLASSIFY_PLIES),
+            all: Tally::default(),
+            unclassified: Tally::default(),
+            by_entry: FxHashMap::default(),
+            nodes: vec![Node {
+                parent: u32::MAX,
+                depth: 0,
+                position: Position::start(Color::White),
+                tally: Tally::default(),
+            }],
+            children: FxHashMap::default(),
+        }
+    }
+
+    /// The depth of the tree.
+    pub fn tree_plies(&self) -> usize {
+        self.tree_plies
+    }
+
+    /// The number of games added.
+    pub fn games(&self) -> u64 {
+        self.all.games
+    }
+
+    fn child(&mut self, parent: u32, position: Position) -> u32 {
+        let next = self.nodes.len() as u32;
+        let depth = self.nodes[parent as usize].depth + 1;
+        let id = *self
+            .children
+            .entry((parent, pack(&position)))
+            .or_insert(next);
+        if id == next {
+            self.nodes.push(Node {
+                parent,
+                depth,
+                position,
+                tally: Tally::default(),
+            });
+        }
+        id
+    }
+
+    /// Counts one game and returns its opening.
+    ///
+    /// `positions` are the game's positions from the one before its first move (as in
+    /// [`Book::classify`]; only the first 41 are read, so a caller may pass just those);
+    /// `first_mover` is the side that moved first; `result` the result the record states;
+    /// `plies` the game's length in plies (for the average length). Games that do not start
+    /// from the standard start position (after normalisation) count in the `all` row and
+    /// their opening, not in the tree.
+    pub fn add_game(
+        &mut self,
+        positions: &[Position],
+        first_mover: Color,
+        result: Option<GameResult>,
+        plies: usize,
+    ) -> Option<Classification<'b>> {
+        self.all.add(first_mover, result, plies);
+        let window = &positions[..positions.len().min(CLASSIFY_PLIES + 1)];
+        let book = self.book;
+        let mut best = None;
+        let mut node = 0u32;
+        let in_tree = window
+            .first()
+            .is_some_and(|p| normalised(p, first_mover) == Position::start(Color::White));
+        if in_tree {
+            self.nodes[0].tally.add(first_mover, result, plies);
+        }
+        for (ply, pos) in window.iter().enumerate().skip(1) {
+            let p = normalised(pos, first_mover);
+            if in_tree && ply <= self.tree_plies {
+                node = self.child(node, p);
+                self.nodes[node as usize]
+                    .tally
+                    .add(first_mover, result, plies);
+            }
+            if let Some(index) = book.lookup_index(&p) {
+                best = Some((index, ply));
+            }
+        }
+        match best {
+            Some((index, ply)) => {
+                self.by_entry
+                    .entry(index as u32)
+                    .or_default()
+                    .add(first_mover, result, plies);
+                Some(Classification {
+                    entry: &book.entries()[index],
+                    index,
+                    ply,
+                })
+            }
+            None => {
+                self.unclassified.add(first_mover, result, plies);
+                None
+            }
+        }
+    }
+
+    /// Adds the statistics of other games (e.g. another worker's) against the same book and
+    /// tree depth. The result is the same whatever way the games were split.
+    pub fn merge(&mut self, other: OpeningStats<'b>) {
+        self.all.merge(&other.all);
+        self.unclassified.merge(&other.unclassified);
+        for (i, t) in &other.by_entry {
+            self.by_entry.entry(*i).or_default().merge(t);
+        }
+        // Nodes are created parents first, so a parent is mapped before its children.
+        let mut map = vec![0u32; other.nodes.len()];
+        for (i, n) in other.nodes.iter().enumerate() {
+            let id = if i == 0 {
+                0
+            } else {
+                self.child(map[n.parent as usize], n.position)
+            };
+            map[i] = id;
+            self.nodes[id as usize].tally.merge(&n.tally);
+        }
+    }
+
+    /// The table: the `all` row, the `opening` rows, the `tree` rows (see [`StatsRow`]),
+    /// leaving out opening and tree rows with fewer than `min_games` games, in a fixed order:
+    /// openings by games (most first) then code; the tree depth first, siblings by games then
+    /// move.
+    pub fn rows(&self, min_games: u64) -> Vec<StatsRow> {
+        let mut rows = Vec::with_capacity(self.by_entry.len() + self.nodes.len() + 2);
+        rows.push(StatsRow {
+            kind: RowKind::All,
+            depth: 0,
+            code: String::new(),
+            name: "(all games)".to_string(),
+            moves: String::new(),
+            fen: String::new(),
+            tally: self.all,
+            score_pct: None,
+            avg_plies: None,
+            tree_plies: Some(self.tree_plies),
+            min_games: Some(min_games),
+            book: Some(self.book.fingerprint()),
+        });
+        for (&i, tally) in &self.by_entry {
+            let e = &self.book.entries()[i as usize];
+            rows.push(row(
+                RowKind::Opening,
+                e.plies,
+                &e.code,
+                &e.name,
+                e.moves.clone(),
+                e.position.to_fen(),
+                *tally,
+            ));
+        }
+        if self.unclassified.games > 0 {
+            rows.push(row(
+                RowKind::Opening,
+                0,
+                "",
+                UNCLASSIFIED,
+                String::new(),
+                String::new(),
+                self.unclassified,
+            ));
+        }
+        // The moves of each node, parents first.
+        let mut paths: Vec<Vec<String>> = Vec::with_capacity(self.nodes.len());
+        for (i, n) in self.nodes.iter().enumerate() {
+            if i == 0 {
+                paths.push(Vec::new());
+                continue;
+            }
+            let parent = &self.nodes[n.parent as usize];
+            let mut path = paths[n.parent as usize].clone();
+            path.push(move_between(&parent.position, &n.position));
+            paths.push(path);
+        }
+        for (n, path) in self.nodes.iter().zip(&paths) {
+            let entry = self.book.lookup(&n.position).filter(|_| n.depth > 0);
+            rows.push(row(
+                RowKind::Tree,
+                n.depth as usize,
+                entry.map(|e| e.code.as_str()).unwrap_or(""),
+                entry
+                    .map(|e| e.name.as_str())
+                    .unwrap_or(if n.depth == 0 { "(start)" } else { "" }),
+                super::book::movetext(path),
+                n.position.to_fen(),
+                n.tally,
+            ));
+        }
+        finish(rows, min_games)
+    }
+}
+
+const UNCLASSIFIED: &str = "(no book position)";
+
+fn row(
+    kind: RowKind,
+    depth: usize,
+    code: &str,
+    name: &str,
+    moves: String,
+    fen: String,
+    tally: Tally,
+) -> StatsRow {
+    StatsRow {
+        kind,
+        depth,
+        code: code.to_string(),
+        name: name.to_string(),
+        moves,
+        fen,
+        tally,
+        score_pct: None,
+        avg_plies: None,
+        tree_plies: None,
+        min_games: None,
+        book: None,
+    }
+}
+
+/// The move from `a` to `b` in short notation (any variant's rules; `?` if none leads there).
+fn move_between(a: &Position, b: &Position) -> String {
+    for variant in Variant::ALL {
+        let legal = a.legal_moves(variant);
+        if let Some(mv) = legal.iter().find(|m| a.play(m) == *b) {
+            return mv.notation(&legal, false);
+        }
+    }
+    "?".to_string()
+}
+
+/// A tree row's place in depth-first order: (sibling games, reversed; move) per level.
+type TreeKey = Vec<(std::cmp::Reverse<u64>, String)>;
+
+/// Derived fields, the `min_games` filter and the fixed order: one function for fresh and
+/// merged tables, so a merge prints exactly what one run prints.
+fn finish(rows: Vec<StatsRow>, min_games: u64) -> Vec<StatsRow> {
+    let mut all = Vec::new();
+    let mut openings = Vec::new();
+    let mut tree = Vec::new();
+    for mut r in rows {
+        r.score_pct = r.tally.score_pct();
+        r.avg_plies = r.tally.avg_plies();
+        match r.kind {
+            RowKind::All => {
+                r.min_games = Some(min_games);
+                all.push(r)
+            }
+            RowKind::Opening if r.tally.games >= min_games => openings.push(r),
+            RowKind::Tree if r.depth == 0 || r.tally.games >= min_games => tree.push(r),
+            _ => {}
+        }
+    }
+    openings.sort_by(|a, b| {
+        b.tally
+            .games
+            .cmp(&a.tally.games)
+            .then_with(|| a.code.cmp(&b.code))
+    });
+    // Depth-first order: compare paths at their first difference by (sibling games desc,
+    // move asc); a prefix comes first.
+    let games: HashMap<String, u64> = tree
+        .iter()
+        .map(|r| (r.move_list().join(" "), r.tally.games))
+        .collect();
+    let mut keyed: Vec<(TreeKey, StatsRow)> = tree
+        .into_iter()
+        .map(|r| {
+            let list = r.move_list();
+            let key = (1..=list.len())
+                .map(|k| {
+                    let g = games.get(&list[..k].join(" ")).copied().unwrap_or(0);
+                    (std::cmp::Reverse(g), list[k - 1].to_string())
+                })
+                .collect();
+            (key, r)
+        })
+        .collect();
+    keyed.sort_by(|a, b| a.0.cmp(&b.0));
+    all.into_iter()
+        .chain(openings)
+        .chain(keyed.into_iter().map(|(_, r)| r))
+        .collect()
+}
+
+/// Why tables cannot be merged exactly.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MergeError {
+    /// A part has no `all` row, or more than one.
+    #[error("part {part}: expected one row of kind 'all', found {found}")]
+    AllRow {
+        /// 1-based part number.
+        part: usize,
+        /// How many.
+        found: usize,
+    },
+    /// A part left rows out (`--min-games` above 1), so sums would not be exact.
+    #[error("part {part} was made with --min-games {min_games}: rows left out cannot be added back; rerun it with --min-games 1")]
+    Filtered {
+        /// 1-based part number.
+        part: usize,
+        /// Its filter.
+        min_games: u64,
+    },
+    /// Parts made with different books or tree depths.
+    #[error("part {part} was made with {what} {found}, part 1 with {expected}: only runs with the same options add up")]
+    Mismatch {
+        /// 1-based part number.
+        part: usize,
+        /// `--plies` or `book`.
+        what: &'static str,
+        /// Part 1's value.
+        expected: String,
+        /// This part's value.
+        found: String,
+    },
+}
+
+/// Adds the tables of sharded runs (each a whole `--json` output) into the table one run over
+/// all the games would give, then applies `min_games`. Every count is a sum; the score and
+/// the average are computed again from the sums, so the result is exact.
+pub fn merge_rows(parts: Vec<Vec<StatsRow>>, min_games: u64) -> Result<Vec<StatsRow>, MergeError> {
+    let mut merged: Vec<StatsRow> = Vec::new();
+    let mut index: HashMap<(RowKind, String, String), usize> = HashMap::new();
+    let mut first: Option<(Option<usize>, Option<String>)> = None;
+    for (p, rows) in parts.into_iter().enumerate() {
+        let part = p + 1;
+        let alls: Vec<&StatsRow> = rows.iter().filter(|r| r.kind == RowKind::All).collect();
+        if alls.len() != 1 {
+            return Err(MergeError::AllRow {
+                part,
+                found: alls.len(),
+            });
+        }
+        let all = alls[0];
+        if let Some(m) = all.min_games.filter(|&m| m > 1) {
+            return Err(MergeError::Filtered { part, min_games: m });
+        }
+        let run = (all.tree_plies, all.book.clone());
+        match &first {
+            None => first = Some(run),
+            Some(f) => {
+                if f.0 != run.0 {
+                    return Err(MergeError::Mismatch {
+                        part,
+                        what: "--plies",
+                        expected: opt(&f.0),
+                        found: opt(&run.0),
+                    });
+                }
+                if f.1 != run.1 {
+                    return Err(MergeError::Mismatch {
+                        part,
+                        what: "book",
+                        expected: opt(&f.1),
+                        found: opt(&run.1),
+                    });
+                }
+            }
+        }
+        for r in rows {
+            let key = match r.kind {
+                RowKind::All => (r.kind, String::new(), String::new()),
+                RowKind::Opening => (r.kind, r.code.clone(), String::new()),
+                RowKind::Tree => (r.kind, String::new(), r.move_list().join(" ")),
+            };
+            match index.get(&key) {
+                Some(&i) => merged[i].tally.merge(&r.tally),
+                None => {
+                    index.insert(key, merged.len());
+                    merged.push(r);
+                }
+            }
+        }
+    }
+    Ok(finish(merged, min_games))
+}
+
+/// A frequent line the book does not name yet.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Candidate {
+    /// Plies of the line.
+    pub depth: usize,
+    /// The most played move order reaching the position, as PDN movetext.
+    pub moves: String,
+    /// A code in the default book's style (moves without `-`, joined by `.`).
+    pub code: String,
+    /// The position (numeric FEN), as if White had started.
+    pub fen: String,
+    /// Games through the position (over all its move orders in the tree).
+    pub tally: Tally,
+    /// A book row to paste into a book file and rename: `code<TAB>name<TAB>moves`.
+    pub book_row: String,
+}
+
+/// The most frequent positions of the tree that the book does not name: grouped by position
+/// (so transpositions add up), at most `top`, each with at least `min_games` games, most
+/// games first (then deeper first, then by moves). A position is left out when one move
+/// always follows it (some extension of it has as many games): the longer line is the
+/// candidate then.
+pub fn discover(rows: &[StatsRow], top: usize, min_games: u64) -> Vec<Candidate> {
+    let tree: Vec<&StatsRow> = rows
+        .iter()
+        .filter(|r| r.kind == RowKind::Tree && r.depth > 0)
+        .collect();
+    let by_path: HashMap<String, &StatsRow> =
+        tree.iter().map(|r| (r.move_list().join(" "), *r)).collect();
+    let mut groups: HashMap<&str, (Tally, &StatsRow)> = HashMap::new();
+    for r in tree.iter().filter(|r| r.code.is_empty()) {
+        let g = groups
+            .entry(r.fen.as_str())
+            .or_insert((Tally::default(), r));
+        g.0.merge(&r.tally);
+        let best = g.1;
+        if (r.tally.games, std::cmp::Reverse(&r.moves))
+            > (best.tally.games, std::cmp::Reverse(&best.moves))
+        {
+            g.1 = r;
+        }
+    }
+    // Positions that one move always follows.
+    let mut followed: HashMap<&str, bool> = HashMap::new();
+    for r in &tree {
+        let list = r.move_list();
+        if list.len() < 2 {
+            continue;
+        }
+        if let Some(parent) = by_path.get(&list[..list.len() - 1].join(" ")) {
+            if let Some((tally, rep)) = groups.get(parent.fen.as_str()) {
+                if rep.moves == parent.moves && r.tally.games == tally.games {
+                    followed.insert(parent.fen.as_str(), true);
+                }
+            }
+        }
+    }
+    let mut out: Vec<Candidate> = groups
+        .into_iter()
+        .filter(|(fen, (tally, _))| tally.games >= min_games && !followed.contains_key(fen))
+        .map(|(fen, (tally, rep))| {
+            let list = rep.move_list();
+            let code: Vec<String> = list.iter().map(|m| m.replace('-', "")).collect();
+            let code = code.join(".");
+            Candidate {
+                depth: rep.depth,
+                moves: rep.moves.clone(),
+                book_row: format!(
+                    "{code}\t{} ({} plies)\t{}",
+                    list.join(" "),
+                    rep.depth,
+                    rep.moves
+                ),
+                code,
+                fen: fen.to_string(),
+                tally,
+            }
+        })
+        .collect();
+    out.sort_by(|a, b| {
+        b.tally
+            .games
+            .cmp(&a.tally.games)
+            .then(b.depth.cmp(&a.depth))
+            .then_with(|| a.moves.cmp(&b.moves))
+    });
+    out.truncate(top);
+    out
+}
