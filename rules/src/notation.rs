@@ -198,7 +198,9 @@ fn square_name(sq: Square, numeric: bool) -> String {
 
 impl Position {
     /// The legal moves a written move can mean: zero (illegal), one, or several (ambiguous).
-    /// When the text gives every landing square of some moves exactly, only those are kept.
+    /// When the text gives every landing square of some moves exactly, only those are kept;
+    /// that includes a two-square text such as `e3xg1` that is the whole path of a single
+    /// jump while a longer capture also goes from e3 to g1 (the text `notation` writes for it).
     /// The separator is not checked (a capture written with `-` still matches).
     pub fn find_moves(&self, variant: Variant, text: &MoveText) -> Vec<Move> {
         let matching: Vec<Move> = self
@@ -206,7 +208,7 @@ impl Position {
             .into_iter()
             .filter(|m| m.matches(text))
             .collect();
-        if matching.len() > 1 && text.squares.len() > 2 {
+        if matching.len() > 1 {
             let exact: Vec<Move> = matching
                 .iter()
                 .filter(|m| m.path().eq(text.squares.iter().copied()))
