@@ -26,6 +26,8 @@ enum Command {
     Moves(commands::moves::Args),
     /// Draw a position as text, or as an SVG diagram.
     Show(commands::show::Args),
+    /// Search a position with the engine: best move, score and principal variation.
+    Search(commands::search::Args),
 }
 
 fn main() -> ExitCode {
@@ -41,6 +43,7 @@ fn main() -> ExitCode {
         Command::Perft(args) => commands::perft::run(args),
         Command::Moves(args) => commands::moves::run(args),
         Command::Show(args) => commands::show::run(args),
+        Command::Search(args) => commands::search::run(args),
     };
     match result {
         Ok(code) => code,

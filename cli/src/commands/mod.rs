@@ -2,4 +2,5 @@
 
 pub mod moves;
 pub mod perft;
+pub mod search;
 pub mod show;

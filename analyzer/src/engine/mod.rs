@@ -1,0 +1,286 @@
+//! The search engine: iterative-deepening principal-variation alpha-beta over the rules core.
+//!
+//! One [`Engine`] searches one position at a time; it owns its transposition table, killers
+//! and history, and holds no global state, so many engines can run on many threads at once
+//! (one per thread or per task). A search limited by depth or by nodes is deterministic: the
+//! same position, limits and history give the same result on every run and every thread,
+//! whatever the engine searched before (each search starts with fresh tables). Only
+//! [`Limits::movetime`] reads the clock.
+//!
+//! The files, one concern each: [`score`](Score) (centi-men or win/loss in N plies),
+//! `eval` (every evaluation term and weight), `laws` (the draw laws inside the search),
+//! `tt` (transposition table), `order` (move ordering), `search` (the search itself),
+//! `geometry` (board tables).
+//!
+//! ```
+//! use drafti_analyzer::engine::{Engine, Limits};
+//! use drafti_rules::{Position, Variant};
+//! // White sacrifices one man and takes two: a forced win.
+//! let pos = Position::from_fen("W:Wc3,e3:Bd6,f6").unwrap();
+//! let mut engine = Engine::new(Variant::Tanzanian, 1);
+//! let result = engine.search(&pos, &Limits::depth(8), &[], |_| {});
+//! assert!(result.best.is_some());
+//! assert!(result.nodes > 0);
+//! ```
+
+mod eval;
+mod geometry;
+mod laws;
+mod order;
+mod score;
+mod search;
+mod tt;
+
+pub use eval::{
+    ADVANCE_ENDGAME, ADVANCE_OPENING, BACK_GUARD_STRONG, BACK_GUARD_WEAK, CENTRE_MAN,
+    DRAWISH_DIVISOR, KING, KING_MAIN_DIAGONAL, KING_MOBILITY, LONE_KING_DOUBLE_CORNER,
+    LONE_KING_MOBILITY, MAIN_DIAGONAL_HELD, MAN, NEAR_CENTRE_MAN, RUNAWAY_BASE, RUNAWAY_STEP,
+    THREE_KINGS_WITH_COUNT,
+};
+pub use score::Score;
+
+use drafti_rules::{DrawLaws, Move, Outcome, Position, Variant};
+use std::time::Duration;
+
+/// The deepest nominal depth a search goes to.
+pub const MAX_DEPTH: u32 = 100;
+
+/// The depth searched when no limit is given.
+pub const DEFAULT_DEPTH: u32 = 12;
+
+/// When a search stops. With several limits, the first one reached stops it. Without any,
+/// the search goes to [`DEFAULT_DEPTH`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Deepest iteration (plies, not counting capture sequences searched to quiescence).
+    pub depth: Option<u32>,
+    /// Stop once this many nodes have been searched; the result is that of the last
+    /// completed iteration (depth 1 always completes). Deterministic.
+    pub nodes: Option<u64>,
+    /// Stop after this much wall-clock time (interactive use only: not deterministic).
+    pub movetime: Option<Duration>,
+    /// How many best moves to find, each with an exact score and line (0 counts as 1).
+    pub multipv: usize,
+    /// The running count of draw law 2 at the root (moves the lone king has made, as
+    /// `drafti_rules::Game::king_count` gives it), when the caller knows it. Without it a
+    /// root with three kings against one starts the count at 0 (or is drawn when none of
+    /// the three is on the main diagonal).
+    pub king_count: Option<u32>,
+}
+
+impl Limits {
+    /// Search to `depth` plies.
+    pub fn depth(depth: u32) -> Limits {
+        Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        }
+    }
+
+    /// Search about `nodes` nodes (deepest completed iteration).
+    pub fn nodes(nodes: u64) -> Limits {
+        Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        }
+    }
+
+    /// Search for `movetime` of wall-clock time.
+    pub fn movetime(movetime: Duration) -> Limits {
+        Limits {
+            movetime: Some(movetime),
+            ..Limits::default()
+        }
+    }
+
+    /// The same limits with `k` best moves.
+    pub fn with_multipv(self, k: usize) -> Limits {
+        Limits { multipv: k, ..self }
+    }
+}
+
+/// One root move with its score and line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RootLine {
+    /// The move.
+    pub mv: Move,
+    /// Its score, from the side to move at the root.
+    pub score: Score,
+    /// The principal variation, starting with `mv`.
+    pub pv: Vec<Move>,
+}
+
+/// What a completed iteration found, as reported to the `on_depth` callback.
+#[derive(Clone, Debug)]
+pub struct DepthInfo {
+    /// The iteration's depth.
+    pub depth: u32,
+    /// The longest line searched (plies, quiescence included).
+    pub seldepth: u32,
+    /// The best score.
+    pub score: Score,
+    /// Nodes searched so far in this search.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub elapsed: Duration,
+    /// The best lines, best first (one unless multipv was asked for).
+    pub lines: Vec<RootLine>,
+}
+
+impl DepthInfo {
+    /// The principal variation of the best line.
+    pub fn pv(&self) -> &[Move] {
+        self.lines.first().map(|l| l.pv.as_slice()).unwrap_or(&[])
+    }
+
+    /// Nodes per second so far.
+    pub fn nps(&self) -> u64 {
+        nodes_per_second(self.nodes, self.elapsed)
+    }
+}
+
+/// The result of a search.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    /// The best move; `None` when the game is over at the root (no legal move, or a draw
+    /// law applies) or no move was to be searched.
+    pub best: Option<Move>,
+    /// The score of the best move from the side to move (of the root when it is over).
+    pub score: Score,
+    /// The principal variation, starting with `best`.
+    pub pv: Vec<Move>,
+    /// The deepest completed iteration (0 when the game is over at the root).
+    pub depth: u32,
+    /// The longest line searched.
+    pub seldepth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Time taken.
+    pub elapsed: Duration,
+    /// The best lines of the last completed iteration, best first.
+    pub lines: Vec<RootLine>,
+    /// Set when the game is already over at the root.
+    pub outcome: Option<Outcome>,
+}
+
+impl SearchResult {
+    /// Nodes per second.
+    pub fn nps(&self) -> u64 {
+        nodes_per_second(self.nodes, self.elapsed)
+    }
+}
+
+fn nodes_per_second(nodes: u64, elapsed: Duration) -> u64 {
+    let secs = elapsed.as_secs_f64();
+    if secs <= 0.0 {
+        0
+    } else {
+        (nodes as f64 / secs) as u64
+    }
+}
+
+/// Why [`Engine::search_moves`] could not search.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SearchError {
+    /// A move to search is not legal in the position.
+    #[error("move {0} is not legal in the position")]
+    IllegalMove(String),
+}
+
+/// A search engine for one variant. `Send`: move it to a thread, or make one per task.
+pub struct Engine {
+    variant: Variant,
+    laws: DrawLaws,
+    tt: tt::Table,
+    order: order::Order,
+    state: search::State,
+}
+
+impl Engine {
+    /// An engine for `variant` (with its draw laws) with a transposition table of about
+    /// `tt_mb` MiB (a small minimum when 0).
+    pub fn new(variant: Variant, tt_mb: usize) -> Engine {
+        Engine::with_laws(variant, tt_mb, DrawLaws::for_variant(variant))
+    }
+
+    /// An engine with explicit draw laws (e.g. another agreed count for law 2).
+    pub fn with_laws(variant: Variant, tt_mb: usize, laws: DrawLaws) -> Engine {
+        Engine {
+            variant,
+            laws,
+            tt: tt::Table::new(tt_mb),
+            order: order::Order::new(),
+            state: search::State::new(),
+        }
+    }
+
+    /// The variant searched.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// The draw laws applied.
+    pub fn laws(&self) -> DrawLaws {
+        self.laws
+    }
+
+    /// Forgets everything searched so far (results never depend on it anyway; this frees the
+    /// table's contents, e.g. before reusing the engine for another game).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.order.clear();
+    }
+
+    /// The static evaluation of `pos` from the side to move (0 where a draw law applies).
+    ///
+    /// ```
+    /// use drafti_analyzer::engine::{Engine, Score};
+    /// use drafti_rules::{Position, Variant};
+    /// let engine = Engine::new(Variant::Tanzanian, 0);
+    /// let start = Position::from_fen("W:W21-32:B1-12").unwrap();
+    /// assert_eq!(engine.evaluate(&start), Score::DRAW);
+    /// let two_kings_each = Position::from_fen("W:WK1,K2:BK29,K30").unwrap();
+    /// assert_eq!(engine.evaluate(&two_kings_each), Score::DRAW);
+    /// ```
+    pub fn evaluate(&self, pos: &Position) -> Score {
+        let state = laws::LawState::at_root(&self.laws, pos, None);
+        Score::centi_men(eval::evaluate(pos, &self.laws, state))
+    }
+
+    /// Searches `pos` within `limits`. `history` holds the hash keys
+    /// ([`Position::hash_key`]) of the positions before it in the game, oldest first: a
+    /// position repeated from them or along the search scores as a draw. `on_depth` is
+    /// called after every completed iteration.
+    pub fn search(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        history: &[u64],
+        on_depth: impl FnMut(&DepthInfo),
+    ) -> SearchResult {
+        self.run(pos, limits, history, None, on_depth)
+    }
+
+    /// Like [`Engine::search`], but only the root moves in `only` are searched; with
+    /// `limits.multipv` at least `only.len()`, each gets an exact score and line. This is how
+    /// a played move is judged: search it alone, and compare with the best move's score.
+    pub fn search_moves(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        history: &[u64],
+        only: &[Move],
+        on_depth: impl FnMut(&DepthInfo),
+    ) -> Result<SearchResult, SearchError> {
+        let legal = pos.legal_moves(self.variant);
+        for mv in only {
+            if !legal.iter().any(|m| m.same_move(mv)) {
+                return Err(SearchError::IllegalMove(mv.full_notation(false)));
+            }
+        }
+        Ok(self.run(pos, limits, history, Some(only), on_depth))
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,142 @@
+//! Move ordering: the hash move first, then captures by what they take, crowning moves,
+//! the two killer moves of the ply, and the rest by their history score.
+
+use super::tt::MoveKey;
+use drafti_rules::{Color, Move, Position};
+
+/// Plies the killer table covers (the search never goes deeper).
+pub(crate) const MAX_PLY: usize = 128;
+
+const HASH_MOVE: i32 = 1 << 30;
+const CAPTURE: i32 = 1 << 28;
+const PROMOTION: i32 = 1 << 27;
+const KILLER: i32 = 1 << 26;
+/// History scores stay below this (halved when one reaches it).
+const HISTORY_CAP: i32 = 1 << 20;
+
+/// Killers and history: what caused cut-offs earlier in this search.
+pub(crate) struct Order {
+    killers: Vec<[MoveKey; 2]>,
+    history: Vec<i32>,
+}
+
+impl Order {
+    pub fn new() -> Order {
+        Order {
+            killers: vec![[MoveKey::default(); 2]; MAX_PLY + 1],
+            history: vec![0; 2 * 32 * 32],
+        }
+    }
+
+    /// Forgets everything (each search starts afresh, for determinism).
+    pub fn clear(&mut self) {
+        self.killers.fill([MoveKey::default(); 2]);
+        self.history.fill(0);
+    }
+
+    #[inline]
+    fn history_index(color: Color, mv: &Move) -> usize {
+        (color as usize) * 1024 + (mv.from().index() as usize) * 32 + mv.to().index() as usize
+    }
+
+    /// Ordering scores of `moves` (higher first).
+    pub fn score_moves(
+        &self,
+        pos: &Position,
+        moves: &[Move],
+        hash_move: MoveKey,
+        ply: usize,
+        scores: &mut [i32],
+    ) {
+        let killers = self.killers[ply.min(MAX_PLY)];
+        let enemy_kings = pos.kings(pos.turn().other()).0;
+        for (mv, score) in moves.iter().zip(scores.iter_mut()) {
+            *score = if hash_move.is(mv) {
+                HASH_MOVE
+            } else if mv.is_capture() {
+                let taken = mv.captured().0;
+                CAPTURE
+                    + 16 * (taken.count_ones() as i32
+                        + 2 * (taken & enemy_kings).count_ones() as i32)
+                    + i32::from(mv.promotes())
+            } else if mv.promotes() {
+                PROMOTION
+            } else if killers[0].is(mv) {
+                KILLER + 1
+            } else if killers[1].is(mv) {
+                KILLER
+            } else {
+                self.history[Order::history_index(pos.turn(), mv)]
+            };
+        }
+    }
+
+    /// Whether `mv` is a killer at `ply` (killers are not reduced).
+    #[inline]
+    pub fn is_killer(&self, mv: &Move, ply: usize) -> bool {
+        let k = &self.killers[ply.min(MAX_PLY)];
+        k[0].is(mv) || k[1].is(mv)
+    }
+
+    /// A quiet move caused a cut-off at `ply` with `depth` plies left; `tried` are the quiet
+    /// moves searched before it without one.
+    pub fn cutoff(&mut self, color: Color, mv: &Move, tried: &[Move], ply: usize, depth: i32) {
+        let k = &mut self.killers[ply.min(MAX_PLY)];
+        if !k[0].is(mv) {
+            k[1] = k[0];
+            k[0] = MoveKey::of(mv);
+        }
+        let bonus = depth * depth;
+        let i = Order::history_index(color, mv);
+        self.history[i] += bonus;
+        for other in tried {
+            let j = Order::history_index(color, other);
+            self.history[j] = (self.history[j] - bonus).max(-HISTORY_CAP);
+        }
+        if self.history[i] >= HISTORY_CAP {
+            for h in &mut self.history {
+                *h /= 2;
+            }
+        }
+    }
+}
+
+/// Moves the best-scored remaining move to position `i` (selection sort, one step at a time:
+/// most nodes cut off after a move or two).
+#[inline]
+pub(crate) fn pick(moves: &mut [Move], scores: &mut [i32], i: usize) {
+    let mut best = i;
+    for j in i + 1..moves.len() {
+        if scores[j] > scores[best] {
+            best = j;
+        }
+    }
+    if best != i {
+        moves.swap(i, best);
+        scores.swap(i, best);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use drafti_rules::Variant;
+
+    #[test]
+    fn hash_move_then_killers_then_history() {
+        let pos = Position::start(Color::White);
+        let mut moves = pos.legal_moves(Variant::Tanzanian);
+        let mut order = Order::new();
+        let (hash, killer, good) = (moves[3], moves[5], moves[1]);
+        order.cutoff(Color::White, &killer, &[], 2, 1);
+        order.cutoff(Color::White, &good, &[], 7, 6);
+        let mut scores = vec![0; moves.len()];
+        order.score_moves(&pos, &moves, MoveKey::of(&hash), 2, &mut scores);
+        for i in 0..moves.len() {
+            pick(&mut moves, &mut scores, i);
+        }
+        assert_eq!(moves[0], hash);
+        assert_eq!(moves[1], killer);
+        assert_eq!(moves[2], good);
+    }
+}

@@ -1,0 +1,595 @@
+//! The search: iterative deepening over a principal-variation alpha-beta search.
+//!
+//! - **Root**: the moves of the last iteration in score order; the first `multipv` get a full
+//!   window (exact scores and lines), the rest a null window around the `multipv`-th best
+//!   score, re-searched when they beat it.
+//! - **Inner nodes**: draw laws (see `laws`), repetition of a position earlier on the path
+//!   or in the game (a draw), mate-distance pruning, the transposition table (cut-offs
+//!   outside the principal variation only, so proven lines come out whole), ordered moves
+//!   (hash move, captures by what they take, crowning, killers, history), principal variation
+//!   search with a one-ply late-move reduction for quiet moves that give nothing away, and a
+//!   one-ply extension when there is a single legal move (a forced capture, usually).
+//! - **Quiescence**: at depth 0 a side that must capture goes on capturing (every capture, as
+//!   the rules force one); a side without a capture is evaluated, or loses if it has no move.
+//! - **Limits**: node counts are checked at every node, the clock only with a movetime; an
+//!   interrupted iteration is thrown away. Depth 1 always completes.
+
+use super::eval;
+use super::laws::LawState;
+use super::order::{pick, MAX_PLY};
+use super::score::{Score, INFINITY, WIN};
+use super::tt::{Bound, MoveKey, NO_MOVE};
+use super::{DepthInfo, Engine, Limits, RootLine, SearchResult, DEFAULT_DEPTH, MAX_DEPTH};
+use drafti_rules::zobrist::{piece_key, BLACK_TO_MOVE};
+use drafti_rules::{Move, MoveList, Outcome, Position, MOVE_LIST_CAPACITY};
+use std::time::Instant;
+
+/// The search's working memory, kept in the engine between searches (no allocation per
+/// node: move lists and ordering scores live here, one per ply, not on the thread's stack).
+pub(crate) struct State {
+    nodes: u64,
+    seldepth: usize,
+    node_limit: u64,
+    deadline: Option<Instant>,
+    can_stop: bool,
+    stopped: bool,
+    /// Hash keys of the game's earlier positions, then of the positions on the search path.
+    keys: Vec<u64>,
+    history_len: usize,
+    pv: Vec<Vec<Move>>,
+    lists: Vec<MoveList>,
+    scores: Vec<[i32; MOVE_LIST_CAPACITY]>,
+}
+
+impl State {
+    pub fn new() -> State {
+        State {
+            nodes: 0,
+            seldepth: 0,
+            node_limit: u64::MAX,
+            deadline: None,
+            can_stop: false,
+            stopped: false,
+            keys: Vec::new(),
+            history_len: 0,
+            pv: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
+            lists: (0..=MAX_PLY).map(|_| MoveList::new()).collect(),
+            scores: vec![[0; MOVE_LIST_CAPACITY]; MAX_PLY + 1],
+        }
+    }
+}
+
+/// A root move and what the current iteration knows of it.
+#[derive(Clone)]
+struct RootMove {
+    mv: Move,
+    score: i32,
+    /// Whether `score` is exact (otherwise an upper bound from a null-window search).
+    exact: bool,
+    pv: Vec<Move>,
+}
+
+/// The key of the position after `mv`, from the key of `pos` (incremental Zobrist).
+#[inline]
+pub(crate) fn key_after(pos: &Position, key: u64, mv: &Move) -> u64 {
+    let us = pos.turn();
+    let them = us.other();
+    let from = mv.from().index();
+    let to = mv.to().index();
+    let was_king = pos.kings(us).0 & (1 << from) != 0;
+    let mut k = key
+        ^ BLACK_TO_MOVE
+        ^ piece_key(us, was_king, from)
+        ^ piece_key(us, was_king || mv.promotes(), to);
+    let their_kings = pos.kings(them).0;
+    let mut captured = mv.captured().0;
+    while captured != 0 {
+        let sq = captured.trailing_zeros();
+        captured &= captured - 1;
+        k ^= piece_key(them, their_kings & (1 << sq) != 0, sq as u8);
+    }
+    k
+}
+
+/// The score of a loss on the spot at `ply`.
+#[inline]
+fn lost_at(ply: usize) -> i32 {
+    -(WIN - ply as i32)
+}
+
+impl Engine {
+    /// The whole search: set up, iterate, report.
+    pub(super) fn run(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        history: &[u64],
+        only: Option<&[Move]>,
+        mut on_depth: impl FnMut(&DepthInfo),
+    ) -> SearchResult {
+        let start = Instant::now();
+        self.tt.new_search();
+        self.order.clear();
+        let root_key = pos.hash_key();
+        {
+            let st = &mut self.state;
+            st.nodes = 0;
+            st.seldepth = 0;
+            st.stopped = false;
+            st.can_stop = false;
+            st.node_limit = limits.nodes.unwrap_or(u64::MAX);
+            st.deadline = limits.movetime.map(|t| start + t);
+            st.keys.clear();
+            st.keys.extend_from_slice(history);
+            st.history_len = history.len();
+            st.keys.push(root_key);
+        }
+        let mut result = SearchResult {
+            best: None,
+            score: Score::DRAW,
+            pv: Vec::new(),
+            depth: 0,
+            seldepth: 0,
+            nodes: 0,
+            elapsed: start.elapsed(),
+            lines: Vec::new(),
+            outcome: None,
+        };
+
+        let law = LawState::at_root(&self.laws, pos, limits.king_count);
+        let legal = pos.legal_moves(self.variant);
+        if legal.is_empty() {
+            result.score = Score::loss_in(0);
+            result.outcome = Some(Outcome::Win(pos.turn().other()));
+            return result;
+        }
+        if let LawState::Drawn(reason) = law {
+            result.outcome = Some(Outcome::Draw(reason));
+            return result;
+        }
+        let mut root: Vec<RootMove> = legal
+            .iter()
+            .filter(|m| only.is_none_or(|only| only.iter().any(|o| o.same_move(m))))
+            .map(|&mv| RootMove {
+                mv,
+                score: -INFINITY,
+                exact: false,
+                pv: vec![mv],
+            })
+            .collect();
+        if root.is_empty() {
+            return result;
+        }
+        // Captures that take most first, for the first iteration.
+        root.sort_by_key(|r| std::cmp::Reverse(r.mv.capture_count()));
+        let multipv = limits.multipv.clamp(1, root.len());
+        let max_depth = limits
+            .depth
+            .unwrap_or(if limits.nodes.is_some() || limits.movetime.is_some() {
+                MAX_DEPTH
+            } else {
+                DEFAULT_DEPTH
+            })
+            .clamp(1, MAX_DEPTH);
+
+        for depth in 1..=max_depth {
+            self.state.can_stop = depth > 1;
+            let mut iteration = root.clone();
+            self.search_root(pos, root_key, law, depth as i32, &mut iteration, multipv);
+            if self.state.stopped {
+                break;
+            }
+            root = iteration;
+            let lines: Vec<RootLine> = root[..multipv]
+                .iter()
+                .map(|r| RootLine {
+                    mv: r.mv,
+                    score: Score(r.score),
+                    pv: r.pv.clone(),
+                })
+                .collect();
+            result.best = Some(lines[0].mv);
+            result.score = lines[0].score;
+            result.pv = lines[0].pv.clone();
+            result.depth = depth;
+            result.seldepth = self.state.seldepth as u32;
+            result.nodes = self.state.nodes;
+            result.elapsed = start.elapsed();
+            let info = DepthInfo {
+                depth,
+                seldepth: result.seldepth,
+                score: result.score,
+                nodes: result.nodes,
+                elapsed: result.elapsed,
+                lines,
+            };
+            on_depth(&info);
+            result.lines = info.lines;
+
+            // Every line proven, and searched deep enough that no shorter result is hidden.
+            let settled = result.lines.iter().all(|l| {
+                let distance = l.score.win_distance().or(l.score.loss_distance());
+                distance.is_some_and(|d| depth >= d + 2)
+            });
+            let out_of_nodes = self.state.nodes >= self.state.node_limit;
+            let out_of_time = self.state.deadline.is_some_and(|d| Instant::now() >= d);
+            if settled || out_of_nodes || out_of_time {
+                break;
+            }
+        }
+        result.nodes = self.state.nodes;
+        result.elapsed = start.elapsed();
+        result
+    }
+
+    /// One iteration at the root; `moves` come back best first (exact scores first).
+    fn search_root(
+        &mut self,
+        pos: &Position,
+        key: u64,
+        law: LawState,
+        depth: i32,
+        moves: &mut [RootMove],
+        multipv: usize,
+    ) {
+        let mover = pos.turn();
+        self.state.nodes += 1;
+        for i in 0..moves.len() {
+            let mv = moves[i].mv;
+            let child = pos.play(&mv);
+            let child_key = key_after(pos, key, &mv);
+            let child_law = law.after(&self.laws, &child, mover);
+            let irreversible = mv.is_capture() || pos.men(mover).contains(mv.from());
+            let half = u32::from(!irreversible);
+            self.state.keys.push(child_key);
+            let (score, exact) = if i < multipv {
+                let s = -self.alpha_beta(
+                    &child,
+                    child_key,
+                    child_law,
+                    depth - 1,
+                    -INFINITY,
+                    INFINITY,
+                    1,
+                    half,
+                );
+                (s, true)
+            } else {
+                let alpha = moves[multipv - 1].score;
+                let mut s = -self.alpha_beta(
+                    &child,
+                    child_key,
+                    child_law,
+                    depth - 1,
+                    -alpha - 1,
+                    -alpha,
+                    1,
+                    half,
+                );
+                if s > alpha && !self.state.stopped {
+                    s = -self.alpha_beta(
+                        &child,
+                        child_key,
+                        child_law,
+                        depth - 1,
+                        -INFINITY,
+                        -alpha,
+                        1,
+                        half,
+                    );
+                }
+                (s, s > alpha)
+            };
+            self.state.keys.pop();
+            if self.state.stopped {
+                return;
+            }
+            moves[i].score = score;
+            moves[i].exact = exact;
+            if exact {
+                let mut pv = Vec::with_capacity(1 + self.state.pv[1].len());
+                pv.push(mv);
+                pv.extend_from_slice(&self.state.pv[1]);
+                moves[i].pv = pv;
+                // Insert among the exact moves, best first, ahead of the failed-low ones.
+                let mut j = i;
+                while j > 0 && (!moves[j - 1].exact || moves[j - 1].score < score) {
+                    moves.swap(j - 1, j);
+                    j -= 1;
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn check_stop(&mut self) -> bool {
+        let st = &mut self.state;
+        if st.stopped {
+            return true;
+        }
+        if !st.can_stop {
+            return false;
+        }
+        if st.nodes >= st.node_limit {
+            st.stopped = true;
+        } else if let Some(deadline) = st.deadline {
+            if st.nodes & 1023 == 0 && Instant::now() >= deadline {
+                st.stopped = true;
+            }
+        }
+        st.stopped
+    }
+
+    /// Whether the position with `key` at `ply` repeats one on the path or in the game.
+    /// `halfmove` counts the plies since the last capture or man move on the path.
+    #[inline]
+    fn is_repetition(&self, key: u64, ply: usize, halfmove: u32) -> bool {
+        let st = &self.state;
+        let here = st.history_len + ply;
+        let reach = (halfmove as usize).min(ply);
+        let mut back = 2;
+        while back <= reach {
+            if st.keys[here - back] == key {
+                return true;
+            }
+            back += 2;
+        }
+        halfmove as usize >= ply && st.keys[..st.history_len].contains(&key)
+    }
+
+    #[inline]
+    fn bump(&mut self, ply: usize) {
+        self.state.nodes += 1;
+        if ply > self.state.seldepth {
+            self.state.seldepth = ply;
+        }
+    }
+
+    /// Copies `mv` followed by the child's line into the line of `ply`.
+    #[inline]
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        let (head, tail) = self.state.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(mv);
+        line.extend_from_slice(&tail[0]);
+    }
+
+    /// The principal-variation alpha-beta search of a node below the root.
+    #[allow(clippy::too_many_arguments)]
+    fn alpha_beta(
+        &mut self,
+        pos: &Position,
+        key: u64,
+        law: LawState,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        halfmove: u32,
+    ) -> i32 {
+        if depth <= 0 || ply >= MAX_PLY - 1 {
+            return self.quiescence(pos, law, alpha, beta, ply);
+        }
+        self.state.pv[ply].clear();
+        if self.check_stop() {
+            return 0;
+        }
+        self.bump(ply);
+        if let LawState::Drawn(_) = law {
+            return if pos.has_legal_move(self.variant) {
+                0
+            } else {
+                lost_at(ply)
+            };
+        }
+        if self.is_repetition(key, ply, halfmove) {
+            return 0;
+        }
+        // Mate-distance pruning: nothing here beats a win found nearer the root.
+        alpha = alpha.max(lost_at(ply));
+        beta = beta.min(-lost_at(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+        let pv_node = beta - alpha > 1;
+
+        let tt_key = key ^ law.key_mix();
+        let mut hash_move = NO_MOVE;
+        if let Some(entry) = self.tt.probe(tt_key) {
+            hash_move = entry.mv();
+            if !pv_node && entry.depth() >= depth {
+                let s = Score::from_tt(entry.score(), ply).0;
+                match entry.bound() {
+                    Bound::Exact => return s,
+                    Bound::Lower if s >= beta => return s,
+                    Bound::Upper if s <= alpha => return s,
+                    _ => {}
+                }
+            }
+        }
+
+        pos.generate_moves(self.variant, &mut self.state.lists[ply]);
+        let n = self.state.lists[ply].len();
+        if n == 0 {
+            return lost_at(ply);
+        }
+        {
+            let st = &mut self.state;
+            self.order.score_moves(
+                pos,
+                &st.lists[ply],
+                hash_move,
+                ply,
+                &mut st.scores[ply][..n],
+            );
+        }
+        let mover = pos.turn();
+        let captures = self.state.lists[ply][0].is_capture();
+        let new_depth = depth - 1 + i32::from(n == 1);
+        let alpha_start = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = NO_MOVE;
+
+        for i in 0..n {
+            {
+                let st = &mut self.state;
+                pick(&mut st.lists[ply], &mut st.scores[ply][..n], i);
+            }
+            let mv = self.state.lists[ply][i];
+            let child = pos.play(&mv);
+            let child_key = key_after(pos, key, &mv);
+            let child_law = law.after(&self.laws, &child, mover);
+            let irreversible = mv.is_capture() || pos.men(mover).contains(mv.from());
+            let child_half = if irreversible { 0 } else { halfmove + 1 };
+            self.state.keys.push(child_key);
+            let score = if i == 0 {
+                -self.alpha_beta(
+                    &child,
+                    child_key,
+                    child_law,
+                    new_depth,
+                    -beta,
+                    -alpha,
+                    ply + 1,
+                    child_half,
+                )
+            } else {
+                let reduce = depth >= 3
+                    && i >= 3
+                    && !captures
+                    && !mv.promotes()
+                    && !self.order.is_killer(&mv, ply)
+                    && !child.has_capture(self.variant);
+                let r = i32::from(reduce);
+                let mut s = -self.alpha_beta(
+                    &child,
+                    child_key,
+                    child_law,
+                    new_depth - r,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    child_half,
+                );
+                if s > alpha && r > 0 {
+                    s = -self.alpha_beta(
+                        &child,
+                        child_key,
+                        child_law,
+                        new_depth,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                        child_half,
+                    );
+                }
+                if s > alpha && s < beta {
+                    s = -self.alpha_beta(
+                        &child,
+                        child_key,
+                        child_law,
+                        new_depth,
+                        -beta,
+                        -alpha,
+                        ply + 1,
+                        child_half,
+                    );
+                }
+                s
+            };
+            self.state.keys.pop();
+            if self.state.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = MoveKey::of(&mv);
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, mv);
+                    if score >= beta {
+                        if !mv.is_capture() {
+                            self.order
+                                .cutoff(mover, &mv, &self.state.lists[ply][..i], ply, depth);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha_start {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt
+            .store(tt_key, depth, bound, Score(best).to_tt(ply), best_move);
+        best
+    }
+
+    /// Capture sequences to the end; a quiet position is evaluated.
+    fn quiescence(
+        &mut self,
+        pos: &Position,
+        law: LawState,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        self.state.pv[ply].clear();
+        if self.check_stop() {
+            return 0;
+        }
+        self.bump(ply);
+        if let LawState::Drawn(_) = law {
+            return if pos.has_legal_move(self.variant) {
+                0
+            } else {
+                lost_at(ply)
+            };
+        }
+        if ply >= MAX_PLY - 1 || !pos.has_capture(self.variant) {
+            if !pos.has_legal_move(self.variant) {
+                return lost_at(ply);
+            }
+            return eval::evaluate(pos, &self.laws, law);
+        }
+        pos.generate_moves(self.variant, &mut self.state.lists[ply]);
+        let n = self.state.lists[ply].len();
+        {
+            let st = &mut self.state;
+            self.order
+                .score_moves(pos, &st.lists[ply], NO_MOVE, ply, &mut st.scores[ply][..n]);
+        }
+        let mover = pos.turn();
+        let mut best = -INFINITY;
+        for i in 0..n {
+            {
+                let st = &mut self.state;
+                pick(&mut st.lists[ply], &mut st.scores[ply][..n], i);
+            }
+            let mv = self.state.lists[ply][i];
+            let child = pos.play(&mv);
+            let child_law = law.after(&self.laws, &child, mover);
+            let score = -self.quiescence(&child, child_law, -beta, -alpha, ply + 1);
+            if self.state.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, mv);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}

@@ -1,0 +1,216 @@
+//! The transposition table: results of searched positions by Zobrist key, in buckets of two
+//! (one slot kept for the deepest result, one always replaced).
+//!
+//! Every search starts a new *generation*: entries of earlier searches are never used, so a
+//! search gives the same result whether the engine is fresh or has searched before (the
+//! batch analysis relies on that), and the table need not be cleared between searches.
+
+use drafti_rules::Move;
+
+/// What a stored score says about the true score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Bound {
+    /// The true score is at most this (every move failed low).
+    Upper = 1,
+    /// The true score is at least this (a move failed high).
+    Lower = 2,
+    /// The true score.
+    Exact = 3,
+}
+
+/// A move as the table keeps it: start, end and captured set identify a legal move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub(crate) struct MoveKey {
+    pub from: u8,
+    pub to: u8,
+    pub captured: u32,
+}
+
+/// No move (from and to are never equal for a real move).
+pub(crate) const NO_MOVE: MoveKey = MoveKey {
+    from: 0,
+    to: 0,
+    captured: 0,
+};
+
+impl MoveKey {
+    #[inline]
+    pub fn of(mv: &Move) -> MoveKey {
+        MoveKey {
+            from: mv.from().index(),
+            to: mv.to().index(),
+            captured: mv.captured().0,
+        }
+    }
+
+    #[inline]
+    pub fn is(&self, mv: &Move) -> bool {
+        self.from == mv.from().index()
+            && self.to == mv.to().index()
+            && self.captured == mv.captured().0
+    }
+
+    #[inline]
+    pub fn is_none(&self) -> bool {
+        self.from == self.to
+    }
+}
+
+/// One stored result.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Entry {
+    key: u64,
+    captured: u32,
+    score: i16,
+    from: u8,
+    to: u8,
+    depth: u8,
+    bound: u8,
+    generation: u16,
+}
+
+impl Entry {
+    pub fn mv(&self) -> MoveKey {
+        MoveKey {
+            from: self.from,
+            to: self.to,
+            captured: self.captured,
+        }
+    }
+
+    pub fn score(&self) -> i32 {
+        i32::from(self.score)
+    }
+
+    pub fn depth(&self) -> i32 {
+        i32::from(self.depth)
+    }
+
+    pub fn bound(&self) -> Bound {
+        match self.bound {
+            1 => Bound::Upper,
+            2 => Bound::Lower,
+            _ => Bound::Exact,
+        }
+    }
+}
+
+/// The table.
+pub(crate) struct Table {
+    entries: Vec<Entry>,
+    mask: usize,
+    generation: u16,
+}
+
+impl Table {
+    /// A table of about `megabytes` MiB (a power of two of entries, at least 1024).
+    pub fn new(megabytes: usize) -> Table {
+        let bytes = megabytes.saturating_mul(1 << 20);
+        let wanted = (bytes / std::mem::size_of::<Entry>()).max(1024);
+        let count = if wanted.is_power_of_two() {
+            wanted
+        } else {
+            wanted.next_power_of_two() / 2
+        };
+        Table {
+            entries: vec![Entry::default(); count],
+            mask: count - 1,
+            generation: 1,
+        }
+    }
+
+    /// Forgets every entry.
+    pub fn clear(&mut self) {
+        self.entries.fill(Entry::default());
+        self.generation = 1;
+    }
+
+    /// Starts a new search: earlier entries stop counting.
+    pub fn new_search(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.clear();
+        }
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> usize {
+        (key as usize) & self.mask & !1
+    }
+
+    /// The entry of `key` from this search, if any.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        let b = self.bucket(key);
+        self.entries[b..b + 2]
+            .iter()
+            .find(|e| e.key == key && e.generation == self.generation)
+            .copied()
+    }
+
+    /// Stores a result (the score already converted with `Score::to_tt`).
+    #[inline]
+    pub fn store(&mut self, key: u64, depth: i32, bound: Bound, score: i32, mv: MoveKey) {
+        let b = self.bucket(key);
+        let generation = self.generation;
+        let slot = {
+            let pair = &self.entries[b..b + 2];
+            if pair[0].key == key && pair[0].generation == generation {
+                0
+            } else if pair[1].key == key && pair[1].generation == generation {
+                1
+            } else if pair[0].generation != generation || i32::from(pair[0].depth) <= depth {
+                0
+            } else {
+                1
+            }
+        };
+        let old = self.entries[b + slot];
+        let mv = if mv.is_none() && old.key == key && old.generation == generation {
+            old.mv()
+        } else {
+            mv
+        };
+        self.entries[b + slot] = Entry {
+            key,
+            captured: mv.captured,
+            score: score.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16,
+            from: mv.from,
+            to: mv.to,
+            depth: depth.clamp(0, 255) as u8,
+            bound: bound as u8,
+            generation,
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_probe_and_generations() {
+        let mut tt = Table::new(0);
+        let mv = MoveKey {
+            from: 21,
+            to: 17,
+            captured: 0,
+        };
+        tt.store(0xABCD, 5, Bound::Exact, 42, mv);
+        let e = tt.probe(0xABCD).unwrap();
+        assert_eq!(
+            (e.score(), e.depth(), e.bound(), e.mv()),
+            (42, 5, Bound::Exact, mv)
+        );
+        assert!(tt.probe(0xABCE).is_none());
+        tt.new_search();
+        assert!(
+            tt.probe(0xABCD).is_none(),
+            "an earlier search's entry is not used"
+        );
+        // A shallower result for another key in the same bucket keeps the deeper one.
+        tt.store(0x10_0000, 9, Bound::Lower, 1, mv);
+        tt.store(0x20_0000, 2, Bound::Upper, 2, NO_MOVE);
+        assert!(tt.probe(0x10_0000).is_some() && tt.probe(0x20_0000).is_some());
+    }
+}

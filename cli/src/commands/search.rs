@@ -1,0 +1,283 @@
+//! `drafti search`: the engine on one position — iterative deepening with a line per
+//! completed depth, then the best move (or the K best with `--multipv`).
+//!
+//! Text output: one line per completed depth (and per line with `--multipv`): depth, score
+//! (hundredths of a man as `+0.35`, or `win in N` / `loss in N` plies), nodes, nodes per
+//! second and the principal variation in PDN notation; then the best move.
+//!
+//! `--json` prints JSON Lines instead: one object per completed depth, then one final object.
+//! Both carry: `type` (`"depth"` or `"result"`), `depth`, `seldepth`, `nodes`, `nps`,
+//! `time_ms`, `score` (as in the text), `cp` (hundredths of a man, `null` for a proven
+//! result), `win_in` / `loss_in` (plies, `null` unless proven), `pv` (moves in PDN notation)
+//! and `lines` (the best lines, one per `--multipv`, each with `move`, `score`, `cp`,
+//! `win_in`, `loss_in`, `pv`). The final object adds `best` (the best move, `null` when the
+//! game is over at the root) and `outcome` (`null`, or why the game is over at the root).
+
+use crate::common::{parse_fen, parse_variant, CliError, CommandResult};
+use drafti_analyzer::engine::{
+    DepthInfo, Engine, Limits, RootLine, Score, SearchResult, DEFAULT_DEPTH,
+};
+use drafti_rules::{Color, Move, Position, Variant};
+use serde::Serialize;
+use std::io::Write;
+use std::process::ExitCode;
+use std::time::Duration;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The position (FEN, numeric or algebraic squares).
+    #[arg(long, value_parser = parse_fen)]
+    fen: Position,
+    /// Rules: tz (default), czech or russian.
+    #[arg(long, default_value = "tz", value_parser = parse_variant)]
+    variant: Variant,
+    /// Search to this depth in plies (default 12, about a second; capture sequences go further).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100),
+          conflicts_with_all = ["nodes", "movetime"])]
+    depth: Option<u32>,
+    /// Search about this many nodes: the deepest iteration completed within them. Gives the
+    /// same result on every run.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..), conflicts_with = "movetime")]
+    nodes: Option<u64>,
+    /// Search for this many milliseconds (interactive use; the result depends on the machine).
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
+    movetime: Option<u64>,
+    /// Find the K best moves, each with its score and line.
+    #[arg(long, value_name = "K", default_value_t = 1,
+          value_parser = clap::value_parser!(u64).range(1..=256))]
+    multipv: u64,
+    /// Moves the lone king has already made under draw law 2 (three kings against one).
+    #[arg(long, value_name = "N")]
+    king_count: Option<u32>,
+    /// Transposition table size in MiB.
+    #[arg(long, value_name = "MB", default_value_t = 64,
+          value_parser = clap::value_parser!(u64).range(1..=4096))]
+    hash: u64,
+    /// JSON Lines: one object per completed depth, then the result.
+    #[arg(long)]
+    json: bool,
+    /// Square numbers (1-32) instead of algebraic names.
+    #[arg(long)]
+    numeric: bool,
+}
+
+/// A score as JSON fields.
+#[derive(Serialize)]
+struct ScoreJson {
+    score: String,
+    cp: Option<i32>,
+    win_in: Option<u32>,
+    loss_in: Option<u32>,
+}
+
+impl ScoreJson {
+    fn of(score: Score) -> ScoreJson {
+        ScoreJson {
+            score: score.to_string(),
+            cp: score.as_centi_men(),
+            win_in: score.win_distance(),
+            loss_in: score.loss_distance(),
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct LineJson {
+    #[serde(rename = "move")]
+    mv: String,
+    #[serde(flatten)]
+    score: ScoreJson,
+    pv: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct DepthJson {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    depth: u32,
+    seldepth: u32,
+    nodes: u64,
+    nps: u64,
+    time_ms: u64,
+    #[serde(flatten)]
+    score: ScoreJson,
+    pv: Vec<String>,
+    lines: Vec<LineJson>,
+}
+
+#[derive(Serialize)]
+struct ResultJson {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    best: Option<String>,
+    #[serde(flatten)]
+    score: ScoreJson,
+    pv: Vec<String>,
+    depth: u32,
+    seldepth: u32,
+    nodes: u64,
+    nps: u64,
+    time_ms: u64,
+    lines: Vec<LineJson>,
+    outcome: Option<String>,
+}
+
+/// The moves of `pv` from `pos`, each in the shortest unambiguous notation of its position.
+fn pv_moves(pos: &Position, variant: Variant, pv: &[Move], numeric: bool) -> Vec<String> {
+    let mut pos = *pos;
+    let mut out = Vec::with_capacity(pv.len());
+    for mv in pv {
+        let legal = pos.legal_moves(variant);
+        out.push(mv.notation(&legal, numeric));
+        pos = pos.play(mv);
+    }
+    out
+}
+
+/// The moves with PDN move numbers: `1. c3-d4 f6-e5 2. …`, or `1... f6-e5 2. …` when Black
+/// is to move at the root.
+fn numbered(turn: Color, moves: &[String]) -> String {
+    let mut out = String::new();
+    let mut number = 1;
+    let mut white = turn == Color::White;
+    for (i, mv) in moves.iter().enumerate() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        if white {
+            out.push_str(&format!("{number}. "));
+        } else if i == 0 {
+            out.push_str(&format!("{number}... "));
+        }
+        out.push_str(mv);
+        if !white {
+            number += 1;
+        }
+        white = !white;
+    }
+    out
+}
+
+fn millis(d: Duration) -> u64 {
+    d.as_millis().min(u128::from(u64::MAX)) as u64
+}
+
+pub fn run(args: Args) -> CommandResult {
+    let limits = Limits {
+        depth: match (args.depth, args.nodes, args.movetime) {
+            (Some(d), _, _) => Some(d),
+            (None, None, None) => Some(DEFAULT_DEPTH),
+            _ => None,
+        },
+        nodes: args.nodes,
+        movetime: args.movetime.map(Duration::from_millis),
+        multipv: args.multipv as usize,
+        king_count: args.king_count,
+    };
+    let pos = args.fen;
+    let variant = args.variant;
+    let numeric = args.numeric;
+    let mut engine = Engine::new(variant, args.hash as usize);
+    let line_json = |line: &RootLine| LineJson {
+        mv: pv_moves(&pos, variant, &line.pv[..1], numeric).remove(0),
+        score: ScoreJson::of(line.score),
+        pv: pv_moves(&pos, variant, &line.pv, numeric),
+    };
+
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let mut io_error: Option<std::io::Error> = None;
+    if !args.json {
+        writeln!(
+            out,
+            "{:>5}  {:>9}  {:>11}  {:>9}  pv",
+            "depth", "score", "nodes", "nodes/s"
+        )?;
+    }
+    let on_depth = |info: &DepthInfo| {
+        let written = if args.json {
+            let json = DepthJson {
+                kind: "depth",
+                depth: info.depth,
+                seldepth: info.seldepth,
+                nodes: info.nodes,
+                nps: info.nps(),
+                time_ms: millis(info.elapsed),
+                score: ScoreJson::of(info.score),
+                pv: pv_moves(&pos, variant, info.pv(), numeric),
+                lines: info.lines.iter().map(line_json).collect(),
+            };
+            serde_json::to_string(&json)
+                .map_err(std::io::Error::other)
+                .and_then(|text| writeln!(out, "{text}"))
+        } else {
+            let mut result = Ok(());
+            for (k, line) in info.lines.iter().enumerate() {
+                let depth = if info.lines.len() > 1 {
+                    format!("{}/{}", info.depth, k + 1)
+                } else {
+                    info.depth.to_string()
+                };
+                let pv = numbered(pos.turn(), &pv_moves(&pos, variant, &line.pv, numeric));
+                result = result.and(writeln!(
+                    out,
+                    "{depth:>5}  {:>9}  {:>11}  {:>9}  {pv}",
+                    line.score.to_string(),
+                    info.nodes,
+                    info.nps()
+                ));
+            }
+            result
+        };
+        if let Err(e) = written {
+            io_error.get_or_insert(e);
+        }
+    };
+    let result: SearchResult = engine.search(&pos, &limits, &[], on_depth);
+    if let Some(e) = io_error {
+        return Err(CliError::from(e));
+    }
+
+    let outcome = result.outcome.map(|o| o.to_string());
+    if args.json {
+        let json = ResultJson {
+            kind: "result",
+            best: result
+                .best
+                .map(|mv| pv_moves(&pos, variant, &[mv], numeric).remove(0)),
+            score: ScoreJson::of(result.score),
+            pv: pv_moves(&pos, variant, &result.pv, numeric),
+            depth: result.depth,
+            seldepth: result.seldepth,
+            nodes: result.nodes,
+            nps: result.nps(),
+            time_ms: millis(result.elapsed),
+            lines: result.lines.iter().map(line_json).collect(),
+            outcome,
+        };
+        writeln!(out, "{}", serde_json::to_string(&json)?)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    match (result.best, outcome) {
+        (_, Some(outcome)) => writeln!(out, "game over: {outcome}")?,
+        (None, None) => writeln!(out, "no move to search")?,
+        (Some(best), None) => {
+            let best = pv_moves(&pos, variant, &[best], numeric).remove(0);
+            writeln!(
+                out,
+                "best {best}  score {}  depth {}  nodes {}  time {:.2} s",
+                result.score,
+                result.depth,
+                result.nodes,
+                result.elapsed.as_secs_f64()
+            )?;
+            if result.lines.len() > 1 {
+                for (k, line) in result.lines.iter().enumerate() {
+                    let mv = pv_moves(&pos, variant, &line.pv[..1], numeric).remove(0);
+                    writeln!(out, "{:>3}. {mv:<10} {}", k + 1, line.score)?;
+                }
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
