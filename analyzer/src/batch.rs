@@ -264,7 +264,11 @@ impl Feeder {
         }
     }
 
-    fn next_chunk(&mut self, seq: usize, size: usize) -> Result<Option<Chunk>, (String, io::Error)> {
+    fn next_chunk(
+        &mut self,
+        seq: usize,
+        size: usize,
+    ) -> Result<Option<Chunk>, (String, io::Error)> {
         let mut games = Vec::with_capacity(size);
         while games.len() < size {
             match self.next_game()? {
@@ -280,7 +284,12 @@ impl Feeder {
     }
 }
 
-fn process<T, W>(names: &[String], chunk: &Chunk, replay_options: &ReplayOptions, work: &W) -> Vec<T>
+fn process<T, W>(
+    names: &[String],
+    chunk: &Chunk,
+    replay_options: &ReplayOptions,
+    work: &W,
+) -> Vec<T>
 where
     W: Fn(GameJob<'_>) -> T,
 {
@@ -440,7 +449,9 @@ mod tests {
     fn games(n: usize) -> String {
         let mut s = String::new();
         for i in 0..n {
-            s.push_str(&format!("[Round \"{i}\"]\n1. c3-d4 d6-e5 2. d4xf6 g7xe5 *\n\n"));
+            s.push_str(&format!(
+                "[Round \"{i}\"]\n1. c3-d4 d6-e5 2. d4xf6 g7xe5 *\n\n"
+            ));
         }
         s
     }

@@ -5,10 +5,14 @@
 
 mod commands;
 mod common;
+mod input;
 mod svg;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
+
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 /// drafti — a toolkit for game records of Tanzanian draughts (and Czech, Russian).
 #[derive(Parser)]
@@ -20,6 +24,12 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Replay every game of PDN files through the rules and report what is wrong.
+    Validate(commands::validate::Args),
+    /// Rewrite PDN records canonically (notation, full capture paths where needed).
+    Fmt(commands::fmt::Args),
+    /// Play games by machine and print them as PDN (--random: random legal moves).
+    Selfplay(commands::selfplay::Args),
     /// Count move sequences from a position (move generator check and speed).
     Perft(commands::perft::Args),
     /// List the legal moves of a position.
@@ -40,6 +50,9 @@ fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
+        Command::Validate(args) => commands::validate::run(args),
+        Command::Fmt(args) => commands::fmt::run(args),
+        Command::Selfplay(args) => commands::selfplay::run(args),
         Command::Perft(args) => commands::perft::run(args),
         Command::Moves(args) => commands::moves::run(args),
         Command::Show(args) => commands::show::run(args),

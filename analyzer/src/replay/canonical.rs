@@ -54,7 +54,9 @@ pub fn canonical_record(
     let mut record = game.record.clone();
     writer.line(&mut record.moves, game.start, 0, Some(&game.moves));
     if record.result.is_none() {
-        let result = game.played_result().unwrap_or(drafti_pdn::GameResult::Unknown);
+        let result = game
+            .played_result()
+            .unwrap_or(drafti_pdn::GameResult::Unknown);
         record.result = Some(ResultToken::new(result));
     }
     Some(record)
@@ -81,7 +83,7 @@ fn number_offset(game: &ReplayedGame) -> i64 {
 fn white_number(first: Color, ply: usize) -> usize {
     match first {
         Color::White => ply / 2 + 1,
-        Color::Black => (ply + 1) / 2 + 1,
+        Color::Black => ply.div_ceil(2) + 1,
     }
 }
 

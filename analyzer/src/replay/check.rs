@@ -15,7 +15,7 @@ fn tag_span(record: &GameRecord, name: &str) -> Span {
 }
 
 /// The variant the record's tags name, or the problem with them.
-fn variant_of(record: &GameRecord) -> Result<Variant, Problem> {
+fn variant_of(record: &GameRecord) -> Result<Variant, Box<Problem>> {
     if let Some(value) = record.tag("GameType") {
         let lead = value.split(',').next().unwrap_or("").trim();
         if lead.eq_ignore_ascii_case("tz") {
@@ -24,13 +24,13 @@ fn variant_of(record: &GameRecord) -> Result<Variant, Problem> {
         return match lead {
             "25" => Ok(Variant::Russian),
             "29" => Ok(Variant::Czech),
-            "" => Err(Problem::new(
+            "" => Err(Box::new(Problem::new(
                 Severity::Error,
                 ProblemKind::UnknownVariant,
                 tag_span(record, "GameType"),
                 "GameType tag is empty (expected 25 Russian, 29 Czech or TZ)".to_string(),
-            )),
-            _ => Err(Problem::new(
+            ))),
+            _ => Err(Box::new(Problem::new(
                 Severity::Error,
                 ProblemKind::UnknownVariant,
                 tag_span(record, "GameType"),
@@ -38,12 +38,12 @@ fn variant_of(record: &GameRecord) -> Result<Variant, Problem> {
                     "unknown GameType {lead} (drafti knows 25 Russian, 29 Czech and TZ \
                      Tanzanian; use --variant to override)"
                 ),
-            )),
+            ))),
         };
     }
     if let Some(value) = record.tag("Variant") {
         return value.parse::<Variant>().map_err(|_| {
-            Problem::new(
+            Box::new(Problem::new(
                 Severity::Error,
                 ProblemKind::UnknownVariant,
                 tag_span(record, "Variant"),
@@ -52,7 +52,7 @@ fn variant_of(record: &GameRecord) -> Result<Variant, Problem> {
                      --variant to override)",
                     value.trim()
                 ),
-            )
+            ))
         });
     }
     Ok(Variant::Tanzanian)
@@ -65,7 +65,7 @@ pub(super) type Setup = (Variant, Position, Color, bool);
 pub(super) fn setup(
     record: &GameRecord,
     options: &ReplayOptions,
-) -> Result<Setup, (Variant, Problem)> {
+) -> Result<Setup, (Variant, Box<Problem>)> {
     let variant = match options.variant_override {
         Some(v) => v,
         None => variant_of(record).map_err(|p| (Variant::Tanzanian, p))?,
@@ -75,12 +75,12 @@ pub(super) fn setup(
             Ok(pos) => Ok((variant, pos, pos.turn(), true)),
             Err(e) => Err((
                 variant,
-                Problem::new(
+                Box::new(Problem::new(
                     Severity::Error,
                     ProblemKind::BadFen,
                     tag_span(record, "FEN"),
                     format!("FEN tag is not a position: {e}"),
-                ),
+                )),
             )),
         };
     }

@@ -272,7 +272,7 @@ pub fn replay(record: GameRecord, options: &ReplayOptions) -> ReplayedGame {
     let (variant, start, first_mover, fen_given) = match setup {
         Ok(s) => s,
         Err((variant, problem)) => {
-            problems.push(problem);
+            problems.push(*problem);
             let start = Position::start(Color::White);
             return ReplayedGame {
                 record,

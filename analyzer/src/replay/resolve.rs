@@ -23,7 +23,6 @@ pub(crate) fn matches(mv: &Move, squares: &[Square]) -> bool {
 
 /// The one legal move the squares mean, or the candidates (empty: illegal; several:
 /// ambiguous). A text that gives every landing square of a move exactly picks that move.
-#[inline(never)]
 pub(crate) fn resolve(
     pos: &Position,
     variant: Variant,
@@ -31,6 +30,12 @@ pub(crate) fn resolve(
 ) -> Result<Move, Vec<Move>> {
     let mut list = MoveList::new();
     pos.generate_moves(variant, &mut list);
+    resolve_in(&list, squares)
+}
+
+/// [`resolve`] among the legal moves `list`.
+#[inline]
+pub(crate) fn resolve_in(list: &MoveList, squares: &[Square]) -> Result<Move, Vec<Move>> {
     let mut found = None;
     let mut count = 0;
     for mv in list.iter() {
@@ -44,8 +49,14 @@ pub(crate) fn resolve(
         (0, _) => return Err(Vec::new()),
         _ => {}
     }
-    let candidates: Vec<Move> = list.iter().filter(|m| matches(m, squares)).copied().collect();
-    if squares.len() > 2 {
+    let candidates: Vec<Move> = list
+        .iter()
+        .filter(|m| matches(m, squares))
+        .copied()
+        .collect();
+    // `c1xg5` is the full path of a one-piece capture and also the short form of a longer
+    // capture with the same ends: the exact path wins (as `Move::notation` writes it).
+    {
         let exact: Vec<Move> = candidates
             .iter()
             .filter(|m| m.path().eq(squares.iter().copied()))
@@ -61,31 +72,65 @@ pub(crate) fn resolve(
 }
 
 /// Why no legal move matches, in a few words (empty when there is nothing simple to say).
-fn illegal_reason(pos: &Position, legal: &[Move], squares: &[Square], numeric: bool) -> String {
+fn illegal_reason(
+    pos: &Position,
+    variant: Variant,
+    legal: &[Move],
+    squares: &[Square],
+    numeric: bool,
+) -> String {
     let turn = pos.turn();
     let from = squares[0];
+    let to = squares[squares.len() - 1];
     let from_name = if numeric {
         from.number().to_string()
     } else {
         from.to_string()
     };
-    match pos.piece_at(from) {
+    let piece = match pos.piece_at(from) {
         None => return format!("there is no piece on {from_name}"),
         Some(p) if p.color != turn => return format!("{from_name} holds a {} piece", p.color),
-        _ => {}
-    }
+        Some(p) => p,
+    };
     if legal.is_empty() {
         return format!("{turn} has no legal move");
     }
-    let to = squares[squares.len() - 1];
     if legal.iter().any(|m| m.from() == from && m.to() == to) {
         return "no capture between these squares passes over the intermediate squares written"
             .to_string();
     }
-    if legal[0].is_capture() && !legal.iter().any(|m| m.from() == from && m.to() == to) {
+    let rank_step = to.rank() as i8 - from.rank() as i8;
+    let backward = match turn {
+        Color::White => rank_step < 0,
+        Color::Black => rank_step > 0,
+    };
+    let jump = rank_step.unsigned_abs() >= 2;
+    if !piece.king && backward && !(jump && variant.men_capture_backward()) {
+        let what = if jump { "captures" } else { "moves" };
+        return format!("a man {what} only forward in {}", variant_title(variant));
+    }
+    let adjacent = squares
+        .windows(2)
+        .all(|w| (w[1].rank() as i8 - w[0].rank() as i8).abs() == 1);
+    if legal[0].is_capture() && adjacent {
         return "a capture is compulsory".to_string();
     }
+    if legal[0].is_capture()
+        && variant.king_capture_priority()
+        && !piece.king
+        && legal.iter().all(|m| pos.kings(turn).contains(m.from()))
+    {
+        return "a king must capture when one can (Czech rules)".to_string();
+    }
     String::new()
+}
+
+fn variant_title(variant: Variant) -> &'static str {
+    match variant {
+        Variant::Tanzanian => "Tanzanian draughts",
+        Variant::Czech => "Czech draughts",
+        Variant::Russian => "Russian draughts",
+    }
 }
 
 /// The move-number conventions accepted: numbering by White's moves (`1... x 2. y` when
@@ -93,9 +138,24 @@ fn illegal_reason(pos: &Position, legal: &[Move], squares: &[Square], numeric: b
 fn expected_numbers(first: Color, ply: usize) -> (i64, i64) {
     let by_white = match first {
         Color::White => ply / 2 + 1,
-        Color::Black => (ply + 1) / 2 + 1,
+        Color::Black => ply.div_ceil(2) + 1,
     };
     (by_white as i64, (ply / 2 + 1) as i64)
+}
+
+/// What the replay tracks along a line.
+#[derive(Clone)]
+pub(super) struct State {
+    pos: Position,
+    /// The rules-core game, once draw-law material is on the board (Tanzanian only).
+    laws: Option<Game>,
+}
+
+/// The result of one ply.
+enum Step {
+    Move(Move),
+    Ended(Outcome),
+    Bad(Vec<Move>),
 }
 
 /// Replays lines of one record, collecting problems.
@@ -139,12 +199,58 @@ impl<'o> Replayer<'o> {
         moves: &mut Vec<Move>,
         positions: &mut Vec<Position>,
     ) -> Option<Outcome> {
-        let mut game = Game::with_laws(start, self.variant, self.laws);
+        let mut state = State {
+            pos: start,
+            laws: None,
+        };
         positions.push(start);
-        self.line(&mut game, &record.moves.nodes, 0, false, Some((moves, positions)));
-        game.outcome()
+        self.line(
+            &mut state,
+            &record.moves.nodes,
+            0,
+            false,
+            Some((moves, positions)),
+        );
+        self.enter_laws(&mut state);
+        match &state.laws {
+            Some(game) => game.outcome(),
+            None if !state.pos.has_legal_move(self.variant) => {
+                Some(Outcome::Win(state.pos.turn().other()))
+            }
+            None => None,
+        }
     }
 
+    /// Starts following the draw laws (a rules-core [`Game`]) once their material is on the
+    /// board: until then a position's outcome is only "no legal move", which the move
+    /// generation of each ply tells for free.
+    #[inline]
+    fn enter_laws(&self, state: &mut State) {
+        if self.laws.enabled && state.laws.is_none() && state.pos.king_ending().is_some() {
+            state.laws = Some(Game::with_laws(state.pos, self.variant, self.laws));
+        }
+    }
+
+    /// One ply: the game's end, or the move the squares mean, or the candidates.
+    #[inline(never)]
+    fn step(&self, state: &State, squares: &[Square]) -> Step {
+        let mut list = MoveList::new();
+        state.pos.generate_moves(self.variant, &mut list);
+        let ended = match &state.laws {
+            Some(game) => game.outcome(),
+            None if list.is_empty() => Some(Outcome::Win(state.pos.turn().other())),
+            None => None,
+        };
+        if let Some(outcome) = ended {
+            return Step::Ended(outcome);
+        }
+        match resolve_in(&list, squares) {
+            Ok(mv) => Step::Move(mv),
+            Err(candidates) => Step::Bad(candidates),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)] // one call per kind of problem; a struct would only rename them
     fn problem(
         &self,
         severity: Severity,
@@ -168,7 +274,13 @@ impl<'o> Replayer<'o> {
         }
     }
 
-    fn check_number(&mut self, node: &MoveNode, ply: usize, pos: &Position, in_variation: bool) -> bool {
+    fn check_number(
+        &mut self,
+        node: &MoveNode,
+        ply: usize,
+        pos: &Position,
+        in_variation: bool,
+    ) -> bool {
         let Some(number) = node.number else {
             return true;
         };
@@ -199,11 +311,11 @@ impl<'o> Replayer<'o> {
         false
     }
 
-    /// Replays `nodes` from `game` (whose position is before ply `ply0`, 0-based); stops at
-    /// the first error. Variations of each node are replayed from the position before it.
+    /// Replays `nodes` from `state` (the position before ply `ply0`, 0-based); stops at the
+    /// first error. Variations of each node are replayed from the position before it.
     fn line(
         &mut self,
-        game: &mut Game,
+        state: &mut State,
         nodes: &[MoveNode],
         ply0: usize,
         in_variation: bool,
@@ -212,44 +324,52 @@ impl<'o> Replayer<'o> {
         let mut numbers_ok = true;
         for (j, node) in nodes.iter().enumerate() {
             let ply = ply0 + j;
+            self.enter_laws(state);
             if self.options.variations {
                 for variation in &node.variations {
-                    let mut branch = game.clone();
+                    let mut branch = state.clone();
                     self.line(&mut branch, &variation.nodes, ply, true, None);
                 }
             }
-            let pos = *game.position();
+            let pos = state.pos;
             if numbers_ok {
                 numbers_ok = self.check_number(node, ply, &pos, in_variation);
             }
-            if let Some(outcome) = game.outcome() {
-                let message = format!(
-                    "move {} at ply {} after the game ended ({outcome})",
-                    node.mv.text,
-                    ply + 1
-                );
-                let p = self.problem(
-                    Severity::Error,
-                    ProblemKind::MoveAfterEnd,
-                    node,
-                    ply,
-                    &pos,
-                    message,
-                    in_variation,
-                );
-                self.problems.push(p);
-                return;
-            }
-            match resolve(&pos, self.variant, &node.mv.squares) {
-                Ok(mv) => {
-                    self.check_separator(node, &mv, ply, &pos, in_variation);
-                    game.play(&mv);
+            match self.step(state, &node.mv.squares) {
+                Step::Move(mv) => {
+                    if node.mv.separator != Separator::None
+                        && (node.mv.separator == Separator::Dash) == mv.is_capture()
+                    {
+                        self.check_separator(node, &mv, ply, &pos, in_variation);
+                    }
+                    state.pos = pos.play(&mv);
+                    if let Some(game) = &mut state.laws {
+                        game.play(&mv);
+                    }
                     if let Some((moves, positions)) = out.as_mut() {
                         moves.push(mv);
-                        positions.push(*game.position());
+                        positions.push(state.pos);
                     }
                 }
-                Err(candidates) => {
+                Step::Ended(outcome) => {
+                    let message = format!(
+                        "move {} at ply {} after the game ended ({outcome})",
+                        node.mv.text,
+                        ply + 1
+                    );
+                    let p = self.problem(
+                        Severity::Error,
+                        ProblemKind::MoveAfterEnd,
+                        node,
+                        ply,
+                        &pos,
+                        message,
+                        in_variation,
+                    );
+                    self.problems.push(p);
+                    return;
+                }
+                Step::Bad(candidates) => {
                     let p = self.bad_move(node, ply, &pos, candidates, in_variation);
                     self.problems.push(p);
                     return;
@@ -287,7 +407,15 @@ impl<'o> Replayer<'o> {
             ),
             _ => return,
         };
-        let p = self.problem(Severity::Warning, kind, node, ply, pos, message, in_variation);
+        let p = self.problem(
+            Severity::Warning,
+            kind,
+            node,
+            ply,
+            pos,
+            message,
+            in_variation,
+        );
         self.problems.push(p);
     }
 
@@ -305,7 +433,7 @@ impl<'o> Replayer<'o> {
         let turn = pos.turn();
         let where_ = if in_variation { " in a variation" } else { "" };
         if candidates.is_empty() {
-            let reason = illegal_reason(pos, &legal, &node.mv.squares, numeric);
+            let reason = illegal_reason(pos, self.variant, &legal, &node.mv.squares, numeric);
             let mut message = format!(
                 "illegal move {} at ply {}{where_} ({turn} to move)",
                 node.mv.text,
@@ -343,7 +471,10 @@ impl<'o> Replayer<'o> {
                 message,
                 in_variation,
             );
-            p.legal = candidates.iter().map(|m| m.full_notation(numeric)).collect();
+            p.legal = candidates
+                .iter()
+                .map(|m| m.full_notation(numeric))
+                .collect();
             p
         }
     }

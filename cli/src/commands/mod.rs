@@ -1,6 +1,9 @@
 //! One module per subcommand: its arguments (clap) and `run`.
 
+pub mod fmt;
 pub mod moves;
 pub mod perft;
 pub mod search;
+pub mod selfplay;
 pub mod show;
+pub mod validate;

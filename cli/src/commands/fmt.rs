@@ -1,0 +1,153 @@
+//! `drafti fmt`: records rewritten canonically through the replay — notation converted,
+//! captures with `x`, the full path where the short form is ambiguous (PDN 3.0), move numbers
+//! regular, tags in the standard order. A game that cannot be replayed is written unchanged
+//! and reported on stderr (exit 1).
+
+use crate::commands::validate::progress_bar;
+use crate::common::{parse_variant, CliError, CommandResult};
+use crate::input::open_inputs;
+use drafti_analyzer::batch::{run_games, BatchError, BatchOptions};
+use drafti_analyzer::replay::{canonical_record, Notation, ReplayOptions};
+use drafti_pdn::write_game_to;
+use drafti_rules::Variant;
+use std::io::Write;
+use std::process::ExitCode;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// PDN files; `-` or none reads stdin.
+    files: Vec<String>,
+    /// Write square numbers (22-18).
+    #[arg(long, conflicts_with = "algebraic")]
+    numeric: bool,
+    /// Write algebraic squares (c3-d4). Without either flag, each game keeps its notation.
+    #[arg(long)]
+    algebraic: bool,
+    /// Write every landing square of every capture (c3xe5xg7), not only where needed.
+    #[arg(long)]
+    full_captures: bool,
+    /// Rules for every game, whatever its tags say: tz, czech or russian.
+    #[arg(long, value_parser = parse_variant)]
+    variant: Option<Variant>,
+    /// Worker threads (default: one per core).
+    #[arg(long, short = 'j', default_value_t = 0)]
+    jobs: usize,
+}
+
+struct Formatted {
+    pdn: Vec<u8>,
+    note: Option<String>,
+}
+
+pub fn run(args: Args) -> CommandResult {
+    let opened = open_inputs(&args.files)?;
+    let notation = if args.numeric {
+        Notation::Numeric
+    } else if args.algebraic {
+        Notation::Algebraic
+    } else {
+        Notation::Source
+    };
+    let options = BatchOptions {
+        jobs: args.jobs,
+        replay: ReplayOptions {
+            variant_override: args.variant,
+            ..ReplayOptions::default()
+        },
+        ..BatchOptions::default()
+    };
+    let full = args.full_captures;
+    let bar = progress_bar(opened.total_bytes);
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    let mut first = true;
+    let mut unchanged = 0u64;
+    let result = run_games(
+        opened.inputs,
+        &options,
+        |p| {
+            if let Some(bar) = &bar {
+                bar.set_position(p.bytes);
+            }
+        },
+        |job| {
+            let rewritten = job
+                .game
+                .as_ref()
+                .ok()
+                .and_then(|g| canonical_record(g, notation, full));
+            match rewritten {
+                Some(record) => {
+                    let mut text = String::with_capacity(job.raw.bytes.len() + 64);
+                    write_game_to(&record, &mut text);
+                    Formatted {
+                        pdn: text.into_bytes(),
+                        note: None,
+                    }
+                }
+                None => {
+                    let (span, why) = match &job.game {
+                        Err(e) => (e.span, e.message.clone()),
+                        Ok(g) => match g.errors().next() {
+                            Some(p) => (p.span, p.message.clone()),
+                            None => (g.record.span, "cannot be replayed".to_string()),
+                        },
+                    };
+                    let bytes = trim(&job.raw.bytes).to_vec();
+                    let mut pdn = bytes;
+                    pdn.push(b'\n');
+                    Formatted {
+                        pdn,
+                        note: Some(format!(
+                            "{}:{}:{}: error: {why} (game {} written unchanged)",
+                            job.file,
+                            span.line,
+                            span.column,
+                            job.raw.index + 1
+                        )),
+                    }
+                }
+            }
+        },
+        |f: Formatted| -> std::io::Result<()> {
+            if !first {
+                out.write_all(b"\n")?;
+            }
+            first = false;
+            out.write_all(&f.pdn)?;
+            if let Some(note) = f.note {
+                unchanged += 1;
+                eprintln!("{note}");
+            }
+            Ok(())
+        },
+    );
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let flushed = out.flush();
+    match result {
+        Ok(_) => {}
+        Err(BatchError::Sink(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+        Err(e) => return Err(CliError(e.to_string())),
+    }
+    if let Err(e) = flushed {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            return Err(CliError(format!("cannot write: {e}")));
+        }
+    }
+    Ok(ExitCode::from(u8::from(unchanged > 0)))
+}
+
+/// The bytes without leading and trailing whitespace.
+fn trim(bytes: &[u8]) -> &[u8] {
+    let start = bytes
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(bytes.len());
+    let end = bytes
+        .iter()
+        .rposition(|b| !b.is_ascii_whitespace())
+        .map_or(start, |i| i + 1);
+    &bytes[start..end]
+}

@@ -1,0 +1,190 @@
+//! `drafti selfplay`: games played by the machine, as PDN on stdout. `--random` picks each
+//! move uniformly at random among the legal moves (for tests and benchmarks); an engine
+//! mode will join it as another way to choose moves.
+
+use crate::common::{parse_variant, CliError, CommandResult};
+use drafti_pdn::{
+    write_game_to, GameRecord, GameResult, Line, MoveNode, MoveNumber, MoveToken, ResultToken,
+    Separator, Tag,
+};
+use drafti_rules::{Color, Game, MoveList, Outcome, Position, Variant};
+use rayon::prelude::*;
+use std::io::Write;
+use std::process::ExitCode;
+
+/// Who makes the first move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum First {
+    White,
+    Black,
+    /// Chosen at random for each game (Tanzanian only: either player may start).
+    Random,
+}
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Choose every move uniformly at random among the legal moves (the only mode so far).
+    #[arg(long)]
+    random: bool,
+    /// How many games.
+    #[arg(long, default_value_t = 1)]
+    games: u64,
+    /// Seed: the same seed gives the same games.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Rules: tz (default), czech or russian.
+    #[arg(long, default_value = "tz", value_parser = parse_variant)]
+    variant: Variant,
+    /// Stop a game after this many plies (result `*`).
+    #[arg(long, default_value_t = 300)]
+    max_plies: usize,
+    /// Who starts (Czech and Russian: always White).
+    #[arg(long, value_enum, default_value = "white")]
+    first: First,
+    /// Square numbers (22-18) instead of algebraic names (c3-d4).
+    #[arg(long)]
+    numeric: bool,
+}
+
+/// SplitMix64: tiny, fast and the same on every platform, so a seed means the same games.
+struct Rng(u64);
+
+impl Rng {
+    fn new(seed: u64, game: u64) -> Rng {
+        let mut rng = Rng(seed ^ game.wrapping_mul(0xD1B5_4A32_D192_ED03));
+        rng.next();
+        rng
+    }
+
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        ((self.next() >> 32) * n as u64 >> 32) as usize
+    }
+}
+
+fn tag(name: &str, value: impl Into<String>) -> Tag {
+    Tag {
+        name: name.to_string(),
+        value: value.into(),
+        span: Default::default(),
+    }
+}
+
+/// One random game as a record.
+fn random_game(args: &Args, game_no: u64) -> GameRecord {
+    let mut rng = Rng::new(args.seed, game_no);
+    let first = match (args.variant, args.first) {
+        (Variant::Tanzanian, First::Black) => Color::Black,
+        (Variant::Tanzanian, First::Random) if rng.below(2) == 1 => Color::Black,
+        _ => Color::White,
+    };
+    let mut game = Game::new(Position::start(first), args.variant);
+    let mut list = MoveList::new();
+    let mut nodes = Vec::with_capacity(128);
+    let mut number = 1;
+    while game.outcome().is_none() && nodes.len() < args.max_plies {
+        let pos = *game.position();
+        pos.generate_moves(args.variant, &mut list);
+        let mv = list[rng.below(list.len())];
+        let squares = if mv.notation(&list, false).matches('x').count() > 1 {
+            mv.path().collect()
+        } else {
+            vec![mv.from(), mv.to()]
+        };
+        let separator = if mv.is_capture() {
+            Separator::Capture('x')
+        } else {
+            Separator::Dash
+        };
+        let mut node = MoveNode::new(MoveToken::new(squares, separator, args.numeric));
+        if pos.turn() == Color::White && !nodes.is_empty() {
+            number += 1;
+        }
+        if pos.turn() == Color::White || nodes.is_empty() {
+            node.number = Some(MoveNumber {
+                number,
+                ellipsis: pos.turn() == Color::Black,
+                span: Default::default(),
+            });
+        }
+        nodes.push(node);
+        game.play(&mv);
+    }
+    let result = match game.outcome() {
+        Some(Outcome::Win(Color::White)) => GameResult::WhiteWin,
+        Some(Outcome::Win(Color::Black)) => GameResult::BlackWin,
+        Some(Outcome::Draw(_)) => GameResult::Draw,
+        None => GameResult::Unknown,
+    };
+    let mut tags = vec![
+        tag("Event", "drafti random self-play"),
+        tag(
+            "Site",
+            format!("drafti selfplay --random --seed {}", args.seed),
+        ),
+        tag("Round", (game_no + 1).to_string()),
+        tag("White", "random"),
+        tag("Black", "random"),
+        tag("Result", result.as_str()),
+    ];
+    match args.variant.game_type() {
+        Some(n) => tags.push(tag("GameType", n.to_string())),
+        None => tags.push(tag("Variant", "Tanzanian")),
+    }
+    GameRecord {
+        tags,
+        moves: Line {
+            nodes,
+            leading_comments: Vec::new(),
+        },
+        result: Some(ResultToken::new(result)),
+        ..GameRecord::default()
+    }
+}
+
+pub fn run(args: Args) -> CommandResult {
+    if !args.random {
+        return Err(CliError(
+            "choose how moves are picked: --random (engine self-play is not available yet)"
+                .to_string(),
+        ));
+    }
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    const BATCH: u64 = 4096;
+    let mut start = 0;
+    while start < args.games {
+        let end = (start + BATCH).min(args.games);
+        let texts: Vec<String> = (start..end)
+            .into_par_iter()
+            .map(|i| {
+                let mut text = String::with_capacity(1024);
+                if i > 0 {
+                    text.push('\n');
+                }
+                write_game_to(&random_game(&args, i), &mut text);
+                text
+            })
+            .collect();
+        for text in texts {
+            if let Err(e) = out.write_all(text.as_bytes()) {
+                if e.kind() == std::io::ErrorKind::BrokenPipe {
+                    return Ok(ExitCode::SUCCESS);
+                }
+                return Err(e.into());
+            }
+        }
+        start = end;
+    }
+    match out.flush() {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(ExitCode::SUCCESS),
+    }
+}
