@@ -51,6 +51,7 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Validate(args) => commands::validate::run(args),
+        Command::Standings(args) => commands::standings::run(args),
         Command::Fmt(args) => commands::fmt::run(args),
         Command::Selfplay(args) => commands::selfplay::run(args),
         Command::Perft(args) => commands::perft::run(args),

@@ -6,4 +6,5 @@ pub mod perft;
 pub mod search;
 pub mod selfplay;
 pub mod show;
+pub mod standings;
 pub mod validate;

@@ -1,0 +1,469 @@
+//! `drafti standings`: matches and knockout tournaments by the Tanzanian laws, from game
+//! archives — match scores and winners, start-order checks, goals ("supa"), the knockout
+//! ranking — as text tables, JSON Lines (one object per Event) or CSV (one row per player).
+//!
+//! The laws and the decisions are documented in `drafti_analyzer::standings`.
+
+use crate::common::{CliError, CommandResult};
+use crate::input::open_inputs;
+use drafti_analyzer::batch::{run_games, BatchOptions, GameJob};
+use drafti_analyzer::standings::{
+    compute, EventFormat, EventStandings, GameSummary, MatchGame, MatchReport, MatchStatus,
+    Standings, StandingsOptions, Warning,
+};
+use std::fmt::Write as _;
+use std::io::Write;
+use std::process::ExitCode;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// PDN files; `-` or none reads stdin. Games are taken in the order given.
+    files: Vec<String>,
+    /// Optional "supa" scoring: a win in which no king ever appeared counts 12 goals.
+    #[arg(long)]
+    supa: bool,
+    /// House rule: the loser of a game starts the next (instead of the winner).
+    #[arg(long)]
+    loser_starts: bool,
+    /// JSON Lines on stdout: one object per Event.
+    #[arg(long, conflicts_with = "csv")]
+    json: bool,
+    /// CSV on stdout: one row per player per Event (warnings go to stderr).
+    #[arg(long)]
+    csv: bool,
+    /// Worker threads for reading and replaying (default: one per core).
+    #[arg(long, short = 'j', default_value_t = 0)]
+    jobs: usize,
+}
+
+/// What a worker hands back for one game.
+enum Item {
+    Game(Box<GameSummary>, bool),
+    Unreadable(String),
+}
+
+fn summarise(job: GameJob<'_>) -> Item {
+    match &job.game {
+        Ok(game) => Item::Game(
+            Box::new(GameSummary::from_replayed(game, job.file)),
+            game.is_valid(),
+        ),
+        Err(e) => Item::Unreadable(format!(
+            "{}:{}:{}: game {} cannot be read ({}); skipped",
+            job.file,
+            e.span.line,
+            e.span.column,
+            job.raw.index + 1,
+            e.message
+        )),
+    }
+}
+
+pub fn run(args: Args) -> CommandResult {
+    let opened = open_inputs(&args.files)?;
+    let batch = BatchOptions {
+        jobs: args.jobs,
+        ..BatchOptions::default()
+    };
+    let mut games = Vec::new();
+    let mut unreadable = Vec::new();
+    let mut invalid = 0usize;
+    run_games(
+        opened.inputs,
+        &batch,
+        |_| {},
+        summarise,
+        |item| -> Result<(), std::convert::Infallible> {
+            match item {
+                Item::Game(g, valid) => {
+                    invalid += usize::from(!valid);
+                    games.push(*g);
+                }
+                Item::Unreadable(message) => unreadable.push(message),
+            }
+            Ok(())
+        },
+    )
+    .map_err(|e| CliError(e.to_string()))?;
+
+    let options = StandingsOptions {
+        supa: args.supa,
+        loser_starts: args.loser_starts,
+    };
+    let standings = compute(&games, &options);
+
+    let text = if args.json {
+        json_lines(&standings)?
+    } else if args.csv {
+        csv(&standings)
+    } else {
+        text(&standings)
+    };
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+        other => other?,
+    }
+
+    for message in &unreadable {
+        eprintln!("error: {message}");
+    }
+    if args.csv {
+        for w in standings.warnings() {
+            eprintln!("warning: {}: {}", w.kind.name(), w.message);
+        }
+    }
+    let matches: usize = standings.events.iter().map(|e| e.matches.len()).sum();
+    let warnings = standings.warnings().count();
+    let violations = standings
+        .warnings()
+        .filter(|w| w.kind.is_violation())
+        .count();
+    eprintln!(
+        "{} and {} in {}; {} ({})",
+        count(games.len(), "game"),
+        count(matches, "match"),
+        count(standings.events.len(), "event"),
+        count(warnings, "warning"),
+        count(violations, "violation"),
+    );
+    if invalid > 0 {
+        eprintln!(
+            "note: {invalid} games have errors (run drafti validate); their results are used as \
+             written"
+        );
+    }
+    Ok(ExitCode::from(u8::from(
+        standings.has_violations() || !unreadable.is_empty(),
+    )))
+}
+
+fn json_lines(standings: &Standings) -> Result<String, CliError> {
+    let mut out = String::new();
+    for event in &standings.events {
+        out.push_str(&serde_json::to_string(event)?);
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+/// Left-aligned columns, two spaces apart, widths in characters.
+fn table(out: &mut String, indent: &str, rows: &[Vec<String>]) {
+    let columns = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..columns)
+        .map(|c| {
+            rows.iter()
+                .filter_map(|r| r.get(c))
+                .map(|s| s.chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    for row in rows {
+        let mut line = indent.to_string();
+        for (c, cell) in row.iter().enumerate() {
+            if c + 1 == row.len() {
+                line.push_str(cell);
+            } else {
+                let pad = widths[c] - cell.chars().count();
+                line.push_str(cell);
+                line.push_str(&" ".repeat(pad + 2));
+            }
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+}
+
+/// `1 game`, `2 games`, `3 matches`.
+fn count(n: usize, what: &str) -> String {
+    match (n, what.ends_with("ch")) {
+        (1, _) => format!("1 {what}"),
+        (_, true) => format!("{n} {what}es"),
+        _ => format!("{n} {what}s"),
+    }
+}
+
+fn event_title(e: &EventStandings) -> String {
+    let name = if e.event.is_empty() {
+        "(no Event tag)"
+    } else {
+        &e.event
+    };
+    let format = match e.format {
+        EventFormat::Knockout => "knockout",
+        EventFormat::Matches => "matches",
+    };
+    format!(
+        "Event: {name} ({format}, {}, {})",
+        count(e.players.len(), "player"),
+        count(e.matches.len(), "match")
+    )
+}
+
+fn match_line(m: &MatchReport) -> String {
+    let mut score = format!("{}-{}", m.score[0], m.score[1]);
+    if m.draws > 0 {
+        let _ = write!(score, ", {} drawn", m.draws);
+    }
+    if m.unfinished > 0 {
+        let _ = write!(score, ", {} unfinished", m.unfinished);
+    }
+    let verdict = match (&m.status, &m.winner) {
+        (MatchStatus::Decided, Some(w)) => {
+            let mut v = format!(
+                "{w} wins after {}",
+                count(m.decided_after.unwrap_or(0), "game")
+            );
+            if m.limboti > 0 {
+                let _ = write!(v, " ({} limboti)", m.limboti);
+            }
+            v
+        }
+        _ => format!(
+            "undecided: {}",
+            m.undecided_reason.as_deref().unwrap_or("not decided")
+        ),
+    };
+    format!(
+        "{} – {}: {score}; goals {}-{}; {verdict}",
+        m.players[0], m.players[1], m.goals[0], m.goals[1]
+    )
+}
+
+fn game_row(g: &MatchGame, options: &StandingsOptions) -> Vec<String> {
+    let started = match (&g.started_by, g.first_mover) {
+        (Some(p), Some(side)) => format!("{p} ({})", side_name(side)),
+        _ => "unknown".to_string(),
+    };
+    let mut notes = Vec::new();
+    if g.goals > 0 {
+        notes.push(count(g.goals as usize, "goal"));
+    }
+    if options.supa && g.supa {
+        notes.push("supa".to_string());
+    } else if options.supa && g.winner.is_some() && g.king_appeared.is_none() {
+        notes.push("kings unknown".to_string());
+    }
+    if !g.counted {
+        notes.push("not counted".to_string());
+    }
+    let number = if g.number > 2 {
+        format!("{} limboti", g.number)
+    } else {
+        g.number.to_string()
+    };
+    vec![
+        number,
+        format!("{} #{}", g.at.file, g.at.game),
+        g.at.round.clone().unwrap_or_else(|| "-".into()),
+        format!("{} – {}", g.white, g.black),
+        g.result.clone(),
+        started,
+        notes.join(", "),
+    ]
+}
+
+fn side_name(side: drafti_analyzer::standings::Side) -> &'static str {
+    match side {
+        drafti_analyzer::standings::Side::White => "White",
+        drafti_analyzer::standings::Side::Black => "Black",
+    }
+}
+
+fn warning_line(w: &Warning) -> String {
+    format!("{}: {}", w.kind.name(), w.message)
+}
+
+fn text(standings: &Standings) -> String {
+    let mut out = String::new();
+    let mut laws = vec!["winner starts the next game"];
+    if standings.options.loser_starts {
+        laws[0] = "loser starts the next game";
+    }
+    if standings.options.supa {
+        laws.push("supa wins count 12 goals");
+    }
+    for (i, e) in standings.events.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let _ = writeln!(out, "{}", event_title(e));
+        let _ = writeln!(out, "  laws: {}", laws.join("; "));
+        out.push('\n');
+        for (n, m) in e.matches.iter().enumerate() {
+            let _ = writeln!(out, "  Match {}: {}", n + 1, match_line(m));
+            let mut rows = vec![[
+                "game",
+                "record",
+                "round",
+                "White – Black",
+                "result",
+                "started",
+                "",
+            ]
+            .map(String::from)
+            .to_vec()];
+            rows.extend(m.games.iter().map(|g| game_row(g, &standings.options)));
+            table(&mut out, "    ", &rows);
+        }
+        if let Some(ko) = &e.knockout {
+            out.push('\n');
+            let _ = writeln!(out, "  Ranking (points = opponents eliminated)");
+            let mut rows = vec![vec![
+                "rank".to_string(),
+                "player".to_string(),
+                "points".to_string(),
+                "goals".to_string(),
+                "eliminated".to_string(),
+                "eliminated by".to_string(),
+            ]];
+            for r in &ko.ranking {
+                rows.push(vec![
+                    r.rank.to_string(),
+                    r.name.clone(),
+                    r.points.to_string(),
+                    r.goals.to_string(),
+                    if r.eliminated.is_empty() {
+                        "-".to_string()
+                    } else {
+                        r.eliminated.join(", ")
+                    },
+                    r.eliminated_by.clone().unwrap_or_else(|| "-".into()),
+                ]);
+            }
+            table(&mut out, "    ", &rows);
+            let _ = writeln!(
+                out,
+                "  Champion: {}",
+                ko.champion
+                    .as_deref()
+                    .unwrap_or("none yet (some matches are undecided, or several players are in)")
+            );
+        } else {
+            out.push('\n');
+            let _ = writeln!(out, "  Players");
+            let mut rows = vec![vec![
+                "player".to_string(),
+                "matches W-L-U".to_string(),
+                "games W-D-L".to_string(),
+                "goals".to_string(),
+                "supa wins".to_string(),
+            ]];
+            for p in &e.players {
+                rows.push(vec![
+                    p.name.clone(),
+                    format!(
+                        "{}-{}-{}",
+                        p.matches_won, p.matches_lost, p.matches_undecided
+                    ),
+                    format!("{}-{}-{}", p.games_won, p.games_drawn, p.games_lost),
+                    p.goals.to_string(),
+                    p.supa_wins.to_string(),
+                ]);
+            }
+            table(&mut out, "    ", &rows);
+        }
+        if !e.warnings.is_empty() {
+            out.push('\n');
+            let _ = writeln!(out, "  Warnings");
+            for w in &e.warnings {
+                let _ = writeln!(out, "    {}", warning_line(w));
+            }
+        }
+    }
+    out
+}
+
+/// A CSV field: quoted when it holds a comma, a quote, or a line break (quotes doubled).
+fn csv_field(value: &str) -> String {
+    if value.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", value.replace('"', "\"\""))
+    } else {
+        value.to_string()
+    }
+}
+
+/// The columns of `--csv`.
+const CSV_HEADER: [&str; 16] = [
+    "event",
+    "format",
+    "rank",
+    "player",
+    "points",
+    "eliminated",
+    "eliminated_by",
+    "matches",
+    "matches_won",
+    "matches_lost",
+    "matches_undecided",
+    "games_won",
+    "games_drawn",
+    "games_lost",
+    "goals",
+    "supa_wins",
+];
+
+fn csv(standings: &Standings) -> String {
+    let mut out = CSV_HEADER.join(",");
+    out.push('\n');
+    for e in &standings.events {
+        let format = match e.format {
+            EventFormat::Knockout => "knockout",
+            EventFormat::Matches => "matches",
+        };
+        // Knockout: in ranking order; otherwise by name.
+        let order: Vec<(String, Option<&drafti_analyzer::standings::RankedPlayer>)> =
+            match &e.knockout {
+                Some(ko) => ko
+                    .ranking
+                    .iter()
+                    .map(|r| (r.name.clone(), Some(r)))
+                    .collect(),
+                None => e.players.iter().map(|p| (p.name.clone(), None)).collect(),
+            };
+        for (name, ranked) in order {
+            let Some(p) = e.players.iter().find(|p| p.name == name) else {
+                continue;
+            };
+            let fields = [
+                e.event.clone(),
+                format.to_string(),
+                ranked.map(|r| r.rank.to_string()).unwrap_or_default(),
+                p.name.clone(),
+                ranked.map(|r| r.points.to_string()).unwrap_or_default(),
+                ranked.map(|r| r.eliminated.join("; ")).unwrap_or_default(),
+                ranked
+                    .and_then(|r| r.eliminated_by.clone())
+                    .unwrap_or_default(),
+                p.matches.to_string(),
+                p.matches_won.to_string(),
+                p.matches_lost.to_string(),
+                p.matches_undecided.to_string(),
+                p.games_won.to_string(),
+                p.games_drawn.to_string(),
+                p.games_lost.to_string(),
+                p.goals.to_string(),
+                p.supa_wins.to_string(),
+            ];
+            let row: Vec<String> = fields.iter().map(|f| csv_field(f)).collect();
+            out.push_str(&row.join(","));
+            out.push('\n');
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::csv_field;
+
+    #[test]
+    fn csv_fields_are_quoted_when_needed() {
+        assert_eq!(csv_field("Amina"), "Amina");
+        assert_eq!(csv_field("Juma, Amina"), "\"Juma, Amina\"");
+        assert_eq!(csv_field("Amina \"Queen\""), "\"Amina \"\"Queen\"\"\"");
+        assert_eq!(csv_field("a\nb"), "\"a\nb\"");
+    }
+}
