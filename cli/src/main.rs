@@ -26,6 +26,8 @@ struct Cli {
 enum Command {
     /// Replay every game of PDN files through the rules and report what is wrong.
     Validate(commands::validate::Args),
+    /// Match results, start-order checks and knockout standings by the Tanzanian laws.
+    Standings(commands::standings::Args),
     /// Rewrite PDN records canonically (notation, full capture paths where needed).
     Fmt(commands::fmt::Args),
     /// Play games by machine and print them as PDN (--random: random legal moves).
