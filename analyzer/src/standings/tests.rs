@@ -519,3 +519,30 @@ fn from_record_reads_tags_and_results() {
     let s = compute(&[g], &NO_OPTIONS);
     assert_eq!(s.events[0].event, "Dar Open");
 }
+
+#[test]
+fn from_replayed_reads_the_first_mover_and_the_king_history() {
+    use crate::replay::{replay, ReplayOptions};
+    let summary = |text: &str| {
+        let record = drafti_pdn::parse_games(text.as_bytes()).remove(0).unwrap();
+        GameSummary::from_replayed(&replay(record, &ReplayOptions::default()), "r.pdn")
+    };
+    // A Black-first record: Black started; no king ever appeared.
+    let g = summary("[White \"A\"]\n[Black \"B\"]\n1... f6-g5 2. c3-d4 g7-f6 0-1");
+    assert_eq!(g.first_mover, Some(Color::Black));
+    assert_eq!(g.player(Color::Black).as_deref(), Some("B"));
+    assert_eq!(g.king_appeared, Some(false));
+    // From a set-up position White crowns a man on move 1: a king appeared.
+    let g = summary("[FEN \"W:W6,25,30:B3,12,20\"]\n1. c7-d8 h6-g5 1-0");
+    assert_eq!(
+        (g.first_mover, g.king_appeared),
+        (Some(Color::White), Some(true))
+    );
+    // An illegal second move stops the replay: whether a king appeared later is unknown.
+    let g = summary("1. c3-d4 d4-e5 1-0");
+    assert_eq!((g.first_mover, g.king_appeared), (Some(Color::White), None));
+    // No moves: nobody is known to have started, and the king history is unknown.
+    let g = summary("[Result \"1-0\"]\n1-0");
+    assert_eq!((g.first_mover, g.king_appeared), (None, None));
+    assert_eq!(g.result, GameOutcome::WhiteWin);
+}

@@ -249,7 +249,7 @@ fn game_row(g: &MatchGame, options: &StandingsOptions) -> Vec<String> {
     if !g.counted {
         notes.push("not counted".to_string());
     }
-    let number = if g.number > 2 {
+    let number = if g.number > 2 && g.counted {
         format!("{} limboti", g.number)
     } else {
         g.number.to_string()
