@@ -8,19 +8,22 @@ use drafti_rules::{perft, Color, MoveList, Position, Variant};
 use std::hint::black_box;
 
 /// Positions for move generation, with what they exercise.
-const POSITIONS: [(&str, &str); 5] = [
+const POSITIONS: [(&str, &str); 7] = [
     ("start", "W:W21-32:B1-12"),
-    // A quiet middlegame: men of both sides in contact, no capture.
+    // Quiet middlegames from seeded random play (ply 14), 19 and 16 men.
+    ("middlegame quiet", "W:W16,20,24-26,28-32:B1-5,7,9,15,18"),
+    ("middlegame quiet 2", "W:W21,22,25,27,29-32:B1-5,8,9,19"),
+    // Captures by men and a king, one of them taking four pieces (random play, ply 31).
     (
-        "middlegame",
-        "W:W17,18,21,22,23,25,26,27,29,30,31:B1,2,3,5,6,7,9,10,11,12,14",
+        "middlegame captures",
+        "B:W17,19,22,25,26:B1-4,7,9,12,13,15,K16",
     ),
-    // Men and kings with several captures to choose from.
-    ("mixed captures", "W:WK29,22,23,26,K3:B9,10,14,15,18,19,K32"),
-    // A king going round four pieces both ways (duplicate routes removed).
-    ("king ring", "W:WKc3:Bb4,b6,d4,d6"),
-    // Four kings a side flying over an open board (many quiet moves).
-    ("open kings", "W:WKa1,Kc1,Kg3,Kh4:BKb8,Kd8,Kf6,Kh8"),
+    // Five kings flying over an open board: 20 quiet king moves.
+    ("open kings", "W:WKa1,Kc1,Ke1:BKf8,Kh8"),
+    // The Turkish-strike ring of rules_cases.rs: a king capture of three pieces, three ends.
+    ("king ring 3", "W:WKc1:Bd6,e3,e5,f2,f6"),
+    // A king going round four pieces both ways (duplicate routes removed): 5 moves.
+    ("king ring 4", "W:WKc3:Bb4,b6,d4,d6"),
 ];
 
 fn bench_perft(c: &mut Criterion) {
