@@ -130,8 +130,11 @@ pub fn run(args: Args) -> CommandResult {
     );
     if invalid > 0 {
         eprintln!(
-            "note: {invalid} games have errors (run drafti validate); their results are used as \
-             written"
+            "note: {} errors (run drafti validate); results are used as written",
+            match invalid {
+                1 => "1 game has".to_string(),
+                n => format!("{n} games have"),
+            }
         );
     }
     Ok(ExitCode::from(u8::from(
