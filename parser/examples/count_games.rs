@@ -11,6 +11,10 @@ use std::process::ExitCode;
 
 use drafti_pdn::{GameReader, ReadError};
 
+// The allocator of the drafti binary; the parser allocates a few small values per move.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let paths: Vec<String> = std::env::args().skip(1).collect();
     let mut status = ExitCode::SUCCESS;

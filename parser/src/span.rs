@@ -66,12 +66,24 @@ impl<'a> Locator<'a> {
             self.column = self.base_column;
         }
         let segment = &self.bytes[self.pos..pos];
-        match memchr::memrchr(b'\n', segment) {
-            Some(last) => {
-                self.line += memchr::memchr_iter(b'\n', segment).count() as u32;
-                self.column = 1 + count_chars(&segment[last + 1..]);
+        if segment.len() <= 64 {
+            // Tokens are close together: a plain loop beats setting up the searches.
+            for &b in segment {
+                if b == b'\n' {
+                    self.line += 1;
+                    self.column = 1;
+                } else if (b as i8) >= -0x40 {
+                    self.column += 1;
+                }
             }
-            None => self.column += count_chars(segment),
+        } else {
+            match memchr::memrchr(b'\n', segment) {
+                Some(last) => {
+                    self.line += memchr::memchr_iter(b'\n', segment).count() as u32;
+                    self.column = 1 + count_chars(&segment[last + 1..]);
+                }
+                None => self.column += count_chars(segment),
+            }
         }
         self.pos = pos;
         Span {

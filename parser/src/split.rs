@@ -282,55 +282,87 @@ impl<R: BufRead> GameSplitter<R> {
 
     /// The movetext part of a line, from `cur.bytes[i]`.
     fn scan_movetext(&mut self, mut i: usize, mut ls: usize, line_no: u32) {
-        let mut end = self.cur.bytes.len();
-        while i < end {
-            let b = self.cur.bytes[i];
-            if is_space(b) {
-                i += 1;
-                continue;
-            }
-            if b == b'{' {
-                match memchr::memchr(b'}', &self.cur.bytes[i + 1..end]) {
-                    Some(k) => i += k + 2,
-                    None => {
-                        self.cur.in_comment = true;
-                        return;
-                    }
-                }
-                continue;
-            }
-            if self.cur.after_result && self.cur.depth == 0 {
-                // Something after the result: the next game (or text between games).
-                self.split_at(i, ls, line_no);
-                end -= i;
-                i = 0;
-                ls = 0;
-            }
-            self.cur.seen_movetext = true;
-            self.cur.substantive = true;
-            match b {
-                b'(' => {
-                    self.cur.depth += 1;
-                    i += 1;
-                }
-                b')' => {
-                    self.cur.depth = self.cur.depth.saturating_sub(1);
-                    i += 1;
-                }
-                _ => {
-                    let bytes = &self.cur.bytes;
-                    let start = i;
-                    i += 1;
-                    while i < end && !is_delimiter(bytes[i]) {
-                        i += 1;
-                    }
-                    if self.cur.depth == 0 && is_result(&bytes[start..i]) {
-                        self.cur.after_result = true;
-                    }
+        loop {
+            let mut state = MovetextState {
+                in_comment: self.cur.in_comment,
+                after_result: self.cur.after_result,
+                depth: self.cur.depth,
+                seen_movetext: self.cur.seen_movetext,
+            };
+            let split = scan_movetext(&self.cur.bytes, i, &mut state);
+            self.cur.in_comment = state.in_comment;
+            self.cur.after_result = state.after_result;
+            self.cur.depth = state.depth;
+            self.cur.seen_movetext = state.seen_movetext;
+            self.cur.substantive |= state.seen_movetext;
+            match split {
+                None => return,
+                Some(at) => {
+                    // Something after the result: the next game (or text between games).
+                    self.split_at(at, ls, line_no);
+                    i = 0;
+                    ls = 0;
                 }
             }
         }
     }
+}
+
+/// What the movetext scan tracks of the current game.
+struct MovetextState {
+    in_comment: bool,
+    after_result: bool,
+    depth: u32,
+    seen_movetext: bool,
+}
+
+/// Scans movetext `bytes[i..]` (the rest of a line). Returns where a new game starts, if
+/// it does on this line (a token after a result, outside variations).
+#[inline]
+fn scan_movetext(bytes: &[u8], mut i: usize, st: &mut MovetextState) -> Option<usize> {
+    let end = bytes.len();
+    while i < end {
+        let b = bytes[i];
+        if is_space(b) {
+            i += 1;
+            continue;
+        }
+        if b == b'{' {
+            match memchr::memchr(b'}', &bytes[i + 1..]) {
+                Some(k) => i += k + 2,
+                None => {
+                    st.in_comment = true;
+                    return None;
+                }
+            }
+            continue;
+        }
+        if st.after_result && st.depth == 0 {
+            return Some(i);
+        }
+        st.seen_movetext = true;
+        match b {
+            b'(' => {
+                st.depth += 1;
+                i += 1;
+            }
+            b')' => {
+                st.depth = st.depth.saturating_sub(1);
+                i += 1;
+            }
+            _ => {
+                let start = i;
+                i += 1;
+                while i < end && !is_delimiter(bytes[i]) {
+                    i += 1;
+                }
+                if st.depth == 0 && is_result(&bytes[start..i]) {
+                    st.after_result = true;
+                }
+            }
+        }
+    }
+    None
 }
 
 impl<R: BufRead> Iterator for GameSplitter<R> {
