@@ -633,7 +633,7 @@ fn draw_law_three_kings_count() {
     assert_eq!(game.king_count(), Some(0));
     // 12 Black moves are plies 2, 4, ..., 24 (White moves first).
     shuffle(&mut game, 24, false, |ply, g| {
-        let black_moves = (ply as u32 + 1) / 2;
+        let black_moves = (ply as u32).div_ceil(2);
         if black_moves < 12 {
             assert_eq!(g.outcome(), None, "after ply {}", ply + 1);
             assert_eq!(g.king_count(), Some(black_moves));
@@ -672,7 +672,7 @@ fn draw_law_three_kings_count() {
     let mut game = Game::new(mirrored, TZ);
     assert_eq!(game.king_count(), Some(0));
     shuffle(&mut game, 24, true, |ply, g| {
-        let white_moves = (ply as u32 + 1) / 2;
+        let white_moves = (ply as u32).div_ceil(2);
         if white_moves < 12 {
             assert_eq!(g.outcome(), None);
             assert_eq!(g.king_count(), Some(white_moves));
