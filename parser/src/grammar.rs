@@ -923,3 +923,175 @@ fn describe(rest: &[u8]) -> (String, usize) {
     };
     (format!("'{}'", String::from_utf8_lossy(&rest[..len])), len)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse_games;
+
+    fn one(text: &str) -> GameRecord {
+        let mut games = parse_games(text.as_bytes());
+        assert_eq!(games.len(), 1, "{text}");
+        games.remove(0).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn err(text: &str) -> ParseError {
+        parse_games(text.as_bytes()).remove(0).unwrap_err()
+    }
+
+    #[test]
+    fn move_numbers_in_every_spelling() {
+        for text in [
+            "1... d6-e5 *",
+            "1. ... d6-e5 *",
+            "1… d6-e5 *",
+            "1.. d6-e5 *",
+            "1...d6-e5 *",
+        ] {
+            let g = one(text);
+            let n = g.moves.nodes[0].number.unwrap();
+            assert_eq!((n.number, n.ellipsis), (1, true), "{text}");
+        }
+        let g = one("12.c3-d4 d6-e5 13. b2-c3 *");
+        let numbers: Vec<_> = g
+            .moves
+            .nodes
+            .iter()
+            .map(|n| n.number.map(|n| n.number))
+            .collect();
+        assert_eq!(numbers, [Some(12), None, Some(13)]);
+        assert!(!g.moves.nodes[0].number.unwrap().ellipsis);
+    }
+
+    #[test]
+    fn moves_in_every_notation() {
+        let g = one("1. c3-d4 d6xb4xd2 2. 22-18 15x22 3. e5:g3 c3d4 4. C3-D4 f6-d4 *");
+        let shown: Vec<String> = g
+            .moves
+            .nodes
+            .iter()
+            .map(|n| {
+                let sq: Vec<String> = n.mv.squares.iter().map(|s| s.to_string()).collect();
+                format!("{:?} {}", n.mv.separator, sq.join(" "))
+            })
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                "Dash c3 d4",
+                "Capture('x') d6 b4 d2",
+                "Dash c3 d4",
+                "Capture('x') e5 c3",
+                "Capture(':') e5 g3",
+                "None c3 d4",
+                "Dash c3 d4",
+                "Dash f6 d4",
+            ]
+        );
+        assert_eq!(g.moves.nodes[6].mv.text, "C3-D4");
+    }
+
+    #[test]
+    fn nags_comments_and_variations_attach_to_their_move() {
+        let g = one(
+            "{start} 1. c3-d4!? $14 {good [%clk 0:01:00]} (1. c3-b4? {also} (1. a3-b4 $2)) \
+             1... d6-e5 ({idea} 1... f6-g5) 2. b2-c3 1-0 {after}",
+        );
+        assert_eq!(g.leading_comments[0].text, "start");
+        let first = &g.moves.nodes[0];
+        let nags: Vec<u8> = first.nags.iter().map(|n| n.value).collect();
+        assert_eq!(nags, [5, 14]);
+        assert_eq!(first.comments[0].text, "good [%clk 0:01:00]");
+        assert_eq!(first.variations.len(), 1);
+        let var = &first.variations[0];
+        assert_eq!(var.nodes[0].nags[0].value, 2);
+        assert_eq!(var.nodes[0].comments[0].text, "also");
+        assert_eq!(var.nodes[0].variations[0].nodes[0].mv.text, "a3-b4");
+        let second = &g.moves.nodes[1];
+        assert_eq!(second.variations[0].leading_comments[0].text, "idea");
+        assert_eq!(g.moves.nodes[2].comments[0].text, "after");
+        assert_eq!(g.result.unwrap().result, GameResult::WhiteWin);
+    }
+
+    #[test]
+    fn tags_escapes_padding_and_line_comments() {
+        let g = one(
+            "% exported by hand\n[Event   \"The \\\"Open\\\" \\\\ 2024\"]\n[Site\t\"\"]\n\
+             1. c3-d4\n% a line comment with { and (\n d6-e5 *",
+        );
+        assert_eq!(g.tag("event"), Some("The \"Open\" \\ 2024"));
+        assert_eq!(g.tag("Site"), Some(""));
+        assert_eq!(g.moves.nodes.len(), 2);
+        assert_eq!(g.span.line, 2);
+    }
+
+    #[test]
+    fn every_result_spelling() {
+        for (text, result) in [
+            ("1-0", GameResult::WhiteWin),
+            ("2-0", GameResult::WhiteWin),
+            ("0-1", GameResult::BlackWin),
+            ("0-2", GameResult::BlackWin),
+            ("1/2-1/2", GameResult::Draw),
+            ("1-1", GameResult::Draw),
+            ("0-0", GameResult::BothLose),
+            ("*", GameResult::Unknown),
+        ] {
+            let g = one(&format!("1. 22-18 {text}"));
+            let r = g.result.unwrap();
+            assert_eq!((r.result, r.text.as_str()), (result, text));
+        }
+        // `1-10` is a move, not the result `1-1` followed by `0`.
+        assert_eq!(one("1. 1-10 *").moves.nodes[0].mv.squares.len(), 2);
+    }
+
+    #[test]
+    fn errors_say_where_and_why() {
+        let e = err("1. c3-d4 d6-e5 $300");
+        assert_eq!(
+            (e.span.column, e.message.as_str()),
+            (16, "NAG $300 is out of range ($0-$255)")
+        );
+        let e = err("1. c3 d4 *");
+        assert_eq!(e.message, "incomplete move 'c3': a move needs two squares");
+        let e = err("1. c3-d4x *");
+        assert_eq!(
+            (e.span.column, e.message.as_str()),
+            (10, "expected a square after 'x'")
+        );
+        let e = err("1. c3-d4 d6-e5?? (");
+        assert_eq!((e.span.column, e.found.as_str()), (18, "end of game"));
+        let e = err("1. c3-a2 *");
+        assert_eq!(e.message, "square a2 is a light square, never played on");
+        let e = err("1. c3-d4 [Event \"x\"] *");
+        assert_eq!(
+            e.message,
+            "unexpected '[' in the moves (tags come before the moves)"
+        );
+        let e = err("[Event \"x\"]\n( 1. c3-d4 ) *");
+        assert_eq!(
+            (e.span.line, e.message.as_str()),
+            (2, "variation with no move before it")
+        );
+        let e = err("[Event x]\n1. c3-d4 *");
+        assert_eq!(
+            e.message,
+            "broken tag: expected '\"' to open the value of tag Event"
+        );
+        let e = err("[Event \"x\"\n1. c3-d4 *");
+        assert_eq!(e.message, "broken tag: expected ']' to close tag Event");
+        let e = err("[ \"x\"]\n1. c3-d4 *");
+        assert_eq!(e.message, "broken tag: expected a tag name after '['");
+    }
+
+    #[test]
+    fn unrecorded_moves_and_forfeits() {
+        let g = one("1. - - 2. -- -- 1/2-1/2");
+        assert!(g.moves.nodes.is_empty());
+        assert_eq!(g.warnings.len(), 1);
+        assert_eq!(g.warnings[0].kind, WarningKind::MovesNotRecorded);
+        let g = one("1. 0-2");
+        assert!(g.moves.nodes.is_empty() && g.warnings.is_empty());
+        assert_eq!(g.result.unwrap().result, GameResult::BlackWin);
+    }
+}

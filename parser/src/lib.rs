@@ -39,6 +39,8 @@
 //! }
 //! ```
 
+#![warn(missing_docs)]
+
 mod ast;
 mod encoding;
 mod error;
