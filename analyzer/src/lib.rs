@@ -1,6 +1,9 @@
 //! Replay and validation, engine, blunder judgement, openings and statistics for drafti.
+pub mod analysis;
 pub mod batch;
 pub mod engine;
+pub mod judge;
 pub mod openings;
 pub mod replay;
+pub mod selfplay;
 pub mod standings;
