@@ -398,6 +398,20 @@ fn captured_pieces_block_until_the_move_ends() {
 
 /// No piece is jumped twice: the same ring without f2. From c5 the king faces e3 again with
 /// f2 and g1 empty beyond it; jumping it a second time would give c1xf2 / c1xg1.
+///
+/// Second position: b6 added, so that c5 is a square the king must go on from (over b6 to
+/// a7) and its lines are searched again, the one through e3 included; and d8 now continues
+/// too (over b6 to a5).
+/// ```text
+/// 8  . . . . . . . .        d8: second landing (then d8xa5 over b6)
+/// 7  . . . . . . . .        a7: end; e7: second landing
+/// 6  . b . b . b . .        b6, d6, f6
+/// 5  . . . . b . . .        e5; c5: third landing
+/// 4  . . . . . . . .        g5: first landing
+/// 3  . . . . b . . .        e3
+/// 2  . . . . . . . .        f2, g1 empty: e3 must not be taken twice
+/// 1  . . W . . . . .        c1
+/// ```
 #[test]
 fn a_piece_is_not_jumped_twice() {
     for v in Variant::ALL {
@@ -405,6 +419,16 @@ fn a_piece_is_not_jumped_twice() {
             "W:WKc1:Bd6,e3,e5,f6",
             v,
             &["c1xc5[d6,e3,f6]", "c1xb4[d6,e3,f6]", "c1xa3[d6,e3,f6]"],
+        );
+        assert_moves(
+            "W:WKc1:Bb6,d6,e3,e5,f6",
+            v,
+            &["c1xa7[b6,d6,e3,f6]", "c1xa5[b6,e3,f6]"],
+        );
+        assert_paths(
+            "W:WKc1:Bb6,d6,e3,e5,f6",
+            v,
+            &["c1xg5xe7xc5xa7", "c1xg5xd8xa5"],
         );
     }
 }
