@@ -7,15 +7,15 @@
 //! ```
 //!
 //! With `--random-games N [--seed S] [--plies P]` it writes instead an archive of N random
-//! Tanzanian games (uniformly random legal moves, up to P plies, default 80; half of them
-//! Black-first), for measuring `drafti openings`:
+//! Tanzanian games (uniformly random legal moves, 40 to 80 plies or until the game ends;
+//! half of them Black-first; a random result unless the rules decided it), for measuring `drafti openings`:
 //!
 //! ```text
 //! cargo run --release -p drafti-analyzer --example make_book -- --random-games 200000 --seed 1 > random.pdn
 //! ```
 
 use drafti_analyzer::openings::{Book, DEFAULT_BOOK_DEPTHS};
-use drafti_rules::{Color, Position, Variant};
+use drafti_rules::{Color, Game, Outcome, Position, Variant};
 use std::io::{BufWriter, Write};
 
 fn main() -> std::io::Result<()> {
@@ -69,18 +69,26 @@ fn random_archive(
         } else {
             Color::Black
         };
-        let mut pos = Position::start(first);
+        let mut game = Game::new(Position::start(first), Variant::Tanzanian);
         let plies = max_plies / 2 + rng.below(max_plies / 2 + 1);
         let mut text = String::new();
         let mut line_len = 0;
-        for ply in 0..plies {
-            let legal = pos.legal_moves(Variant::Tanzanian);
-            if legal.is_empty() {
+        let mut result = results[rng.below(results.len())];
+        for ply in 0..=plies {
+            let pos = *game.position();
+            match game.outcome() {
+                Some(Outcome::Win(Color::White)) => result = "1-0",
+                Some(Outcome::Win(Color::Black)) => result = "0-1",
+                Some(Outcome::Draw(_)) => result = "1/2-1/2",
+                None => {}
+            }
+            if game.outcome().is_some() || ply == plies {
                 break;
             }
+            let legal = pos.legal_moves(Variant::Tanzanian);
             let mv = legal[rng.below(legal.len())];
             let mut token = String::new();
-            if ply % 2 == 0 {
+            if ply & 1 == 0 {
                 token.push_str(&format!("{}. ", ply / 2 + 1));
             }
             token.push_str(&mv.notation(&legal, false));
@@ -93,9 +101,8 @@ fn random_archive(
             }
             line_len += token.len();
             text.push_str(&token);
-            pos = pos.play(&mv);
+            game.play(&mv);
         }
-        let result = results[rng.below(results.len())];
         writeln!(
             out,
             "[Event \"random {g}\"]\n[Result \"{result}\"]\n\n{text} {result}\n"

@@ -32,6 +32,8 @@ enum Command {
     Fmt(commands::fmt::Args),
     /// Play games by machine and print them as PDN (--random: random legal moves).
     Selfplay(commands::selfplay::Args),
+    /// Classify games by opening; statistics per opening and as a move tree.
+    Openings(commands::openings::Args),
     /// Count move sequences from a position (move generator check and speed).
     Perft(commands::perft::Args),
     /// List the legal moves of a position.
@@ -56,6 +58,7 @@ fn main() -> ExitCode {
         Command::Standings(args) => commands::standings::run(args),
         Command::Fmt(args) => commands::fmt::run(args),
         Command::Selfplay(args) => commands::selfplay::run(args),
+        Command::Openings(args) => commands::openings::run(args),
         Command::Perft(args) => commands::perft::run(args),
         Command::Moves(args) => commands::moves::run(args),
         Command::Show(args) => commands::show::run(args),

@@ -195,7 +195,7 @@ impl Book {
     ///
     /// ```
     /// use drafti_analyzer::openings::{Book, BookColumn};
-    /// let book = Book::parse("# mine\nX\tExchange\t1. c3-d4 d6-e5 2. d4xf6 g7xe5\n").unwrap();
+    /// let book = Book::parse("# mine\nX\tExchange\t1. c3-d4 f6-e5 2. d4xf6 g7xe5\n").unwrap();
     /// assert_eq!(book.entries()[0].plies, 4);
     /// let err = Book::parse("X\tBad\t1. c3-d4 d6-d5\n").unwrap_err();
     /// assert_eq!((err.line, err.column), (1, Some(BookColumn::Moves)));
@@ -604,7 +604,7 @@ pub(crate) fn movetext(moves: &[String]) -> String {
         if i > 0 {
             out.push(' ');
         }
-        if i % 2 == 0 {
+        if i & 1 == 0 {
             out.push_str(&format!("{}. ", i / 2 + 1));
         }
         out.push_str(mv);

@@ -33,7 +33,8 @@
 //! let mut stats = OpeningStats::new(&book, 4);
 //! stats.add_game(&positions, Color::White, Some(GameResult::WhiteWin), 3);
 //! let rows = stats.rows(1);
-//! assert_eq!(rows[0].games, 1);
+//! assert_eq!(rows[0].tally.games, 1);
+//! assert_eq!(rows[1].code, "A1");
 //! ```
 
 mod book;

@@ -649,16 +649,19 @@ pub struct Candidate {
     /// The position (numeric FEN), as if White had started.
     pub fen: String,
     /// Games through the position (over all its move orders in the tree).
+    #[serde(flatten)]
     pub tally: Tally,
+    /// The first mover's score in percent.
+    pub score_pct: Option<f64>,
     /// A book row to paste into a book file and rename: `code<TAB>name<TAB>moves`.
     pub book_row: String,
 }
 
-/// The most frequent positions of the tree that the book does not name: grouped by position
-/// (so transpositions add up), at most `top`, each with at least `min_games` games, most
-/// games first (then deeper first, then by moves). A position is left out when one move
-/// always follows it (some extension of it has as many games): the longer line is the
-/// candidate then.
+/// The most frequent positions of the tree, two plies deep or more, that the book does not
+/// name: grouped by position (so transpositions add up), at most `top`, each with at least
+/// `min_games` games, most games first (then deeper first, then by moves). A position is left
+/// out when one move always follows it (some extension of it has as many games): the longer
+/// line is the candidate then.
 pub fn discover(rows: &[StatsRow], top: usize, min_games: u64) -> Vec<Candidate> {
     let tree: Vec<&StatsRow> = rows
         .iter()
@@ -667,7 +670,7 @@ pub fn discover(rows: &[StatsRow], top: usize, min_games: u64) -> Vec<Candidate>
     let by_path: HashMap<String, &StatsRow> =
         tree.iter().map(|r| (r.move_list().join(" "), *r)).collect();
     let mut groups: HashMap<&str, (Tally, &StatsRow)> = HashMap::new();
-    for r in tree.iter().filter(|r| r.code.is_empty()) {
+    for r in tree.iter().filter(|r| r.code.is_empty() && r.depth >= 2) {
         let g = groups
             .entry(r.fen.as_str())
             .or_insert((Tally::default(), r));
@@ -712,6 +715,7 @@ pub fn discover(rows: &[StatsRow], top: usize, min_games: u64) -> Vec<Candidate>
                 ),
                 code,
                 fen: fen.to_string(),
+                score_pct: tally.score_pct(),
                 tally,
             }
         })

@@ -2,6 +2,7 @@
 
 pub mod fmt;
 pub mod moves;
+pub mod openings;
 pub mod perft;
 pub mod search;
 pub mod selfplay;

@@ -1,0 +1,587 @@
+//! `drafti openings`: classify games by the opening book and count results per opening and
+//! as a move tree; `merge` adds the JSON outputs of sharded runs; `--discover` lists frequent
+//! lines the book does not name yet.
+
+use crate::common::{parse_variant, CliError, CommandResult};
+use crate::input::open_inputs;
+use drafti_analyzer::batch::{run_games, BatchError, BatchOptions, GameJob, Shard};
+use drafti_analyzer::openings::{
+    discover, merge_rows, Book, Candidate, OpeningStats, RowKind, StatsRow, CLASSIFY_PLIES,
+    CSV_HEADER,
+};
+use drafti_analyzer::replay::{ProblemKind, ReplayOptions};
+use drafti_pdn::GameResult;
+use drafti_rules::{Color, Position, Variant};
+use serde::Serialize;
+use std::io::{BufWriter, IsTerminal, Write};
+use std::process::ExitCode;
+
+/// The tree's default depth, and with `--discover`.
+const DEFAULT_PLIES: usize = 4;
+const DEFAULT_DISCOVER_PLIES: usize = 8;
+
+#[derive(clap::Args)]
+#[command(after_help = "\
+Openings are keyed by position: transposed move orders get the same code. A Black-first game \
+is classified through its mirrored board (turned 180 degrees, colours swapped); lines are \
+written as if White had started. Results are counted as written (1-0, 0-1) with who started; \
+score% is the first mover's score: 100 x (first-mover wins + draws/2) / games with a result.
+
+Merge sharded runs: drafti openings a.pdn --shard 1/2 --json > p1.json; ... --shard 2/2 --json \
+> p2.json; drafti openings merge p1.json p2.json [--json|--csv]")]
+pub struct Args {
+    /// PDN files; `-` or none reads stdin. `merge PART.json...` adds the --json outputs of
+    /// sharded runs instead.
+    files: Vec<String>,
+    /// A book (TSV: code, name, moves) merged over the default book.
+    #[arg(long, value_name = "FILE")]
+    book: Vec<String>,
+    /// Use only the --book files, not the default book.
+    #[arg(long)]
+    no_default_book: bool,
+    /// Depth of the move tree in plies (default 4; 8 with --discover; at most 40).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(0..=CLASSIFY_PLIES as u64))]
+    plies: Option<u64>,
+    /// Leave out openings and tree lines with fewer games.
+    #[arg(long, value_name = "M", default_value_t = 1)]
+    min_games: u64,
+    /// One line per game: its opening code and name (instead of the statistics).
+    #[arg(long, conflicts_with = "discover")]
+    per_game: bool,
+    /// The most frequent lines of the tree that the book does not name, as candidates.
+    #[arg(long)]
+    discover: bool,
+    /// How many candidates --discover lists.
+    #[arg(long, value_name = "K", default_value_t = 20)]
+    top: usize,
+    /// JSON Lines on stdout: one object per row (per game with --per-game).
+    #[arg(long, conflicts_with = "csv")]
+    json: bool,
+    /// CSV on stdout, with a header line.
+    #[arg(long)]
+    csv: bool,
+    /// Rules for every game, whatever its tags say: tz, czech or russian.
+    #[arg(long, value_parser = parse_variant)]
+    variant: Option<Variant>,
+    /// Worker threads (default: one per core).
+    #[arg(long, short = 'j', default_value_t = 0)]
+    jobs: usize,
+    /// Only every N-th game from the K-th (K = 1..N), counted across the files.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<Shard>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Format {
+    Text,
+    Json,
+    Csv,
+}
+
+/// What a worker hands back for one game.
+enum Out {
+    Unreadable,
+    Game(GameOut),
+}
+
+struct GameOut {
+    file_index: usize,
+    index: usize,
+    /// The positions before each of the first `CLASSIFY_PLIES` moves and after the last.
+    positions: Vec<Position>,
+    first_mover: Color,
+    result: Option<GameResult>,
+    plies: usize,
+    /// An illegal or ambiguous move (or a bad setup) within the window.
+    error: bool,
+}
+
+/// One game, as `--per-game --json` prints it.
+#[derive(Serialize)]
+struct PerGame<'a> {
+    file: &'a str,
+    index: usize,
+    first_mover: &'static str,
+    result: &'static str,
+    plies: usize,
+    code: &'a str,
+    name: &'a str,
+    ply: Option<usize>,
+    moves: &'a str,
+}
+
+const PER_GAME_CSV: &str = "file,index,first_mover,result,plies,code,name,ply,moves";
+
+pub fn run(args: Args) -> CommandResult {
+    let format = if args.json {
+        Format::Json
+    } else if args.csv {
+        Format::Csv
+    } else {
+        Format::Text
+    };
+    let book = load_book(&args)?;
+    if args.files.first().map(String::as_str) == Some("merge") {
+        return merge(&args, &book, format);
+    }
+    let tree_plies = args.plies.map(|p| p as usize).unwrap_or(if args.discover {
+        DEFAULT_DISCOVER_PLIES
+    } else {
+        DEFAULT_PLIES
+    });
+    let opened = open_inputs(&args.files)?;
+    let names: Vec<String> = opened.inputs.iter().map(|i| i.name.clone()).collect();
+    let options = BatchOptions {
+        jobs: args.jobs,
+        shard: args.shard,
+        replay: ReplayOptions {
+            variant_override: args.variant,
+            variations: false,
+            ..ReplayOptions::default()
+        },
+        ..BatchOptions::default()
+    };
+    let bar = progress_bar(opened.total_bytes);
+    let stdout = std::io::stdout();
+    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    let mut stats = OpeningStats::new(&book, tree_plies);
+    let (mut unreadable, mut with_errors) = (0u64, 0u64);
+    if args.per_game && format == Format::Csv {
+        writeln!(out, "{PER_GAME_CSV}")?;
+    }
+    let per_game = args.per_game;
+    let result = run_games(
+        opened.inputs,
+        &options,
+        |p| {
+            if let Some(bar) = &bar {
+                bar.set_position(p.bytes);
+            }
+        },
+        work,
+        |o: Out| -> std::io::Result<()> {
+            let g = match o {
+                Out::Unreadable => {
+                    unreadable += 1;
+                    return Ok(());
+                }
+                Out::Game(g) => g,
+            };
+            with_errors += u64::from(g.error);
+            let found = stats.add_game(&g.positions, g.first_mover, g.result, g.plies);
+            if per_game {
+                let (code, name, ply, moves) = match found {
+                    Some(c) => (
+                        c.entry.code.as_str(),
+                        c.entry.name.as_str(),
+                        Some(c.ply),
+                        c.entry.moves.as_str(),
+                    ),
+                    None => ("", "(no book position)", None, ""),
+                };
+                let line = PerGame {
+                    file: &names[g.file_index],
+                    index: g.index + 1,
+                    first_mover: g.first_mover.name(),
+                    result: g.result.map_or("", GameResult::as_str),
+                    plies: g.plies,
+                    code,
+                    name,
+                    ply,
+                    moves,
+                };
+                write_per_game(&mut out, &line, format)?;
+            }
+            Ok(())
+        },
+    );
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let summary = match result {
+        Ok(s) => s,
+        Err(BatchError::Sink(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+            return Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => return Err(CliError(e.to_string())),
+    };
+    if !per_game {
+        let rows = stats.rows(args.min_games);
+        print_result(&mut out, &args, &book, &rows, format)?;
+    }
+    if let Err(e) = out.flush() {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            return Err(CliError(format!("cannot write the report: {e}")));
+        }
+    }
+    for (name, n) in names.iter().zip(&summary.games_per_input) {
+        if *n == 0 {
+            eprintln!("warning: {name}: no games found");
+        }
+    }
+    let secs = summary.elapsed.as_secs_f64();
+    let shard = match args.shard {
+        Some(s) => format!(
+            " (shard {s}; {} games left to the other shards)",
+            summary.skipped
+        ),
+        None => String::new(),
+    };
+    eprintln!(
+        "{} games classified{shard}; {:.2} s, {:.0} games/s",
+        stats.games(),
+        secs,
+        summary.games as f64 / secs.max(1e-9)
+    );
+    if unreadable > 0 {
+        eprintln!("warning: {unreadable} games could not be parsed and are not counted (run drafti validate)");
+    }
+    if with_errors > 0 {
+        eprintln!(
+            "warning: {with_errors} games have an error in their first {CLASSIFY_PLIES} plies; they are counted up to it (run drafti validate)"
+        );
+    }
+    Ok(ExitCode::from(u8::from(unreadable + with_errors > 0)))
+}
+
+/// Runs on the workers: keep only what the statistics need.
+fn work(job: GameJob<'_>) -> Out {
+    let Ok(game) = job.game else {
+        return Out::Unreadable;
+    };
+    let window = game.positions.len().min(CLASSIFY_PLIES + 1);
+    let replayed_window = game.moves.len().min(CLASSIFY_PLIES);
+    let written_window = game.record.moves.nodes.len().min(CLASSIFY_PLIES);
+    // Errors that cut the window short or make its positions wrong; a result that
+    // contradicts the final position does not change the opening.
+    let error = replayed_window < written_window
+        || game.errors().any(|p| {
+            matches!(p.kind, ProblemKind::BadFen | ProblemKind::UnknownVariant)
+                || (matches!(
+                    p.kind,
+                    ProblemKind::IllegalMove
+                        | ProblemKind::AmbiguousMove
+                        | ProblemKind::MoveAfterEnd
+                ) && !p.in_variation
+                    && p.ply.is_some_and(|ply| ply <= CLASSIFY_PLIES))
+        });
+    Out::Game(GameOut {
+        file_index: job.file_index,
+        index: job.raw.index,
+        result: game.played_result(),
+        plies: game.record.moves.nodes.len(),
+        first_mover: game.first_mover,
+        positions: game.positions[..window].to_vec(),
+        error,
+    })
+}
+
+fn load_book(args: &Args) -> Result<Book, CliError> {
+    let mut book = if args.no_default_book {
+        Book::new()
+    } else {
+        Book::builtin()
+    };
+    for path in &args.book {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| CliError(format!("cannot read the book {path}: {e}")))?;
+        let overlay = Book::parse(&text).map_err(|e| CliError(format!("{path}: {e}")))?;
+        book.merge(overlay)
+            .map_err(|e| CliError(format!("{path}: {e}")))?;
+    }
+    Ok(book)
+}
+
+fn merge(args: &Args, book: &Book, format: Format) -> CommandResult {
+    let parts_files = &args.files[1..];
+    if parts_files.is_empty() {
+        return Err(CliError(
+            "merge needs the --json outputs of the runs to add: drafti openings merge PART.json..."
+                .to_string(),
+        ));
+    }
+    if args.per_game {
+        return Err(CliError("--per-game does not apply to merge".to_string()));
+    }
+    let mut parts = Vec::new();
+    for path in parts_files {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| CliError(format!("cannot read {path}: {e}")))?;
+        let mut rows = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let row: StatsRow = serde_json::from_str(line).map_err(|e| {
+                CliError(format!(
+                    "{path}:{}: not a row of `drafti openings --json`: {e}",
+                    i + 1
+                ))
+            })?;
+            rows.push(row);
+        }
+        parts.push(rows);
+    }
+    let rows = merge_rows(parts, args.min_games)?;
+    let stdout = std::io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    print_result(&mut out, args, book, &rows, format)?;
+    if let Err(e) = out.flush() {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            return Err(CliError(format!("cannot write the report: {e}")));
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_result(
+    out: &mut impl Write,
+    args: &Args,
+    book: &Book,
+    rows: &[StatsRow],
+    format: Format,
+) -> std::io::Result<()> {
+    if args.discover {
+        let found = discover(rows, args.top, args.min_games);
+        return print_candidates(out, rows, &found, format);
+    }
+    match format {
+        Format::Json => {
+            for r in rows {
+                writeln!(out, "{}", serde_json::to_string(r)?)?;
+            }
+        }
+        Format::Csv => {
+            writeln!(out, "{CSV_HEADER}")?;
+            for r in rows {
+                writeln!(out, "{}", r.to_csv())?;
+            }
+        }
+        Format::Text => print_text(out, book, rows)?,
+    }
+    Ok(())
+}
+
+fn write_per_game(out: &mut impl Write, g: &PerGame<'_>, format: Format) -> std::io::Result<()> {
+    match format {
+        Format::Json => writeln!(out, "{}", serde_json::to_string(g)?),
+        Format::Csv => {
+            let fields = [
+                csv(g.file),
+                g.index.to_string(),
+                g.first_mover.to_string(),
+                g.result.to_string(),
+                g.plies.to_string(),
+                csv(g.code),
+                csv(g.name),
+                g.ply.map(|p| p.to_string()).unwrap_or_default(),
+                csv(g.moves),
+            ];
+            writeln!(out, "{}", fields.join(","))
+        }
+        Format::Text => {
+            let at = g.ply.map(|p| format!(" (ply {p})")).unwrap_or_default();
+            writeln!(
+                out,
+                "{}#{}\t{} first\t{}\t{}\t{}{at}",
+                g.file,
+                g.index,
+                g.first_mover,
+                if g.result.is_empty() { "?" } else { g.result },
+                if g.code.is_empty() { "-" } else { g.code },
+                g.name
+            )
+        }
+    }
+}
+
+fn csv(text: &str) -> String {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_string()
+    }
+}
+
+fn pct(v: Option<f64>) -> String {
+    v.map(|x| format!("{x:.1}"))
+        .unwrap_or_else(|| "-".to_string())
+}
+
+/// The counting columns of the text tables.
+fn columns(r: &StatsRow) -> String {
+    let t = &r.tally;
+    format!(
+        "{:>7} {:>6} {:>6} {:>6} {:>5} {:>6} {:>7} {:>6}",
+        t.games,
+        t.white_wins,
+        t.draws,
+        t.black_wins,
+        t.unknown,
+        t.black_first,
+        pct(r.score_pct),
+        pct(r.avg_plies)
+    )
+}
+
+const COLUMNS_HEADER: &str = "  games    1-0   draw    0-1     * Bfirst  score%  plies";
+
+fn print_text(out: &mut impl Write, book: &Book, rows: &[StatsRow]) -> std::io::Result<()> {
+    let Some(all) = rows.iter().find(|r| r.kind == RowKind::All) else {
+        return Ok(());
+    };
+    let t = &all.tally;
+    writeln!(
+        out,
+        "{} games ({} White first, {} Black first): {} 1-0, {} draws, {} 0-1, {} without result; book of {} positions",
+        t.games, t.white_first, t.black_first, t.white_wins, t.draws, t.black_wins, t.unknown,
+        book.len()
+    )?;
+    let min = all.min_games.unwrap_or(1);
+    let filter = if min > 1 {
+        format!(", at least {min} games")
+    } else {
+        String::new()
+    };
+    let openings: Vec<&StatsRow> = rows.iter().filter(|r| r.kind == RowKind::Opening).collect();
+    writeln!(
+        out,
+        "\nOpenings (the deepest book position in the first {CLASSIFY_PLIES} plies{filter})"
+    )?;
+    let code_width = openings
+        .iter()
+        .map(|r| r.code.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(4);
+    writeln!(out, "{:code_width$} {COLUMNS_HEADER}  name", "code")?;
+    for r in &openings {
+        let code = if r.code.is_empty() { "-" } else { &r.code };
+        let line = format!("{code:code_width$} {}  {}", columns(r), r.name);
+        writeln!(out, "{}", line.trim_end())?;
+    }
+    let tree: Vec<&StatsRow> = rows.iter().filter(|r| r.kind == RowKind::Tree).collect();
+    let depth = all.tree_plies.unwrap_or(0);
+    writeln!(
+        out,
+        "\nTree (first {depth} plies of the games from the standard start{filter})"
+    )?;
+    let labels: Vec<String> = tree.iter().map(|r| tree_label(r)).collect();
+    let width = labels
+        .iter()
+        .map(|l| l.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(4);
+    writeln!(out, "{:width$} {COLUMNS_HEADER}  code", "line")?;
+    for (r, label) in tree.iter().zip(&labels) {
+        let line = format!("{label:width$} {}  {}", columns(r), r.code);
+        writeln!(out, "{}", line.trim_end())?;
+    }
+    writeln!(
+        out,
+        "\nLines are written as if White had started (Black-first games are mirrored; Bfirst \
+         counts them).\n1-0 and 0-1 are the results as written. score% is the first mover's \
+         score: 100 x (first-mover wins + draws/2) / games with a result. plies: average length."
+    )?;
+    Ok(())
+}
+
+/// `  1... d6-e5`: the last move with its number, indented by depth.
+fn tree_label(r: &StatsRow) -> String {
+    let moves = r.move_list();
+    let Some(last) = moves.last() else {
+        return "(start)".to_string();
+    };
+    let ply = moves.len() - 1;
+    let number = if ply & 1 == 0 {
+        format!("{}.", ply / 2 + 1)
+    } else {
+        format!("{}...", ply / 2 + 1)
+    };
+    format!("{}{number} {last}", "  ".repeat(ply))
+}
+
+fn print_candidates(
+    out: &mut impl Write,
+    rows: &[StatsRow],
+    found: &[Candidate],
+    format: Format,
+) -> std::io::Result<()> {
+    match format {
+        Format::Json => {
+            for c in found {
+                writeln!(out, "{}", serde_json::to_string(c)?)?;
+            }
+        }
+        Format::Csv => {
+            writeln!(
+                out,
+                "depth,moves,code,fen,games,white_wins,draws,black_wins,unknown,black_first,score_pct"
+            )?;
+            for c in found {
+                let t = &c.tally;
+                writeln!(
+                    out,
+                    "{},{},{},{},{},{},{},{},{},{},{}",
+                    c.depth,
+                    csv(&c.moves),
+                    csv(&c.code),
+                    csv(&c.fen),
+                    t.games,
+                    t.white_wins,
+                    t.draws,
+                    t.black_wins,
+                    t.unknown,
+                    t.black_first,
+                    t.score_pct().map(|x| x.to_string()).unwrap_or_default()
+                )?;
+            }
+        }
+        Format::Text => {
+            let all = rows.iter().find(|r| r.kind == RowKind::All);
+            let depth = all.and_then(|r| r.tree_plies).unwrap_or(0);
+            writeln!(
+                out,
+                "Frequent lines the book does not name (positions in the first {depth} plies, \
+                 transpositions added up; most games first):"
+            )?;
+            writeln!(out, "{:>7} {:>7} {:>5}  moves", "games", "score%", "plies")?;
+            for c in found {
+                writeln!(
+                    out,
+                    "{:>7} {:>7} {:>5}  {}",
+                    c.tally.games,
+                    pct(c.tally.score_pct()),
+                    c.depth,
+                    c.moves
+                )?;
+            }
+            if !found.is_empty() {
+                writeln!(
+                    out,
+                    "\nBook rows to start from (rename the code and name, save as TSV, pass with --book):"
+                )?;
+                for c in found {
+                    writeln!(out, "{}", c.book_row)?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn progress_bar(total_bytes: Option<u64>) -> Option<indicatif::ProgressBar> {
+    const LARGE: u64 = 16 << 20;
+    let total = total_bytes?;
+    if total < LARGE || !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = indicatif::ProgressBar::new(total);
+    if let Ok(style) =
+        indicatif::ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} ({eta} left)")
+    {
+        bar.set_style(style);
+    }
+    Some(bar)
+}
