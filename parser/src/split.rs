@@ -2,18 +2,7 @@
 //! time ([`RawGame`]), without building anything, so archives of any size read in constant
 //! memory and the games can be parsed elsewhere (other threads) by [`parse_game`](crate::parse_game).
 //!
-//! A new game starts
-//! - at a line that begins with `[` (a tag) once the current game has movetext or a result,
-//!   or, after a blank line, repeats the first tag name of the current game (tags-only
-//!   games);
-//! - at the first token after a result token (`1-0`, `2-0`, `1/2-1/2`, `*`, …) outside
-//!   comments and variations, so games without tags and text between games are cut apart
-//!   (comments right after a result stay with their game);
-//! - inside a comment that was never closed, at a line that looks like a tag
-//!   (`[Name "`), so an unterminated comment spoils only its own game.
-//!
-//! `%` lines are skipped. The scanner tracks `{…}` comments (which may span lines), variation
-//! depth and quoted tag values, and nothing else; it never fails on any bytes.
+//! The rules are on [`GameSplitter`].
 
 use std::collections::VecDeque;
 use std::io::{self, BufRead};
@@ -59,7 +48,20 @@ pub const DEFAULT_MAX_GAME_BYTES: usize = 4 << 20;
 /// Lines scanned while skipping an oversized game are looked at only this far.
 const SKIP_LINE_BYTES: usize = 4096;
 
-/// Splits a PDN stream into [`RawGame`]s; see the [module docs](self) for the rules.
+/// Splits a PDN stream into [`RawGame`]s.
+///
+/// A new game starts
+/// - at a line that begins with `[` (a tag) once the current game has movetext or a result,
+///   or, after a blank line, repeats the first tag name of the current game (tags-only
+///   games);
+/// - at the first token after a result token (`1-0`, `2-0`, `1/2-1/2`, `*`, …) outside
+///   comments and variations, so games without tags and text between games are cut apart
+///   (comments right after a result stay with their game);
+/// - inside a comment that was never closed, at a line that looks like a tag
+///   (`[Name "`), so an unterminated comment spoils only its own game.
+///
+/// `%` lines are skipped. The scanner tracks `{…}` comments (which may span lines), variation
+/// depth and quoted tag values, and nothing else; it never fails on any bytes.
 ///
 /// ```
 /// use drafti_pdn::GameSplitter;
