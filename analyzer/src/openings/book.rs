@@ -183,6 +183,20 @@ pub struct Book {
     entries: Vec<BookEntry>,
     by_position: FxHashMap<u128, u32>,
     by_code: HashMap<String, u32>,
+    /// Which material signatures (see [`material`]) some entry has: most positions of a
+    /// game are rejected by one bit test, without hashing.
+    materials: [u64; 6],
+}
+
+/// A position's material: White's piece count, Black's, and whether there are kings, as a
+/// number below 338.
+#[inline]
+fn material(position: &Position) -> usize {
+    let white = position.pieces(Color::White).count() as usize;
+    let black = position.pieces(Color::Black).count() as usize;
+    let kings =
+        !(position.kings(Color::White).is_empty() && position.kings(Color::Black).is_empty());
+    (white * 13 + black) * 2 + kings as usize
 }
 
 impl Book {
@@ -272,6 +286,8 @@ impl Book {
         let index = self.entries.len() as u32;
         self.by_code.insert(entry.code.clone(), index);
         self.by_position.insert(key, index);
+        let m = material(&entry.position);
+        self.materials[m / 64] |= 1 << (m % 64);
         self.entries.push(entry);
         Ok(())
     }
@@ -339,14 +355,16 @@ impl Book {
     /// The entry naming `position` (as if White had started), if any.
     #[inline]
     pub fn lookup(&self, position: &Position) -> Option<&BookEntry> {
-        self.by_position
-            .get(&pack(position))
-            .map(|&i| &self.entries[i as usize])
+        self.lookup_index(position).map(|i| &self.entries[i])
     }
 
     /// The index of the entry naming `position` in [`entries`](Book::entries).
     #[inline]
     pub fn lookup_index(&self, position: &Position) -> Option<usize> {
+        let m = material(position);
+        if self.materials[m / 64] & (1 << (m % 64)) == 0 {
+            return None;
+        }
         self.by_position.get(&pack(position)).map(|&i| i as usize)
     }
 

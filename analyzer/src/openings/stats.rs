@@ -316,45 +316,45 @@ impl<'b> OpeningStats<'b> {
         result: Option<GameResult>,
         plies: usize,
     ) -> Option<Classification<'b>> {
+        let found = self.book.classify(positions, first_mover);
+        self.add_classified(positions, first_mover, result, plies, found);
+        found
+    }
+
+    /// Counts one game already classified with [`Book::classify`] against this book (e.g. on
+    /// a worker thread): the same as [`add_game`](Self::add_game), but `positions` need only
+    /// hold the first [`tree_plies`](Self::tree_plies)` + 1`.
+    pub fn add_classified(
+        &mut self,
+        positions: &[Position],
+        first_mover: Color,
+        result: Option<GameResult>,
+        plies: usize,
+        found: Option<Classification<'_>>,
+    ) {
         self.all.add(first_mover, result, plies);
-        let window = &positions[..positions.len().min(CLASSIFY_PLIES + 1)];
-        let book = self.book;
-        let mut best = None;
-        let mut node = 0u32;
-        let in_tree = window
+        let tree = &positions[..positions.len().min(self.tree_plies + 1)];
+        let in_tree = tree
             .first()
             .is_some_and(|p| normalised(p, first_mover) == Position::start(Color::White));
         if in_tree {
             self.nodes[0].tally.add(first_mover, result, plies);
-        }
-        for (ply, pos) in window.iter().enumerate().skip(1) {
-            let p = normalised(pos, first_mover);
-            if in_tree && ply <= self.tree_plies {
-                node = self.child(node, p);
+            let mut node = 0u32;
+            for pos in &tree[1..] {
+                node = self.child(node, normalised(pos, first_mover));
                 self.nodes[node as usize]
                     .tally
                     .add(first_mover, result, plies);
             }
-            if let Some(index) = book.lookup_index(&p) {
-                best = Some((index, ply));
-            }
         }
-        match best {
-            Some((index, ply)) => {
+        match found {
+            Some(c) => {
                 self.by_entry
-                    .entry(index as u32)
+                    .entry(c.index as u32)
                     .or_default()
-                    .add(first_mover, result, plies);
-                Some(Classification {
-                    entry: &book.entries()[index],
-                    index,
-                    ply,
-                })
+                    .add(first_mover, result, plies)
             }
-            None => {
-                self.unclassified.add(first_mover, result, plies);
-                None
-            }
+            None => self.unclassified.add(first_mover, result, plies),
         }
     }
 
@@ -682,19 +682,24 @@ pub fn discover(rows: &[StatsRow], top: usize, min_games: u64) -> Vec<Candidate>
             g.1 = r;
         }
     }
-    // Positions that one move always follows.
-    let mut followed: HashMap<&str, bool> = HashMap::new();
+    // Positions that one move always follows: every game through the position (over all
+    // its move orders) goes on to the same next position.
+    let mut edges: HashMap<(&str, &str), u64> = HashMap::new();
     for r in &tree {
         let list = r.move_list();
         if list.len() < 2 {
             continue;
         }
         if let Some(parent) = by_path.get(&list[..list.len() - 1].join(" ")) {
-            if let Some((tally, rep)) = groups.get(parent.fen.as_str()) {
-                if rep.moves == parent.moves && r.tally.games == tally.games {
-                    followed.insert(parent.fen.as_str(), true);
-                }
-            }
+            *edges
+                .entry((parent.fen.as_str(), r.fen.as_str()))
+                .or_default() += r.tally.games;
+        }
+    }
+    let mut followed: HashMap<&str, bool> = HashMap::new();
+    for ((parent, _), games) in edges {
+        if groups.get(parent).is_some_and(|(t, _)| t.games == games) {
+            followed.insert(parent, true);
         }
     }
     let mut out: Vec<Candidate> = groups
@@ -729,4 +734,165 @@ pub fn discover(rows: &[StatsRow], top: usize, min_games: u64) -> Vec<Candidate>
     });
     out.truncate(top);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::openings::testutil::line;
+
+    /// Six games: (positions, first mover, result, plies).
+    fn games() -> Vec<(Vec<Position>, Color, Option<GameResult>, usize)> {
+        vec![
+            (
+                line(Color::White, &["c3-d4", "f6-g5", "a3-b4", "g7-f6", "b2-c3"]),
+                Color::White,
+                Some(GameResult::WhiteWin),
+                5,
+            ),
+            (
+                line(Color::White, &["a3-b4", "f6-g5", "c3-d4", "g7-f6"]),
+                Color::White,
+                Some(GameResult::BlackWin),
+                4,
+            ),
+            (
+                line(Color::Black, &["f6-e5", "c3-b4", "h6-g5", "b2-c3", "g7-f6"]),
+                Color::Black,
+                Some(GameResult::BlackWin),
+                5,
+            ),
+            (
+                line(Color::White, &["c3-d4", "f6-e5", "d4xf6", "g7xe5"]),
+                Color::White,
+                Some(GameResult::Draw),
+                4,
+            ),
+            (
+                line(Color::White, &["c3-d4", "d6-e5"]),
+                Color::White,
+                Some(GameResult::Unknown),
+                2,
+            ),
+            (
+                line(Color::White, &["e3-f4"]),
+                Color::White,
+                Some(GameResult::WhiteWin),
+                1,
+            ),
+        ]
+    }
+
+    #[test]
+    fn tally_counts_results_as_written_and_by_first_mover() {
+        let mut t = Tally::default();
+        t.add(Color::White, Some(GameResult::WhiteWin), 10);
+        t.add(Color::Black, Some(GameResult::WhiteWin), 20);
+        t.add(Color::Black, Some(GameResult::Draw), 30);
+        t.add(Color::White, Some(GameResult::BothLose), 40);
+        assert_eq!((t.games, t.white_wins, t.draws, t.unknown), (4, 2, 1, 1));
+        assert_eq!((t.white_first, t.black_first), (2, 2));
+        assert_eq!((t.first_mover_wins, t.second_mover_wins), (1, 1));
+        // (1 + 0.5) / 3 decided games
+        assert_eq!(t.score_pct(), Some(50.0));
+        assert_eq!(t.avg_plies(), Some(25.0));
+        assert_eq!(Tally::default().score_pct(), None);
+    }
+
+    #[test]
+    fn split_and_merged_statistics_equal_the_whole() {
+        let book = Book::builtin();
+        let mut whole = OpeningStats::new(&book, 3);
+        for (p, c, r, n) in games() {
+            whole.add_game(&p, c, r, n);
+        }
+        let want = whole.rows(1);
+        for split in 0..=6 {
+            let (mut a, mut b) = (OpeningStats::new(&book, 3), OpeningStats::new(&book, 3));
+            for (i, (p, c, r, n)) in games().into_iter().enumerate() {
+                // Interleave so the two halves create tree nodes in different orders.
+                let target = if (i + split) % 3 == 0 { &mut a } else { &mut b };
+                target.add_game(&p, c, r, n);
+            }
+            let (ra, rb) = (a.rows(1), b.rows(1));
+            a.merge(b);
+            assert_eq!(a.rows(1), want, "in-memory merge, split {split}");
+            assert_eq!(merge_rows(vec![ra.clone(), rb.clone()], 1).unwrap(), want);
+            assert_eq!(merge_rows(vec![rb, ra], 2).unwrap(), whole.rows(2));
+        }
+        // The hand counts (see tests/tests/openings_cli.rs for the same archive end to end).
+        let all = &want[0];
+        assert_eq!(
+            (all.tally.games, all.tally.first_mover_wins, all.score_pct),
+            (6, 3, Some(70.0))
+        );
+        let a = want
+            .iter()
+            .find(|r| r.code == "a3b4.f6g5.c3d4.g7f6")
+            .unwrap();
+        assert_eq!(
+            (a.kind, a.tally.games, a.tally.black_first),
+            (RowKind::Opening, 3, 1)
+        );
+    }
+
+    #[test]
+    fn merge_refuses_filtered_or_mismatched_parts() {
+        let book = Book::builtin();
+        let mut s = OpeningStats::new(&book, 3);
+        for (p, c, r, n) in games() {
+            s.add_game(&p, c, r, n);
+        }
+        let filtered = s.rows(2);
+        let plain = s.rows(1);
+        assert_eq!(
+            merge_rows(vec![plain.clone(), filtered], 1),
+            Err(MergeError::Filtered {
+                part: 2,
+                min_games: 2
+            })
+        );
+        let mut deeper = OpeningStats::new(&book, 5);
+        deeper.add_game(&games()[0].0, Color::White, None, 5);
+        assert!(matches!(
+            merge_rows(vec![plain.clone(), deeper.rows(1)], 1),
+            Err(MergeError::Mismatch {
+                part: 2,
+                what: "--plies",
+                ..
+            })
+        ));
+        let other = Book::parse("X\tx\t1. c3-d4 d6-e5\n").unwrap();
+        let mut s2 = OpeningStats::new(&other, 3);
+        s2.add_game(&games()[0].0, Color::White, None, 5);
+        assert!(matches!(
+            merge_rows(vec![plain, s2.rows(1)], 1),
+            Err(MergeError::Mismatch { what: "book", .. })
+        ));
+    }
+
+    #[test]
+    fn discover_groups_transpositions_and_prefers_the_longer_line() {
+        let book = Book::parse("X\tx\t1. e3-f4\n").unwrap();
+        let mut s = OpeningStats::new(&book, 6);
+        for (p, c, r, n) in games() {
+            s.add_game(&p, c, r, n);
+        }
+        let found = discover(&s.rows(1), 10, 2);
+        // Games 1, 2 and 3 reach one position at ply 4 by two move orders; 1 and 3 go on with
+        // b2-c3 (so the 4-ply position, with 3 games, stays; its 3-ply prefixes are
+        // followed by as many games and are left out).
+        let moves: Vec<(&str, u64)> = found
+            .iter()
+            .map(|c| (c.moves.as_str(), c.tally.games))
+            .collect();
+        assert_eq!(
+            moves,
+            [
+                ("1. c3-d4 f6-g5 2. a3-b4 g7-f6", 3),
+                ("1. c3-d4 f6-g5 2. a3-b4 g7-f6 3. b2-c3", 2),
+            ]
+        );
+        assert_eq!(found[0].code, "c3d4.f6g5.a3b4.g7f6");
+    }
 }

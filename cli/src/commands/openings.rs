@@ -6,8 +6,8 @@ use crate::common::{parse_variant, CliError, CommandResult};
 use crate::input::open_inputs;
 use drafti_analyzer::batch::{run_games, BatchError, BatchOptions, GameJob, Shard};
 use drafti_analyzer::openings::{
-    discover, merge_rows, Book, Candidate, OpeningStats, RowKind, StatsRow, CLASSIFY_PLIES,
-    CSV_HEADER,
+    discover, merge_rows, Book, Candidate, Classification, OpeningStats, RowKind, StatsRow,
+    CLASSIFY_PLIES, CSV_HEADER,
 };
 use drafti_analyzer::replay::{ProblemKind, ReplayOptions};
 use drafti_pdn::GameResult;
@@ -79,16 +79,18 @@ enum Format {
 }
 
 /// What a worker hands back for one game.
-enum Out {
+enum Out<'b> {
     Unreadable,
-    Game(GameOut),
+    Game(GameOut<'b>),
 }
 
-struct GameOut {
+struct GameOut<'b> {
     file_index: usize,
     index: usize,
-    /// The positions before each of the first `CLASSIFY_PLIES` moves and after the last.
+    /// The positions of the tree: the start and after each of the first `--plies` moves.
     positions: Vec<Position>,
+    /// The opening (classified on the worker).
+    found: Option<Classification<'b>>,
     first_mover: Color,
     result: Option<GameResult>,
     plies: usize,
@@ -158,7 +160,7 @@ pub fn run(args: Args) -> CommandResult {
                 bar.set_position(p.bytes);
             }
         },
-        work,
+        |job| work(job, &book, tree_plies),
         |o: Out| -> std::io::Result<()> {
             let g = match o {
                 Out::Unreadable => {
@@ -168,7 +170,8 @@ pub fn run(args: Args) -> CommandResult {
                 Out::Game(g) => g,
             };
             with_errors += u64::from(g.error);
-            let found = stats.add_game(&g.positions, g.first_mover, g.result, g.plies);
+            let found = g.found;
+            stats.add_classified(&g.positions, g.first_mover, g.result, g.plies, found);
             if per_game {
                 let (code, name, ply, moves) = match found {
                     Some(c) => (
@@ -245,11 +248,11 @@ pub fn run(args: Args) -> CommandResult {
 }
 
 /// Runs on the workers: keep only what the statistics need.
-fn work(job: GameJob<'_>) -> Out {
+fn work<'b>(job: GameJob<'_>, book: &'b Book, tree_plies: usize) -> Out<'b> {
     let Ok(game) = job.game else {
         return Out::Unreadable;
     };
-    let window = game.positions.len().min(CLASSIFY_PLIES + 1);
+    let window = game.positions.len().min(tree_plies + 1);
     let replayed_window = game.moves.len().min(CLASSIFY_PLIES);
     let written_window = game.record.moves.nodes.len().min(CLASSIFY_PLIES);
     // Errors that cut the window short or make its positions wrong; a result that
@@ -272,6 +275,7 @@ fn work(job: GameJob<'_>) -> Out {
         plies: game.record.moves.nodes.len(),
         first_mover: game.first_mover,
         positions: game.positions[..window].to_vec(),
+        found: book.classify(&game.positions, game.first_mover),
         error,
     })
 }
