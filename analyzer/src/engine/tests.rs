@@ -1,2 +1,297 @@
-//! Tests of the engine as a whole: forced wins with their distance and line, the draw laws,
-//! multipv, determinism.
+//! Tests of the engine as a whole: forced wins with their distance and line (checked by
+//! replaying the line in a `Game`), the draw laws, repetition, multipv, determinism.
+
+use super::search::key_after;
+use super::*;
+use drafti_rules::{Color, DrawReason, Game, MoveList};
+
+fn pos(fen: &str) -> Position {
+    Position::from_fen(fen).unwrap()
+}
+
+fn search(fen: &str, variant: Variant, limits: &Limits) -> SearchResult {
+    Engine::new(variant, 4).search(&pos(fen), limits, &[], |_| {})
+}
+
+/// Plays `pv` from `fen` in a `Game` (which adjudicates the draw laws) and returns the
+/// outcome after the last move.
+fn replay(fen: &str, variant: Variant, pv: &[Move]) -> Option<Outcome> {
+    let mut game = Game::new(pos(fen), variant);
+    for mv in pv {
+        assert!(
+            game.outcome().is_none(),
+            "the line goes on after the game ended"
+        );
+        let legal = game.position().legal_moves(variant);
+        assert!(legal.contains(mv), "{mv:?} is not legal in the line");
+        game.play(mv);
+    }
+    game.outcome()
+}
+
+/// A proven win: the distance is the line's length and the line ends in the win.
+fn assert_forced_win(fen: &str, variant: Variant, depth: u32, distance: u32) -> SearchResult {
+    let result = search(fen, variant, &Limits::depth(depth));
+    assert_eq!(result.score, Score::win_in(distance), "{fen}: {result:?}");
+    assert_eq!(
+        result.pv.len() as u32,
+        distance,
+        "{fen}: line {:?}",
+        result.pv
+    );
+    let winner = pos(fen).turn();
+    assert_eq!(
+        replay(fen, variant, &result.pv),
+        Some(Outcome::Win(winner)),
+        "{fen}: line {:?}",
+        result.pv
+    );
+    result
+}
+
+#[test]
+fn multi_piece_shot() {
+    // White gives c3-d4; Black must take e5xc3 (captures are compulsory); b2 then takes
+    // three: b2xd4xb6xd8, crowned on d8, and the king takes the last man.
+    let fen = "W:Wa1,b2,c3,e3,g3:Bc5,c7,e5,h6";
+    let result = assert_forced_win(fen, Variant::Tanzanian, 10, 5);
+    let shot = result.pv[2];
+    assert_eq!(shot.capture_count(), 3);
+    assert!(shot.promotes());
+    assert_eq!(shot.full_notation(false), "b2xd4xb6xd8");
+}
+
+#[test]
+fn shot_with_a_man_that_cannot_capture_backward() {
+    // Men capture forward only in Tanzanian: after b4-c5, Black's a5 must go on to b4 and
+    // c3 takes it; in Russian the a5 man could not be left behind the same way.
+    assert_forced_win("W:We5,b4,c3:Ba5,a7", Variant::Tanzanian, 10, 5);
+}
+
+#[test]
+fn runaway_man() {
+    // d6 runs to the crown; the new king catches both black men.
+    let result = assert_forced_win("W:Wd6:Bh8,g7", Variant::Tanzanian, 24, 19);
+    assert!(result.pv[2].promotes(), "{:?}", result.pv);
+}
+
+#[test]
+fn three_kings_against_one_won_within_the_count() {
+    // White holds the main diagonal (a1); the lone king in the double corner is caught.
+    let fen = "W:WKb8,Kd6,Ka1:BKg1";
+    assert_forced_win(fen, Variant::Tanzanian, 12, 7);
+    // The win needs three lone-king moves: with 8 made, 11 < 12, still a win…
+    let mut engine = Engine::new(Variant::Tanzanian, 4);
+    let limits = Limits {
+        king_count: Some(8),
+        ..Limits::depth(12)
+    };
+    let r = engine.search(&pos(fen), &limits, &[], |_| {});
+    assert_eq!(r.score, Score::win_in(7));
+    // …with 9 made the count reaches 12 first: no win.
+    let limits = Limits {
+        king_count: Some(9),
+        ..Limits::depth(12)
+    };
+    let r = engine.search(&pos(fen), &limits, &[], |_| {});
+    assert!(r.score.win_distance().is_none(), "{}", r.score);
+    assert!(r.score < Score::centi_men(THREE_KINGS_WITH_COUNT + 100));
+}
+
+#[test]
+fn three_kings_without_the_main_diagonal_are_a_draw() {
+    let r = search("W:WKc1,Ke1,Kg1:BKb8", Variant::Tanzanian, &Limits::depth(6));
+    assert_eq!(r.score, Score::DRAW);
+    assert_eq!(
+        r.outcome,
+        Some(Outcome::Draw(DrawReason::ThreeKingsOffMainDiagonal))
+    );
+    assert!(r.best.is_none());
+}
+
+#[test]
+fn at_most_two_kings_each_is_a_draw() {
+    // At the root: the game is over.
+    let r = search("W:WK1,K2:BK30", Variant::Tanzanian, &Limits::depth(6));
+    assert_eq!(
+        (r.score, r.outcome),
+        (Score::DRAW, Some(Outcome::Draw(DrawReason::FewKings)))
+    );
+    // In the search: three kings against two, where Black must capture (over c3 or f2)
+    // into two kings each. White is a king up, but it is a draw.
+    let fen = "B:WKc3,Kf2,Kh8:BKd4,Kb8";
+    let engine = Engine::new(Variant::Tanzanian, 1);
+    assert!(engine.evaluate(&pos(fen)) < Score::centi_men(-200));
+    let r = search(fen, Variant::Tanzanian, &Limits::depth(6));
+    assert!(r.best.unwrap().is_capture());
+    assert_eq!(r.score, Score::DRAW);
+    // Russian has no draw laws: one king against one is just a small edge.
+    let r = search("W:WK1,K2:BK30", Variant::Russian, &Limits::depth(4));
+    assert!(r.outcome.is_none() && r.best.is_some());
+}
+
+#[test]
+fn no_move_is_a_loss_on_the_spot() {
+    // White's man on a1… blocked: b2 held by Black with c3 behind it.
+    let r = search("W:Wa1:Bb2,c3", Variant::Tanzanian, &Limits::depth(4));
+    assert_eq!(r.score, Score::loss_in(0));
+    assert_eq!(r.outcome, Some(Outcome::Win(Color::Black)));
+    assert!(r.best.is_none() && r.pv.is_empty());
+}
+
+#[test]
+fn loss_found_with_its_distance() {
+    // The shot position after c3-d4: Black must take and loses in 4 plies.
+    let fen = "B:Wa1,b2,d4,e3,g3:Bc5,c7,e5,h6";
+    let r = search(fen, Variant::Tanzanian, &Limits::depth(8));
+    assert_eq!(r.score, Score::loss_in(4));
+    assert_eq!(r.pv.len(), 4);
+    assert_eq!(
+        replay(fen, Variant::Tanzanian, &r.pv),
+        Some(Outcome::Win(Color::White))
+    );
+}
+
+#[test]
+fn repetition_in_the_game_scores_as_a_draw() {
+    // One king each is a law draw in Tanzanian, so use Russian, where only the repetition
+    // draws: if every line comes back to a position of the game, the score is exactly 0.
+    let fen = "W:WKc1:BKf8";
+    let p = pos(fen);
+    let mut engine = Engine::new(Variant::Russian, 1);
+    let plain = engine.search(&p, &Limits::depth(3), &[], |_| {});
+    // Every position after one White move and one Black move, in the history: any line
+    // comes back to one of them, or to the root itself.
+    let mut history = vec![p.hash_key()];
+    for w in p.legal_moves(Variant::Russian) {
+        let a = p.play(&w);
+        for b in a.legal_moves(Variant::Russian) {
+            history.push(a.play(&b).hash_key());
+        }
+    }
+    let repeated = engine.search(&p, &Limits::depth(3), &history, |_| {});
+    assert_eq!(repeated.score, Score::DRAW);
+    assert!(plain.best.is_some());
+}
+
+#[test]
+fn multipv_lists_distinct_moves_by_score() {
+    let fen = "W:W18,21,22,24,25,26,27,29,30,31,32:B1,2,3,4,6,7,8,10,11,12,13";
+    let limits = Limits::depth(5).with_multipv(4);
+    let r = search(fen, Variant::Tanzanian, &limits);
+    let legal = pos(fen).legal_moves(Variant::Tanzanian);
+    assert_eq!(r.lines.len(), 4.min(legal.len()));
+    for pair in r.lines.windows(2) {
+        assert!(pair[0].score >= pair[1].score);
+        assert!(!pair[0].mv.same_move(&pair[1].mv));
+    }
+    for line in &r.lines {
+        assert_eq!(line.pv[0], line.mv);
+    }
+    assert_eq!(r.best, Some(r.lines[0].mv));
+    // Each line's score is the move's own exact score: search it alone and compare.
+    let mut engine = Engine::new(Variant::Tanzanian, 4);
+    for line in &r.lines {
+        let alone = engine
+            .search_moves(&pos(fen), &Limits::depth(5), &[], &[line.mv], |_| {})
+            .unwrap();
+        assert_eq!(alone.score, line.score, "{:?}", line.mv);
+    }
+    // More lines than moves: every move, once.
+    let all = search(fen, Variant::Tanzanian, &Limits::depth(3).with_multipv(99));
+    assert_eq!(all.lines.len(), legal.len());
+}
+
+#[test]
+fn search_moves_rejects_illegal_moves() {
+    let start = pos("W:W21-32:B1-12");
+    let black_move = pos("B:W21-32:B1-12").legal_moves(Variant::Tanzanian)[0];
+    let mut engine = Engine::new(Variant::Tanzanian, 1);
+    let err = engine
+        .search_moves(&start, &Limits::depth(2), &[], &[black_move], |_| {})
+        .unwrap_err();
+    assert!(matches!(err, SearchError::IllegalMove(_)));
+}
+
+#[test]
+fn node_limit_is_deterministic() {
+    let fen = "W:W18,21,22,24,25,26,27,29,30,31,32:B1,2,3,4,6,7,8,10,11,12,14";
+    let limits = Limits::nodes(60_000);
+    let first = search(fen, Variant::Tanzanian, &limits);
+    assert!(first.depth >= 3);
+    // Same engine again (after other searches), a fresh engine, other threads.
+    let mut reused = Engine::new(Variant::Tanzanian, 4);
+    reused.search(&pos("W:W21-32:B1-12"), &Limits::depth(6), &[], |_| {});
+    let again = reused.search(&pos(fen), &limits, &[], |_| {});
+    let threads: Vec<SearchResult> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..2)
+            .map(|_| s.spawn(|| search(fen, Variant::Tanzanian, &limits)))
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    for other in std::iter::once(&again).chain(&threads) {
+        assert_eq!(
+            (other.best, other.score, &other.pv, other.depth, other.nodes),
+            (first.best, first.score, &first.pv, first.depth, first.nodes)
+        );
+    }
+}
+
+#[test]
+fn depth_reports_come_in_order() {
+    let mut depths = Vec::new();
+    let r = Engine::new(Variant::Tanzanian, 1).search(
+        &pos("W:W21-32:B1-12"),
+        &Limits::depth(6),
+        &[],
+        |info| {
+            assert!(!info.pv().is_empty());
+            depths.push(info.depth);
+        },
+    );
+    assert_eq!(depths, vec![1, 2, 3, 4, 5, 6]);
+    assert_eq!(r.depth, 6);
+    assert!(r.seldepth >= 6);
+}
+
+#[test]
+fn every_variant_searches() {
+    for variant in Variant::ALL {
+        let r = search("W:W21-32:B1-12", variant, &Limits::depth(6));
+        assert!(r.best.is_some(), "{variant}");
+        assert!(!r.score.is_proven());
+    }
+    // Russian men capture backward: d4xb2 takes Black's last piece, a win in 1. In
+    // Tanzanian (and Czech) the man cannot, and there is no such win.
+    let fen = "W:Wd4,a1:Bc3";
+    let r = search(fen, Variant::Russian, &Limits::depth(4));
+    assert_eq!(r.score, Score::win_in(1));
+    for variant in [Variant::Tanzanian, Variant::Czech] {
+        let r = search(fen, variant, &Limits::depth(4));
+        assert_ne!(r.score, Score::win_in(1), "{variant}");
+    }
+}
+
+#[test]
+fn incremental_keys_match() {
+    let mut p = pos("W:W18,21,22,24,25,26,27,29,30,31,32:B1,2,3,4,6,7,8,10,11,12,14");
+    let mut list = MoveList::new();
+    for i in 0..80 {
+        p.generate_moves(Variant::Tanzanian, &mut list);
+        if list.is_empty() {
+            break;
+        }
+        let mv = list[(i * 5 + 3) % list.len()];
+        assert_eq!(key_after(&p, p.hash_key(), &mv), p.play(&mv).hash_key());
+        p = p.play(&mv);
+    }
+}
+
+#[test]
+fn evaluate_is_from_the_side_to_move() {
+    let engine = Engine::new(Variant::Tanzanian, 0);
+    let w = engine.evaluate(&pos("W:W21-32:B1-11"));
+    let b = engine.evaluate(&pos("B:W21-32:B1-11"));
+    assert!(w > Score::centi_men(50));
+    assert_eq!(b, -w);
+}

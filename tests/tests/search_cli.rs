@@ -1,0 +1,237 @@
+//! End-to-end tests of `drafti search`: a forced win with its distance and line, the JSON
+//! objects, multipv, node-limited determinism, the draw laws, and usage errors (exit 2).
+
+use assert_cmd::Command;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// The `drafti` binary of this build profile, built first if need be (a binary-only package
+/// cannot be a dev-dependency, so `CARGO_BIN_EXE_drafti` is not set here: the binary is
+/// built with the same cargo, target directory and profile as this test).
+fn drafti() -> Command {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    let bin = BIN.get_or_init(|| {
+        if let Some(path) = option_env!("CARGO_BIN_EXE_drafti") {
+            return PathBuf::from(path);
+        }
+        let exe = std::env::current_exe().expect("test executable");
+        let profile_dir = exe
+            .parent()
+            .and_then(Path::parent)
+            .expect("target/<profile>/deps");
+        let target_dir = profile_dir.parent().expect("target directory");
+        let profile = profile_dir
+            .file_name()
+            .and_then(|n| n.to_str())
+            .expect("profile name");
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+        let mut build = std::process::Command::new(cargo);
+        build
+            .args(["build", "--quiet", "--package", "drafti", "--bin", "drafti"])
+            .arg("--target-dir")
+            .arg(target_dir)
+            .current_dir(env!("CARGO_MANIFEST_DIR"));
+        match profile {
+            "debug" => {}
+            "release" => {
+                build.arg("--release");
+            }
+            other => {
+                build.args(["--profile", other]);
+            }
+        }
+        let status = build.status().expect("cargo runs");
+        assert!(status.success(), "cargo build of drafti failed");
+        profile_dir.join(format!("drafti{}", std::env::consts::EXE_SUFFIX))
+    });
+    Command::new(bin)
+}
+
+/// White gives c3-d4, Black must take, b2 takes three and the king takes the last man.
+const SHOT: &str = "W:Wa1,b2,c3,e3,g3:Bc5,c7,e5,h6";
+/// White to move, quiet moves only.
+const MIDDLEGAME: &str = "W:W18,21,22,24,25,26,27,29,30,31,32:B1,2,3,4,6,7,8,10,11,12,13";
+
+/// Runs `drafti search ARGS`, checks the exit code, returns stdout.
+fn search(args: &[&str], code: i32) -> String {
+    let out = drafti()
+        .arg("search")
+        .args(args)
+        .output()
+        .expect("drafti runs");
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "drafti search {args:?}\nstdout: {}\nstderr: {}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8 output")
+}
+
+fn json_lines(text: &str) -> Vec<Value> {
+    text.lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
+        .collect()
+}
+
+/// A number that orders scores: proven wins above estimates above proven losses.
+fn rank(v: &Value) -> i64 {
+    if let Some(n) = v["win_in"].as_i64() {
+        1_000_000 - n
+    } else if let Some(n) = v["loss_in"].as_i64() {
+        -1_000_000 + n
+    } else {
+        v["cp"].as_i64().expect("cp")
+    }
+}
+
+#[test]
+fn forced_win_with_distance_and_line() {
+    let text = search(&["--fen", SHOT, "--depth", "10"], 0);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("depth"), "{text}");
+    let last_depth = lines[lines.len() - 2];
+    assert!(last_depth.contains("win in 5"), "{text}");
+    assert!(
+        last_depth.ends_with("1. c3-d4 e5xc3 2. b2xd8 h6-g5 3. d8xh4"),
+        "{text}"
+    );
+    assert!(
+        lines[lines.len() - 1].starts_with("best c3-d4  score win in 5"),
+        "{text}"
+    );
+}
+
+#[test]
+fn json_objects_per_depth_and_result() {
+    let objects = json_lines(&search(&["--fen", SHOT, "--depth", "10", "--json"], 0));
+    let (result, depths) = objects.split_last().expect("objects");
+    assert!(!depths.is_empty());
+    for (i, d) in depths.iter().enumerate() {
+        assert_eq!(d["type"], "depth");
+        assert_eq!(d["depth"].as_u64(), Some(i as u64 + 1));
+        for key in [
+            "seldepth", "nodes", "nps", "time_ms", "score", "pv", "lines",
+        ] {
+            assert!(!d[key].is_null(), "{key} in {d}");
+        }
+    }
+    assert_eq!(result["type"], "result");
+    assert_eq!(result["best"], "c3-d4");
+    assert_eq!(result["score"], "win in 5");
+    assert_eq!(result["win_in"], 5);
+    assert!(result["cp"].is_null() && result["loss_in"].is_null());
+    assert_eq!(
+        result["pv"],
+        serde_json::json!(["c3-d4", "e5xc3", "b2xd8", "h6-g5", "d8xh4"])
+    );
+    assert!(result["nodes"].as_u64().unwrap() > 0);
+    assert!(result["outcome"].is_null());
+    assert_eq!(result["depth"], depths.last().unwrap()["depth"]);
+}
+
+#[test]
+fn multipv_lists_distinct_moves_ordered_by_score() {
+    let objects = json_lines(&search(
+        &[
+            "--fen",
+            MIDDLEGAME,
+            "--depth",
+            "6",
+            "--multipv",
+            "3",
+            "--json",
+        ],
+        0,
+    ));
+    let result = objects.last().unwrap();
+    let lines = result["lines"].as_array().unwrap();
+    assert_eq!(lines.len(), 3);
+    let moves: Vec<&str> = lines.iter().map(|l| l["move"].as_str().unwrap()).collect();
+    assert!(moves[0] != moves[1] && moves[1] != moves[2] && moves[0] != moves[2]);
+    for pair in lines.windows(2) {
+        assert!(rank(&pair[0]) >= rank(&pair[1]), "{lines:?}");
+    }
+    assert_eq!(result["best"], lines[0]["move"]);
+    for line in lines {
+        assert_eq!(line["pv"][0], line["move"]);
+    }
+    // Text: one row per line per depth, marked depth/k, then the K moves.
+    let text = search(&["--fen", MIDDLEGAME, "--depth", "4", "--multipv", "2"], 0);
+    assert!(text.contains("\n  4/2  "), "{text}");
+    assert!(text.contains("\n  2. "), "{text}");
+}
+
+#[test]
+fn node_limit_gives_the_same_result_every_run() {
+    let args = ["--fen", MIDDLEGAME, "--nodes", "50000", "--json"];
+    let strip = |text: &str| -> Vec<Value> {
+        json_lines(text)
+            .into_iter()
+            .map(|mut v| {
+                let o = v.as_object_mut().unwrap();
+                o.remove("nps");
+                o.remove("time_ms");
+                v
+            })
+            .collect()
+    };
+    let a = strip(&search(&args, 0));
+    let b = strip(&search(&args, 0));
+    assert_eq!(a, b);
+    assert!(a.last().unwrap()["depth"].as_u64().unwrap() >= 3);
+}
+
+#[test]
+fn draw_laws_end_the_game_at_the_root() {
+    let text = search(&["--fen", "W:WK1,K2:BK29,K30"], 0);
+    assert!(text.contains("game over: draw: only kings left"), "{text}");
+    let result = json_lines(&search(&["--fen", "W:WK1,K2:BK29,K30", "--json"], 0));
+    assert_eq!(result[0]["best"], Value::Null);
+    assert_eq!(result[0]["cp"], 0);
+    // Russian has no such law: it searches.
+    let text = search(
+        &[
+            "--fen",
+            "W:WK1,K2:BK29,K30",
+            "--variant",
+            "russian",
+            "--depth",
+            "3",
+        ],
+        0,
+    );
+    assert!(text.contains("best "), "{text}");
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    for args in [
+        &["--fen", "W:W33:B1"][..],
+        &["--fen", "X:W21:B1"],
+        &["--fen", SHOT, "--depth", "3", "--nodes", "100"],
+        &["--fen", SHOT, "--nodes", "100", "--movetime", "10"],
+        &["--fen", SHOT, "--multipv", "0"],
+        &["--fen", SHOT, "--depth", "0"],
+        &["--fen", SHOT, "--variant", "chess"],
+        &["--depth", "3"],
+    ] {
+        let out = drafti().arg("search").args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(!out.stderr.is_empty(), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn numeric_notation_and_movetime() {
+    let result = json_lines(&search(
+        &["--fen", SHOT, "--depth", "8", "--json", "--numeric"],
+        0,
+    ));
+    assert_eq!(result.last().unwrap()["best"], "22-18");
+    let text = search(&["--fen", MIDDLEGAME, "--movetime", "100"], 0);
+    assert!(text.contains("best "), "{text}");
+}
