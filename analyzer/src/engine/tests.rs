@@ -250,6 +250,8 @@ fn depth_reports_come_in_order() {
         },
     );
     assert_eq!(depths, vec![1, 2, 3, 4, 5, 6]);
+    // The line is a sequence of legal moves (replay asserts each one).
+    assert_eq!(replay("W:W21-32:B1-12", Variant::Tanzanian, &r.pv), None);
     assert_eq!(r.depth, 6);
     assert!(r.seldepth >= 6);
 }
