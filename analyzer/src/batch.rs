@@ -35,6 +35,7 @@ use drafti_pdn::{parse_game, GameSplitter, ParseError, RawGame, DEFAULT_MAX_GAME
 use std::collections::BTreeMap;
 use std::fmt;
 use std::io::{self, BufRead};
+use std::panic::AssertUnwindSafe;
 use std::str::FromStr;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -390,7 +391,10 @@ where
         });
 
         let result = pool.in_place_scope(|s| -> Result<(), BatchError<E>> {
-            let (result_tx, result_rx) = mpsc::channel::<(usize, u64, Vec<T>)>();
+            // A worker that panics sends its panic back, so this thread never waits for a
+            // result that cannot come; the panic is resumed here.
+            type Done<T> = (usize, u64, std::thread::Result<Vec<T>>);
+            let (result_tx, result_rx) = mpsc::channel::<Done<T>>();
             let mut spawned = 0usize;
             let mut sunk = 0usize;
             let mut reader_done = false;
@@ -404,7 +408,9 @@ where
                         Ok(Ok(chunk)) => {
                             let tx = result_tx.clone();
                             s.spawn(move |_| {
-                                let results = process(names, &chunk, replay_options, work);
+                                let results = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                                    process(names, &chunk, replay_options, work)
+                                }));
                                 let _ = tx.send((chunk.seq, chunk.bytes_after, results));
                             });
                             spawned += 1;
@@ -417,6 +423,7 @@ where
                     return Ok(());
                 }
                 let (seq, bytes, results) = result_rx.recv().expect("a worker holds a sender");
+                let results = results.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
                 pending.insert(seq, (bytes, results));
                 while let Some((bytes, results)) = pending.remove(&sunk) {
                     for t in results {
@@ -450,7 +457,7 @@ mod tests {
         let mut s = String::new();
         for i in 0..n {
             s.push_str(&format!(
-                "[Round \"{i}\"]\n1. c3-d4 d6-e5 2. d4xf6 g7xe5 *\n\n"
+                "[Round \"{i}\"]\n1. c3-b4 f6-g5 2. b4-c5 b6xd4 3. e3xc5 d6xb4 *\n\n"
             ));
         }
         s
@@ -510,6 +517,26 @@ mod tests {
         }
         all.sort_by_key(|r| r.parse::<u32>().unwrap());
         assert_eq!(all, (0..10).map(|i| i.to_string()).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_panicking_worker_panics_the_caller_instead_of_hanging() {
+        let text = games(100);
+        let input = Input::new("t", Box::new(io::Cursor::new(text.into_bytes())));
+        let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            run_games(
+                vec![input],
+                &BatchOptions {
+                    jobs: 2,
+                    chunk_size: 10,
+                    ..BatchOptions::default()
+                },
+                |_| {},
+                |job| assert!(job.raw.index != 42, "boom"),
+                |()| -> Result<(), Infallible> { Ok(()) },
+            )
+        }));
+        assert!(result.is_err());
     }
 
     #[test]

@@ -99,6 +99,14 @@ fn illegal_reason(
         return "no capture between these squares passes over the intermediate squares written"
             .to_string();
     }
+    if to != from && pos.piece_at(to).is_some() {
+        let to_name = if numeric {
+            to.number().to_string()
+        } else {
+            to.to_string()
+        };
+        return format!("{to_name} is occupied");
+    }
     let rank_step = to.rank() as i8 - from.rank() as i8;
     let backward = match turn {
         Color::White => rank_step < 0,

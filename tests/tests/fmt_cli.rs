@@ -1,0 +1,130 @@
+//! End-to-end tests of `drafti fmt`: canonical records through the replay.
+
+use assert_cmd::Command;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// The `drafti` binary of this build profile, built first if need be (see validate_cli.rs).
+fn drafti() -> Command {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    let bin = BIN.get_or_init(|| {
+        if let Some(path) = option_env!("CARGO_BIN_EXE_drafti") {
+            return PathBuf::from(path);
+        }
+        let exe = std::env::current_exe().expect("test executable");
+        let profile_dir = exe
+            .parent()
+            .and_then(Path::parent)
+            .expect("target/<profile>/deps");
+        let target_dir = profile_dir.parent().expect("target directory");
+        let profile = profile_dir
+            .file_name()
+            .and_then(|n| n.to_str())
+            .expect("profile name");
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+        let mut build = std::process::Command::new(cargo);
+        build
+            .args(["build", "--quiet", "--package", "drafti", "--bin", "drafti"])
+            .arg("--target-dir")
+            .arg(target_dir)
+            .current_dir(env!("CARGO_MANIFEST_DIR"));
+        match profile {
+            "debug" => {}
+            "release" => {
+                build.arg("--release");
+            }
+            other => {
+                build.args(["--profile", other]);
+            }
+        }
+        let status = build.status().expect("cargo runs");
+        assert!(status.success(), "cargo build of drafti failed");
+        profile_dir.join(format!("drafti{}", std::env::consts::EXE_SUFFIX))
+    });
+    Command::new(bin)
+}
+
+fn fixture(name: &str) -> String {
+    format!("{}/fixtures/validate/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn corpus(name: &str) -> String {
+    format!("{}/../../shared/corpora/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn fmt(args: &[&str], stdin: Option<&[u8]>) -> (i32, String, String) {
+    let mut cmd = drafti();
+    cmd.arg("fmt").args(args);
+    if let Some(bytes) = stdin {
+        cmd.write_stdin(bytes.to_vec());
+    }
+    let out = cmd.output().expect("drafti runs");
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn validate_stdin(text: &str, variant: &str) -> (i32, String) {
+    let out = drafti()
+        .args(["validate", "-", "--variant", variant])
+        .write_stdin(text.as_bytes().to_vec())
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn notation_is_converted_and_numbers_regularised() {
+    let text = b"[Event \"x\"]\n[Result \"*\"]\n\n1. c3-b4 f6-g5 2. b4-c5 b6-d4 4. e3xc5 d6:b4 *\n";
+    let (code, out, _) = fmt(&["--numeric", "-"], Some(text));
+    assert_eq!(code, 0);
+    assert!(
+        out.ends_with("\n1. 22-17 11-16 2. 17-14 9x18 3. 23x14 10x17 *\n"),
+        "{out}"
+    );
+    let (_, algebraic, _) = fmt(&["--algebraic", "-"], Some(out.as_bytes()));
+    assert!(
+        algebraic.contains("1. c3-b4 f6-g5 2. b4-c5 b6xd4 3. e3xc5 d6xb4 *"),
+        "{algebraic}"
+    );
+}
+
+#[test]
+fn ambiguous_captures_get_their_full_path() {
+    // The short form of the first game is ambiguous: fmt cannot rewrite it and keeps it.
+    let (code, out, stderr) = fmt(&[&fixture("king-ambiguous.pdn")], None);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("ambiguous move a1xe1"), "{stderr}");
+    assert!(out.contains("1... a1xe1 *"), "{out}");
+    // The full path stays full (another capture shares a1 and e1).
+    assert!(out.contains("1... a1xe5xg3xe1 *"), "{out}");
+    // --full-captures writes every landing square of every capture.
+    let text = b"1. c3-b4 f6-g5 2. b4-c5 b6xd4 3. e3xc5 d6xb4 *";
+    let (_, out, _) = fmt(&["--full-captures", "-"], Some(text));
+    assert!(out.contains("b6xd4 3. e3xc5 d6xb4"), "{out}");
+}
+
+#[test]
+fn formatted_archives_still_validate() {
+    for (file, variant) in [
+        ("czech-championship-2007-102games.pdn", "czech"),
+        ("russian-ussr-championship-x-153games.pdn", "russian"),
+    ] {
+        let (code, out, stderr) = fmt(&[&corpus(file), "--variant", variant], None);
+        assert_eq!(code, 0, "{stderr}");
+        assert_eq!(
+            out.matches("[Event ").count(),
+            out.matches("\n\n[").count() + 1
+        );
+        let (code, stderr) = validate_stdin(&out, variant);
+        assert_eq!(code, 0, "{file}: {stderr}");
+        // Formatting is idempotent.
+        let (_, again, _) = fmt(&["-", "--variant", variant], Some(out.as_bytes()));
+        assert_eq!(again, out, "{file}");
+    }
+}

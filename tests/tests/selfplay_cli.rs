@@ -1,0 +1,101 @@
+//! End-to-end tests of `drafti selfplay --random`.
+
+use assert_cmd::Command;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// The `drafti` binary of this build profile, built first if need be (see validate_cli.rs).
+fn drafti() -> Command {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    let bin = BIN.get_or_init(|| {
+        if let Some(path) = option_env!("CARGO_BIN_EXE_drafti") {
+            return PathBuf::from(path);
+        }
+        let exe = std::env::current_exe().expect("test executable");
+        let profile_dir = exe
+            .parent()
+            .and_then(Path::parent)
+            .expect("target/<profile>/deps");
+        let target_dir = profile_dir.parent().expect("target directory");
+        let profile = profile_dir
+            .file_name()
+            .and_then(|n| n.to_str())
+            .expect("profile name");
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+        let mut build = std::process::Command::new(cargo);
+        build
+            .args(["build", "--quiet", "--package", "drafti", "--bin", "drafti"])
+            .arg("--target-dir")
+            .arg(target_dir)
+            .current_dir(env!("CARGO_MANIFEST_DIR"));
+        match profile {
+            "debug" => {}
+            "release" => {
+                build.arg("--release");
+            }
+            other => {
+                build.args(["--profile", other]);
+            }
+        }
+        let status = build.status().expect("cargo runs");
+        assert!(status.success(), "cargo build of drafti failed");
+        profile_dir.join(format!("drafti{}", std::env::consts::EXE_SUFFIX))
+    });
+    Command::new(bin)
+}
+
+fn selfplay(args: &[&str]) -> (i32, Vec<u8>) {
+    let out = drafti().arg("selfplay").args(args).output().unwrap();
+    (out.status.code().unwrap(), out.stdout)
+}
+
+#[test]
+fn same_seed_same_games() {
+    let a = selfplay(&["--random", "--games", "50", "--seed", "9"]);
+    let b = selfplay(&["--random", "--games", "50", "--seed", "9"]);
+    let c = selfplay(&["--random", "--games", "50", "--seed", "10"]);
+    assert_eq!(a.0, 0);
+    assert_eq!(a.1, b.1);
+    assert_ne!(a.1, c.1);
+    let text = String::from_utf8(a.1).unwrap();
+    assert_eq!(
+        text.matches("[Event \"drafti random self-play\"]").count(),
+        50
+    );
+    assert!(text.contains("[Variant \"Tanzanian\"]"));
+}
+
+#[test]
+fn random_games_of_every_variant_validate() {
+    for args in [
+        &["--variant", "tz", "--first", "random"][..],
+        &["--variant", "czech"][..],
+        &["--variant", "russian", "--numeric"][..],
+    ] {
+        let (code, games) =
+            selfplay(&[&["--random", "--games", "300", "--seed", "5"], args].concat());
+        assert_eq!(code, 0);
+        let out = drafti()
+            .args(["validate", "-", "--json"])
+            .write_stdin(games)
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(String::from_utf8(out.stdout).unwrap().lines().count(), 300);
+    }
+}
+
+#[test]
+fn a_mode_must_be_chosen() {
+    let out = drafti()
+        .args(["selfplay", "--games", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--random"));
+}
