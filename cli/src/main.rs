@@ -6,6 +6,7 @@
 mod commands;
 mod common;
 mod input;
+mod report;
 mod svg;
 
 use clap::{Parser, Subcommand};
@@ -34,6 +35,8 @@ enum Command {
     Selfplay(commands::selfplay::Args),
     /// Classify games by opening; statistics per opening and as a move tree.
     Openings(commands::openings::Args),
+    /// Validate, analyse and classify in one pass: summary, blunders per player, openings, --html.
+    Report(commands::report::Args),
     /// Count move sequences from a position (move generator check and speed).
     Perft(commands::perft::Args),
     /// List the legal moves of a position.
@@ -59,6 +62,7 @@ fn main() -> ExitCode {
         Command::Fmt(args) => commands::fmt::run(args),
         Command::Selfplay(args) => commands::selfplay::run(args),
         Command::Openings(args) => commands::openings::run(args),
+        Command::Report(args) => commands::report::run(args),
         Command::Perft(args) => commands::perft::run(args),
         Command::Moves(args) => commands::moves::run(args),
         Command::Show(args) => commands::show::run(args),

@@ -4,6 +4,7 @@ pub mod fmt;
 pub mod moves;
 pub mod openings;
 pub mod perft;
+pub mod report;
 pub mod search;
 pub mod selfplay;
 pub mod show;

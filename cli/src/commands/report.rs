@@ -1,0 +1,324 @@
+//! `drafti report`: validation, analysis and opening classification of every game in one
+//! pass; a text summary on stdout and, with `--html OUT`, one self-contained HTML file.
+//! With no FILES and nothing piped in, it reports on the corpus bundled in the binary.
+//!
+//! The rendering lives in `crate::report`; this module holds the flags, the choice of
+//! input, the progress bar and the files written.
+
+use crate::common::{parse_variant, CliError, CommandResult};
+use crate::input::open_inputs;
+use crate::report::html::{self, RunInfo};
+use crate::report::text::{self, thousands};
+use crate::report::{corpus, work, Collector, WorkSettings};
+use drafti_analyzer::analysis::AnalysisOptions;
+use drafti_analyzer::batch::{run_games, BatchError, BatchOptions, Input};
+use drafti_analyzer::engine::Limits;
+use drafti_analyzer::openings::Book;
+use drafti_analyzer::replay::ReplayOptions;
+use drafti_rules::Variant;
+use std::fs::File;
+use std::io::{BufWriter, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// The search of every position when neither `--depth` nor `--nodes` is given: this many
+/// nodes, but no deeper than [`DEFAULT_DEPTH`]. Small enough that the bundled corpus (2,000
+/// games, 165,000 positions) is reported in about a minute on two cores; deep enough that
+/// the engine sees further than the corpus's players (depth 2 to 4), so their mistakes are
+/// found and not the analysis's own horizon.
+pub const DEFAULT_NODES: u64 = 3000;
+
+/// See [`DEFAULT_NODES`].
+pub const DEFAULT_DEPTH: u32 = 5;
+
+/// With `--nodes` alone, the depth is still capped here: a flagged move is re-searched alone
+/// to the depth its position's search completed, without a node limit
+/// (`drafti_analyzer::analysis`), and in simple endgames a node-limited search can complete
+/// very deep iterations whose re-search would take minutes.
+pub const NODES_DEPTH_CAP: u32 = 12;
+
+#[derive(clap::Args)]
+#[command(after_help = "\
+With no FILES and nothing piped in, the report covers the corpus bundled in the binary (engine \
+self-play games and annotated showcase records; see corpus/README.md).
+
+Winning chances are the engine's estimate of a side's chance to win (50% = even). A blunder \
+(??) costs at least 15 points of them or a proven result, a mistake (?) 7.5, an inaccuracy \
+(?!) 3.75. Invalid games are listed under archive health and not analysed.
+
+The HTML file has the summary tables, then every game (the first 5,000 of a larger archive): \
+its moves with the flagged ones marked, a graph of the winning chances, and a board diagram \
+before every blunder and mistake with the move played and the best move drawn as arrows.")]
+pub struct Args {
+    /// PDN files; `-` reads stdin. None: stdin when something is piped in (and not
+    /// empty), else the bundled corpus.
+    files: Vec<String>,
+    /// Also write the report as one self-contained HTML file (no external assets).
+    #[arg(long, value_name = "OUT")]
+    html: Option<PathBuf>,
+    /// Search every position to this depth in plies (with --nodes: whichever comes first).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
+    depth: Option<u32>,
+    /// Search every position about this many nodes (default: 3000 nodes, at most depth 5;
+    /// --nodes alone stops at depth 12 at most).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
+    /// Worker threads (default: one per core; 1 runs everything on one thread).
+    #[arg(long, short = 'j', default_value_t = 0)]
+    jobs: usize,
+    /// Rules for every game, whatever its tags say: tz, czech or russian.
+    #[arg(long, value_parser = parse_variant)]
+    variant: Option<Variant>,
+}
+
+/// Whether stdin brings data (a pipe, a file or a socket) rather than a terminal, nothing
+/// (`/dev/null`) or a closed descriptor.
+fn stdin_is_piped() -> bool {
+    if std::io::stdin().is_terminal() {
+        return false;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        match std::fs::metadata("/dev/stdin") {
+            Ok(m) => {
+                let t = m.file_type();
+                t.is_fifo() || t.is_file() || t.is_socket()
+            }
+            Err(_) => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        true
+    }
+}
+
+/// Whether piped stdin ends before its first byte (e.g. a script's empty pipe): then the
+/// bundled corpus is reported, not nothing. Waits for the first byte.
+fn stdin_is_empty() -> Result<bool, CliError> {
+    use std::io::BufRead;
+    let mut stdin = std::io::stdin().lock();
+    let empty = stdin
+        .fill_buf()
+        .map_err(|e| CliError(format!("cannot read <stdin>: {e}")))?
+        .is_empty();
+    if empty {
+        eprintln!("nothing on stdin: reporting on the bundled corpus");
+    }
+    Ok(empty)
+}
+
+/// The temporary file that holds the game sections until the summary is known.
+fn part_path(out: &Path) -> PathBuf {
+    let mut name = out
+        .file_name()
+        .map(|n| n.to_os_string())
+        .unwrap_or_default();
+    name.push(".part");
+    out.with_file_name(name)
+}
+
+fn progress_bar(total_bytes: Option<u64>) -> Option<indicatif::ProgressBar> {
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = match total_bytes {
+        Some(total) => {
+            let bar = indicatif::ProgressBar::new(total);
+            if let Ok(style) = indicatif::ProgressStyle::with_template(
+                "{spinner} analysing [{bar:32}] {percent:>3}% {msg} ({eta} left)",
+            ) {
+                bar.set_style(style.progress_chars("=> "));
+            }
+            bar
+        }
+        None => {
+            let bar = indicatif::ProgressBar::new_spinner();
+            if let Ok(style) = indicatif::ProgressStyle::with_template("{spinner} analysing {msg}")
+            {
+                bar.set_style(style);
+            }
+            bar
+        }
+    };
+    bar.enable_steady_tick(std::time::Duration::from_millis(120));
+    Some(bar)
+}
+
+pub fn run(args: Args) -> CommandResult {
+    let (inputs, total_bytes, source): (Vec<Input>, Option<u64>, String) =
+        if args.files.is_empty() && (!stdin_is_piped() || stdin_is_empty()?) {
+            (
+                corpus::inputs(),
+                Some(corpus::total_bytes()),
+                "the bundled corpus (corpus/showcase.pdn, corpus/selfplay.pdn)".to_string(),
+            )
+        } else {
+            let opened = open_inputs(&args.files)?;
+            let names: Vec<String> = opened.inputs.iter().map(|i| i.name.clone()).collect();
+            let source = match names.as_slice() {
+                [one] => one.clone(),
+                many => format!("{} files", many.len()),
+            };
+            (opened.inputs, opened.total_bytes, source)
+        };
+    let names: Vec<String> = inputs.iter().map(|i| i.name.clone()).collect();
+    let limits = match (args.depth, args.nodes) {
+        (Some(d), Some(n)) => Limits {
+            depth: Some(d),
+            nodes: Some(n),
+            ..Limits::default()
+        },
+        (Some(d), _) => Limits::depth(d),
+        (None, Some(n)) => Limits {
+            depth: Some(NODES_DEPTH_CAP),
+            nodes: Some(n),
+            ..Limits::default()
+        },
+        (None, None) => Limits {
+            depth: Some(DEFAULT_DEPTH),
+            nodes: Some(DEFAULT_NODES),
+            ..Limits::default()
+        },
+    };
+    let search = match (limits.depth, limits.nodes) {
+        (Some(d), None) => format!("depth {d} per position"),
+        (Some(d), Some(n)) => format!("{} nodes, at most depth {d}, per position", thousands(n)),
+        (None, Some(n)) => format!("{} nodes per position", thousands(n)),
+        (None, None) => String::new(),
+    };
+    let info = RunInfo { source, search };
+    let jobs = if args.jobs == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        args.jobs
+    };
+    let book = Book::builtin();
+    let settings = WorkSettings {
+        analysis: AnalysisOptions {
+            limits,
+            ..AnalysisOptions::default()
+        },
+        parallel_positions: jobs > 1,
+        book: &book,
+        html: args.html.is_some(),
+    };
+    let options = BatchOptions {
+        jobs,
+        // Small chunks: every game is searched position by position, so a chunk is
+        // seconds of work; small ones keep the progress bar moving and the workers busy.
+        chunk_size: 4,
+        replay: ReplayOptions {
+            variant_override: args.variant,
+            ..ReplayOptions::default()
+        },
+        ..BatchOptions::default()
+    };
+
+    // The game sections go to a temporary file next to OUT while the summary is gathered.
+    let mut part = match &args.html {
+        Some(out) => {
+            let path = part_path(out);
+            let file = File::create(&path)
+                .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
+            Some((path, BufWriter::with_capacity(1 << 16, file)))
+        }
+        None => None,
+    };
+
+    let bar = progress_bar(total_bytes);
+    let mut collector = Collector::new(names.clone(), &book);
+    let started = std::time::Instant::now();
+    let result = run_games(
+        inputs,
+        &options,
+        |p| {
+            if let Some(bar) = &bar {
+                bar.set_position(p.bytes);
+                bar.set_message(format!("{} games", thousands(p.games)));
+            }
+        },
+        |job| work(job, &settings),
+        |g| -> std::io::Result<()> {
+            if let Some(section) = collector.add(g) {
+                if let Some((_, w)) = part.as_mut() {
+                    w.write_all(section.as_bytes())?;
+                }
+            }
+            Ok(())
+        },
+    );
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let summary = match result {
+        Ok(s) => s,
+        Err(e) => {
+            if let Some((path, _)) = part.take() {
+                let _ = std::fs::remove_file(path);
+            }
+            return Err(match e {
+                BatchError::Sink(e) => CliError(format!("cannot write the HTML report: {e}")),
+                e => CliError(e.to_string()),
+            });
+        }
+    };
+
+    let text = text::summary(&mut collector, &info);
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            return Err(CliError(format!("cannot write the report: {e}")));
+        }
+    }
+
+    if let (Some(path), Some((part_path, writer))) = (&args.html, part.take()) {
+        let written = finish_html(path, &part_path, writer, &mut collector, &info);
+        let _ = std::fs::remove_file(&part_path);
+        let bytes =
+            written.map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
+        eprintln!(
+            "wrote {} ({} games, {} diagrams, {:.1} MB)",
+            path.display(),
+            thousands(collector.index.len() as u64),
+            thousands(collector.diagrams),
+            bytes as f64 / 1e6
+        );
+    }
+    for (name, n) in names.iter().zip(&summary.games_per_input) {
+        if *n == 0 {
+            eprintln!("warning: {name}: no games found");
+        }
+    }
+    let secs = started.elapsed().as_secs_f64();
+    eprintln!(
+        "{} games, {} positions analysed on {jobs} threads in {secs:.1} s ({:.0} positions/s); {} blunders",
+        thousands(collector.games),
+        thousands(collector.positions),
+        collector.positions as f64 / secs.max(1e-9),
+        thousands(collector.totals.blunders)
+    );
+    Ok(ExitCode::from(u8::from(
+        collector.invalid + collector.unreadable > 0,
+    )))
+}
+
+/// Writes OUT: the head and summary, the game sections from the temporary file, the tail.
+/// Returns the file's size.
+fn finish_html(
+    path: &Path,
+    part_path: &Path,
+    part: BufWriter<File>,
+    collector: &mut Collector<'_>,
+    info: &RunInfo,
+) -> std::io::Result<u64> {
+    part.into_inner().map_err(|e| e.into_error())?;
+    let mut out = BufWriter::with_capacity(1 << 16, File::create(path)?);
+    out.write_all(html::head_and_summary(collector, info).as_bytes())?;
+    std::io::copy(&mut File::open(part_path)?, &mut out)?;
+    out.write_all(html::tail().as_bytes())?;
+    let file = out.into_inner().map_err(|e| e.into_error())?;
+    Ok(file.metadata()?.len())
+}

@@ -1,0 +1,217 @@
+//! The text summary of `drafti report` (stdout): archive health, blunders per player, the
+//! biggest blunders, the openings table, and a few lines on how to read them. It holds no
+//! timing, so the same input and search limits always print the same text.
+
+use super::html::RunInfo;
+use super::Collector;
+use drafti_analyzer::judge::{BLUNDER_DROP, INACCURACY_DROP, MISTAKE_DROP};
+use drafti_analyzer::openings::{RowKind, CLASSIFY_PLIES};
+use std::fmt::Write as _;
+
+/// Players listed in the text summary.
+const PLAYERS_SHOWN: usize = 15;
+/// Openings listed in the text summary.
+const OPENINGS_SHOWN: usize = 12;
+/// Biggest blunders listed in the text summary.
+const BLUNDERS_SHOWN: usize = 5;
+
+/// `12,345`.
+pub fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn pct(v: Option<f64>) -> String {
+    v.map_or_else(|| "-".to_string(), |x| format!("{x:.1}%"))
+}
+
+/// Cuts `text` to `width` characters (with `…`).
+fn fit(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        text.to_string()
+    } else {
+        let mut s: String = text.chars().take(width.saturating_sub(1)).collect();
+        s.push('…');
+        s
+    }
+}
+
+/// The whole text summary.
+pub fn summary(c: &mut Collector<'_>, info: &RunInfo) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "drafti report: {} games from {}",
+        thousands(c.games),
+        info.source
+    );
+    let _ = writeln!(
+        out,
+        "Every position searched by the drafti engine ({}).",
+        info.search
+    );
+
+    let _ = writeln!(out, "\nArchive health");
+    let width = c.names.iter().map(|n| n.chars().count()).max().unwrap_or(0);
+    for (name, n) in c.names.iter().zip(&c.games_per_input) {
+        let _ = writeln!(out, "  {name:width$}  {:>7} games", thousands(*n));
+    }
+    let bad = c.invalid + c.unreadable;
+    let _ = writeln!(
+        out,
+        "  {} valid, {} invalid{}; {} warnings",
+        thousands(c.valid),
+        thousands(bad),
+        if c.unreadable > 0 {
+            format!(" ({} unreadable)", thousands(c.unreadable))
+        } else {
+            String::new()
+        },
+        thousands(c.warnings)
+    );
+    if !c.errors.is_empty() {
+        let _ = writeln!(
+            out,
+            "  Invalid games are not analysed. First errors (drafti validate shows them all):"
+        );
+        for e in &c.errors {
+            let _ = writeln!(out, "    {}: {}", e.game, e.error);
+        }
+    }
+
+    let _ = writeln!(
+        out,
+        "\nBlunders per player (?? blunders, ? mistakes, ?! inaccuracies; {} analysed positions)",
+        thousands(c.positions)
+    );
+    let players = c.players_sorted();
+    let name_width = players
+        .iter()
+        .take(PLAYERS_SHOWN)
+        .map(|(n, _)| n.chars().count().min(24))
+        .max()
+        .unwrap_or(6)
+        .max(6);
+    let _ = writeln!(
+        out,
+        "  {:name_width$}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6}  {:>6}  {:>7}  {:>8}",
+        "player", "games", "score", "moves", "??", "?", "?!", "??/100", "accuracy"
+    );
+    for (name, p) in players.iter().take(PLAYERS_SHOWN) {
+        let _ = writeln!(
+            out,
+            "  {:name_width$}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6}  {:>6}  {:>7}  {:>8}",
+            fit(name, 24),
+            thousands(p.games),
+            pct(p.score_pct()),
+            thousands(p.moves),
+            thousands(p.blunders),
+            thousands(p.mistakes),
+            thousands(p.inaccuracies),
+            p.blunder_rate()
+                .map_or_else(|| "-".to_string(), |r| format!("{r:.2}")),
+            pct(p.accuracy()),
+        );
+    }
+    if players.len() > PLAYERS_SHOWN {
+        let _ = writeln!(
+            out,
+            "  … and {} more players",
+            thousands((players.len() - PLAYERS_SHOWN) as u64)
+        );
+    }
+    let t = &c.totals;
+    let _ = writeln!(
+        out,
+        "  {:name_width$}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6}  {:>6}  {:>7}  {:>8}",
+        "all",
+        thousands(t.games),
+        "",
+        thousands(t.moves),
+        thousands(t.blunders),
+        thousands(t.mistakes),
+        thousands(t.inaccuracies),
+        t.blunder_rate()
+            .map_or_else(|| "-".to_string(), |r| format!("{r:.2}")),
+        pct(t.accuracy()),
+    );
+
+    let biggest = c.biggest_blunders().to_vec();
+    if !biggest.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nBiggest blunders (the mover's winning chances before and after)"
+        );
+        let move_width = biggest
+            .iter()
+            .take(BLUNDERS_SHOWN)
+            .map(|b| b.text.chars().count())
+            .max()
+            .unwrap_or(0);
+        for b in biggest.iter().take(BLUNDERS_SHOWN) {
+            let _ = writeln!(
+                out,
+                "  {:move_width$}  {:>3.0}% -> {:>3.0}%  best {:8} {} ({}), {}",
+                b.text,
+                b.before,
+                b.after,
+                b.best,
+                b.player,
+                b.mover.name(),
+                b.game
+            );
+        }
+    }
+
+    let mut rows: Vec<_> = c
+        .openings
+        .rows(1)
+        .into_iter()
+        .filter(|r| r.kind == RowKind::Opening)
+        .collect();
+    rows.sort_by(|a, b| b.tally.games.cmp(&a.tally.games).then(a.code.cmp(&b.code)));
+    let shown = rows.len().min(OPENINGS_SHOWN);
+    let _ = writeln!(
+        out,
+        "\nOpenings (most played first; {shown} of {}; the deepest book position in the first {CLASSIFY_PLIES} plies)",
+        rows.len()
+    );
+    let _ = writeln!(
+        out,
+        "  {:>6}  {:>5}  {:>5}  {:>5}  {:>6}  opening",
+        "games", "1-0", "draw", "0-1", "score"
+    );
+    for r in rows.iter().take(shown) {
+        let t = &r.tally;
+        let _ = writeln!(
+            out,
+            "  {:>6}  {:>5}  {:>5}  {:>5}  {:>6}  {}",
+            thousands(t.games),
+            t.white_wins,
+            t.draws,
+            t.black_wins,
+            pct(r.score_pct),
+            r.name
+        );
+    }
+
+    let _ = writeln!(
+        out,
+        "\nHow to read it: winning chances are the engine's estimate of a side's chance to win \
+         (50% = even).\nA blunder (??) costs the player at least {:.0} points of them, or a \
+         proven result; a mistake (?) at least {:.1};\nan inaccuracy (?!) at least {:.2}. \
+         Accuracy is 100% when every move keeps what the best move keeps.\nScore: points won \
+         in percent (a draw is half a point); for openings, the first mover's.",
+        50.0 * BLUNDER_DROP,
+        50.0 * MISTAKE_DROP,
+        50.0 * INACCURACY_DROP
+    );
+    out
+}

@@ -1,0 +1,273 @@
+//! End-to-end tests of `drafti report` on `tests/fixtures/report/small.pdn`: three engine
+//! games, the Black-first showcase game, a game with an illegal move and an unreadable one.
+//! The searches are limited by nodes (deterministic) and small, so the tests are quick.
+
+use assert_cmd::Command;
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// The `drafti` binary of this build profile, built first if need be (as in the other
+/// end-to-end tests: a binary-only package cannot be a dev-dependency).
+fn drafti() -> Command {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    let bin = BIN.get_or_init(|| {
+        if let Some(path) = option_env!("CARGO_BIN_EXE_drafti") {
+            return PathBuf::from(path);
+        }
+        let exe = std::env::current_exe().expect("test executable");
+        let profile_dir = exe
+            .parent()
+            .and_then(Path::parent)
+            .expect("target/<profile>/deps");
+        let target_dir = profile_dir.parent().expect("target directory");
+        let profile = profile_dir
+            .file_name()
+            .and_then(|n| n.to_str())
+            .expect("profile name");
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+        let mut build = std::process::Command::new(cargo);
+        build
+            .args(["build", "--quiet", "--package", "drafti", "--bin", "drafti"])
+            .arg("--target-dir")
+            .arg(target_dir)
+            .current_dir(env!("CARGO_MANIFEST_DIR"));
+        match profile {
+            "debug" => {}
+            "release" => {
+                build.arg("--release");
+            }
+            other => {
+                build.args(["--profile", other]);
+            }
+        }
+        let status = build.status().expect("cargo runs");
+        assert!(status.success(), "cargo build of drafti failed");
+        profile_dir.join(format!("drafti{}", std::env::consts::EXE_SUFFIX))
+    });
+    Command::new(bin)
+}
+
+/// The fixture as the tests name it: relative to the tests crate, so the report (which
+/// prints file names) reads the same on every machine.
+const SMALL: &str = "fixtures/report/small.pdn";
+
+/// The search of every test: small and deterministic.
+const NODES: &str = "400";
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("drafti-report-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs `drafti report ARGS` in the tests crate's folder; returns (exit code, stdout, stderr).
+fn report(args: &[&str]) -> (i32, String, String) {
+    let output = drafti()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .arg("report")
+        .args(args)
+        .output()
+        .expect("drafti runs");
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8(output.stdout).expect("UTF-8 stdout"),
+        String::from_utf8(output.stderr).expect("UTF-8 stderr"),
+    )
+}
+
+#[test]
+fn text_summary_snapshot() {
+    let (code, stdout, stderr) = report(&[SMALL, "--nodes", NODES, "--jobs", "2"]);
+    // Two of the six games are invalid: exit code 1, like `drafti validate`.
+    assert_eq!(code, 1, "{stderr}");
+    insta::assert_snapshot!("report_small_summary", stdout);
+}
+
+#[test]
+fn the_same_report_whatever_the_jobs() {
+    let dir = temp_dir("jobs");
+    let one = dir.join("one.html");
+    let three = dir.join("three.html");
+    let a = report(&[
+        SMALL,
+        "--nodes",
+        NODES,
+        "-j",
+        "1",
+        "--html",
+        one.to_str().unwrap(),
+    ]);
+    let b = report(&[
+        SMALL,
+        "--nodes",
+        NODES,
+        "-j",
+        "3",
+        "--html",
+        three.to_str().unwrap(),
+    ]);
+    assert_eq!(a.1, b.1, "text summaries differ between --jobs 1 and 3");
+    assert_eq!(
+        std::fs::read(&one).unwrap(),
+        std::fs::read(&three).unwrap(),
+        "HTML reports differ between --jobs 1 and 3"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The number in the `all` row of the players table under `column` (`??`, `?`).
+fn all_row(summary: &str, column: &str) -> u64 {
+    let header = summary
+        .lines()
+        .find(|l| l.trim_start().starts_with("player "))
+        .expect("players header");
+    let columns: Vec<&str> = header.split_whitespace().collect();
+    let at = columns.iter().position(|c| *c == column).expect("column");
+    let row = summary
+        .lines()
+        .find(|l| l.trim_start().starts_with("all "))
+        .expect("all row");
+    // The `all` row leaves the score column empty.
+    let mut cells: Vec<&str> = row.split_whitespace().collect();
+    cells.insert(2, "");
+    cells[at].replace(',', "").parse().expect("a count")
+}
+
+#[test]
+fn html_is_well_formed_self_contained_and_complete() {
+    let dir = temp_dir("html");
+    let out = dir.join("report.html");
+    let (code, stdout, stderr) =
+        report(&[SMALL, "--nodes", NODES, "--html", out.to_str().unwrap()]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("wrote "), "{stderr}");
+    assert!(
+        !dir.join("report.html.part").exists(),
+        "temporary file left"
+    );
+    let html = std::fs::read_to_string(&out).unwrap();
+
+    // The whole document is well-formed (XHTML-compatible markup).
+    let options = roxmltree::ParsingOptions {
+        allow_dtd: true,
+        ..roxmltree::ParsingOptions::default()
+    };
+    let doc = roxmltree::Document::parse_with_options(&html, options)
+        .unwrap_or_else(|e| panic!("the report is not well-formed: {e}"));
+    let root = doc.root_element();
+    assert_eq!(root.tag_name().name(), "html");
+
+    // Every SVG parses on its own.
+    let mut svgs = 0;
+    let mut rest = html.as_str();
+    while let Some(start) = rest.find("<svg") {
+        let end = rest[start..].find("</svg>").expect("closed svg") + start + "</svg>".len();
+        let svg = &rest[start..end];
+        roxmltree::Document::parse(svg)
+            .unwrap_or_else(|e| panic!("SVG does not parse: {e}\n{svg}"));
+        svgs += 1;
+        rest = &rest[end..];
+    }
+
+    // Nothing external: no URLs, no src, no url() but in-page ones, only in-page links.
+    for needle in [
+        "http://", "https://", "src=", "@import", "<script", "<link", "<img",
+    ] {
+        assert!(!html.contains(needle), "the report contains {needle}");
+    }
+    let ids: HashSet<&str> = doc
+        .descendants()
+        .filter_map(|n| n.attribute("id"))
+        .collect();
+    for node in doc.descendants() {
+        if let Some(href) = node.attribute("href") {
+            let target = href
+                .strip_prefix('#')
+                .unwrap_or_else(|| panic!("link out of the page: {href}"));
+            assert!(ids.contains(target), "link to a missing id: {href}");
+        }
+    }
+
+    let class_is = |n: &roxmltree::Node<'_, '_>, tag: &str, class: &str| {
+        n.tag_name().name() == tag
+            && n.attribute("class")
+                .is_some_and(|c| c.split_whitespace().any(|w| w == class))
+    };
+    // One section per game, valid or not, each linked from the index.
+    let games: Vec<_> = doc
+        .descendants()
+        .filter(|n| class_is(n, "article", "game"))
+        .collect();
+    assert_eq!(games.len(), 6);
+    // A board diagram for every blunder and mistake of the analysed games (the text
+    // summary's totals), each in a figure with a caption.
+    let diagrams = doc
+        .descendants()
+        .filter(|n| class_is(n, "svg", "board"))
+        .count();
+    let figures = doc
+        .descendants()
+        .filter(|n| n.tag_name().name() == "figure")
+        .count();
+    let expected = all_row(&stdout, "??") + all_row(&stdout, "?");
+    assert!(
+        expected > 0,
+        "the fixture should have flagged moves:\n{stdout}"
+    );
+    assert_eq!(diagrams as u64, expected, "{stdout}");
+    assert_eq!(figures, diagrams);
+    // An evaluation graph for each of the four analysed games, and the defs.
+    let graphs = doc
+        .descendants()
+        .filter(|n| class_is(n, "svg", "graph"))
+        .count();
+    assert_eq!(graphs, 4);
+    assert_eq!(svgs, diagrams + graphs + 1);
+    // The invalid and the unreadable game say why.
+    let errors = doc
+        .descendants()
+        .filter(|n| class_is(n, "div", "err"))
+        .count();
+    assert_eq!(errors, 2);
+    // Readable on a phone.
+    assert!(html.contains(r#"name="viewport""#));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn piped_input_is_read() {
+    let text = std::fs::read(format!("{}/{SMALL}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let output = drafti()
+        .args(["report", "--nodes", "50"])
+        .write_stdin(text)
+        .output()
+        .expect("drafti runs");
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stdout.starts_with("drafti report: 6 games from <stdin>"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn no_input_reports_on_the_bundled_corpus() {
+    // stdin is /dev/null here (not piped): the corpus embedded in the binary is read.
+    // Depth 1 keeps it quick; the real default is in the README.
+    let (code, stdout, stderr) = report(&["--depth", "1"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.starts_with("drafti report: 2,004 games from the bundled corpus"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("2,004 valid, 0 invalid"), "{stdout}");
+    for part in [
+        "Blunders per player",
+        "Biggest blunders",
+        "Openings",
+        "How to read",
+    ] {
+        assert!(stdout.contains(part), "{part} missing:\n{stdout}");
+    }
+}
