@@ -140,7 +140,7 @@ pub(super) fn result(game: &mut ReplayedGame) {
         .result
         .as_ref()
         .map_or_else(|| tag_span(record, "Result"), |r| r.span);
-    let fen = Some(game.final_position().to_fen());
+    let fen = || Some(game.final_position().to_fen());
     let plies = game.moves.len();
     match game.outcome {
         Some(Outcome::Win(winner)) => {
@@ -161,7 +161,7 @@ pub(super) fn result(game: &mut ReplayedGame) {
                         winner.other()
                     ),
                 );
-                p.fen = fen;
+                p.fen = fen();
                 p.ply = Some(plies);
                 game.problems.push(p);
             }
@@ -174,7 +174,7 @@ pub(super) fn result(game: &mut ReplayedGame) {
                     span,
                     format!("result {stated}, but the final position is drawn by law ({reason})"),
                 );
-                p.fen = fen;
+                p.fen = fen();
                 p.ply = Some(plies);
                 game.problems.push(p);
             }

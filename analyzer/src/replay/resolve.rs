@@ -36,12 +36,25 @@ pub(crate) fn resolve(
 /// [`resolve`] among the legal moves `list`.
 #[inline]
 pub(crate) fn resolve_in(list: &MoveList, squares: &[Square]) -> Result<Move, Vec<Move>> {
+    let (Some(&from), Some(&to)) = (squares.first(), squares.last()) else {
+        return Err(Vec::new());
+    };
     let mut found = None;
     let mut count = 0;
-    for mv in list.iter() {
-        if matches(mv, squares) {
-            count += 1;
-            found.get_or_insert(*mv);
+    if squares.len() == 2 {
+        // The common case: start and end only, compared without building anything.
+        for mv in list.iter() {
+            if mv.from() == from && mv.to() == to {
+                count += 1;
+                found.get_or_insert(*mv);
+            }
+        }
+    } else {
+        for mv in list.iter() {
+            if mv.from() == from && mv.to() == to && matches(mv, squares) {
+                count += 1;
+                found.get_or_insert(*mv);
+            }
         }
     }
     match (count, found) {
