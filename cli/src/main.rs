@@ -27,6 +27,8 @@ struct Cli {
 enum Command {
     /// Replay every game of PDN files through the rules and report what is wrong.
     Validate(commands::validate::Args),
+    /// Search every position of every valid game: inaccuracies, mistakes, blunders, accuracy.
+    Analyze(commands::analyze::Args),
     /// Match results, start-order checks and knockout standings by the Tanzanian laws.
     Standings(commands::standings::Args),
     /// Rewrite PDN records canonically (notation, full capture paths where needed).
@@ -58,6 +60,7 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Validate(args) => commands::validate::run(args),
+        Command::Analyze(args) => commands::analyze::run(args),
         Command::Standings(args) => commands::standings::run(args),
         Command::Fmt(args) => commands::fmt::run(args),
         Command::Selfplay(args) => commands::selfplay::run(args),

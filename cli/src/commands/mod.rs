@@ -1,5 +1,6 @@
 //! One module per subcommand: its arguments (clap) and `run`.
 
+pub mod analyze;
 pub mod fmt;
 pub mod moves;
 pub mod openings;

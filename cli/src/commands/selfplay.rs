@@ -1,6 +1,8 @@
 //! `drafti selfplay`: games played by the machine, as PDN on stdout. `--random` picks each
-//! move uniformly at random among the legal moves (for tests and benchmarks); an engine
-//! mode will join it as another way to choose moves.
+//! move uniformly at random among the legal moves (for tests and benchmarks); `--depth D` or
+//! `--nodes N` lets the engine play both sides (`drafti_analyzer::selfplay`: a few random
+//! opening plies, some noise, adjudication at the ply cap), optionally against a second
+//! limit (`--opponent-depth`/`--opponent-nodes`, colours swapped every other game).
 
 use crate::common::{parse_variant, CliError, CommandResult};
 use drafti_pdn::{
@@ -23,9 +25,35 @@ pub enum First {
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Choose every move uniformly at random among the legal moves (the only mode so far).
-    #[arg(long)]
+    /// Choose every move uniformly at random among the legal moves.
+    #[arg(long, conflicts_with_all = ["depth", "nodes"])]
     random: bool,
+    /// Engine mode: search every move to this depth.
+    #[arg(long, conflicts_with = "nodes", value_parser = clap::value_parser!(u32).range(1..=60))]
+    depth: Option<u32>,
+    /// Engine mode: search every move about this many nodes.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
+    /// Engine mode: the second player searches to this depth instead (a match: games 2j
+    /// and 2j+1 share their opening with colours swapped; the first player is White in
+    /// odd-numbered rounds).
+    #[arg(long, conflicts_with = "opponent_nodes", value_parser = clap::value_parser!(u32).range(1..=60))]
+    opponent_depth: Option<u32>,
+    /// Engine mode: the second player searches about this many nodes instead.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    opponent_nodes: Option<u64>,
+    /// Engine mode: plies at the start played at random (varied openings).
+    #[arg(long, default_value_t = 4)]
+    opening_plies: usize,
+    /// Engine mode: probability that a move is the 2nd or 3rd best instead of the best.
+    #[arg(long, default_value_t = 0.1)]
+    noise: f64,
+    /// Engine mode: at the ply cap, a side this many hundredths of a man ahead wins.
+    #[arg(long, default_value_t = 150)]
+    adjudicate: i32,
+    /// Engine mode: worker threads (default: one per core); the games do not depend on it.
+    #[arg(long, short = 'j', default_value_t = 0)]
+    jobs: usize,
     /// How many games.
     #[arg(long, default_value_t = 1)]
     games: u64,
@@ -150,9 +178,12 @@ fn random_game(args: &Args, game_no: u64) -> GameRecord {
 }
 
 pub fn run(args: Args) -> CommandResult {
+    if args.depth.is_some() || args.nodes.is_some() {
+        return run_engine(args);
+    }
     if !args.random {
         return Err(CliError(
-            "choose how moves are picked: --random (engine self-play is not available yet)"
+            "choose how moves are picked: --random, or the engine with --depth D or --nodes N"
                 .to_string(),
         ));
     }
@@ -173,6 +204,87 @@ pub fn run(args: Args) -> CommandResult {
                 text
             })
             .collect();
+        for text in texts {
+            if let Err(e) = out.write_all(text.as_bytes()) {
+                if e.kind() == std::io::ErrorKind::BrokenPipe {
+                    return Ok(ExitCode::SUCCESS);
+                }
+                return Err(e.into());
+            }
+        }
+        start = end;
+    }
+    match out.flush() {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(ExitCode::SUCCESS),
+    }
+}
+
+/// Engine self-play: `--depth`/`--nodes` (and an opponent's limits for a match).
+fn run_engine(args: Args) -> CommandResult {
+    use drafti_analyzer::engine::Limits;
+    use drafti_analyzer::selfplay::{play_game, SelfplayOptions};
+    let limits = match (args.depth, args.nodes) {
+        (_, Some(n)) => Limits::nodes(n),
+        (Some(d), None) => Limits::depth(d),
+        (None, None) => unreachable!("engine mode needs --depth or --nodes"),
+    };
+    let opponent = match (args.opponent_depth, args.opponent_nodes) {
+        (_, Some(n)) => Some(Limits::nodes(n)),
+        (Some(d), None) => Some(Limits::depth(d)),
+        (None, None) => None,
+    };
+    if !(0.0..=1.0).contains(&args.noise) {
+        return Err(CliError("--noise must be between 0 and 1".to_string()));
+    }
+    let options = SelfplayOptions {
+        variant: args.variant,
+        black: opponent.clone().unwrap_or_else(|| limits.clone()),
+        white: limits.clone(),
+        seed: args.seed,
+        opening_plies: args.opening_plies,
+        noise: args.noise,
+        max_plies: args.max_plies,
+        adjudicate_cm: args.adjudicate,
+        paired: opponent.is_some(),
+        ..SelfplayOptions::new(limits)
+    };
+    let jobs = if args.jobs == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        args.jobs
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .stack_size(16 << 20)
+        .build()
+        .map_err(|e| CliError(format!("cannot start the worker threads: {e}")))?;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    const BATCH: u64 = 64;
+    let mut start = 0;
+    while start < args.games {
+        let end = (start + BATCH).min(args.games);
+        let texts: Vec<String> = pool.install(|| {
+            (start..end)
+                .into_par_iter()
+                .map(|i| {
+                    let mut game_options = options.clone();
+                    if args.first == First::Black
+                        || (args.first == First::Random && Rng::new(args.seed, i).below(2) == 1)
+                    {
+                        game_options.first = Color::Black;
+                    }
+                    let game = play_game(&game_options, i);
+                    let mut text = String::with_capacity(1024);
+                    if i > 0 {
+                        text.push('\n');
+                    }
+                    write_game_to(&game.record(&game_options, i), &mut text);
+                    text
+                })
+                .collect()
+        });
         for text in texts {
             if let Err(e) = out.write_all(text.as_bytes()) {
                 if e.kind() == std::io::ErrorKind::BrokenPipe {

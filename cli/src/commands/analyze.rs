@@ -1,0 +1,615 @@
+//! `drafti analyze`: every valid game searched position by position; inaccuracies, mistakes
+//! and blunders per side with accuracy, as text, JSON Lines, or an annotated PDN archive.
+//!
+//! ```text
+//! FILES ──batch (parse + replay, in order)──▶ buffer of games (about FLUSH_POSITIONS)
+//!       ──analysis::analyse_games on a pool of --jobs threads (positions of all games)──▶
+//!       reports in input order: stdout (text | JSON Lines), --pdn OUT, summary on stderr
+//! ```
+//! Invalid games are reported (their errors) and skipped. The output depends only on the
+//! input and the search limits, never on `--jobs`.
+
+use crate::common::{parse_variant, CliError, CommandResult};
+use crate::input::open_inputs;
+use drafti_analyzer::analysis::{
+    analyse_games, annotate, line_text, AnalysisOptions, GameAnalysis, MoveAnalysis, DEFAULT_DEPTH,
+};
+use drafti_analyzer::batch::{run_games, BatchError, BatchOptions, Shard};
+use drafti_analyzer::engine::{Limits, Score};
+use drafti_analyzer::judge::SideSummary;
+use drafti_analyzer::replay::{ReplayOptions, ReplayedGame};
+use drafti_pdn::{write_game_to, ParseError};
+use drafti_rules::{Color, Variant};
+use serde::Serialize;
+use std::cell::{Cell, RefCell};
+use std::fmt::Write as _;
+use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// Games are analysed in batches of about this many positions (enough to keep every
+/// worker busy; small enough that output starts soon and memory stays flat).
+const FLUSH_POSITIONS: usize = 8192;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// PDN files; `-` or none reads stdin.
+    files: Vec<String>,
+    /// Search every position to this depth in plies (default 6).
+    #[arg(long, conflicts_with = "nodes", value_parser = clap::value_parser!(u32).range(1..=60))]
+    depth: Option<u32>,
+    /// Search every position about this many nodes instead (deepest completed iteration).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
+    /// Worker threads (default: one per core).
+    #[arg(long, short = 'j', default_value_t = 0)]
+    jobs: usize,
+    /// JSON Lines on stdout: one object per game.
+    #[arg(long)]
+    json: bool,
+    /// Also write the games to OUT with NAGs ($6 ?!, $2 ?, $4 ??) and comments on the
+    /// flagged moves.
+    #[arg(long, value_name = "OUT")]
+    pdn: Option<String>,
+    /// Only every N-th game from the K-th (K = 1..N), counted across the files.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<Shard>,
+    /// Rules for every game, whatever its tags say: tz, czech or russian.
+    #[arg(long, value_parser = parse_variant)]
+    variant: Option<Variant>,
+}
+
+/// One game as read, waiting for analysis.
+struct Item {
+    file: String,
+    /// 1-based number of the game in its file.
+    index: usize,
+    /// Line of the game's start in its file.
+    line: u32,
+    raw: Vec<u8>,
+    game: Result<ReplayedGame, ParseError>,
+}
+
+impl Item {
+    fn analysable(&self) -> Option<&ReplayedGame> {
+        self.game.as_ref().ok().filter(|g| g.is_valid())
+    }
+}
+
+#[derive(Serialize)]
+struct ErrorJson<'a> {
+    line: u32,
+    column: u32,
+    ply: Option<usize>,
+    kind: &'static str,
+    message: &'a str,
+}
+
+#[derive(Serialize)]
+struct SideJson {
+    moves: usize,
+    inaccuracies: usize,
+    mistakes: usize,
+    blunders: usize,
+    accuracy: Option<f64>,
+}
+
+impl From<&SideSummary> for SideJson {
+    fn from(s: &SideSummary) -> SideJson {
+        SideJson {
+            moves: s.moves,
+            inaccuracies: s.inaccuracies,
+            mistakes: s.mistakes,
+            blunders: s.blunders,
+            accuracy: s.accuracy.map(|a| (a * 10.0).round() / 10.0),
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct SidesJson {
+    white: SideJson,
+    black: SideJson,
+}
+
+#[derive(Serialize)]
+struct FlagJson {
+    ply: usize,
+    move_number: String,
+    side: &'static str,
+    #[serde(rename = "move")]
+    move_text: String,
+    judgement: &'static str,
+    reason: Option<&'static str>,
+    before: String,
+    after: String,
+    wc_before: f64,
+    wc_after: f64,
+    best: Option<String>,
+    pv: String,
+}
+
+#[derive(Serialize)]
+struct GameJson<'a> {
+    file: &'a str,
+    index: usize,
+    line: u32,
+    white: Option<&'a str>,
+    black: Option<&'a str>,
+    result: Option<&'static str>,
+    variant: Option<&'static str>,
+    plies: usize,
+    status: &'static str,
+    errors: Vec<ErrorJson<'a>>,
+    search: String,
+    positions: usize,
+    nodes: u64,
+    sides: Option<SidesJson>,
+    flagged: Vec<FlagJson>,
+}
+
+fn round3(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}
+
+fn side_name(c: Color) -> &'static str {
+    match c {
+        Color::White => "white",
+        Color::Black => "black",
+    }
+}
+
+/// `12.` for White, `12...` for Black, counted from the game's first mover.
+fn move_number(first: Color, ply: usize) -> String {
+    let i = ply - 1;
+    let (number, white) = match first {
+        Color::White => (i / 2 + 1, i.is_multiple_of(2)),
+        Color::Black => (i.div_ceil(2) + 1, !i.is_multiple_of(2)),
+    };
+    if white {
+        format!("{number}.")
+    } else {
+        format!("{number}...")
+    }
+}
+
+fn tag<'a>(game: &'a ReplayedGame, name: &str) -> Option<&'a str> {
+    game.record
+        .tag(name)
+        .map(str::trim)
+        .filter(|v| !v.is_empty() && *v != "?")
+}
+
+fn numeric(game: &ReplayedGame) -> bool {
+    game.record
+        .moves
+        .nodes
+        .first()
+        .is_some_and(|n| n.mv.is_numeric())
+}
+
+fn flag_json(game: &ReplayedGame, m: &MoveAnalysis) -> FlagJson {
+    let numeric = numeric(game);
+    let before = &game.positions[m.ply - 1];
+    let legal = before.legal_moves(game.variant);
+    FlagJson {
+        ply: m.ply,
+        move_number: move_number(game.first_mover, m.ply),
+        side: side_name(m.mover),
+        move_text: game.record.moves.nodes[m.ply - 1].mv.text.clone(),
+        judgement: m.judgement().map_or("", |j| j.as_str()),
+        reason: m.verdict.proven.map(|r| r.as_str()),
+        before: m.best_score.to_string(),
+        after: m.played_score.to_string(),
+        wc_before: round3(m.verdict.wc_before),
+        wc_after: round3(m.verdict.wc_after),
+        best: m.best.map(|b| b.notation(&legal, numeric)),
+        pv: line_text(before, game.variant, &m.pv, numeric),
+    }
+}
+
+fn search_label(limits: &Limits) -> String {
+    match (limits.depth, limits.nodes) {
+        (_, Some(n)) => format!("nodes {n}"),
+        (Some(d), None) => format!("depth {d}"),
+        (None, None) => "default".to_string(),
+    }
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+fn side_text(s: &SideSummary) -> String {
+    let accuracy = s.accuracy.map_or("-".to_string(), |a| format!("{a:.1}%"));
+    format!(
+        "{}, {}, {}; accuracy {accuracy}",
+        plural(s.inaccuracies, "inaccuracy", "inaccuracies"),
+        plural(s.mistakes, "mistake", "mistakes"),
+        plural(s.blunders, "blunder", "blunders"),
+    )
+}
+
+fn score_text(s: Score) -> String {
+    s.to_string()
+}
+
+/// The text report of one analysed game.
+fn game_text(item: &Item, game: &ReplayedGame, a: &GameAnalysis) -> String {
+    let mut out = String::new();
+    let white = tag(game, "White").unwrap_or("?");
+    let black = tag(game, "Black").unwrap_or("?");
+    let result = game.played_result().map_or("*", |r| r.as_str());
+    let _ = writeln!(
+        out,
+        "{} game {}: {white} - {black}, {result}, {}",
+        item.file,
+        item.index,
+        plural(game.moves.len(), "ply", "plies")
+    );
+    let _ = writeln!(out, "  White: {}", side_text(&a.white));
+    let _ = writeln!(out, "  Black: {}", side_text(&a.black));
+    for m in a.flagged() {
+        let f = flag_json(game, m);
+        let symbol = m.judgement().map_or("", |j| j.symbol());
+        let reason = m
+            .verdict
+            .proven
+            .map(|r| format!(" ({r})"))
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "  ply {:>3}  {} {}{symbol}  {}{reason}: {} -> {}; best {} ({})",
+            m.ply,
+            f.move_number,
+            f.move_text,
+            f.judgement,
+            score_text(m.best_score),
+            score_text(m.played_score),
+            f.best.as_deref().unwrap_or("-"),
+            f.pv,
+        );
+    }
+    out.push('\n');
+    out
+}
+
+fn game_json(item: &Item, game: &ReplayedGame, a: &GameAnalysis, search: &str) -> String {
+    let value = GameJson {
+        file: &item.file,
+        index: item.index,
+        line: item.line,
+        white: tag(game, "White"),
+        black: tag(game, "Black"),
+        result: game.played_result().map(|r| r.as_str()),
+        variant: Some(game.variant.name()),
+        plies: game.moves.len(),
+        status: "analysed",
+        errors: Vec::new(),
+        search: search.to_string(),
+        positions: a.positions,
+        nodes: a.nodes,
+        sides: Some(SidesJson {
+            white: (&a.white).into(),
+            black: (&a.black).into(),
+        }),
+        flagged: a.flagged().map(|m| flag_json(game, m)).collect(),
+    };
+    let mut text = serde_json::to_string(&value).expect("serializable");
+    text.push('\n');
+    text
+}
+
+/// The report of a game that was not analysed (unreadable or invalid).
+fn skipped_report(item: &Item, json: bool, search: &str) -> String {
+    let errors: Vec<ErrorJson<'_>> = match &item.game {
+        Err(e) => vec![ErrorJson {
+            line: e.span.line,
+            column: e.span.column,
+            ply: None,
+            kind: "syntax",
+            message: &e.message,
+        }],
+        Ok(g) => g
+            .errors()
+            .map(|p| ErrorJson {
+                line: p.span.line,
+                column: p.span.column,
+                ply: p.ply,
+                kind: p.kind.as_str(),
+                message: &p.message,
+            })
+            .collect(),
+    };
+    if json {
+        let game = item.game.as_ref().ok();
+        let value = GameJson {
+            file: &item.file,
+            index: item.index,
+            line: item.line,
+            white: game.and_then(|g| tag(g, "White")),
+            black: game.and_then(|g| tag(g, "Black")),
+            result: game.and_then(|g| g.played_result()).map(|r| r.as_str()),
+            variant: game.map(|g| g.variant.name()),
+            plies: game.map_or(0, |g| g.moves.len()),
+            status: "invalid",
+            errors,
+            search: search.to_string(),
+            positions: 0,
+            nodes: 0,
+            sides: None,
+            flagged: Vec::new(),
+        };
+        let mut text = serde_json::to_string(&value).expect("serializable");
+        text.push('\n');
+        return text;
+    }
+    let mut out = format!(
+        "{} game {}: invalid, not analysed (run drafti validate for details)\n",
+        item.file, item.index
+    );
+    for e in errors {
+        let _ = writeln!(out, "  {}:{}: {}", e.line, e.column, e.message);
+    }
+    out.push('\n');
+    out
+}
+
+/// What the analysis of a batch adds to the totals.
+#[derive(Default)]
+struct Totals {
+    games: u64,
+    analysed: u64,
+    invalid: u64,
+    positions: u64,
+    flagged: [u64; 3],
+}
+
+struct Run<'a> {
+    options: AnalysisOptions,
+    search: String,
+    json: bool,
+    pool: rayon::ThreadPool,
+    bar: Option<indicatif::ProgressBar>,
+    out: &'a mut dyn Write,
+    pdn: Option<std::io::BufWriter<std::fs::File>>,
+    pdn_games: u64,
+    totals: Totals,
+    /// Bytes of input read so far and positions found in them (to estimate the total).
+    bytes_seen: u64,
+    total_bytes: Option<u64>,
+}
+
+impl Run<'_> {
+    fn flush(&mut self, items: &mut Vec<Item>) -> std::io::Result<()> {
+        let games: Vec<&ReplayedGame> = items.iter().filter_map(Item::analysable).collect();
+        let positions: usize = games.iter().map(|g| g.positions.len()).sum();
+        if let Some(bar) = &self.bar {
+            let seen = self.totals.positions + positions as u64;
+            let estimate = match self.total_bytes {
+                Some(total) if self.bytes_seen > 0 => {
+                    (seen as f64 * total as f64 / self.bytes_seen as f64) as u64
+                }
+                _ => seen,
+            };
+            bar.set_length(estimate.max(seen));
+        }
+        let bar = self.bar.clone();
+        let progress = move |n: u64| {
+            if let Some(bar) = &bar {
+                bar.inc(n);
+            }
+        };
+        let options = &self.options;
+        let analyses = self
+            .pool
+            .install(|| analyse_games(&games, options, &progress));
+        let mut analyses = analyses.into_iter();
+        for item in items.drain(..) {
+            self.totals.games += 1;
+            let text;
+            match item.analysable() {
+                Some(game) => {
+                    let a = analyses.next().expect("one analysis per valid game");
+                    self.totals.analysed += 1;
+                    self.totals.positions += a.positions as u64;
+                    for side in [&a.white, &a.black] {
+                        self.totals.flagged[0] += side.inaccuracies as u64;
+                        self.totals.flagged[1] += side.mistakes as u64;
+                        self.totals.flagged[2] += side.blunders as u64;
+                    }
+                    text = if self.json {
+                        game_json(&item, game, &a, &self.search)
+                    } else {
+                        game_text(&item, game, &a)
+                    };
+                    if let Some(pdn) = &mut self.pdn {
+                        let mut record = game.record.clone();
+                        annotate(&mut record, game, &a, numeric(game));
+                        let mut s = String::new();
+                        if self.pdn_games > 0 {
+                            s.push('\n');
+                        }
+                        write_game_to(&record, &mut s);
+                        pdn.write_all(s.as_bytes())?;
+                        self.pdn_games += 1;
+                    }
+                }
+                None => {
+                    self.totals.invalid += 1;
+                    text = skipped_report(&item, self.json, &self.search);
+                    if let Some(pdn) = &mut self.pdn {
+                        // Written back untouched.
+                        let raw = String::from_utf8_lossy(&item.raw);
+                        let raw = raw.trim();
+                        if self.pdn_games > 0 {
+                            pdn.write_all(b"\n")?;
+                        }
+                        pdn.write_all(raw.as_bytes())?;
+                        pdn.write_all(b"\n")?;
+                        self.pdn_games += 1;
+                    }
+                }
+            }
+            self.out.write_all(text.as_bytes())?;
+        }
+        Ok(())
+    }
+}
+
+fn progress_bar() -> Option<indicatif::ProgressBar> {
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = indicatif::ProgressBar::new(0);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{bar:40} {human_pos}/{human_len} positions, {per_sec}, {eta} left",
+        )
+        .expect("valid template"),
+    );
+    Some(bar)
+}
+
+fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+pub fn run(args: Args) -> CommandResult {
+    let opened = open_inputs(&args.files)?;
+    let limits = match (args.depth, args.nodes) {
+        (_, Some(n)) => Limits::nodes(n),
+        (Some(d), None) => Limits::depth(d),
+        (None, None) => Limits::depth(DEFAULT_DEPTH),
+    };
+    let jobs = if args.jobs == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        args.jobs
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .stack_size(16 << 20)
+        .thread_name(|i| format!("drafti-analyze-{i}"))
+        .build()
+        .map_err(|e| CliError(format!("cannot start the worker threads: {e}")))?;
+    let pdn = match &args.pdn {
+        Some(path) => Some(std::io::BufWriter::new(
+            std::fs::File::create(path)
+                .map_err(|e| CliError(format!("cannot create {path}: {e}")))?,
+        )),
+        None => None,
+    };
+    let batch = BatchOptions {
+        jobs: 1,
+        shard: args.shard,
+        chunk_size: 32,
+        replay: ReplayOptions {
+            variant_override: args.variant,
+            ..ReplayOptions::default()
+        },
+        ..BatchOptions::default()
+    };
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    let started = Instant::now();
+    let run = RefCell::new(Run {
+        search: search_label(&limits),
+        options: AnalysisOptions {
+            limits,
+            ..AnalysisOptions::default()
+        },
+        json: args.json,
+        pool,
+        bar: progress_bar(),
+        out: &mut out,
+        pdn,
+        pdn_games: 0,
+        totals: Totals::default(),
+        bytes_seen: 0,
+        total_bytes: opened.total_bytes,
+    });
+    let bytes = Cell::new(0u64);
+    let mut items: Vec<Item> = Vec::new();
+    let mut buffered = 0usize;
+    let result = run_games(
+        opened.inputs,
+        &batch,
+        |p| bytes.set(p.bytes),
+        |job| Item {
+            file: job.file.to_string(),
+            index: job.raw.index + 1,
+            line: job.raw.line,
+            raw: job.raw.bytes.clone(),
+            game: job.game,
+        },
+        |item: Item| -> std::io::Result<()> {
+            buffered += item.analysable().map_or(0, |g| g.positions.len());
+            items.push(item);
+            if buffered >= FLUSH_POSITIONS {
+                let mut r = run.borrow_mut();
+                r.bytes_seen = bytes.get();
+                r.flush(&mut items)?;
+                buffered = 0;
+            }
+            Ok(())
+        },
+    );
+    let mut run = run.into_inner();
+    let finished = match result {
+        Ok(summary) => {
+            run.bytes_seen = summary.bytes;
+            run.flush(&mut items)
+                .and_then(|()| run.out.flush())
+                .and_then(|()| run.pdn.as_mut().map_or(Ok(()), |p| p.flush()))
+                .map(|()| Some(summary))
+        }
+        Err(BatchError::Sink(e)) => Err(e),
+        Err(e) => return Err(CliError(e.to_string())),
+    };
+    if let Some(bar) = &run.bar {
+        bar.finish_and_clear();
+    }
+    let t = &run.totals;
+    let invalid = t.invalid > 0;
+    let summary = match finished {
+        Ok(s) => s,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+            return Ok(ExitCode::from(u8::from(invalid)));
+        }
+        Err(e) => return Err(CliError(format!("cannot write the report: {e}"))),
+    };
+    let secs = started.elapsed().as_secs_f64();
+    let rate = if secs > 0.0 {
+        (t.positions as f64 / secs) as u64
+    } else {
+        0
+    };
+    let shard = match (args.shard, &summary) {
+        (Some(s), Some(sum)) => format!(" (shard {s}; {} left to other shards)", sum.skipped),
+        _ => String::new(),
+    };
+    eprintln!(
+        "{} games{shard}: {} analysed, {} invalid (skipped); {} positions at {} on {jobs} {}: {} inaccuracies, {} mistakes, {} blunders; {:.2} s, {} positions/s",
+        thousands(t.games),
+        thousands(t.analysed),
+        thousands(t.invalid),
+        thousands(t.positions),
+        run.search,
+        if jobs == 1 { "thread" } else { "threads" },
+        thousands(t.flagged[0]),
+        thousands(t.flagged[1]),
+        thousands(t.flagged[2]),
+        secs,
+        thousands(rate)
+    );
+    Ok(ExitCode::from(u8::from(invalid)))
+}
