@@ -6,7 +6,8 @@
 //! ```text
 //! cargo run --release -p drafti-analyzer --example fit_k -- [GAMES] [NODES] [SEED]
 //! ```
-//! Defaults: 400 games, 4,000 nodes a move (the analysis default), seed 1. The games are
+//! Defaults: 400 games, 4,000 nodes a move (about depth 6-8, near the analysis default of
+//! depth 6), seed 1. The games are
 //! played with the self-play defaults (4 random opening plies, noise 0.1, 200-ply cap).
 
 use drafti_analyzer::engine::Limits;
