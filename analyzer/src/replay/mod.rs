@@ -30,7 +30,7 @@
 //!
 //! ```
 //! use drafti_analyzer::replay::{replay, ReplayOptions};
-//! let record = drafti_pdn::parse_games(b"1. c3-d4 d6-e5 2. d4xf6 g7xe5 *").remove(0).unwrap();
+//! let record = drafti_pdn::parse_games(b"1. c3-b4 f6-g5 2. b4-c5 b6xd4 *").remove(0).unwrap();
 //! let game = replay(record, &ReplayOptions::default());
 //! assert!(game.is_valid());
 //! assert_eq!(game.moves.len(), 4);
