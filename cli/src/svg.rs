@@ -153,10 +153,10 @@ pub fn report_defs() -> String {
     }
     s.push_str(r##""/>"##);
     // Square numbers (1-32) small in the corner of each dark square, for numeric records.
-    s.push_str(r##"<g font-size="9" font-family="sans-serif" fill="#f6e7cf">"##);
+    s.push_str(r##"<g font-size="8" font-family="sans-serif" fill="#f6e7cf">"##);
     for sq in Square::ALL {
-        let x = MARGIN + sq.file() as u32 * CELL + 3;
-        let y = MARGIN + (7 - sq.rank() as u32) * CELL + 11;
+        let x = MARGIN + sq.file() as u32 * CELL + 2;
+        let y = MARGIN + (7 - sq.rank() as u32) * CELL + 9;
         let _ = write!(s, r##"<text x="{x}" y="{y}">{}</text>"##, sq.number());
     }
     s.push_str("</g>");

@@ -438,7 +438,7 @@ nav{margin-top:10px;display:flex;flex-wrap:wrap;gap:6px}
 nav a{color:#f6ead8;background:#5b3a1e;padding:3px 10px;border-radius:12px;text-decoration:none;font-size:.9em}
 h2{font-size:1.25em;margin:28px 0 10px;border-bottom:2px solid var(--line);padding-bottom:4px}
 a{color:var(--accent)}
-.cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(130px,1fr));gap:10px;margin-top:14px}
+.cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(104px,1fr));gap:8px;margin-top:14px}
 .card{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:10px 12px}
 .card .n{font-size:1.6em;font-weight:700;display:block}
 .card .l{color:var(--muted);font-size:.85em}
@@ -461,7 +461,7 @@ article.game h3 a{text-decoration:none;color:var(--muted);font-weight:400}
 .who{display:inline-block;min-width:10em;font-weight:600}
 .nb,.nm,.ni{display:inline-block;min-width:3.2em;font-weight:600}
 .nb{color:#d62828}.nm{color:#c77700}.ni{color:#a88a2a}
-svg.graph{width:100%;height:auto;display:block;margin:6px 0 4px}
+svg.graph{width:100%;max-width:640px;height:auto;display:block;margin:6px 0 4px}
 .moves{line-height:1.9;word-spacing:1px}
 .moves b{color:var(--muted);font-weight:600}
 a.jb,span.jb,a.jm,span.jm,span.ji{border-radius:4px;padding:1px 4px;text-decoration:none;font-weight:600;white-space:nowrap}
@@ -494,6 +494,15 @@ pub struct RunInfo {
     pub search: String,
 }
 
+/// `1 game`, `2,004 games`.
+fn games_text(n: u64) -> String {
+    if n == 1 {
+        "1 game".to_string()
+    } else {
+        format!("{} games", super::text::thousands(n))
+    }
+}
+
 fn pct(v: Option<f64>) -> String {
     v.map_or_else(|| "–".to_string(), |x| format!("{x:.1}"))
 }
@@ -505,14 +514,14 @@ pub fn head_and_summary(c: &mut Collector<'_>, info: &RunInfo) -> String {
     out.push_str(r#"<meta name="viewport" content="width=device-width, initial-scale=1"/>"#);
     let _ = write!(
         out,
-        "<title>drafti report – {} games</title><style>{CSS}</style></head><body>",
-        super::text::thousands(c.games)
+        "<title>drafti report – {}</title><style>{CSS}</style></head><body>",
+        games_text(c.games)
     );
     out.push_str(&svg::report_defs());
     let _ = write!(
         out,
-        r##"<header class="top"><div><h1>drafti report</h1><p>{} games from {}. Every position searched by the drafti engine ({}).</p><nav><a href="#health">Archive health</a><a href="#players">Players</a><a href="#blunders">Biggest blunders</a><a href="#openings">Openings</a><a href="#games">Games</a><a href="#reading">How to read</a></nav></div></header><main>"##,
-        super::text::thousands(c.games),
+        r##"<header class="top"><div><h1>drafti report</h1><p>{} from {}. Every position searched by the drafti engine ({}).</p><nav><a href="#health">Archive health</a><a href="#players">Players</a><a href="#blunders">Biggest blunders</a><a href="#openings">Openings</a><a href="#games">Games</a><a href="#reading">How to read</a></nav></div></header><main>"##,
+        games_text(c.games),
         escape(&info.source),
         escape(&info.search)
     );
@@ -577,11 +586,11 @@ pub fn head_and_summary(c: &mut Collector<'_>, info: &RunInfo) -> String {
     }
 
     // Players.
-    out.push_str(r#"<h2 id="players">Blunders per player</h2><div class="scroll"><table><tr><th>player</th><th class="r">games</th><th class="r">score</th><th class="r">moves</th><th class="r">??</th><th class="r">?</th><th class="r">?!</th><th class="r">?? per 100</th><th class="r">accuracy</th></tr>"#);
+    out.push_str(r#"<h2 id="players">Blunders per player</h2><div class="scroll"><table><tr><th>player</th><th class="r">games</th><th class="r hide-s">score</th><th class="r hide-s">moves</th><th class="r">??</th><th class="r">?</th><th class="r hide-s">?!</th><th class="r">?? per 100</th><th class="r">accuracy</th></tr>"#);
     for (name, p) in c.players_sorted().into_iter().take(50) {
         let _ = write!(
             out,
-            r#"<tr><td>{}</td><td class="r">{}</td><td class="r">{}%</td><td class="r">{}</td><td class="r">{}</td><td class="r">{}</td><td class="r">{}</td><td class="r">{}</td><td class="r">{}%</td></tr>"#,
+            r#"<tr><td>{}</td><td class="r">{}</td><td class="r hide-s">{}%</td><td class="r hide-s">{}</td><td class="r">{}</td><td class="r">{}</td><td class="r hide-s">{}</td><td class="r">{}</td><td class="r">{}%</td></tr>"#,
             escape(name),
             super::text::thousands(p.games),
             pct(p.score_pct()),
@@ -648,14 +657,14 @@ pub fn head_and_summary(c: &mut Collector<'_>, info: &RunInfo) -> String {
     rows.sort_by(|a, b| b.tally.games.cmp(&a.tally.games).then(a.code.cmp(&b.code)));
     let _ = write!(
         out,
-        r#"<h2 id="openings">Openings</h2><p class="note">The deepest position of the opening book reached in the first {CLASSIFY_PLIES} plies; games that Black started are mirrored, so lines read as if White had started. Score: the first mover's points in percent.</p><div class="scroll"><table><tr><th>opening</th><th class="r">games</th><th class="r">1-0</th><th class="r">draw</th><th class="r">0-1</th><th class="r">score</th></tr>"#
+        r#"<h2 id="openings">Openings</h2><p class="note">The deepest position of the opening book reached in the first {CLASSIFY_PLIES} plies; games that Black started are mirrored, so lines read as if White had started. Score: the first mover's points in percent.</p><div class="scroll"><table><tr><th>opening</th><th class="r">games</th><th class="r hide-s">1-0</th><th class="r hide-s">draw</th><th class="r hide-s">0-1</th><th class="r">score</th></tr>"#
     );
-    let shown = 25;
+    let shown = 15;
     for r in rows.iter().take(shown) {
         let t = &r.tally;
         let _ = write!(
             out,
-            r#"<tr><td class="w">{}</td><td class="r">{}</td><td class="r">{}</td><td class="r">{}</td><td class="r">{}</td><td class="r">{}%</td></tr>"#,
+            r#"<tr><td class="w">{}</td><td class="r">{}</td><td class="r hide-s">{}</td><td class="r hide-s">{}</td><td class="r hide-s">{}</td><td class="r">{}%</td></tr>"#,
             escape(&r.name),
             t.games,
             t.white_wins,
@@ -690,8 +699,8 @@ pub fn head_and_summary(c: &mut Collector<'_>, info: &RunInfo) -> String {
     };
     let _ = write!(
         out,
-        r#"<details{open}><summary>Index of {} games (?? blunders, ? mistakes)</summary><div class="scroll"><table><tr><th>game</th><th>White</th><th>Black</th><th>result</th><th class="r">??</th><th class="r">?</th><th class="r hide-s">plies</th><th class="hide-s">opening</th></tr>"#,
-        super::text::thousands(c.index.len() as u64)
+        r#"<details{open}><summary>Index of {} (?? blunders, ? mistakes)</summary><div class="scroll"><table><tr><th>game</th><th>White</th><th>Black</th><th>result</th><th class="r">??</th><th class="r">?</th><th class="r hide-s">plies</th><th class="hide-s">opening</th></tr>"#,
+        games_text(c.index.len() as u64)
     );
     for r in &c.index {
         let (b, m) = match (r.status, r.flags) {

@@ -48,8 +48,9 @@ pub fn summary(c: &mut Collector<'_>, info: &RunInfo) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "drafti report: {} games from {}",
+        "drafti report: {} game{} from {}",
         thousands(c.games),
+        if c.games == 1 { "" } else { "s" },
         info.source
     );
     let _ = writeln!(
