@@ -382,3 +382,50 @@ pub fn escape(text: &str) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_diagram_places_every_piece_on_the_shared_board() {
+        let pos = Position::start(Color::White);
+        let arrow = Arrow {
+            path: vec!["c3".parse().unwrap(), "d4".parse().unwrap()],
+            color: "#f00",
+        };
+        let svg = diagram(&pos, &[arrow], "start <&>");
+        assert_eq!(svg.matches(r##"<use href="#dr-board"/>"##).count(), 1);
+        assert_eq!(svg.matches(r##"href="#dr-wm""##).count(), 12);
+        assert_eq!(svg.matches(r##"href="#dr-bm""##).count(), 12);
+        assert_eq!(svg.matches("<polygon").count(), 1);
+        assert!(svg.contains("start &lt;&amp;&gt;"));
+        let defs = report_defs();
+        for id in ["dr-board", "dr-wm", "dr-wk", "dr-bm", "dr-bk"] {
+            assert!(defs.contains(&format!(r#"id="{id}""#)), "{id}");
+        }
+    }
+
+    #[test]
+    fn eval_graph_handles_any_length() {
+        assert!(eval_graph(&[], &[], "none").ends_with("</svg>"));
+        let one = eval_graph(&[50.0], &[], "one");
+        assert!(one.contains("<polygon"));
+        let marks = [GraphMark {
+            ply: 2,
+            color: "#d62828",
+            title: "2... x??".to_string(),
+            link: Some("g1-1-p2".to_string()),
+        }];
+        let svg = eval_graph(&[50.0, 60.0, 10.0], &marks, "three");
+        assert!(svg.contains(r##"<a href="#g1-1-p2">"##));
+        // A mark beyond the game is left out.
+        let beyond = [GraphMark {
+            ply: 9,
+            color: "#000",
+            title: String::new(),
+            link: None,
+        }];
+        assert!(!eval_graph(&[50.0], &beyond, "x").contains("<circle"));
+    }
+}

@@ -442,7 +442,7 @@ a{color:var(--accent)}
 .card{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:10px 12px}
 .card .n{font-size:1.6em;font-weight:700;display:block}
 .card .l{color:var(--muted);font-size:.85em}
-.card.b .n{color:#d62828}.card.m .n{color:#c77700}.card.i .n{color:#a88a2a}.card.bad .n{color:#d62828}
+.card.b .n{color:#d62828}.card.m .n{color:#c77700}.card.i .n{color:#a88a2a}.card.warn .n{color:#d62828}
 .scroll{overflow-x:auto;-webkit-overflow-scrolling:touch}
 table{border-collapse:collapse;width:100%;background:var(--card);font-size:.92em}
 th,td{padding:5px 8px;border-bottom:1px solid var(--line);text-align:left;white-space:nowrap}
@@ -503,8 +503,9 @@ fn games_text(n: u64) -> String {
     }
 }
 
+/// `54.7%`, or `–` without a value.
 fn pct(v: Option<f64>) -> String {
-    v.map_or_else(|| "–".to_string(), |x| format!("{x:.1}"))
+    v.map_or_else(|| "–".to_string(), |x| format!("{x:.1}%"))
 }
 
 /// The document up to and including the summary (everything before the game sections).
@@ -532,7 +533,7 @@ pub fn head_and_summary(c: &mut Collector<'_>, info: &RunInfo) -> String {
         ("", c.valid, "valid"),
         (
             if c.invalid + c.unreadable > 0 {
-                "bad"
+                "warn"
             } else {
                 ""
             },
@@ -590,7 +591,7 @@ pub fn head_and_summary(c: &mut Collector<'_>, info: &RunInfo) -> String {
     for (name, p) in c.players_sorted().into_iter().take(50) {
         let _ = write!(
             out,
-            r#"<tr><td>{}</td><td class="r">{}</td><td class="r hide-s">{}%</td><td class="r hide-s">{}</td><td class="r">{}</td><td class="r">{}</td><td class="r hide-s">{}</td><td class="r">{}</td><td class="r">{}%</td></tr>"#,
+            r#"<tr><td>{}</td><td class="r">{}</td><td class="r hide-s">{}</td><td class="r hide-s">{}</td><td class="r">{}</td><td class="r">{}</td><td class="r hide-s">{}</td><td class="r">{}</td><td class="r">{}</td></tr>"#,
             escape(name),
             super::text::thousands(p.games),
             pct(p.score_pct()),
@@ -602,6 +603,9 @@ pub fn head_and_summary(c: &mut Collector<'_>, info: &RunInfo) -> String {
                 .map_or_else(|| "–".to_string(), |r| format!("{r:.2}")),
             pct(p.accuracy()),
         );
+    }
+    if c.players.is_empty() {
+        out.push_str(r#"<tr><td colspan="9">No valid game to analyse.</td></tr>"#);
     }
     out.push_str("</table></div>");
     if c.players.len() > 50 {
@@ -664,7 +668,7 @@ pub fn head_and_summary(c: &mut Collector<'_>, info: &RunInfo) -> String {
         let t = &r.tally;
         let _ = write!(
             out,
-            r#"<tr><td class="w">{}</td><td class="r">{}</td><td class="r hide-s">{}</td><td class="r hide-s">{}</td><td class="r hide-s">{}</td><td class="r">{}%</td></tr>"#,
+            r#"<tr><td class="w">{}</td><td class="r">{}</td><td class="r hide-s">{}</td><td class="r hide-s">{}</td><td class="r hide-s">{}</td><td class="r">{}</td></tr>"#,
             escape(&r.name),
             t.games,
             t.white_wins,
