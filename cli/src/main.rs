@@ -50,6 +50,13 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // Output piped into `head` and closed early should end drafti quietly, as it ends other
+    // command-line tools, not make `println!` panic on the broken pipe.
+    #[cfg(unix)]
+    // SAFETY: restoring the default action of one signal before any thread is started.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

@@ -1,1 +1,49 @@
 //! Helpers shared by drafti's end-to-end tests.
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// A command running the `drafti` binary of this build profile, built first if need be.
+///
+/// A binary-only package cannot be a (dev-)dependency (Cargo ignores it, so
+/// `CARGO_BIN_EXE_drafti` is not set in this crate's tests): the binary is built with the same
+/// cargo, target directory and profile as the running test, once per test process (a no-op
+/// when it is fresh).
+pub fn drafti() -> assert_cmd::Command {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    let bin = BIN.get_or_init(|| {
+        if let Some(path) = option_env!("CARGO_BIN_EXE_drafti") {
+            return PathBuf::from(path);
+        }
+        let exe = std::env::current_exe().expect("test executable");
+        let profile_dir = exe
+            .parent()
+            .and_then(Path::parent)
+            .expect("target/<profile>/deps");
+        let target_dir = profile_dir.parent().expect("target directory");
+        let profile = profile_dir
+            .file_name()
+            .and_then(|n| n.to_str())
+            .expect("profile name");
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+        let mut build = std::process::Command::new(cargo);
+        build
+            .args(["build", "--quiet", "--package", "drafti", "--bin", "drafti"])
+            .arg("--target-dir")
+            .arg(target_dir)
+            .current_dir(env!("CARGO_MANIFEST_DIR"));
+        match profile {
+            "debug" => {}
+            "release" => {
+                build.arg("--release");
+            }
+            other => {
+                build.args(["--profile", other]);
+            }
+        }
+        let status = build.status().expect("cargo runs");
+        assert!(status.success(), "cargo build of drafti failed");
+        profile_dir.join(format!("drafti{}", std::env::consts::EXE_SUFFIX))
+    });
+    assert_cmd::Command::new(bin)
+}

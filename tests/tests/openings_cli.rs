@@ -3,54 +3,8 @@
 //! `random300.pdn` (300 random legal games, half of them Black-first, written by
 //! `cargo run --release -p drafti-analyzer --example make_book -- --random-games 300 --seed 7`).
 
-use assert_cmd::Command;
+use drafti_tests::drafti;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
-
-/// The `drafti` binary of this build profile, built first if need be.
-///
-/// A binary-only package cannot be a (dev-)dependency (Cargo ignores it, so
-/// `CARGO_BIN_EXE_drafti` is not set here): the binary is built with the same cargo, target
-/// directory and profile as this test, once per test process (a no-op when it is fresh).
-fn drafti() -> Command {
-    static BIN: OnceLock<PathBuf> = OnceLock::new();
-    let bin = BIN.get_or_init(|| {
-        if let Some(path) = option_env!("CARGO_BIN_EXE_drafti") {
-            return PathBuf::from(path);
-        }
-        let exe = std::env::current_exe().expect("test executable");
-        let profile_dir = exe
-            .parent()
-            .and_then(Path::parent)
-            .expect("target/<profile>/deps");
-        let target_dir = profile_dir.parent().expect("target directory");
-        let profile = profile_dir
-            .file_name()
-            .and_then(|n| n.to_str())
-            .expect("profile name");
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
-        let mut build = std::process::Command::new(cargo);
-        build
-            .args(["build", "--quiet", "--package", "drafti", "--bin", "drafti"])
-            .arg("--target-dir")
-            .arg(target_dir)
-            .current_dir(env!("CARGO_MANIFEST_DIR"));
-        match profile {
-            "debug" => {}
-            "release" => {
-                build.arg("--release");
-            }
-            other => {
-                build.args(["--profile", other]);
-            }
-        }
-        let status = build.status().expect("cargo runs");
-        assert!(status.success(), "cargo build of drafti failed");
-        profile_dir.join(format!("drafti{}", std::env::consts::EXE_SUFFIX))
-    });
-    Command::new(bin)
-}
 
 fn fixture(name: &str) -> String {
     format!("{}/fixtures/openings/{name}", env!("CARGO_MANIFEST_DIR"))

@@ -1,52 +1,8 @@
 //! End-to-end tests of `drafti search`: a forced win with its distance and line, the JSON
 //! objects, multipv, node-limited determinism, the draw laws, and usage errors (exit 2).
 
-use assert_cmd::Command;
+use drafti_tests::drafti;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
-
-/// The `drafti` binary of this build profile, built first if need be (a binary-only package
-/// cannot be a dev-dependency, so `CARGO_BIN_EXE_drafti` is not set here: the binary is
-/// built with the same cargo, target directory and profile as this test).
-fn drafti() -> Command {
-    static BIN: OnceLock<PathBuf> = OnceLock::new();
-    let bin = BIN.get_or_init(|| {
-        if let Some(path) = option_env!("CARGO_BIN_EXE_drafti") {
-            return PathBuf::from(path);
-        }
-        let exe = std::env::current_exe().expect("test executable");
-        let profile_dir = exe
-            .parent()
-            .and_then(Path::parent)
-            .expect("target/<profile>/deps");
-        let target_dir = profile_dir.parent().expect("target directory");
-        let profile = profile_dir
-            .file_name()
-            .and_then(|n| n.to_str())
-            .expect("profile name");
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
-        let mut build = std::process::Command::new(cargo);
-        build
-            .args(["build", "--quiet", "--package", "drafti", "--bin", "drafti"])
-            .arg("--target-dir")
-            .arg(target_dir)
-            .current_dir(env!("CARGO_MANIFEST_DIR"));
-        match profile {
-            "debug" => {}
-            "release" => {
-                build.arg("--release");
-            }
-            other => {
-                build.args(["--profile", other]);
-            }
-        }
-        let status = build.status().expect("cargo runs");
-        assert!(status.success(), "cargo build of drafti failed");
-        profile_dir.join(format!("drafti{}", std::env::consts::EXE_SUFFIX))
-    });
-    Command::new(bin)
-}
 
 /// White gives c3-d4, Black must take, b2 takes three and the king takes the last man.
 const SHOT: &str = "W:Wa1,b2,c3,e3,g3:Bc5,c7,e5,h6";
