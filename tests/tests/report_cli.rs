@@ -2,51 +2,9 @@
 //! games, the Black-first showcase game, a game with an illegal move and an unreadable one.
 //! The searches are limited by nodes (deterministic) and small, so the tests are quick.
 
-use assert_cmd::Command;
+use drafti_tests::drafti;
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
-
-/// The `drafti` binary of this build profile, built first if need be (as in the other
-/// end-to-end tests: a binary-only package cannot be a dev-dependency).
-fn drafti() -> Command {
-    static BIN: OnceLock<PathBuf> = OnceLock::new();
-    let bin = BIN.get_or_init(|| {
-        if let Some(path) = option_env!("CARGO_BIN_EXE_drafti") {
-            return PathBuf::from(path);
-        }
-        let exe = std::env::current_exe().expect("test executable");
-        let profile_dir = exe
-            .parent()
-            .and_then(Path::parent)
-            .expect("target/<profile>/deps");
-        let target_dir = profile_dir.parent().expect("target directory");
-        let profile = profile_dir
-            .file_name()
-            .and_then(|n| n.to_str())
-            .expect("profile name");
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
-        let mut build = std::process::Command::new(cargo);
-        build
-            .args(["build", "--quiet", "--package", "drafti", "--bin", "drafti"])
-            .arg("--target-dir")
-            .arg(target_dir)
-            .current_dir(env!("CARGO_MANIFEST_DIR"));
-        match profile {
-            "debug" => {}
-            "release" => {
-                build.arg("--release");
-            }
-            other => {
-                build.args(["--profile", other]);
-            }
-        }
-        let status = build.status().expect("cargo runs");
-        assert!(status.success(), "cargo build of drafti failed");
-        profile_dir.join(format!("drafti{}", std::env::consts::EXE_SUFFIX))
-    });
-    Command::new(bin)
-}
+use std::path::PathBuf;
 
 /// The fixture as the tests name it: relative to the tests crate, so the report (which
 /// prints file names) reads the same on every machine.
