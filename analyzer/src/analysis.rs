@@ -191,12 +191,20 @@ fn search_position(options: &AnalysisOptions, p: &Prepared<'_>, i: usize) -> Pos
     })
 }
 
+/// Node budget of a re-check, as a multiple of the position search's: enough to reach the
+/// same depth almost always, and a bound where a node-limited search went very deep (king
+/// endings), which unbounded would run for minutes.
+const RECHECK_NODE_FACTOR: u64 = 4;
+
 /// The played move of ply `i` searched alone at `depth`; its score from the mover's side.
 fn search_played(options: &AnalysisOptions, p: &Prepared<'_>, i: usize, depth: u32) -> Verified {
     let pos = &p.game.positions[i];
     let limits = Limits {
         depth: Some(depth.max(1)),
-        nodes: None,
+        nodes: options
+            .limits
+            .nodes
+            .map(|n| n.saturating_mul(RECHECK_NODE_FACTOR)),
         ..limits_at(options, p, i)
     };
     let played = p.game.moves[i];
