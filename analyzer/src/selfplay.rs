@@ -124,17 +124,20 @@ pub struct SelfplayGame {
     pub termination: Termination,
 }
 
-/// SplitMix64: tiny and the same on every platform, so a seed means the same games.
-struct Rng(u64);
+/// SplitMix64: tiny and the same on every platform, so a seed means the same games (also
+/// those of `drafti selfplay --random`).
+pub struct Rng(u64);
 
 impl Rng {
-    fn new(seed: u64, stream: u64) -> Rng {
+    /// The generator of stream `stream` (e.g. a game number) of `seed`.
+    pub fn new(seed: u64, stream: u64) -> Rng {
         let mut rng = Rng(seed ^ stream.wrapping_mul(0xD1B5_4A32_D192_ED03));
-        rng.next();
+        rng.next_u64();
         rng
     }
 
-    fn next(&mut self) -> u64 {
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -142,13 +145,14 @@ impl Rng {
         z ^ (z >> 31)
     }
 
-    fn below(&mut self, n: usize) -> usize {
-        (((self.next() >> 32) * n as u64) >> 32) as usize
+    /// Uniform in `0..n`.
+    pub fn below(&mut self, n: usize) -> usize {
+        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
     }
 
     /// Uniform in [0, 1).
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
     }
 }
 

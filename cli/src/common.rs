@@ -31,3 +31,16 @@ pub fn parse_variant(text: &str) -> Result<Variant, String> {
 pub fn parse_fen(text: &str) -> Result<Position, String> {
     Position::from_fen(text).map_err(|e| e.to_string())
 }
+
+/// A count with thousands separators: `12,345`.
+pub fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}

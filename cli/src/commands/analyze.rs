@@ -9,7 +9,7 @@
 //! Invalid games are reported (their errors) and skipped. The output depends only on the
 //! input and the search limits, never on `--jobs`.
 
-use crate::common::{parse_variant, CliError, CommandResult};
+use crate::common::{parse_variant, thousands, CliError, CommandResult};
 use crate::input::open_inputs;
 use drafti_analyzer::analysis::{
     analyse_games, annotate, line_text, AnalysisOptions, GameAnalysis, MoveAnalysis, DEFAULT_DEPTH,
@@ -469,18 +469,6 @@ fn progress_bar() -> Option<indicatif::ProgressBar> {
         .expect("valid template"),
     );
     Some(bar)
-}
-
-fn thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 pub fn run(args: Args) -> CommandResult {

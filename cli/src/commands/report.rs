@@ -5,10 +5,11 @@
 //! The rendering lives in `crate::report`; this module holds the flags, the choice of
 //! input, the progress bar and the files written.
 
+use crate::common::thousands;
 use crate::common::{parse_variant, CliError, CommandResult};
 use crate::input::open_inputs;
 use crate::report::html::{self, RunInfo};
-use crate::report::text::{self, thousands};
+use crate::report::text;
 use crate::report::{corpus, work, Collector, WorkSettings};
 use drafti_analyzer::analysis::AnalysisOptions;
 use drafti_analyzer::batch::{run_games, BatchError, BatchOptions, Input};

@@ -5,6 +5,7 @@
 //! limit (`--opponent-depth`/`--opponent-nodes`, colours swapped every other game).
 
 use crate::common::{parse_variant, CliError, CommandResult};
+use drafti_analyzer::selfplay::Rng;
 use drafti_pdn::{
     write_game_to, GameRecord, GameResult, Line, MoveNode, MoveNumber, MoveToken, ResultToken,
     Separator, Tag,
@@ -72,29 +73,6 @@ pub struct Args {
     /// Square numbers (22-18) instead of algebraic names (c3-d4).
     #[arg(long)]
     numeric: bool,
-}
-
-/// SplitMix64: tiny, fast and the same on every platform, so a seed means the same games.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64, game: u64) -> Rng {
-        let mut rng = Rng(seed ^ game.wrapping_mul(0xD1B5_4A32_D192_ED03));
-        rng.next();
-        rng
-    }
-
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (((self.next() >> 32) * n as u64) >> 32) as usize
-    }
 }
 
 fn tag(name: &str, value: impl Into<String>) -> Tag {

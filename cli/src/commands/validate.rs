@@ -1,7 +1,7 @@
 //! `drafti validate`: every game of every file replayed through the rules; problems reported
 //! like a compiler's (or as JSON Lines), a summary on stderr, exit 1 if any game is invalid.
 
-use crate::common::{parse_variant, CliError, CommandResult};
+use crate::common::{parse_variant, thousands, CliError, CommandResult};
 use crate::input::open_inputs;
 use drafti_analyzer::batch::{run_games, BatchError, BatchOptions, GameJob, Shard};
 use drafti_analyzer::replay::{Problem, ReplayOptions, Severity};
@@ -296,18 +296,6 @@ pub fn progress_bar(total_bytes: Option<u64>) -> Option<indicatif::ProgressBar> 
         .expect("valid template"),
     );
     Some(bar)
-}
-
-fn thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 pub fn run(args: Args) -> CommandResult {

@@ -499,7 +499,7 @@ fn games_text(n: u64) -> String {
     if n == 1 {
         "1 game".to_string()
     } else {
-        format!("{} games", super::text::thousands(n))
+        format!("{} games", crate::common::thousands(n))
     }
 }
 
@@ -547,7 +547,7 @@ pub fn head_and_summary(c: &mut Collector<'_>, info: &RunInfo) -> String {
         let _ = write!(
             out,
             r#"<div class="card {class}"><span class="n">{}</span><span class="l">{label}</span></div>"#,
-            super::text::thousands(n)
+            crate::common::thousands(n)
         );
     }
     out.push_str("</div>");
@@ -559,19 +559,19 @@ pub fn head_and_summary(c: &mut Collector<'_>, info: &RunInfo) -> String {
             out,
             r#"<tr><td>{}</td><td class="r">{}</td></tr>"#,
             escape(name),
-            super::text::thousands(*n)
+            crate::common::thousands(*n)
         );
     }
     out.push_str("</table></div>");
     let _ = write!(
         out,
         r#"<p>{} valid, {} invalid, {} unreadable; {} warnings; {} plies, {} positions searched.</p>"#,
-        super::text::thousands(c.valid),
-        super::text::thousands(c.invalid),
-        super::text::thousands(c.unreadable),
-        super::text::thousands(c.warnings),
-        super::text::thousands(c.plies),
-        super::text::thousands(c.positions),
+        crate::common::thousands(c.valid),
+        crate::common::thousands(c.invalid),
+        crate::common::thousands(c.unreadable),
+        crate::common::thousands(c.warnings),
+        crate::common::thousands(c.plies),
+        crate::common::thousands(c.positions),
     );
     if !c.errors.is_empty() {
         out.push_str(r#"<p>First errors (run <code>drafti validate</code> for all of them):</p><ul class="errs">"#);
@@ -593,12 +593,12 @@ pub fn head_and_summary(c: &mut Collector<'_>, info: &RunInfo) -> String {
             out,
             r#"<tr><td>{}</td><td class="r">{}</td><td class="r hide-s">{}</td><td class="r hide-s">{}</td><td class="r">{}</td><td class="r">{}</td><td class="r hide-s">{}</td><td class="r">{}</td><td class="r">{}</td></tr>"#,
             escape(name),
-            super::text::thousands(p.games),
+            crate::common::thousands(p.games),
             pct(p.score_pct()),
-            super::text::thousands(p.moves),
-            super::text::thousands(p.blunders),
-            super::text::thousands(p.mistakes),
-            super::text::thousands(p.inaccuracies),
+            crate::common::thousands(p.moves),
+            crate::common::thousands(p.blunders),
+            crate::common::thousands(p.mistakes),
+            crate::common::thousands(p.inaccuracies),
             p.blunder_rate()
                 .map_or_else(|| "–".to_string(), |r| format!("{r:.2}")),
             pct(p.accuracy()),
@@ -692,8 +692,8 @@ pub fn head_and_summary(c: &mut Collector<'_>, info: &RunInfo) -> String {
         let _ = write!(
             out,
             r#"<p class="note">The first {} of {} games have a section below; the tables above count all of them.</p>"#,
-            super::text::thousands(HTML_GAME_LIMIT),
-            super::text::thousands(c.games)
+            crate::common::thousands(HTML_GAME_LIMIT),
+            crate::common::thousands(c.games)
         );
     }
     let open = if c.index.len() <= 60 {

@@ -4,6 +4,7 @@
 
 use super::html::RunInfo;
 use super::Collector;
+use crate::common::thousands;
 use drafti_analyzer::judge::{BLUNDER_DROP, INACCURACY_DROP, MISTAKE_DROP};
 use drafti_analyzer::openings::{RowKind, CLASSIFY_PLIES};
 use std::fmt::Write as _;
@@ -14,19 +15,6 @@ const PLAYERS_SHOWN: usize = 15;
 const OPENINGS_SHOWN: usize = 12;
 /// Biggest blunders listed in the text summary.
 const BLUNDERS_SHOWN: usize = 5;
-
-/// `12,345`.
-pub fn thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
 
 fn pct(v: Option<f64>) -> String {
     v.map_or_else(|| "-".to_string(), |x| format!("{x:.1}%"))
