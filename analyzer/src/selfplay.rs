@@ -293,6 +293,48 @@ pub fn player_name(limits: &Limits) -> String {
     }
 }
 
+/// The move nodes of `moves` played from `start`, as PDN writes them: a move number before
+/// every White move and before a first move by Black; captures short (`c3xg7`) unless another
+/// legal capture shares start and end, then with every landing square.
+pub fn mainline(
+    start: &Position,
+    variant: Variant,
+    moves: &[Move],
+    numeric: bool,
+) -> Vec<MoveNode> {
+    let mut nodes = Vec::with_capacity(moves.len());
+    let mut pos = *start;
+    let mut number = 1;
+    let mut list = MoveList::new();
+    for mv in moves {
+        pos.generate_moves(variant, &mut list);
+        let squares = if mv.notation(&list, false).matches('x').count() > 1 {
+            mv.path().collect()
+        } else {
+            vec![mv.from(), mv.to()]
+        };
+        let separator = if mv.is_capture() {
+            Separator::Capture('x')
+        } else {
+            Separator::Dash
+        };
+        let mut node = MoveNode::new(MoveToken::new(squares, separator, numeric));
+        if pos.turn() == Color::White && !nodes.is_empty() {
+            number += 1;
+        }
+        if pos.turn() == Color::White || nodes.is_empty() {
+            node.number = Some(MoveNumber {
+                number,
+                ellipsis: pos.turn() == Color::Black,
+                span: Default::default(),
+            });
+        }
+        nodes.push(node);
+        pos = pos.play(mv);
+    }
+    nodes
+}
+
 fn tag(name: &str, value: impl Into<String>) -> Tag {
     Tag {
         name: name.to_string(),
@@ -307,36 +349,7 @@ impl SelfplayGame {
     /// GameType, and Termination (`rules`, or `adjudicated at N plies`). Moves are written
     /// algebraically, with every landing square where two captures share start and end.
     pub fn record(&self, options: &SelfplayOptions, game_no: u64) -> GameRecord {
-        let mut nodes = Vec::with_capacity(self.moves.len());
-        let mut pos = self.start;
-        let mut number = 1;
-        let mut list = MoveList::new();
-        for mv in &self.moves {
-            pos.generate_moves(self.variant, &mut list);
-            let squares = if mv.notation(&list, false).matches('x').count() > 1 {
-                mv.path().collect()
-            } else {
-                vec![mv.from(), mv.to()]
-            };
-            let separator = if mv.is_capture() {
-                Separator::Capture('x')
-            } else {
-                Separator::Dash
-            };
-            let mut node = MoveNode::new(MoveToken::new(squares, separator, false));
-            if pos.turn() == Color::White && !nodes.is_empty() {
-                number += 1;
-            }
-            if pos.turn() == Color::White || nodes.is_empty() {
-                node.number = Some(MoveNumber {
-                    number,
-                    ellipsis: pos.turn() == Color::Black,
-                    span: Default::default(),
-                });
-            }
-            nodes.push(node);
-            pos = pos.play(mv);
-        }
+        let nodes = mainline(&self.start, self.variant, &self.moves, false);
         let termination = match self.termination {
             Termination::Rules(_) => "rules".to_string(),
             Termination::Adjudicated => format!("adjudicated at {} plies", self.moves.len()),

@@ -5,11 +5,8 @@
 //! limit (`--opponent-depth`/`--opponent-nodes`, colours swapped every other game).
 
 use crate::common::{parse_variant, CliError, CommandResult};
-use drafti_analyzer::selfplay::Rng;
-use drafti_pdn::{
-    write_game_to, GameRecord, GameResult, Line, MoveNode, MoveNumber, MoveToken, ResultToken,
-    Separator, Tag,
-};
+use drafti_analyzer::selfplay::{mainline, Rng};
+use drafti_pdn::{write_game_to, GameRecord, GameResult, Line, ResultToken, Tag};
 use drafti_rules::{Color, Game, MoveList, Outcome, Position, Variant};
 use rayon::prelude::*;
 use std::io::Write;
@@ -91,38 +88,17 @@ fn random_game(args: &Args, game_no: u64) -> GameRecord {
         (Variant::Tanzanian, First::Random) if rng.below(2) == 1 => Color::Black,
         _ => Color::White,
     };
-    let mut game = Game::new(Position::start(first), args.variant);
+    let start = Position::start(first);
+    let mut game = Game::new(start, args.variant);
     let mut list = MoveList::new();
-    let mut nodes = Vec::with_capacity(128);
-    let mut number = 1;
-    while game.outcome().is_none() && nodes.len() < args.max_plies {
-        let pos = *game.position();
-        pos.generate_moves(args.variant, &mut list);
+    let mut moves = Vec::with_capacity(128);
+    while game.outcome().is_none() && moves.len() < args.max_plies {
+        game.position().generate_moves(args.variant, &mut list);
         let mv = list[rng.below(list.len())];
-        let squares = if mv.notation(&list, false).matches('x').count() > 1 {
-            mv.path().collect()
-        } else {
-            vec![mv.from(), mv.to()]
-        };
-        let separator = if mv.is_capture() {
-            Separator::Capture('x')
-        } else {
-            Separator::Dash
-        };
-        let mut node = MoveNode::new(MoveToken::new(squares, separator, args.numeric));
-        if pos.turn() == Color::White && !nodes.is_empty() {
-            number += 1;
-        }
-        if pos.turn() == Color::White || nodes.is_empty() {
-            node.number = Some(MoveNumber {
-                number,
-                ellipsis: pos.turn() == Color::Black,
-                span: Default::default(),
-            });
-        }
-        nodes.push(node);
+        moves.push(mv);
         game.play(&mv);
     }
+    let nodes = mainline(&start, args.variant, &moves, args.numeric);
     let result = match game.outcome() {
         Some(Outcome::Win(Color::White)) => GameResult::WhiteWin,
         Some(Outcome::Win(Color::Black)) => GameResult::BlackWin,
