@@ -29,9 +29,8 @@
 //! ```
 
 use crate::engine::{Engine, Limits, Score};
-use drafti_pdn::{
-    GameRecord, GameResult, Line, MoveNode, MoveNumber, MoveToken, ResultToken, Separator, Tag,
-};
+use crate::replay::move_token;
+use drafti_pdn::{GameRecord, GameResult, Line, MoveNode, MoveNumber, ResultToken, Tag};
 use drafti_rules::{Color, Game, Move, MoveList, Outcome, Position, Variant};
 use rayon::prelude::*;
 use std::cell::RefCell;
@@ -308,17 +307,7 @@ pub fn mainline(
     let mut list = MoveList::new();
     for mv in moves {
         pos.generate_moves(variant, &mut list);
-        let squares = if mv.notation(&list, false).matches('x').count() > 1 {
-            mv.path().collect()
-        } else {
-            vec![mv.from(), mv.to()]
-        };
-        let separator = if mv.is_capture() {
-            Separator::Capture('x')
-        } else {
-            Separator::Dash
-        };
-        let mut node = MoveNode::new(MoveToken::new(squares, separator, numeric));
+        let mut node = MoveNode::new(move_token(mv, &list, numeric, false));
         if pos.turn() == Color::White && !nodes.is_empty() {
             number += 1;
         }

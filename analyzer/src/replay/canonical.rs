@@ -95,24 +95,28 @@ struct Writer {
     offset: i64,
 }
 
+/// The canonical token of `mv` among the `legal` moves of its position: `c3-d4`; a capture
+/// short (`c3xg7`) unless another legal capture shares start and end (or `full_captures`),
+/// then with every landing square, as PDN 3.0 requires.
+pub fn move_token(mv: &Move, legal: &[Move], numeric: bool, full_captures: bool) -> MoveToken {
+    let squares = if mv.is_capture()
+        && (full_captures || mv.notation(legal, false).matches('x').count() > 1)
+    {
+        mv.path().collect()
+    } else {
+        vec![mv.from(), mv.to()]
+    };
+    let separator = if mv.is_capture() {
+        Separator::Capture('x')
+    } else {
+        Separator::Dash
+    };
+    MoveToken::new(squares, separator, numeric)
+}
+
 impl Writer {
     fn token(&self, mv: &Move, legal: &[Move], old: &MoveToken) -> MoveToken {
-        let squares = if self.full_captures && mv.is_capture() {
-            mv.path().collect()
-        } else {
-            let short = mv.notation(legal, false);
-            if short.matches('x').count() > 1 {
-                mv.path().collect()
-            } else {
-                vec![mv.from(), mv.to()]
-            }
-        };
-        let separator = if mv.is_capture() {
-            Separator::Capture('x')
-        } else {
-            Separator::Dash
-        };
-        let mut token = MoveToken::new(squares, separator, self.numeric);
+        let mut token = move_token(mv, legal, self.numeric, self.full_captures);
         token.span = old.span;
         token
     }

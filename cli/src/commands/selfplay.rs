@@ -158,20 +158,13 @@ pub fn run(args: Args) -> CommandResult {
                 text
             })
             .collect();
-        for text in texts {
-            if let Err(e) = out.write_all(text.as_bytes()) {
-                if e.kind() == std::io::ErrorKind::BrokenPipe {
-                    return Ok(ExitCode::SUCCESS);
-                }
-                return Err(e.into());
-            }
+        if !write_texts(&mut out, &texts)? {
+            return Ok(ExitCode::SUCCESS);
         }
         start = end;
     }
-    match out.flush() {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
-        _ => Ok(ExitCode::SUCCESS),
-    }
+    write_texts(&mut out, &[])?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Engine self-play: `--depth`/`--nodes` (and an opponent's limits for a match).
@@ -239,18 +232,25 @@ fn run_engine(args: Args) -> CommandResult {
                 })
                 .collect()
         });
-        for text in texts {
-            if let Err(e) = out.write_all(text.as_bytes()) {
-                if e.kind() == std::io::ErrorKind::BrokenPipe {
-                    return Ok(ExitCode::SUCCESS);
-                }
-                return Err(e.into());
-            }
+        if !write_texts(&mut out, &texts)? {
+            return Ok(ExitCode::SUCCESS);
         }
         start = end;
     }
-    match out.flush() {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
-        _ => Ok(ExitCode::SUCCESS),
+    write_texts(&mut out, &[])?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes the games' texts in order and flushes; `false` once the reader has gone away (a
+/// closed pipe ends the output quietly), so the caller stops making games.
+fn write_texts(out: &mut impl Write, texts: &[String]) -> std::io::Result<bool> {
+    let written = texts
+        .iter()
+        .try_for_each(|text| out.write_all(text.as_bytes()))
+        .and_then(|()| out.flush());
+    match written {
+        Ok(()) => Ok(true),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(false),
+        Err(e) => Err(e),
     }
 }
