@@ -236,6 +236,20 @@ pub(crate) fn slide(sq: usize, dir: usize, occupied: u32) -> u32 {
     }
 }
 
+/// Every square a king on `sq` reaches in its four directions over empty squares (`occupied`
+/// blocks): its quiet moves, and the reach an evaluation counts.
+///
+/// ```
+/// use drafti_rules::{king_reach, Bitboard, Square};
+/// let a1 = Square::parse("a1").unwrap();
+/// assert_eq!(king_reach(a1, Bitboard::EMPTY).count(), 7);
+/// ```
+#[inline]
+pub fn king_reach(sq: Square, occupied: Bitboard) -> Bitboard {
+    let sq = sq.index() as usize;
+    Bitboard((0..4).fold(0, |reach, dir| reach | slide(sq, dir, occupied.0)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -41,7 +41,7 @@ mod square;
 mod variant;
 pub mod zobrist;
 
-pub use bitboard::{Bitboard, Direction, Squares, MAIN_DIAGONAL};
+pub use bitboard::{king_reach, Bitboard, Direction, Squares, MAIN_DIAGONAL};
 pub use fen::FenError;
 pub use mv::{Move, MoveList, MAX_CAPTURES, MOVE_LIST_CAPACITY};
 pub use notation::{MoveText, NotationError, Separator};

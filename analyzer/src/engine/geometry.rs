@@ -1,12 +1,8 @@
-//! Board geometry the evaluation needs: diagonal rays, ranks, files and the forward cones of
+//! Board geometry the evaluation needs: king reach (from the rules core), ranks, files and the forward cones of
 //! men, as tables of 32-bit square sets (bit `i` is the square numbered `i + 1`, as in
 //! `drafti_rules::Bitboard`). Built at compile time from square coordinates.
 
 use drafti_rules::Square;
-
-/// `(file step, rank step)` of the four diagonal directions: north-west, north-east,
-/// south-west, south-east (north is towards the 8th rank).
-const STEPS: [(i8, i8); 4] = [(-1, 1), (1, 1), (-1, -1), (1, -1)];
 
 const fn index_at(file: i8, rank: i8) -> Option<usize> {
     if file < 0 || file > 7 || rank < 0 || rank > 7 {
@@ -34,28 +30,6 @@ const fn coords(index: usize) -> (i8, i8) {
     }
     (0, 0)
 }
-
-/// `RAY[sq][dir]`: the squares from `sq` (exclusive) to the edge in direction `dir`.
-pub(crate) static RAY: [[u32; 4]; 32] = {
-    let mut table = [[0u32; 4]; 32];
-    let mut sq = 0;
-    while sq < 32 {
-        let (f, r) = coords(sq);
-        let mut dir = 0;
-        while dir < 4 {
-            let (df, dr) = STEPS[dir];
-            let (mut cf, mut cr) = (f + df, r + dr);
-            while let Some(i) = index_at(cf, cr) {
-                table[sq][dir] |= 1 << i;
-                cf += df;
-                cr += dr;
-            }
-            dir += 1;
-        }
-        sq += 1;
-    }
-    table
-};
 
 /// `RANK[r]`: the squares of rank `r` (0 = 1st … 7 = 8th).
 pub(crate) static RANK: [u32; 8] = {
@@ -124,36 +98,12 @@ const fn square_set(squares: &[(i8, i8)]) -> u32 {
     set
 }
 
-/// The square of `set` nearest to the start of a ray going in `dir`.
-#[inline(always)]
-pub(crate) fn nearest(set: u32, dir: usize) -> usize {
-    if dir < 2 {
-        31 - set.leading_zeros() as usize
-    } else {
-        set.trailing_zeros() as usize
-    }
-}
-
-/// The squares a king on `sq` reaches in `dir` over empty squares.
-#[inline(always)]
-pub(crate) fn slide(sq: usize, dir: usize, occupied: u32) -> u32 {
-    let ray = RAY[sq][dir];
-    let blockers = ray & occupied;
-    if blockers == 0 {
-        ray
-    } else {
-        let b = nearest(blockers, dir);
-        ray & !RAY[b][dir] & !(1 << b)
-    }
-}
-
-/// The squares a king on `sq` reaches in all four directions.
+/// The squares a king on `sq` reaches in all four directions (the rules core's geometry).
 #[inline]
 pub(crate) fn king_reach(sq: usize, occupied: u32) -> u32 {
-    slide(sq, 0, occupied)
-        | slide(sq, 1, occupied)
-        | slide(sq, 2, occupied)
-        | slide(sq, 3, occupied)
+    drafti_rules::Square::from_index(sq as u8).map_or(0, |sq| {
+        drafti_rules::king_reach(sq, drafti_rules::Bitboard(occupied)).0
+    })
 }
 
 #[cfg(test)]
@@ -165,12 +115,14 @@ mod tests {
     }
 
     #[test]
-    fn rays_and_slides() {
+    fn main_diagonal_and_king_reach() {
         let a1 = Square::parse("a1").unwrap().index() as usize;
-        assert_eq!(RAY[a1][1] | bit("a1"), MAIN_DIAGONAL);
+        assert_eq!(king_reach(a1, 0) | bit("a1"), MAIN_DIAGONAL);
         let c3 = Square::parse("c3").unwrap().index() as usize;
-        assert_eq!(RAY[c3][2], bit("b2") | bit("a1"));
-        assert_eq!(slide(c3, 1, bit("f6")), bit("d4") | bit("e5"));
+        assert_eq!(
+            king_reach(c3, bit("f6") | bit("a5")),
+            bit("d4") | bit("e5") | bit("b4") | bit("b2") | bit("a1") | bit("d2") | bit("e1")
+        );
         assert_eq!(king_reach(a1, 0).count_ones(), 7);
     }
 
