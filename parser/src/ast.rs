@@ -3,10 +3,13 @@
 //!
 //! Nothing here is checked against the rules: a [`MoveToken`] is what was written.
 
-use std::fmt;
+use std::fmt::{self, Write as _};
 
 use drafti_rules::Square;
+use smallvec::SmallVec;
+use thin_vec::ThinVec;
 
+pub use crate::move_text::MoveText;
 use crate::span::Span;
 
 /// One game of a PDN file.
@@ -195,11 +198,11 @@ pub struct MoveNode {
     pub mv: MoveToken,
     /// Move strength (`!` → 1, `?` → 2, `!!` → 3, `??` → 4, `!?` → 5, `?!` → 6) and `$n`
     /// annotations, in the order written.
-    pub nags: Vec<Nag>,
+    pub nags: ThinVec<Nag>,
     /// Comments after the move (until the next move).
-    pub comments: Vec<Comment>,
+    pub comments: ThinVec<Comment>,
     /// Alternatives to this move: each line starts with a move played instead of it.
-    pub variations: Vec<Line>,
+    pub variations: ThinVec<Line>,
 }
 
 impl MoveNode {
@@ -208,9 +211,9 @@ impl MoveNode {
         MoveNode {
             number: None,
             mv,
-            nags: Vec::new(),
-            comments: Vec::new(),
-            variations: Vec::new(),
+            nags: ThinVec::new(),
+            comments: ThinVec::new(),
+            variations: ThinVec::new(),
         }
     }
 }
@@ -239,17 +242,21 @@ pub enum Separator {
     None,
 }
 
+/// The squares of a move: up to 16 (a capture of 12 pieces has 13) are held inline, without
+/// a heap allocation. It derefs to `[Square]`.
+pub type MoveSquares = SmallVec<[Square; 16]>;
+
 /// A move as written: the squares in order (from, intermediate landing squares, to).
 ///
 /// The parser does not check legality.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MoveToken {
     /// At least two squares.
-    pub squares: Vec<Square>,
+    pub squares: MoveSquares,
     /// The separator used.
     pub separator: Separator,
     /// The move exactly as written (the writer prints this).
-    pub text: String,
+    pub text: MoveText,
     /// The token's place in the source.
     pub span: Span,
 }
@@ -262,11 +269,16 @@ impl MoveToken {
     /// use drafti_pdn::{MoveToken, Separator};
     /// use drafti_rules::Square;
     /// let sq = |s: &str| s.parse::<Square>().unwrap();
-    /// let mv = MoveToken::new(vec![sq("c3"), sq("e5"), sq("g7")], Separator::Capture(':'), false);
+    /// let mv = MoveToken::new([sq("c3"), sq("e5"), sq("g7")], Separator::Capture(':'), false);
     /// assert_eq!(mv.text, "c3:e5:g7");
-    /// assert_eq!(MoveToken::new(vec![sq("c3"), sq("d4")], Separator::Dash, true).text, "22-18");
+    /// assert_eq!(MoveToken::new([sq("c3"), sq("d4")], Separator::Dash, true).text, "22-18");
     /// ```
-    pub fn new(squares: Vec<Square>, separator: Separator, numeric: bool) -> MoveToken {
+    pub fn new(
+        squares: impl IntoIterator<Item = Square>,
+        separator: Separator,
+        numeric: bool,
+    ) -> MoveToken {
+        let squares: MoveSquares = squares.into_iter().collect();
         let mut text = String::new();
         for (i, sq) in squares.iter().enumerate() {
             if i > 0 {
@@ -276,16 +288,17 @@ impl MoveToken {
                     Separator::None => {}
                 }
             }
-            if numeric {
-                text.push_str(&format!("{sq:#}"));
+            // Writing to a string cannot fail.
+            let _ = if numeric {
+                write!(text, "{sq:#}")
             } else {
-                text.push_str(&sq.to_string());
-            }
+                write!(text, "{sq}")
+            };
         }
         MoveToken {
             squares,
             separator,
-            text,
+            text: MoveText::new(&text),
             span: Span::default(),
         }
     }

@@ -25,10 +25,11 @@ use nom::sequence::pair;
 use nom::{IResult, Parser as _};
 
 use drafti_rules::Square;
+use thin_vec::ThinVec;
 
 use crate::ast::{
-    Comment, GameRecord, GameResult, Line, MoveNumber, MoveToken, Nag, ParseWarning, ResultToken,
-    Separator, Tag, WarningKind,
+    Comment, GameRecord, GameResult, Line, MoveNumber, MoveSquares, MoveText, MoveToken, Nag,
+    ParseWarning, ResultToken, Separator, Tag, WarningKind,
 };
 use crate::encoding::decode_text;
 use crate::error::ParseError;
@@ -118,6 +119,7 @@ impl<'a> GameParser<'a> {
         self.input.len() - rest.len()
     }
 
+    #[inline(always)]
     fn span(&mut self, start: usize, end: usize) -> Span {
         self.loc.span(start, end - start)
     }
@@ -342,8 +344,9 @@ impl<'a> GameParser<'a> {
     fn movetext(&mut self, game: &mut GameRecord) -> Result<(), ParseError> {
         let mut stack: Vec<Frame> = Vec::new();
         let mut line = Line {
-            // About one move per 12 bytes of movetext saves regrowing the mainline.
-            nodes: Vec::with_capacity((self.input.len() - self.pos) / 12),
+            // `12. c3-d4 d6-e5 ` is 8 bytes a move: room for that saves regrowing the
+            // mainline (copying all its nodes) in nearly every game.
+            nodes: Vec::with_capacity((self.input.len() - self.pos) / 8),
             leading_comments: Vec::new(),
         };
         let mut pending: Option<MoveNumber> = None;
@@ -673,8 +676,8 @@ impl<'a> GameParser<'a> {
             return Ok(None);
         };
         let end = self.pos_of(rest);
-        let span = self.span(start, end);
         let Some(number) = parse_u32(digits) else {
+            let span = self.span(start, end);
             return Err(self.error_at(
                 span,
                 "move number is too large",
@@ -687,7 +690,7 @@ impl<'a> GameParser<'a> {
         Ok(Some(MoveNumber {
             number,
             ellipsis: dots.len() >= 2,
-            span,
+            span: self.span(start, end),
         }))
     }
 
@@ -706,9 +709,9 @@ impl<'a> GameParser<'a> {
             std::ptr::addr_of_mut!((*slot).mv.separator).write(mv.separator);
             std::ptr::addr_of_mut!((*slot).mv.text).write(mv.text);
             std::ptr::addr_of_mut!((*slot).mv.span).write(mv.span);
-            std::ptr::addr_of_mut!((*slot).nags).write(Vec::new());
-            std::ptr::addr_of_mut!((*slot).comments).write(Vec::new());
-            std::ptr::addr_of_mut!((*slot).variations).write(Vec::new());
+            std::ptr::addr_of_mut!((*slot).nags).write(ThinVec::new());
+            std::ptr::addr_of_mut!((*slot).comments).write(ThinVec::new());
+            std::ptr::addr_of_mut!((*slot).variations).write(ThinVec::new());
             line.nodes.set_len(line.nodes.len() + 1);
         }
         Ok(())
@@ -717,7 +720,7 @@ impl<'a> GameParser<'a> {
     /// A move at `self.pos`: squares with separators (or none between algebraic squares).
     fn move_token(&mut self) -> Result<MoveToken, ParseError> {
         let start = self.pos;
-        let mut squares = Vec::with_capacity(2);
+        let mut squares = MoveSquares::new();
         let mut dash = false;
         let mut capture: Option<char> = None;
         let mut at = start;
@@ -772,9 +775,7 @@ impl<'a> GameParser<'a> {
             (None, false) => Separator::None,
         };
         // A move's bytes are ASCII letters, digits and separators.
-        let text = std::str::from_utf8(&self.input[start..at])
-            .unwrap_or_default()
-            .to_owned();
+        let text = MoveText::from_ascii(&self.input[start..], at - start).unwrap_or_default();
         let span = self.span(start, at);
         self.last_token_end = at;
         Ok(MoveToken {

@@ -45,14 +45,15 @@ mod ast;
 mod encoding;
 mod error;
 mod grammar;
+mod move_text;
 mod reader;
 mod span;
 mod split;
 mod writer;
 
 pub use ast::{
-    Comment, GameRecord, GameResult, Line, MoveNode, MoveNumber, MoveToken, Nag, ParseWarning,
-    ResultToken, Separator, Tag, WarningKind,
+    Comment, GameRecord, GameResult, Line, MoveNode, MoveNumber, MoveSquares, MoveText, MoveToken,
+    Nag, ParseWarning, ResultToken, Separator, Tag, WarningKind,
 };
 pub use error::{ParseError, ReadError};
 pub use grammar::{parse_game, MAX_VARIATION_DEPTH};

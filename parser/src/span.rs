@@ -58,6 +58,8 @@ impl<'a> Locator<'a> {
     }
 
     /// The span of `len` bytes starting at `pos` (an index into the game's bytes).
+    // Inlined: returning the span through memory stalled the caller's next loads.
+    #[inline(always)]
     pub(crate) fn span(&mut self, pos: usize, len: usize) -> Span {
         let pos = pos.min(self.bytes.len());
         if pos < self.pos {
@@ -65,31 +67,36 @@ impl<'a> Locator<'a> {
             self.line = self.base_line;
             self.column = self.base_column;
         }
+        // Counted in locals and stored once: a span built from fields just stored one by
+        // one makes the next wide load of it wait.
+        let (mut line, mut column) = (self.line, self.column);
         let segment = &self.bytes[self.pos..pos];
         if segment.len() <= 64 {
             // Tokens are close together: a plain loop beats setting up the searches.
             for &b in segment {
                 if b == b'\n' {
-                    self.line += 1;
-                    self.column = 1;
+                    line += 1;
+                    column = 1;
                 } else if (b as i8) >= -0x40 {
-                    self.column += 1;
+                    column += 1;
                 }
             }
         } else {
             match memchr::memrchr(b'\n', segment) {
                 Some(last) => {
-                    self.line += memchr::memchr_iter(b'\n', segment).count() as u32;
-                    self.column = 1 + count_chars(&segment[last + 1..]);
+                    line += memchr::memchr_iter(b'\n', segment).count() as u32;
+                    column = 1 + count_chars(&segment[last + 1..]);
                 }
-                None => self.column += count_chars(segment),
+                None => column += count_chars(segment),
             }
         }
         self.pos = pos;
+        self.line = line;
+        self.column = column;
         Span {
             offset: self.base_offset + pos,
-            line: self.line,
-            column: self.column,
+            line,
+            column,
             len,
         }
     }

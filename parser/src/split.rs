@@ -320,51 +320,174 @@ struct MovetextState {
 
 /// Scans movetext `bytes[i..]` (the rest of a line). Returns where a new game starts, if
 /// it does on this line (a token after a result, outside variations).
+///
+/// What counts: `{…}` comments, `(` and `)`, and result tokens (a whole token, at depth 0).
+/// A token is a run of bytes that are not delimiters; a delimiter other than a space, `{`,
+/// `(` or `)` (a stray `]`, say) is a token of its own. Anything but spaces and comments is
+/// movetext.
+///
+/// Most of a line holds none of these events, so it is skipped 16 bytes at a time
+/// ([`Chunk`]); the bytes around an event go through [`scan_item`].
 #[inline]
 fn scan_movetext(bytes: &[u8], mut i: usize, st: &mut MovetextState) -> Option<usize> {
-    let end = bytes.len();
-    while i < end {
-        let b = bytes[i];
-        if is_space(b) {
-            i += 1;
-            continue;
+    // `i` is always at a token boundary: the line's start or just after a delimiter/token.
+    while !st.after_result {
+        let Some(chunk) = bytes.get(i..).and_then(|rest| rest.first_chunk::<CHUNK>()) else {
+            break;
+        };
+        let chunk = Chunk::classify(chunk);
+        let starts = (chunk.delimiters << 1) | 1;
+        let mut events = chunk.structure;
+        if st.depth == 0 {
+            events |= chunk.result_starts & starts;
         }
-        if b == b'{' {
-            match memchr::memchr(b'}', &bytes[i + 1..]) {
-                Some(k) => i += k + 2,
-                None => {
-                    st.in_comment = true;
-                    return None;
-                }
+        let quiet = if events == 0 {
+            // The last token may run on past the chunk: stop after its last delimiter.
+            match CHUNK - chunk.delimiters.leading_zeros() as usize + (32 - CHUNK) {
+                0 => break, // one long token: the byte loop takes it
+                n => n,
             }
-            continue;
-        }
-        if st.after_result && st.depth == 0 {
-            return Some(i);
-        }
-        st.seen_movetext = true;
-        match b {
-            b'(' => {
-                st.depth += 1;
-                i += 1;
-            }
-            b')' => {
-                st.depth = st.depth.saturating_sub(1);
-                i += 1;
-            }
-            _ => {
-                let start = i;
-                i += 1;
-                while i < end && !is_delimiter(bytes[i]) {
-                    i += 1;
-                }
-                if st.depth == 0 && is_result(&bytes[start..i]) {
-                    st.after_result = true;
-                }
+        } else {
+            events.trailing_zeros() as usize
+        };
+        st.seen_movetext |= !chunk.spaces & ((1u32 << quiet) - 1) != 0;
+        i += quiet;
+        if events != 0 {
+            match scan_item(bytes, i, st) {
+                Item::Next(next) => i = next,
+                Item::Split => return Some(i),
+                Item::OpenComment => return None,
             }
         }
     }
+    while i < bytes.len() {
+        match scan_item(bytes, i, st) {
+            Item::Next(next) => i = next,
+            Item::Split => return Some(i),
+            Item::OpenComment => return None,
+        }
+    }
     None
+}
+
+/// What [`scan_item`] found.
+enum Item {
+    /// Go on from this index.
+    Next(usize),
+    /// A new game starts at the item.
+    Split,
+    /// A comment opens and does not close on this line.
+    OpenComment,
+}
+
+/// Scans one item of movetext at `bytes[i]`: a space, a comment, a parenthesis or a token.
+#[inline]
+fn scan_item(bytes: &[u8], i: usize, st: &mut MovetextState) -> Item {
+    let b = bytes[i];
+    if is_space(b) {
+        return Item::Next(i + 1);
+    }
+    if b == b'{' {
+        return match memchr::memchr(b'}', &bytes[i + 1..]) {
+            Some(k) => Item::Next(i + k + 2),
+            None => {
+                st.in_comment = true;
+                Item::OpenComment
+            }
+        };
+    }
+    if st.after_result && st.depth == 0 {
+        return Item::Split;
+    }
+    st.seen_movetext = true;
+    match b {
+        b'(' => st.depth += 1,
+        b')' => st.depth = st.depth.saturating_sub(1),
+        _ if is_delimiter(b) => {}
+        _ => {
+            let len = bytes[i..]
+                .iter()
+                .position(|&c| is_delimiter(c))
+                .unwrap_or(bytes.len() - i);
+            if st.depth == 0 && is_result(&bytes[i..i + len]) {
+                st.after_result = true;
+            }
+            return Item::Next(i + len);
+        }
+    }
+    Item::Next(i + 1)
+}
+
+/// Bytes [`scan_movetext`] classifies at once.
+const CHUNK: usize = 16;
+
+/// Bit masks over [`CHUNK`] bytes (bit `k` for byte `k`).
+struct Chunk {
+    /// Delimiters ([`is_delimiter`]).
+    delimiters: u32,
+    /// Spaces ([`is_space`]).
+    spaces: u32,
+    /// `{`, `(` and `)`.
+    structure: u32,
+    /// Bytes a result can start with: `0`, `1`, `2`, `*`.
+    result_starts: u32,
+}
+
+impl Chunk {
+    /// With SSE2 (part of every x86-64 CPU): a dozen vector compares.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn classify(bytes: &[u8; CHUNK]) -> Chunk {
+        use std::arch::x86_64::{
+            __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8,
+            _mm_or_si128, _mm_set1_epi8, _mm_sub_epi8,
+        };
+        // SAFETY: SSE2 is part of every x86-64 CPU (the intrinsics only need the feature);
+        // the load reads the 16 bytes of `bytes` (unaligned loads need no alignment).
+        unsafe {
+            let v = _mm_loadu_si128(bytes.as_ptr().cast::<__m128i>());
+            let eq = |c: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(c as i8));
+            // `v - low <= span` as unsigned bytes: min(x, span) == x.
+            let within = |low: u8, span: u8| {
+                let x = _mm_sub_epi8(v, _mm_set1_epi8(low as i8));
+                _mm_cmpeq_epi8(_mm_min_epu8(x, _mm_set1_epi8(span as i8)), x)
+            };
+            let mask = |m: __m128i| _mm_movemask_epi8(m) as u32;
+            let spaces = _mm_or_si128(eq(b' '), within(b'\t', 4));
+            let structure = _mm_or_si128(_mm_or_si128(eq(b'{'), eq(b'(')), eq(b')'));
+            let other = _mm_or_si128(
+                _mm_or_si128(eq(b'}'), eq(b';')),
+                _mm_or_si128(eq(b'['), eq(b']')),
+            );
+            let result_starts = _mm_or_si128(within(b'0', 2), eq(b'*'));
+            Chunk {
+                delimiters: mask(_mm_or_si128(_mm_or_si128(spaces, structure), other)),
+                spaces: mask(spaces),
+                structure: mask(structure),
+                result_starts: mask(result_starts),
+            }
+        }
+    }
+
+    /// Elsewhere: the same masks byte by byte.
+    #[cfg(not(target_arch = "x86_64"))]
+    #[inline(always)]
+    fn classify(bytes: &[u8; CHUNK]) -> Chunk {
+        let mut chunk = Chunk {
+            delimiters: 0,
+            spaces: 0,
+            structure: 0,
+            result_starts: 0,
+        };
+        for (k, &b) in bytes.iter().enumerate() {
+            let structure = b == b'{' || b == b'(' || b == b')';
+            chunk.spaces |= u32::from(is_space(b)) << k;
+            chunk.structure |= u32::from(structure) << k;
+            chunk.delimiters |= u32::from(is_delimiter(b)) << k;
+            chunk.result_starts |= u32::from(matches!(b, b'0'..=b'2' | b'*')) << k;
+        }
+        chunk
+    }
 }
 
 impl<R: BufRead> Iterator for GameSplitter<R> {
@@ -609,6 +732,76 @@ mod tests {
         assert!(g[0].bytes.starts_with(b"[Event"));
         assert!(split(b"").is_empty());
         assert!(split(b"\n\n  \n% only a comment\n").is_empty());
+    }
+
+    /// The movetext scan byte by byte, item after item: what the chunked scan must equal.
+    fn scan_bytewise(bytes: &[u8], mut i: usize, st: &mut MovetextState) -> Option<usize> {
+        while i < bytes.len() {
+            match scan_item(bytes, i, st) {
+                Item::Next(next) => i = next,
+                Item::Split => return Some(i),
+                Item::OpenComment => return None,
+            }
+        }
+        None
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn chunked_scan_equals_the_byte_loop(
+            line in proptest::collection::vec(
+                proptest::sample::select(
+                    b" \t\r\n\x0b{}()[];012*-/x:.c3d4$!?\xd0\x9f\x01".to_vec(),
+                ),
+                0..80,
+            ),
+            depth in 0u32..3,
+            after_result: bool,
+            seen: bool,
+        ) {
+            let fresh = || MovetextState {
+                in_comment: false,
+                after_result,
+                depth,
+                seen_movetext: seen,
+            };
+            let (mut fast, mut slow) = (fresh(), fresh());
+            let a = scan_movetext(&line, 0, &mut fast);
+            let b = scan_bytewise(&line, 0, &mut slow);
+            proptest::prop_assert_eq!(a, b);
+            proptest::prop_assert_eq!(
+                (fast.in_comment, fast.after_result, fast.depth, fast.seen_movetext),
+                (slow.in_comment, slow.after_result, slow.depth, slow.seen_movetext)
+            );
+        }
+    }
+
+    #[test]
+    fn results_are_found_across_chunks() {
+        // Results at every offset of a line longer than a chunk, and one after a long token.
+        for pad in 0..40 {
+            let line = format!(
+                "{}{}1-0 x\n",
+                " c3-d4".repeat(pad / 6),
+                " ".repeat(pad % 6 + 1)
+            );
+            let mut st = MovetextState {
+                in_comment: false,
+                after_result: false,
+                depth: 0,
+                seen_movetext: false,
+            };
+            let split = scan_movetext(line.as_bytes(), 0, &mut st);
+            assert_eq!(split, Some(line.len() - 2), "{line:?}");
+        }
+        let line = b"abcdefghijklmnopqrstuvwxyz 0-1 {c} *\n";
+        let mut st = MovetextState {
+            in_comment: false,
+            after_result: false,
+            depth: 0,
+            seen_movetext: false,
+        };
+        assert_eq!(scan_movetext(line, 0, &mut st), Some(line.len() - 2));
     }
 
     #[test]

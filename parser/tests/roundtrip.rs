@@ -66,8 +66,8 @@ fn node(variations: impl Strategy<Value = Vec<Line>>) -> impl Strategy<Value = M
                     span: Default::default(),
                 })
                 .collect(),
-            comments,
-            variations,
+            comments: comments.into(),
+            variations: variations.into(),
         })
 }
 

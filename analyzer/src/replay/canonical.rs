@@ -99,19 +99,16 @@ struct Writer {
 /// short (`c3xg7`) unless another legal capture shares start and end (or `full_captures`),
 /// then with every landing square, as PDN 3.0 requires.
 pub fn move_token(mv: &Move, legal: &[Move], numeric: bool, full_captures: bool) -> MoveToken {
-    let squares = if mv.is_capture()
-        && (full_captures || mv.notation(legal, false).matches('x').count() > 1)
-    {
-        mv.path().collect()
-    } else {
-        vec![mv.from(), mv.to()]
-    };
     let separator = if mv.is_capture() {
         Separator::Capture('x')
     } else {
         Separator::Dash
     };
-    MoveToken::new(squares, separator, numeric)
+    if mv.is_capture() && (full_captures || mv.notation(legal, false).matches('x').count() > 1) {
+        MoveToken::new(mv.path(), separator, numeric)
+    } else {
+        MoveToken::new([mv.from(), mv.to()], separator, numeric)
+    }
 }
 
 impl Writer {

@@ -287,7 +287,7 @@ impl<'o> Replayer<'o> {
             kind,
             span: node.mv.span,
             ply: Some(ply + 1),
-            move_text: Some(node.mv.text.clone()),
+            move_text: Some(node.mv.text.to_string()),
             message,
             fen: Some(pos.to_fen()),
             legal: Vec::new(),

@@ -196,7 +196,7 @@ fn flag_json(game: &ReplayedGame, m: &MoveAnalysis) -> FlagJson {
         ply: m.ply,
         move_number: move_number(game.first_mover, m.ply),
         side: side_name(m.mover),
-        move_text: game.record.moves.nodes[m.ply - 1].mv.text.clone(),
+        move_text: game.record.moves.nodes[m.ply - 1].mv.text.to_string(),
         judgement: m.judgement().map_or("", |j| j.as_str()),
         reason: m.verdict.proven.map(|r| r.as_str()),
         before: m.best_score.to_string(),
