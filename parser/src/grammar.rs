@@ -787,31 +787,21 @@ impl<'a> GameParser<'a> {
     }
 
     /// A square name at `at` (after the separator `sep`, if any); sets `self.pos` after it.
+    #[inline(always)]
     fn square(&mut self, at: usize, sep: Option<u8>) -> Result<Square, ParseError> {
-        // Fast path for the usual names (`c3`, `22`); anything else goes the long way.
-        let rest = &self.input[at..];
-        let not_digit = |i: usize| !rest.get(i).is_some_and(u8::is_ascii_digit);
-        match *rest {
-            [f @ b'a'..=b'h', r @ b'1'..=b'8', ..] if not_digit(2) => {
-                if let Some(sq) = Square::from_coords(f - b'a', r - b'1') {
-                    self.pos = at + 2;
-                    return Ok(sq);
-                }
+        match usual_square(&self.input[at..]) {
+            Some((sq, len)) => {
+                self.pos = at + len;
+                Ok(sq)
             }
-            [d @ b'1'..=b'9', ..] if not_digit(1) => {
-                if let Some(sq) = Square::from_number(d - b'0') {
-                    self.pos = at + 1;
-                    return Ok(sq);
-                }
-            }
-            [d @ b'1'..=b'3', e @ b'0'..=b'9', ..] if not_digit(2) => {
-                if let Some(sq) = Square::from_number((d - b'0') * 10 + (e - b'0')) {
-                    self.pos = at + 2;
-                    return Ok(sq);
-                }
-            }
-            _ => {}
+            None => self.unusual_square(at, sep),
         }
+    }
+
+    /// [`square`](Self::square) for names [`usual_square`] does not take, and the errors.
+    #[cold]
+    #[inline(never)]
+    fn unusual_square(&mut self, at: usize, sep: Option<u8>) -> Result<Square, ParseError> {
         let parsed: Res<'a, &'a [u8]> = alt((
             recognize(pair(
                 take_while1(|b: u8| b.is_ascii_alphabetic()),
@@ -851,6 +841,23 @@ impl<'a> GameParser<'a> {
                 Err(self.error_at(span, message, "a square such as c3 or 22", found))
             }
         }
+    }
+}
+
+/// The usual square names (`c3`, `22`) at the start of `rest`, not followed by a digit: the
+/// square and the name's length.
+#[inline(always)]
+fn usual_square(rest: &[u8]) -> Option<(Square, usize)> {
+    let not_digit = |i: usize| !rest.get(i).is_some_and(u8::is_ascii_digit);
+    match *rest {
+        [f @ b'a'..=b'h', r @ b'1'..=b'8', ..] if not_digit(2) => {
+            Square::from_coords(f - b'a', r - b'1').map(|sq| (sq, 2))
+        }
+        [d @ b'1'..=b'9', ..] if not_digit(1) => Square::from_number(d - b'0').map(|sq| (sq, 1)),
+        [d @ b'1'..=b'3', e @ b'0'..=b'9', ..] if not_digit(2) => {
+            Square::from_number((d - b'0') * 10 + (e - b'0')).map(|sq| (sq, 2))
+        }
+        _ => None,
     }
 }
 
