@@ -3,6 +3,12 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn main() {
     let path = std::env::args().nth(1).unwrap();
     let data = std::fs::read(path).unwrap();
+    if std::env::args().nth(2).as_deref() == Some("split") {
+        for _ in 0..20 {
+            std::hint::black_box(drafti_pdn::GameSplitter::new(&data[..]).count());
+        }
+        return;
+    }
     let mut best = f64::MAX;
     let mut best_split = f64::MAX;
     for _ in 0..7 {

@@ -421,6 +421,14 @@ fn scan_item(bytes: &[u8], i: usize, st: &mut MovetextState) -> Item {
 /// Bytes [`scan_movetext`] classifies at once.
 const CHUNK: usize = 16;
 
+/// Where a result can start: `*`, or `0`, `1` or `2` followed by `-` or `/` (so move
+/// numbers such as `12.` are not looked at). The last byte's follower is in the next
+/// chunk: a digit there counts.
+#[inline(always)]
+fn result_starts(digits: u32, dashes: u32, stars: u32) -> u32 {
+    (digits & ((dashes >> 1) | 1 << (CHUNK - 1))) | stars
+}
+
 /// Bit masks over [`CHUNK`] bytes (bit `k` for byte `k`).
 struct Chunk {
     /// Delimiters ([`is_delimiter`]).
@@ -429,7 +437,7 @@ struct Chunk {
     spaces: u32,
     /// `{`, `(` and `)`.
     structure: u32,
-    /// Bytes a result can start with: `0`, `1`, `2`, `*`.
+    /// Bytes a result can start at ([`result_starts`]).
     result_starts: u32,
 }
 
@@ -459,12 +467,13 @@ impl Chunk {
                 _mm_or_si128(eq(b'}'), eq(b';')),
                 _mm_or_si128(eq(b'['), eq(b']')),
             );
-            let result_starts = _mm_or_si128(within(b'0', 2), eq(b'*'));
+            let digits = mask(within(b'0', 2));
+            let dashes = mask(_mm_or_si128(eq(b'-'), eq(b'/')));
             Chunk {
                 delimiters: mask(_mm_or_si128(_mm_or_si128(spaces, structure), other)),
                 spaces: mask(spaces),
                 structure: mask(structure),
-                result_starts: mask(result_starts),
+                result_starts: result_starts(digits, dashes, mask(eq(b'*'))),
             }
         }
     }
@@ -479,13 +488,17 @@ impl Chunk {
             structure: 0,
             result_starts: 0,
         };
+        let (mut digits, mut dashes, mut stars) = (0, 0, 0);
         for (k, &b) in bytes.iter().enumerate() {
             let structure = b == b'{' || b == b'(' || b == b')';
             chunk.spaces |= u32::from(is_space(b)) << k;
             chunk.structure |= u32::from(structure) << k;
             chunk.delimiters |= u32::from(is_delimiter(b)) << k;
-            chunk.result_starts |= u32::from(matches!(b, b'0'..=b'2' | b'*')) << k;
+            digits |= u32::from(matches!(b, b'0'..=b'2')) << k;
+            dashes |= u32::from(b == b'-' || b == b'/') << k;
+            stars |= u32::from(b == b'*') << k;
         }
+        chunk.result_starts = result_starts(digits, dashes, stars);
         chunk
     }
 }
@@ -749,16 +762,20 @@ mod tests {
     proptest::proptest! {
         #[test]
         fn chunked_scan_equals_the_byte_loop(
-            line in proptest::collection::vec(
-                proptest::sample::select(
-                    b" \t\r\n\x0b{}()[];012*-/x:.c3d4$!?\xd0\x9f\x01".to_vec(),
-                ),
-                0..80,
+            pieces in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0", "*", "1-", "2/", "0",
+                    " ", "  ", "\t", "\r", "\x0b", "{", "}", "(", ")", "[", "]", ";", "$1",
+                    "12.", "1.", "2...", "c3-d4", "22-18", "x", ":", "!?", "ж", "\x01", "\u{2026}",
+                ]),
+                0..40,
             ),
             depth in 0u32..3,
             after_result: bool,
             seen: bool,
         ) {
+            let mut line = pieces.concat().into_bytes();
+            line.push(b'\n');
             let fresh = || MovetextState {
                 in_comment: false,
                 after_result,
