@@ -80,6 +80,18 @@ struct GameParser<'a> {
     warnings: Vec<ParseWarning>,
 }
 
+/// What [`GameParser::move_number`] read.
+enum NumberToken {
+    Number(MoveNumber),
+    /// Digits not followed by dots: a numeric move such as `22-18`.
+    NotANumber,
+    /// A number too large for a `u32`, at `input[start..end]`.
+    TooLarge {
+        start: usize,
+        end: usize,
+    },
+}
+
 /// An open variation: the line it branches from and where its `(` is.
 struct Frame {
     line: Line,
@@ -495,10 +507,12 @@ impl<'a> GameParser<'a> {
                             EXPECT_MOVETEXT,
                         ));
                     }
-                    if let Some(number) = self.move_number()? {
-                        pending = Some(number);
-                    } else {
-                        self.push_move(&mut line, pending.take())?;
+                    match self.move_number() {
+                        NumberToken::Number(number) => pending = Some(number),
+                        NumberToken::NotANumber => self.push_move(&mut line, pending.take())?,
+                        NumberToken::TooLarge { start, end } => {
+                            return Err(self.number_too_large(start, end));
+                        }
                     }
                 }
                 b'a'..=b'z' | b'A'..=b'Z' => {
@@ -665,7 +679,10 @@ impl<'a> GameParser<'a> {
     }
 
     /// A move number (`12.`, `12...`, `12…`) at `self.pos`, if there is one.
-    fn move_number(&mut self) -> Result<Option<MoveNumber>, ParseError> {
+    // Inlined, with no error inside: a result carrying a `ParseError` went through memory
+    // and the span in it was reloaded before its stores had landed.
+    #[inline(always)]
+    fn move_number(&mut self) -> NumberToken {
         let start = self.pos;
         let parsed: Res<'a, (&'a [u8], &'a [u8])> = pair(
             digit1,
@@ -673,25 +690,33 @@ impl<'a> GameParser<'a> {
         )
         .parse(self.rest());
         let Ok((rest, (digits, dots))) = parsed else {
-            return Ok(None);
+            return NumberToken::NotANumber;
         };
         let end = self.pos_of(rest);
         let Some(number) = parse_u32(digits) else {
-            let span = self.span(start, end);
-            return Err(self.error_at(
-                span,
-                "move number is too large",
-                "a move number",
-                format!("'{}'", String::from_utf8_lossy(digits)),
-            ));
+            return NumberToken::TooLarge { start, end };
         };
         self.pos = end;
         self.last_token_end = end;
-        Ok(Some(MoveNumber {
+        NumberToken::Number(MoveNumber {
             number,
             ellipsis: dots.len() >= 2,
             span: self.span(start, end),
-        }))
+        })
+    }
+
+    /// The error for the move number at `input[start..end]`, too large for a `u32`.
+    #[cold]
+    fn number_too_large(&mut self, start: usize, end: usize) -> ParseError {
+        let text = &self.input[start..end];
+        let digits = &text[..text.iter().take_while(|b| b.is_ascii_digit()).count()];
+        let span = self.span(start, end);
+        self.error_at(
+            span,
+            "move number is too large",
+            "a move number",
+            format!("'{}'", String::from_utf8_lossy(digits)),
+        )
     }
 
     /// Reads a move at `self.pos` and appends it to `line` with its number.
@@ -1059,6 +1084,16 @@ mod tests {
         assert_eq!(
             (e.span.column, e.message.as_str()),
             (16, "NAG $300 is out of range ($0-$255)")
+        );
+        let e = err("1. c3-d4 99999999999. d6-e5 *");
+        assert_eq!(
+            (
+                e.span.column,
+                e.span.len,
+                e.message.as_str(),
+                e.found.as_str()
+            ),
+            (10, 12, "move number is too large", "'99999999999'")
         );
         let e = err("1. c3 d4 *");
         assert_eq!(e.message, "incomplete move 'c3': a move needs two squares");
