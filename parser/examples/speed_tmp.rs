@@ -9,6 +9,16 @@ fn main() {
         }
         return;
     }
+    if std::env::args().nth(2).as_deref() == Some("parse") {
+        for _ in 0..5 {
+            let mut m = 0;
+            for g in drafti_pdn::GameReader::new(&data[..]) {
+                m += g.unwrap().moves.nodes.len();
+            }
+            std::hint::black_box(m);
+        }
+        return;
+    }
     let mut best = f64::MAX;
     let mut best_split = f64::MAX;
     for _ in 0..7 {

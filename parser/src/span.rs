@@ -71,7 +71,10 @@ impl<'a> Locator<'a> {
         // one makes the next wide load of it wait.
         let (mut line, mut column) = (self.line, self.column);
         let segment = &self.bytes[self.pos..pos];
-        if segment.len() <= 64 {
+        if let Some(ascii_len) = short_ascii_line_segment(&self.bytes[self.pos..], segment.len()) {
+            // The usual gap between two tokens: a few ASCII bytes on one line.
+            column += ascii_len;
+        } else if segment.len() <= 64 {
             // Tokens are close together: a plain loop beats setting up the searches.
             for &b in segment {
                 if b == b'\n' {
@@ -102,6 +105,28 @@ impl<'a> Locator<'a> {
     }
 }
 
+/// `len` as a `u32` when the first `len` bytes of `rest` are at most 8, all ASCII and none
+/// a newline; checked on one 8-byte word at once (`None` also when `rest` is shorter).
+#[inline(always)]
+fn short_ascii_line_segment(rest: &[u8], len: usize) -> Option<u32> {
+    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
+    if len > 8 {
+        return None;
+    }
+    let word = u64::from_le_bytes(*rest.first_chunk::<8>()?);
+    let keep = if len == 8 {
+        !0
+    } else {
+        (1u64 << (8 * len)) - 1
+    };
+    let word = word & keep;
+    // Bytes past `len` are zero, so they are neither newlines nor high.
+    let newlines = word ^ (ONES * u64::from(b'\n')) & keep;
+    let has_newline = newlines.wrapping_sub(ONES) & !newlines & HIGHS & keep != 0;
+    (word & HIGHS == 0 && !has_newline).then_some(len as u32)
+}
+
 /// Characters in `bytes`: bytes that are not UTF-8 continuation bytes.
 pub(crate) fn count_chars(bytes: &[u8]) -> u32 {
     bytes.iter().filter(|&&b| (b as i8) >= -0x40).count() as u32
@@ -110,6 +135,36 @@ pub(crate) fn count_chars(bytes: &[u8]) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Line and column of `bytes[pos]` counted the slow way, from line 1, column 1.
+    fn naive(bytes: &[u8], pos: usize) -> (u32, u32) {
+        let before = &bytes[..pos];
+        let line = 1 + before.iter().filter(|&&b| b == b'\n').count() as u32;
+        let from = before
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |k| k + 1);
+        (line, 1 + count_chars(&before[from..]))
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn locator_agrees_with_counting(
+            bytes in proptest::collection::vec(
+                proptest::sample::select(b"ab1 \n\r\t\xd0\xb6\x80\x00-".to_vec()),
+                0..200,
+            ),
+            steps in proptest::collection::vec(0usize..12, 1..40),
+        ) {
+            let mut loc = Locator::new(&bytes, 0, 1, 1);
+            let mut pos = 0;
+            for step in steps {
+                pos = (pos + step).min(bytes.len());
+                let span = loc.span(pos, 0);
+                proptest::prop_assert_eq!((span.line, span.column), naive(&bytes, pos));
+            }
+        }
+    }
 
     #[test]
     fn locator_counts_lines_and_characters() {
