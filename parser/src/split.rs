@@ -343,7 +343,7 @@ fn scan_movetext(bytes: &[u8], mut i: usize, st: &mut MovetextState) -> Option<u
         }
         let quiet = if events == 0 {
             // The last token may run on past the chunk: stop after its last delimiter.
-            match CHUNK - chunk.delimiters.leading_zeros() as usize + (32 - CHUNK) {
+            match (u32::BITS - chunk.delimiters.leading_zeros()) as usize {
                 0 => break, // one long token: the byte loop takes it
                 n => n,
             }
