@@ -49,11 +49,25 @@ fn random_games_of_every_variant_validate() {
 }
 
 #[test]
-fn a_mode_must_be_chosen() {
+fn the_engine_plays_at_the_analysis_depth_by_default() {
     let out = drafti()
-        .args(["selfplay", "--games", "1"])
+        .args([
+            "selfplay",
+            "--games",
+            "1",
+            "--max-plies",
+            "6",
+            "--seed",
+            "2",
+        ])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--random"));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("[White \"drafti d6\"]"), "{text}");
+    assert!(text.contains("[PlyCount \"6\"]"), "{text}");
 }

@@ -1,6 +1,6 @@
 //! `drafti selfplay`: games played by the machine, as PDN on stdout. `--random` picks each
-//! move uniformly at random among the legal moves (for tests and benchmarks); `--depth D` or
-//! `--nodes N` lets the engine play both sides (`drafti_analyzer::selfplay`: a few random
+//! move uniformly at random among the legal moves (for tests and benchmarks); otherwise the
+//! engine plays both sides at `--depth D` (default 6) or `--nodes N` (`drafti_analyzer::selfplay`: a few random
 //! opening plies, some noise, adjudication at the ply cap), optionally against a second
 //! limit (`--opponent-depth`/`--opponent-nodes`, colours swapped every other game).
 
@@ -26,7 +26,8 @@ pub struct Args {
     /// Choose every move uniformly at random among the legal moves.
     #[arg(long, conflicts_with_all = ["depth", "nodes"])]
     random: bool,
-    /// Engine mode: search every move to this depth.
+    /// Engine mode (the default): search every move to this depth [default: 6, the
+    /// analysis depth, unless --nodes is given].
     #[arg(long, conflicts_with = "nodes", value_parser = clap::value_parser!(u32).range(1..=60))]
     depth: Option<u32>,
     /// Engine mode: search every move about this many nodes.
@@ -131,15 +132,12 @@ fn random_game(args: &Args, game_no: u64) -> GameRecord {
     }
 }
 
-pub fn run(args: Args) -> CommandResult {
-    if args.depth.is_some() || args.nodes.is_some() {
-        return run_engine(args);
-    }
+pub fn run(mut args: Args) -> CommandResult {
     if !args.random {
-        return Err(CliError(
-            "choose how moves are picked: --random, or the engine with --depth D or --nodes N"
-                .to_string(),
-        ));
+        if args.depth.is_none() && args.nodes.is_none() {
+            args.depth = Some(drafti_analyzer::analysis::DEFAULT_DEPTH);
+        }
+        return run_engine(args);
     }
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
