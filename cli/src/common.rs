@@ -32,6 +32,26 @@ pub fn parse_fen(text: &str) -> Result<Position, String> {
     Position::from_fen(text).map_err(|e| e.to_string())
 }
 
+/// The worker threads `--jobs N` asks for: `N`, or one per core for 0.
+pub fn jobs(requested: usize) -> usize {
+    if requested == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        requested
+    }
+}
+
+/// A pool of `jobs` worker threads named `drafti-NAME-i`, with stacks deep enough for the
+/// engine's search.
+pub fn worker_pool(jobs: usize, name: &'static str) -> Result<rayon::ThreadPool, CliError> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .stack_size(16 << 20)
+        .thread_name(move |i| format!("drafti-{name}-{i}"))
+        .build()
+        .map_err(|e| CliError(format!("cannot start the worker threads: {e}")))
+}
+
 /// A count with thousands separators: `12,345`.
 pub fn thousands(n: u64) -> String {
     let s = n.to_string();

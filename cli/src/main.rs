@@ -47,6 +47,8 @@ enum Command {
     Show(commands::show::Args),
     /// Search a position with the engine: best move, score and principal variation.
     Search(commands::search::Args),
+    /// Time drafti's hot paths on fixed work: perft, PDN writing and parsing, replay, search.
+    Bench(commands::bench::Args),
 }
 
 fn main() -> ExitCode {
@@ -77,6 +79,7 @@ fn main() -> ExitCode {
         Command::Moves(args) => commands::moves::run(args),
         Command::Show(args) => commands::show::run(args),
         Command::Search(args) => commands::search::run(args),
+        Command::Bench(args) => commands::bench::run(args),
     };
     match result {
         Ok(code) => code,

@@ -9,7 +9,7 @@
 //! Invalid games are reported (their errors) and skipped. The output depends only on the
 //! input and the search limits, never on `--jobs`.
 
-use crate::common::{parse_variant, thousands, CliError, CommandResult};
+use crate::common::{jobs, parse_variant, thousands, worker_pool, CliError, CommandResult};
 use crate::input::open_inputs;
 use drafti_analyzer::analysis::{
     analyse_games, annotate, line_text, AnalysisOptions, GameAnalysis, MoveAnalysis, DEFAULT_DEPTH,
@@ -478,17 +478,8 @@ pub fn run(args: Args) -> CommandResult {
         (Some(d), None) => Limits::depth(d),
         (None, None) => Limits::depth(DEFAULT_DEPTH),
     };
-    let jobs = if args.jobs == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        args.jobs
-    };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .stack_size(16 << 20)
-        .thread_name(|i| format!("drafti-analyze-{i}"))
-        .build()
-        .map_err(|e| CliError(format!("cannot start the worker threads: {e}")))?;
+    let jobs = jobs(args.jobs);
+    let pool = worker_pool(jobs, "analyze")?;
     let pdn = match &args.pdn {
         Some(path) => Some(std::io::BufWriter::new(
             std::fs::File::create(path)

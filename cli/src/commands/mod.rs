@@ -1,6 +1,7 @@
 //! One module per subcommand: its arguments (clap) and `run`.
 
 pub mod analyze;
+pub mod bench;
 pub mod fmt;
 pub mod moves;
 pub mod openings;

@@ -5,7 +5,7 @@
 //! The rendering lives in `crate::report`; this module holds the flags, the choice of
 //! input, the progress bar and the files written.
 
-use crate::common::thousands;
+use crate::common::{jobs, thousands};
 use crate::common::{parse_variant, CliError, CommandResult};
 use crate::input::open_inputs;
 use crate::report::html::{self, RunInfo};
@@ -190,11 +190,7 @@ pub fn run(args: Args) -> CommandResult {
         (None, None) => String::new(),
     };
     let info = RunInfo { source, search };
-    let jobs = if args.jobs == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        args.jobs
-    };
+    let jobs = jobs(args.jobs);
     let book = Book::builtin();
     let settings = WorkSettings {
         analysis: AnalysisOptions {

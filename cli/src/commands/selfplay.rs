@@ -4,7 +4,7 @@
 //! opening plies, some noise, adjudication at the ply cap), optionally against a second
 //! limit (`--opponent-depth`/`--opponent-nodes`, colours swapped every other game).
 
-use crate::common::{parse_variant, CliError, CommandResult};
+use crate::common::{jobs, parse_variant, worker_pool, CliError, CommandResult};
 use drafti_analyzer::selfplay::{mainline, Rng};
 use drafti_pdn::{write_game_to, GameRecord, GameResult, Line, ResultToken, Tag};
 use drafti_rules::{Color, Game, MoveList, Outcome, Position, Variant};
@@ -81,8 +81,29 @@ fn tag(name: &str, value: impl Into<String>) -> Tag {
     }
 }
 
-/// One random game as a record.
-fn random_game(args: &Args, game_no: u64) -> GameRecord {
+/// How random games are played: every move uniformly at random among the legal moves.
+pub struct RandomGames {
+    pub variant: Variant,
+    pub first: First,
+    pub seed: u64,
+    pub max_plies: usize,
+    pub numeric: bool,
+}
+
+impl RandomGames {
+    fn from_args(args: &Args) -> RandomGames {
+        RandomGames {
+            variant: args.variant,
+            first: args.first,
+            seed: args.seed,
+            max_plies: args.max_plies,
+            numeric: args.numeric,
+        }
+    }
+}
+
+/// Random game number `game_no` (0-based) as a record: the same for the same settings.
+pub fn random_game(args: &RandomGames, game_no: u64) -> GameRecord {
     let mut rng = Rng::new(args.seed, game_no);
     let first = match (args.variant, args.first) {
         (Variant::Tanzanian, First::Black) => Color::Black,
@@ -139,6 +160,7 @@ pub fn run(mut args: Args) -> CommandResult {
         }
         return run_engine(args);
     }
+    let random = RandomGames::from_args(&args);
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     const BATCH: u64 = 4096;
@@ -152,7 +174,7 @@ pub fn run(mut args: Args) -> CommandResult {
                 if i > 0 {
                     text.push('\n');
                 }
-                write_game_to(&random_game(&args, i), &mut text);
+                write_game_to(&random_game(&random, i), &mut text);
                 text
             })
             .collect();
@@ -194,16 +216,7 @@ fn run_engine(args: Args) -> CommandResult {
         paired: opponent.is_some(),
         ..SelfplayOptions::new(limits)
     };
-    let jobs = if args.jobs == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        args.jobs
-    };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .stack_size(16 << 20)
-        .build()
-        .map_err(|e| CliError(format!("cannot start the worker threads: {e}")))?;
+    let pool = worker_pool(jobs(args.jobs), "selfplay")?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     const BATCH: u64 = 64;
