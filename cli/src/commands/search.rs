@@ -31,7 +31,7 @@ pub struct Args {
     /// Rules: tz (default), czech or russian.
     #[arg(long, default_value = "tz", value_parser = parse_variant)]
     variant: Variant,
-    /// Search to this depth in plies (default 12, about a second; capture sequences go further).
+    /// Search to this depth in plies (default 12, a fraction of a second; capture sequences go further).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100),
           conflicts_with_all = ["nodes", "movetime"])]
     depth: Option<u32>,
