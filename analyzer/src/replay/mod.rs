@@ -56,6 +56,10 @@ pub struct ReplayOptions {
     pub variations: bool,
     /// The count of Tanzanian draw law 2 (three kings against one); default 12.
     pub king_count: u32,
+    /// Replay only this many mainline plies (openings need the first 40): the moves after
+    /// them are not checked, the game is not [complete](ReplayedGame::is_complete) and its
+    /// result is not checked against the position. Default: the whole game.
+    pub max_plies: Option<usize>,
 }
 
 impl Default for ReplayOptions {
@@ -64,6 +68,7 @@ impl Default for ReplayOptions {
             variant_override: None,
             variations: true,
             king_count: 12,
+            max_plies: None,
         }
     }
 }
@@ -205,7 +210,8 @@ pub struct ReplayedGame {
     pub start: Position,
     /// Who made the first move.
     pub first_mover: Color,
-    /// The mainline's legal moves, up to (not including) its first error.
+    /// The mainline's legal moves, up to (not including) its first error, or to
+    /// [`ReplayOptions::max_plies`].
     pub moves: Vec<Move>,
     /// `positions[i]` is the position before `moves[i]`; `len == moves.len() + 1`.
     pub positions: Vec<Position>,

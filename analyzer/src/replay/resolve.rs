@@ -225,13 +225,9 @@ impl<'o> Replayer<'o> {
             laws: None,
         };
         positions.push(start);
-        self.line(
-            &mut state,
-            &record.moves.nodes,
-            0,
-            false,
-            Some((moves, positions)),
-        );
+        let nodes = &record.moves.nodes;
+        let nodes = &nodes[..self.options.max_plies.map_or(nodes.len(), |n| n.min(nodes.len()))];
+        self.line(&mut state, nodes, 0, false, Some((moves, positions)));
         self.enter_laws(&mut state);
         match &state.laws {
             Some(game) => game.outcome(),

@@ -154,3 +154,27 @@ fn canonical_record_rewrites_notation() {
     let text = drafti_pdn::write_game(&record);
     assert_eq!(text, "1. c3-b4 f6-g5 2. b4-c5 b6xd4 *\n");
 }
+
+#[test]
+fn max_plies_stops_the_mainline_and_the_checks_after_it() {
+    // Ply 5 is illegal and the result contradicts nothing replayed: only 4 plies are read.
+    let text = "1. c3-b4 f6-g5 2. b4-c5 b6xd4 3. a1-b2 d6xb4 2-0";
+    let record = parse_games(text.as_bytes()).remove(0).expect("parses");
+    let options = ReplayOptions {
+        max_plies: Some(4),
+        ..ReplayOptions::default()
+    };
+    let game = replay(record.clone(), &options);
+    assert!(game.is_valid(), "{:?}", game.problems);
+    assert!(!game.is_complete());
+    assert_eq!((game.moves.len(), game.positions.len()), (4, 5));
+    assert_eq!(game.outcome, None);
+    // The whole game has the illegal move; a limit past the game's end changes nothing.
+    let whole = replay(record.clone(), &ReplayOptions::default());
+    assert_eq!(kinds(&whole), [ProblemKind::IllegalMove]);
+    let options = ReplayOptions {
+        max_plies: Some(40),
+        ..ReplayOptions::default()
+    };
+    assert_eq!(kinds(&replay(record, &options)), kinds(&whole));
+}

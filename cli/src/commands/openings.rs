@@ -139,6 +139,8 @@ pub fn run(args: Args) -> CommandResult {
         replay: ReplayOptions {
             variant_override: args.variant,
             variations: false,
+            // Classification and the tree look at the first plies only.
+            max_plies: Some(CLASSIFY_PLIES),
             ..ReplayOptions::default()
         },
         ..BatchOptions::default()
