@@ -226,7 +226,11 @@ impl<'o> Replayer<'o> {
         };
         positions.push(start);
         let nodes = &record.moves.nodes;
-        let plies = self.options.max_plies.unwrap_or(usize::MAX).min(nodes.len());
+        let plies = self
+            .options
+            .max_plies
+            .unwrap_or(usize::MAX)
+            .min(nodes.len());
         let nodes = &nodes[..plies];
         self.line(&mut state, nodes, 0, false, Some((moves, positions)));
         self.enter_laws(&mut state);
