@@ -374,3 +374,21 @@ fn usage_and_input_errors_exit_two() {
         .assert()
         .code(2);
 }
+
+#[test]
+fn swapped_colours_are_checked_only_when_asked() {
+    // supa.pdn: Amina has White in both games of the match (Amina - Bakari 1-0 twice).
+    let events = standings_json(&["supa.pdn"], &[], 0);
+    assert!(events[0]["warnings"].as_array().unwrap().is_empty());
+    let events = standings_json(&["supa.pdn"], &["--swap-colours"], 1);
+    let warnings = events[0]["warnings"].as_array().unwrap();
+    assert_eq!(warnings.len(), 1);
+    assert_eq!(warnings[0]["kind"], "colour_order");
+    assert!(warnings[0]["message"]
+        .as_str()
+        .unwrap()
+        .contains("game 2 (round 2): Amina has White again"));
+    // limboti.pdn swaps colours every game: nothing to report.
+    let events = standings_json(&["limboti.pdn"], &["--swap-colours"], 0);
+    assert!(events[0]["warnings"].as_array().unwrap().is_empty());
+}

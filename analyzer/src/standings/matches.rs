@@ -91,6 +91,16 @@ pub(crate) fn play_match(
             }
         }
 
+        // The optional colour law: who had White in the previous game has Black now.
+        if let Some((prev_pos, _)) = &previous {
+            let prev_game = games[*prev_pos];
+            if options.swap_colours {
+                if let Some(warning) = colour_order(prev_game, g) {
+                    warnings.push((pos, warning));
+                }
+            }
+        }
+
         let mut goals = 0;
         if counted {
             match (g.result, winner) {
@@ -182,6 +192,23 @@ pub(crate) fn play_match(
         });
     }
     (report, warnings)
+}
+
+/// A warning if `game` does not swap the colours of `prev` (names as the tags give them; a
+/// game without both names is reported elsewhere).
+fn colour_order(prev: &GameSummary, game: &GameSummary) -> Option<Warning> {
+    let (white, black) = (game.white_name()?, game.black_name()?);
+    let prev_white = prev.white_name()?;
+    (white == prev_white).then(|| Warning {
+        kind: WarningKind::ColourOrder,
+        message: format!(
+            "{}: {white} has White again, but players swap colours after every game: {black} \
+             should have White ({} had {white} with White)",
+            game.at(),
+            prev.at()
+        ),
+        games: vec![prev.at(), game.at()],
+    })
 }
 
 /// Games won by `side` among the first two.

@@ -89,7 +89,8 @@
 //!     king_appeared: Some(false),
 //! };
 //! let games = [game(1, GameOutcome::WhiteWin), game(2, GameOutcome::WhiteWin)];
-//! let standings = compute(&games, &StandingsOptions { supa: true, loser_starts: false });
+//! let options = StandingsOptions { supa: true, ..StandingsOptions::default() };
+//! let standings = compute(&games, &options);
 //! let m = &standings.events[0].matches[0];
 //! assert_eq!(m.winner.as_deref(), Some("Amina"));
 //! assert_eq!(m.score, [2, 0]);
@@ -115,6 +116,8 @@ pub struct StandingsOptions {
     pub supa: bool,
     /// The loser of a game starts the next one (instead of the winner).
     pub loser_starts: bool,
+    /// Players swap colours after every game of a match: who had White has Black next.
+    pub swap_colours: bool,
 }
 
 /// The goals a supa win counts.
@@ -329,6 +332,8 @@ pub enum WarningKind {
     MissingPlayer,
     /// The start-order law applies but the game has no moves, so who started is unknown.
     StartUnknown,
+    /// With colours swapped after every game, a player kept the colour of the previous game.
+    ColourOrder,
 }
 
 impl WarningKind {
@@ -341,6 +346,7 @@ impl WarningKind {
             WarningKind::ResultMismatch => "result_mismatch",
             WarningKind::MissingPlayer => "missing_player",
             WarningKind::StartUnknown => "start_unknown",
+            WarningKind::ColourOrder => "colour_order",
         }
     }
 

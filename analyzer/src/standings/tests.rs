@@ -6,10 +6,12 @@ use drafti_rules::Color;
 const NO_OPTIONS: StandingsOptions = StandingsOptions {
     supa: false,
     loser_starts: false,
+    swap_colours: false,
 };
 const SUPA: StandingsOptions = StandingsOptions {
     supa: true,
     loser_starts: false,
+    swap_colours: false,
 };
 
 /// One game: `starter` is the player who made the first move ("" for a game without moves);
@@ -207,8 +209,8 @@ fn loser_starts_house_rule() {
         game("Club", "2", "Bakari", "Amina", "0-1", "Bakari", true),
     ]);
     let options = StandingsOptions {
-        supa: false,
         loser_starts: true,
+        ..NO_OPTIONS
     };
     assert!(compute(&games, &options).events[0].warnings.is_empty());
     // The draw rule is unchanged by the house rule.
@@ -220,6 +222,35 @@ fn loser_starts_house_rule() {
         kinds(&compute(&games, &options).events[0]),
         [WarningKind::StartOrder]
     );
+}
+
+#[test]
+fn swapped_colours_house_rule() {
+    // g1 Amina (White) wins; in g2 the colours are swapped, Amina starts (as winner) with
+    // Black and Bakari wins; g3, the limboti after 1-1, keeps g2's colours: a colour_order
+    // warning, but only with the rule. Start order is kept throughout.
+    let games = numbered(vec![
+        game("Club", "1", "Amina", "Bakari", "1-0", "Amina", true),
+        game("Club", "2", "Bakari", "Amina", "1-0", "Amina", true),
+        game("Club", "3", "Bakari", "Amina", "0-1", "Bakari", true),
+    ]);
+    assert!(compute(&games, &NO_OPTIONS).events[0].warnings.is_empty());
+    let options = StandingsOptions {
+        swap_colours: true,
+        ..NO_OPTIONS
+    };
+    let event = &compute(&games, &options).events[0];
+    assert_eq!(kinds(event), [WarningKind::ColourOrder]);
+    let warning = &event.warnings[0];
+    assert!(
+        warning.message.contains("Bakari has White again")
+            && warning.message.contains("Amina should have White"),
+        "{}",
+        warning.message
+    );
+    assert_eq!(warning.games.len(), 2);
+    // The match itself is unchanged: 1-1, then Amina wins the limboti.
+    assert_eq!(event.matches[0].winner.as_deref(), Some("Amina"));
 }
 
 #[test]

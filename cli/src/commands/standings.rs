@@ -25,6 +25,9 @@ pub struct Args {
     /// House rule: the loser of a game starts the next (instead of the winner).
     #[arg(long)]
     loser_starts: bool,
+    /// Optional law: players swap colours after every game of a match.
+    #[arg(long)]
+    swap_colours: bool,
     /// JSON Lines on stdout: one object per Event.
     #[arg(long, conflicts_with = "csv")]
     json: bool,
@@ -89,6 +92,7 @@ pub fn run(args: Args) -> CommandResult {
     let options = StandingsOptions {
         supa: args.supa,
         loser_starts: args.loser_starts,
+        swap_colours: args.swap_colours,
     };
     let standings = compute(&games, &options);
 
@@ -284,6 +288,9 @@ fn text(standings: &Standings) -> String {
     let mut laws = vec!["winner starts the next game"];
     if standings.options.loser_starts {
         laws[0] = "loser starts the next game";
+    }
+    if standings.options.swap_colours {
+        laws.push("players swap colours after every game");
     }
     if standings.options.supa {
         laws.push("supa wins count 12 goals");
