@@ -360,6 +360,12 @@ fn scan_movetext(bytes: &[u8], mut i: usize, st: &mut MovetextState) -> Option<u
             }
         }
     }
+    scan_items(bytes, i, st)
+}
+
+/// The movetext scan byte by byte, item after item, from `bytes[i]`: the end of a line the
+/// chunks do not cover (and what the chunked scan must equal).
+fn scan_items(bytes: &[u8], mut i: usize, st: &mut MovetextState) -> Option<usize> {
     while i < bytes.len() {
         match scan_item(bytes, i, st) {
             Item::Next(next) => i = next,
@@ -756,18 +762,6 @@ mod tests {
         assert!(split(b"\n\n  \n% only a comment\n").is_empty());
     }
 
-    /// The movetext scan byte by byte, item after item: what the chunked scan must equal.
-    fn scan_bytewise(bytes: &[u8], mut i: usize, st: &mut MovetextState) -> Option<usize> {
-        while i < bytes.len() {
-            match scan_item(bytes, i, st) {
-                Item::Next(next) => i = next,
-                Item::Split => return Some(i),
-                Item::OpenComment => return None,
-            }
-        }
-        None
-    }
-
     proptest::proptest! {
         #[test]
         fn chunked_scan_equals_the_byte_loop(
@@ -793,7 +787,7 @@ mod tests {
             };
             let (mut fast, mut slow) = (fresh(), fresh());
             let a = scan_movetext(&line, 0, &mut fast);
-            let b = scan_bytewise(&line, 0, &mut slow);
+            let b = scan_items(&line, 0, &mut slow);
             proptest::prop_assert_eq!(a, b);
             proptest::prop_assert_eq!(
                 (fast.in_comment, fast.after_result, fast.depth, fast.seen_movetext),
