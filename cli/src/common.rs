@@ -52,6 +52,26 @@ pub fn worker_pool(jobs: usize, name: &'static str) -> Result<rayon::ThreadPool,
         .map_err(|e| CliError(format!("cannot start the worker threads: {e}")))
 }
 
+/// The end of writing a report to stdout: a reader that went away (`drafti … | head`) is not
+/// an error; any other failure is.
+pub fn report_written(written: std::io::Result<()>) -> Result<(), CliError> {
+    match written {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(CliError(format!("cannot write the report: {e}")))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Warns on stderr about each input that held no game.
+pub fn warn_empty_inputs(names: &[String], games_per_input: &[u64]) {
+    for (name, n) in names.iter().zip(games_per_input) {
+        if *n == 0 {
+            eprintln!("warning: {name}: no games found");
+        }
+    }
+}
+
 /// A count with thousands separators: `12,345`.
 pub fn thousands(n: u64) -> String {
     let s = n.to_string();

@@ -2,7 +2,7 @@
 //! as a move tree; `merge` adds the JSON outputs of sharded runs; `--discover` lists frequent
 //! lines the book does not name yet.
 
-use crate::common::{parse_variant, CliError, CommandResult};
+use crate::common::{parse_variant, report_written, warn_empty_inputs, CliError, CommandResult};
 use crate::input::open_inputs;
 use drafti_analyzer::batch::{run_games, BatchError, BatchOptions, GameJob, Shard};
 use drafti_analyzer::openings::{
@@ -214,16 +214,8 @@ pub fn run(args: Args) -> CommandResult {
         let rows = stats.rows(args.min_games);
         print_result(&mut out, &args, &book, &rows, format)?;
     }
-    if let Err(e) = out.flush() {
-        if e.kind() != std::io::ErrorKind::BrokenPipe {
-            return Err(CliError(format!("cannot write the report: {e}")));
-        }
-    }
-    for (name, n) in names.iter().zip(&summary.games_per_input) {
-        if *n == 0 {
-            eprintln!("warning: {name}: no games found");
-        }
-    }
+    report_written(out.flush())?;
+    warn_empty_inputs(&names, &summary.games_per_input);
     let secs = summary.elapsed.as_secs_f64();
     let shard = match args.shard {
         Some(s) => format!(
@@ -332,11 +324,7 @@ fn merge(args: &Args, book: &Book, format: Format) -> CommandResult {
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     print_result(&mut out, args, book, &rows, format)?;
-    if let Err(e) = out.flush() {
-        if e.kind() != std::io::ErrorKind::BrokenPipe {
-            return Err(CliError(format!("cannot write the report: {e}")));
-        }
-    }
+    report_written(out.flush())?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -5,7 +5,7 @@
 //! The rendering lives in `crate::report`; this module holds the flags, the choice of
 //! input, the progress bar and the files written.
 
-use crate::common::{jobs, thousands};
+use crate::common::{jobs, report_written, thousands, warn_empty_inputs};
 use crate::common::{parse_variant, CliError, CommandResult};
 use crate::input::open_inputs;
 use crate::report::html::{self, RunInfo};
@@ -265,11 +265,7 @@ pub fn run(args: Args) -> CommandResult {
     let text = text::summary(&mut collector, &info);
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        if e.kind() != std::io::ErrorKind::BrokenPipe {
-            return Err(CliError(format!("cannot write the report: {e}")));
-        }
-    }
+    report_written(out.write_all(text.as_bytes()).and_then(|()| out.flush()))?;
 
     if let (Some(path), Some((part_path, writer))) = (&args.html, part.take()) {
         let written = finish_html(path, &part_path, writer, &mut collector, &info);
@@ -284,11 +280,7 @@ pub fn run(args: Args) -> CommandResult {
             bytes as f64 / 1e6
         );
     }
-    for (name, n) in names.iter().zip(&summary.games_per_input) {
-        if *n == 0 {
-            eprintln!("warning: {name}: no games found");
-        }
-    }
+    warn_empty_inputs(&names, &summary.games_per_input);
     let secs = started.elapsed().as_secs_f64();
     eprintln!(
         "{} games, {} positions analysed on {jobs} threads in {secs:.1} s ({:.0} positions/s); {} blunders",

@@ -1,7 +1,9 @@
 //! `drafti validate`: every game of every file replayed through the rules; problems reported
 //! like a compiler's (or as JSON Lines), a summary on stderr, exit 1 if any game is invalid.
 
-use crate::common::{parse_variant, thousands, CliError, CommandResult};
+use crate::common::{
+    parse_variant, report_written, thousands, warn_empty_inputs, CliError, CommandResult,
+};
 use crate::input::open_inputs;
 use drafti_analyzer::batch::{run_games, BatchError, BatchOptions, GameJob, Shard};
 use drafti_analyzer::replay::{Problem, ReplayOptions, Severity};
@@ -351,16 +353,8 @@ pub fn run(args: Args) -> CommandResult {
         }
         Err(e) => return Err(CliError(e.to_string())),
     };
-    if let Err(e) = flushed {
-        if e.kind() != std::io::ErrorKind::BrokenPipe {
-            return Err(CliError(format!("cannot write the report: {e}")));
-        }
-    }
-    for (name, n) in names.iter().zip(&summary.games_per_input) {
-        if *n == 0 {
-            eprintln!("warning: {name}: no games found");
-        }
-    }
+    report_written(flushed)?;
+    warn_empty_inputs(&names, &summary.games_per_input);
     let secs = summary.elapsed.as_secs_f64();
     let rate = if secs > 0.0 {
         (summary.games as f64 / secs) as u64
