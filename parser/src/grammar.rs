@@ -357,8 +357,9 @@ impl<'a> GameParser<'a> {
         let mut stack: Vec<Frame> = Vec::new();
         let mut line = Line {
             // `12. c3-d4 d6-e5 ` is 8 bytes a move: room for that saves regrowing the
-            // mainline (copying all its nodes) in nearly every game.
-            nodes: Vec::with_capacity((self.input.len() - self.pos) / 8),
+            // mainline (copying all its nodes) in nearly every game. Capped, so a game that
+            // is mostly comment does not reserve room for moves it does not have.
+            nodes: Vec::with_capacity(((self.input.len() - self.pos) / 8).min(512)),
             leading_comments: Vec::new(),
         };
         let mut pending: Option<MoveNumber> = None;
