@@ -23,8 +23,8 @@ fn quick_bench_measures_every_stage_on_fixed_work() {
     assert_eq!(
         stages,
         [
-            "perft", "write", "parse", "validate", "validate", "search", "search", "search",
-            "search"
+            "perft", "write", "parse", "validate", "validate", "analyze", "search", "search",
+            "search", "search"
         ]
     );
     // perft(9) of the Tanzanian start position, as `drafti perft --depth 9` counts it.
@@ -33,6 +33,8 @@ fn quick_bench_measures_every_stage_on_fixed_work() {
     assert_eq!(lines[1]["work"], lines[2]["work"]);
     assert_eq!(lines[3]["work"], 2_000);
     assert_eq!(lines[4]["work"], 2_000);
+    // Two games analysed: every position of each, the same count every run.
+    assert!(lines[5]["work"].as_u64().unwrap() > 2);
     for line in &lines {
         assert!(line["work"].as_u64().unwrap() > 0, "{line}");
         assert!(line["seconds"].as_f64().unwrap() > 0.0, "{line}");
@@ -49,7 +51,7 @@ fn text_output_is_one_line_a_stage_after_a_heading() {
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 10, "{text}");
+    assert_eq!(lines.len(), 11, "{text}");
     assert!(
         lines[0].contains("(1 for the parallel validation)"),
         "{text}"

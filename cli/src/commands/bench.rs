@@ -1,12 +1,13 @@
 //! `drafti bench`: how fast this machine runs drafti's hot paths, each on fixed work (the same
-//! counts on every run; only the times change): move generation (perft), writing, parsing and
-//! replaying an archive of random games, and the engine's search.
+//! counts on every run; only the times change): move generation (perft), writing, parsing,
+//! validating and analysing an archive of random games, and the engine's search.
 //!
 //! The criterion benchmarks (`cargo bench`) measure the same parts in more detail; this one
 //! needs no source tree and runs in a few seconds.
 
 use crate::commands::selfplay::{random_game, First, RandomGames};
 use crate::common::{jobs, thousands, worker_pool, CliError, CommandResult};
+use drafti_analyzer::analysis::{analyse_game, AnalysisOptions};
 use drafti_analyzer::engine::{Engine, Limits};
 use drafti_analyzer::replay::{replay, ReplayOptions};
 use drafti_pdn::{parse_game, write_game_to, GameReader, GameRecord, GameSplitter, RawGame};
@@ -18,7 +19,8 @@ use std::time::Instant;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Smaller work (perft depth 9, 2,000 games, shallower searches): well under a second.
+    /// Smaller work (perft depth 9, 2,000 games, 2 analysed, shallower searches): a fifth
+    /// of a second.
     #[arg(long)]
     quick: bool,
     /// JSON Lines: one object per measurement.
@@ -88,7 +90,7 @@ impl Measurement {
             (unit, r) => format!("{} {unit}/s", thousands(r.round() as u64)),
         };
         println!(
-            "{:<8} {:<36} {:>11} {:<6} {:>6.3} s  {rate}",
+            "{:<8} {:<36} {:>11} {:<9} {:>6.3} s  {rate}",
             self.bench,
             self.what,
             thousands(self.work),
@@ -186,6 +188,26 @@ pub fn run(args: Args) -> CommandResult {
     let what = format!("the same on {jobs} threads");
     Measurement::new("validate", what, valid, "games", start).print(args.json)?;
     check_valid(valid, read)?;
+
+    // Analysis as `drafti analyze` does it by default (depth 6, flagged moves re-checked),
+    // on the first games of the archive.
+    let analysed = if args.quick { 2 } else { 20 };
+    let replayed: Vec<_> = GameReader::new(text.as_bytes())
+        .take(analysed)
+        .filter_map(Result::ok)
+        .map(|record| replay(record, &options))
+        .collect();
+    let analysis = AnalysisOptions::default();
+    let start = Instant::now();
+    let positions: usize = replayed
+        .iter()
+        .map(|game| analyse_game(game, &analysis).positions)
+        .sum();
+    let what = format!(
+        "{analysed} of the games at depth {}",
+        drafti_analyzer::analysis::DEFAULT_DEPTH
+    );
+    Measurement::new("analyze", what, positions as u64, "positions", start).print(args.json)?;
 
     for (name, fen, variant, depth) in SEARCHES {
         let position = Position::from_fen(fen).map_err(|e| CliError(e.to_string()))?;
