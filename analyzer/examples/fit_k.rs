@@ -10,9 +10,9 @@
 //! depth 6), seed 1. The games are
 //! played with the self-play defaults (4 random opening plies, noise 0.1, 200-ply cap).
 
-use drafti_analyzer::engine::Limits;
 use drafti_analyzer::judge::wc_of_centi_men;
 use drafti_analyzer::selfplay::{play_games, SelfplayOptions, Termination};
+use drafti_engine::Limits;
 use drafti_pdn::GameResult;
 use std::time::Instant;
 

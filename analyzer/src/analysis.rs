@@ -16,7 +16,7 @@
 //!
 //! ```
 //! use drafti_analyzer::analysis::{analyse_game, AnalysisOptions};
-//! use drafti_analyzer::engine::Limits;
+//! use drafti_engine::Limits;
 //! use drafti_analyzer::replay::{replay, ReplayOptions};
 //! let record = drafti_pdn::parse_games(b"1. c3-d4 b6-c5 2. d4xb6 a7xc5 3. e3-f4 *").remove(0).unwrap();
 //! let game = replay(record, &ReplayOptions::default());
@@ -26,10 +26,10 @@
 //! assert_eq!(analysis.positions, 6);
 //! ```
 
-use crate::engine::{Limits, Score, SearchResult};
 use crate::judge::{self, game_accuracy, win_percent, Judgement, SideSummary, Verdict};
 use crate::replay::ReplayedGame;
 use crate::selfplay::with_engine;
+use drafti_engine::{Limits, Score, SearchResult};
 use drafti_pdn::{Comment, GameRecord, Nag};
 use drafti_rules::{Color, Game, Move, Position, Variant};
 use rayon::prelude::*;

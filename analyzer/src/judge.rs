@@ -20,7 +20,7 @@
 //! and the harmonic mean of their moves' accuracies ([`game_accuracy`]).
 //!
 //! ```
-//! use drafti_analyzer::engine::Score;
+//! use drafti_engine::Score;
 //! use drafti_analyzer::judge::{judge, Judgement};
 //! // Two men given away from an even position: a blunder.
 //! let j = judge(Score::centi_men(10), Score::centi_men(-190), false);
@@ -29,7 +29,7 @@
 //! assert_eq!(judge(Score::centi_men(10), Score::centi_men(-190), true).judgement, None);
 //! ```
 
-use crate::engine::Score;
+use drafti_engine::Score;
 use serde::Serialize;
 use std::fmt;
 
@@ -141,7 +141,7 @@ pub struct Verdict {
 /// results are ±1; estimates follow `2/(1+exp(−K·score)) − 1`.
 ///
 /// ```
-/// use drafti_analyzer::engine::Score;
+/// use drafti_engine::Score;
 /// use drafti_analyzer::judge::winning_chances;
 /// assert_eq!(winning_chances(Score::DRAW), 0.0);
 /// assert_eq!(winning_chances(Score::win_in(5)), 1.0);

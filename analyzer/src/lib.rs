@@ -1,7 +1,6 @@
-//! Replay and validation, engine, blunder judgement, openings and statistics for drafti.
+//! Replay and validation, blunder judgement, openings and statistics for drafti.
 pub mod analysis;
 pub mod batch;
-pub mod engine;
 pub mod judge;
 pub mod openings;
 pub mod replay;

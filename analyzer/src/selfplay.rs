@@ -17,7 +17,7 @@
 //! `Termination` tag.
 //!
 //! ```
-//! use drafti_analyzer::engine::Limits;
+//! use drafti_engine::Limits;
 //! use drafti_analyzer::selfplay::{play_game, SelfplayOptions};
 //! let options = SelfplayOptions { max_plies: 20, ..SelfplayOptions::new(Limits::depth(2)) };
 //! let a = play_game(&options, 0);
@@ -28,8 +28,8 @@
 //! assert_eq!(record.tag("White"), Some("drafti d2"));
 //! ```
 
-use crate::engine::{Engine, Limits, Score};
 use crate::replay::move_token;
+use drafti_engine::{Engine, Limits, Score};
 use drafti_pdn::{GameRecord, GameResult, Line, MoveNode, MoveNumber, ResultToken, Tag};
 use drafti_rules::{Color, Game, Move, MoveList, Outcome, Position, Variant};
 use rayon::prelude::*;

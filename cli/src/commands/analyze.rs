@@ -15,9 +15,9 @@ use drafti_analyzer::analysis::{
     analyse_games, annotate, line_text, AnalysisOptions, GameAnalysis, MoveAnalysis, DEFAULT_DEPTH,
 };
 use drafti_analyzer::batch::{run_games, BatchError, BatchOptions, Shard};
-use drafti_analyzer::engine::{Limits, Score};
 use drafti_analyzer::judge::SideSummary;
 use drafti_analyzer::replay::{ReplayOptions, ReplayedGame};
+use drafti_engine::{Limits, Score};
 use drafti_pdn::{write_game_to, ParseError};
 use drafti_rules::{Color, Variant};
 use serde::Serialize;

@@ -8,8 +8,8 @@
 use crate::commands::selfplay::{random_game, First, RandomGames};
 use crate::common::{jobs, thousands, worker_pool, CliError, CommandResult};
 use drafti_analyzer::analysis::{analyse_game, AnalysisOptions};
-use drafti_analyzer::engine::{Engine, Limits};
 use drafti_analyzer::replay::{replay, ReplayOptions};
+use drafti_engine::{Engine, Limits};
 use drafti_pdn::{parse_game, write_game_to, GameReader, GameRecord, GameSplitter, RawGame};
 use drafti_rules::{perft, Color, Position, Variant};
 use rayon::prelude::*;

@@ -14,9 +14,7 @@
 //! game is over at the root) and `outcome` (`null`, or why the game is over at the root).
 
 use crate::common::{parse_fen, parse_variant, CliError, CommandResult};
-use drafti_analyzer::engine::{
-    DepthInfo, Engine, Limits, RootLine, Score, SearchResult, DEFAULT_DEPTH,
-};
+use drafti_engine::{DepthInfo, Engine, Limits, RootLine, Score, SearchResult, DEFAULT_DEPTH};
 use drafti_rules::{Color, Move, Position, Variant};
 use serde::Serialize;
 use std::io::Write;

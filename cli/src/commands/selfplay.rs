@@ -189,8 +189,8 @@ pub fn run(mut args: Args) -> CommandResult {
 
 /// Engine self-play: `--depth`/`--nodes` (and an opponent's limits for a match).
 fn run_engine(args: Args) -> CommandResult {
-    use drafti_analyzer::engine::Limits;
     use drafti_analyzer::selfplay::{play_game, SelfplayOptions};
+    use drafti_engine::Limits;
     let limits = match (args.depth, args.nodes) {
         (_, Some(n)) => Limits::nodes(n),
         (Some(d), None) => Limits::depth(d),

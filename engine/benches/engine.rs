@@ -1,11 +1,11 @@
 //! Engine speed: nodes per second of fixed-depth searches on fixed positions.
 //!
-//! `cargo bench -p drafti-analyzer --bench engine`. Criterion reports the time of one search;
+//! `cargo bench -p drafti-engine --bench engine`. Criterion reports the time of one search;
 //! the nodes each search visits are printed first, so nodes/s = nodes / time (criterion's
 //! throughput line gives it directly, as "elem/s" = nodes/s).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use drafti_analyzer::engine::{Engine, Limits};
+use drafti_engine::{Engine, Limits};
 use drafti_rules::{Position, Variant};
 use std::hint::black_box;
 

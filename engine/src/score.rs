@@ -19,7 +19,7 @@ pub(crate) const INFINITY: i32 = WIN + 1;
 /// A score from the point of view of the side to move.
 ///
 /// ```
-/// use drafti_analyzer::engine::Score;
+/// use drafti_engine::Score;
 /// assert_eq!(Score::centi_men(35).to_string(), "+0.35");
 /// assert_eq!(Score::centi_men(-120).to_string(), "-1.20");
 /// assert_eq!(Score::win_in(7).to_string(), "win in 7");

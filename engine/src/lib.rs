@@ -13,7 +13,7 @@
 //! `geometry` (board tables).
 //!
 //! ```
-//! use drafti_analyzer::engine::{Engine, Limits};
+//! use drafti_engine::{Engine, Limits};
 //! use drafti_rules::{Position, Variant};
 //! // White sacrifices one man and takes two: a forced win.
 //! let pos = Position::from_fen("W:Wc3,e3:Bd6,f6").unwrap();
@@ -234,7 +234,7 @@ impl Engine {
     /// The static evaluation of `pos` from the side to move (0 where a draw law applies).
     ///
     /// ```
-    /// use drafti_analyzer::engine::{Engine, Score};
+    /// use drafti_engine::{Engine, Score};
     /// use drafti_rules::{Position, Variant};
     /// let engine = Engine::new(Variant::Tanzanian, 0);
     /// let start = Position::from_fen("W:W21-32:B1-12").unwrap();
