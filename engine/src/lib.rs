@@ -224,8 +224,18 @@ impl Engine {
         self.laws
     }
 
-    /// Forgets everything searched so far (results never depend on it anyway; this frees the
-    /// table's contents, e.g. before reusing the engine for another game).
+    /// Whether the transposition table keeps what earlier searches found and uses it in later
+    /// ones (off by default). On: a persistent engine between the moves of one game, or an
+    /// analysis that searches a game's positions one after another, gets the earlier work for
+    /// free; a search's result then depends on the searches before it (still deterministic
+    /// with depth or node limits for the same sequence of searches). Call [`Engine::clear`]
+    /// between games.
+    pub fn set_keep_table(&mut self, keep: bool) {
+        self.tt.set_keep(keep);
+    }
+
+    /// Forgets everything searched so far (without [`Engine::set_keep_table`] results never
+    /// depend on it anyway; this frees the table's contents, e.g. before another game).
     pub fn clear(&mut self) {
         self.tt.clear();
         self.order.clear();

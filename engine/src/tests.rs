@@ -238,6 +238,28 @@ fn node_limit_is_deterministic() {
 }
 
 #[test]
+fn a_kept_table_saves_work_and_stays_deterministic() {
+    let fen = "W:W18,21,22,24,25,26,27,29,30,31,32:B1,2,3,4,6,7,8,10,11,12,14";
+    let run = || {
+        let mut engine = Engine::new(Variant::Tanzanian, 4);
+        engine.set_keep_table(true);
+        let first = engine.search(&pos(fen), &Limits::depth(9), &[], |_| {});
+        let second = engine.search(&pos(fen), &Limits::depth(9), &[], |_| {});
+        (first, second)
+    };
+    let (first, second) = run();
+    assert!(
+        second.nodes * 4 < first.nodes * 3,
+        "the second search reuses the first: {} then {} nodes",
+        first.nodes,
+        second.nodes
+    );
+    assert_eq!(second.score, first.score);
+    let (_, again) = run();
+    assert_eq!((again.best, again.nodes), (second.best, second.nodes));
+}
+
+#[test]
 fn depth_reports_come_in_order() {
     let mut depths = Vec::new();
     let r = Engine::new(Variant::Tanzanian, 1).search(

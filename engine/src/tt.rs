@@ -1,9 +1,12 @@
 //! The transposition table: results of searched positions by Zobrist key, in buckets of two
 //! (one slot kept for the deepest result, one always replaced).
 //!
-//! Every search starts a new *generation*: entries of earlier searches are never used, so a
-//! search gives the same result whether the engine is fresh or has searched before (the
-//! batch analysis relies on that), and the table need not be cleared between searches.
+//! Every search starts a new *generation*. By default entries of earlier searches are never
+//! used, so a search gives the same result whether the engine is fresh or has searched before,
+//! and the table need not be cleared between searches. A table that *keeps* its entries
+//! ([`Table::set_keep`]) uses them in later searches too (one game searched position after
+//! position, or a persistent engine between moves); older entries are then the first ones
+//! replaced.
 
 use drafti_rules::Move;
 
@@ -100,6 +103,8 @@ pub(crate) struct Table {
     entries: Vec<Entry>,
     mask: usize,
     generation: u16,
+    /// Whether entries of earlier searches are used.
+    keep: bool,
 }
 
 impl Table {
@@ -116,6 +121,7 @@ impl Table {
             entries: vec![Entry::default(); count],
             mask: count - 1,
             generation: 1,
+            keep: false,
         }
     }
 
@@ -125,7 +131,18 @@ impl Table {
         self.generation = 1;
     }
 
-    /// Starts a new search: earlier entries stop counting.
+    /// Whether entries of earlier searches are used by later ones.
+    pub fn set_keep(&mut self, keep: bool) {
+        self.keep = keep;
+    }
+
+    /// Whether `entry` (with the right key) may be used in this search.
+    #[inline]
+    fn usable(&self, entry: &Entry) -> bool {
+        self.keep || entry.generation == self.generation
+    }
+
+    /// Starts a new search: earlier entries stop counting (unless the table keeps them).
     pub fn new_search(&mut self) {
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
@@ -144,7 +161,7 @@ impl Table {
         let b = self.bucket(key);
         self.entries[b..b + 2]
             .iter()
-            .find(|e| e.key == key && e.generation == self.generation)
+            .find(|e| e.key == key && self.usable(e))
             .copied()
     }
 
@@ -155,9 +172,9 @@ impl Table {
         let generation = self.generation;
         let slot = {
             let pair = &self.entries[b..b + 2];
-            if pair[0].key == key && pair[0].generation == generation {
+            if pair[0].key == key && self.usable(&pair[0]) {
                 0
-            } else if pair[1].key == key && pair[1].generation == generation {
+            } else if pair[1].key == key && self.usable(&pair[1]) {
                 1
             } else if pair[0].generation != generation || i32::from(pair[0].depth) <= depth {
                 0
@@ -166,7 +183,7 @@ impl Table {
             }
         };
         let old = self.entries[b + slot];
-        let mv = if mv.is_none() && old.key == key && old.generation == generation {
+        let mv = if mv.is_none() && old.key == key && self.usable(&old) {
             old.mv()
         } else {
             mv
@@ -212,5 +229,17 @@ mod tests {
         tt.store(0x10_0000, 9, Bound::Lower, 1, mv);
         tt.store(0x20_0000, 2, Bound::Upper, 2, NO_MOVE);
         assert!(tt.probe(0x10_0000).is_some() && tt.probe(0x20_0000).is_some());
+    }
+
+    #[test]
+    fn a_keeping_table_uses_earlier_searches_and_replaces_them_first() {
+        let mut tt = Table::new(0);
+        tt.set_keep(true);
+        tt.store(0xABCD, 5, Bound::Exact, 42, NO_MOVE);
+        tt.new_search();
+        assert_eq!(tt.probe(0xABCD).map(|e| e.score()), Some(42));
+        // The older deep entry gives way to a shallow one of this search.
+        tt.store(0xABCD + 0x10_0000, 1, Bound::Lower, 7, NO_MOVE);
+        assert_eq!(tt.probe(0xABCD + 0x10_0000).map(|e| e.depth()), Some(1));
     }
 }
