@@ -40,6 +40,8 @@ pub use eval::{
 pub use score::Score;
 
 use drafti_rules::{DrawLaws, Move, Outcome, Position, Variant};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The deepest nominal depth a search goes to.
@@ -96,6 +98,47 @@ impl Limits {
     /// The same limits with `k` best moves.
     pub fn with_multipv(self, k: usize) -> Limits {
         Limits { multipv: k, ..self }
+    }
+}
+
+/// A flag another thread raises to end a search early (a GUI's `stop`, a clock run out):
+/// the search then returns the result of its last completed iteration (depth 1 always
+/// completes). Clones share one flag. The engine never lowers it: whoever raised it lowers it
+/// before the next search, so a stop sent just before a search starts is never lost.
+///
+/// ```
+/// use drafti_engine::{Engine, Limits};
+/// use drafti_rules::{Color, Position, Variant};
+/// let mut engine = Engine::new(Variant::Tanzanian, 1);
+/// let stop = engine.stop_flag();
+/// stop.raise(); // e.g. from another thread, while the search runs
+/// let result = engine.search(&Position::start(Color::White), &Limits::depth(30), &[], |_| {});
+/// assert_eq!(result.depth, 1);
+/// stop.lower();
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct StopFlag(Arc<AtomicBool>);
+
+impl StopFlag {
+    /// A lowered flag.
+    pub fn new() -> StopFlag {
+        StopFlag::default()
+    }
+
+    /// Asks the searches watching this flag to stop.
+    pub fn raise(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    /// Lets the next search run.
+    pub fn lower(&self) {
+        self.0.store(false, Ordering::Relaxed);
+    }
+
+    /// Whether the flag is raised.
+    #[inline]
+    pub fn is_raised(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
     }
 }
 
@@ -194,6 +237,7 @@ pub struct Engine {
     tt: tt::Table,
     order: order::Order,
     state: search::State,
+    stop: StopFlag,
 }
 
 impl Engine {
@@ -211,7 +255,18 @@ impl Engine {
             tt: tt::Table::new(tt_mb),
             order: order::Order::new(),
             state: search::State::new(),
+            stop: StopFlag::new(),
         }
+    }
+
+    /// The flag that stops this engine's searches from another thread (see [`StopFlag`]).
+    pub fn stop_flag(&self) -> StopFlag {
+        self.stop.clone()
+    }
+
+    /// Makes this engine watch `flag` instead of its own (one flag for many engines).
+    pub fn set_stop_flag(&mut self, flag: StopFlag) {
+        self.stop = flag;
     }
 
     /// The variant searched.

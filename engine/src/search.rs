@@ -11,8 +11,9 @@
 //!   one-ply extension when there is a single legal move (a forced capture, usually).
 //! - **Quiescence**: at depth 0 a side that must capture goes on capturing (every capture, as
 //!   the rules force one); a side without a capture is evaluated, or loses if it has no move.
-//! - **Limits**: node counts are checked at every node, the clock only with a movetime; an
-//!   interrupted iteration is thrown away. Depth 1 always completes.
+//! - **Limits**: node counts are checked at every node, the clock (with a movetime) and the
+//!   stop flag every 1024 nodes; an interrupted iteration is thrown away. Depth 1 always
+//!   completes.
 
 use super::eval;
 use super::laws::LawState;
@@ -213,7 +214,7 @@ impl Engine {
             });
             let out_of_nodes = self.state.nodes >= self.state.node_limit;
             let out_of_time = self.state.deadline.is_some_and(|d| Instant::now() >= d);
-            if settled || out_of_nodes || out_of_time {
+            if settled || out_of_nodes || out_of_time || self.stop.is_raised() {
                 break;
             }
         }
@@ -310,13 +311,9 @@ impl Engine {
         if !st.can_stop {
             return false;
         }
-        if st.nodes >= st.node_limit {
-            st.stopped = true;
-        } else if let Some(deadline) = st.deadline {
-            if st.nodes & 1023 == 0 && Instant::now() >= deadline {
-                st.stopped = true;
-            }
-        }
+        st.stopped = st.nodes >= st.node_limit
+            || (st.nodes & 1023 == 0
+                && (self.stop.is_raised() || st.deadline.is_some_and(|d| Instant::now() >= d)));
         st.stopped
     }
 
