@@ -84,3 +84,114 @@ pub fn thousands(n: u64) -> String {
     }
     out
 }
+
+/// An output file that appears only once it is complete: the bytes go to a temporary file
+/// in the same directory (so the final rename stays on one file system), which
+/// [`commit`](Self::commit) renames over `path`. Until then an older file at `path` is
+/// untouched. The temporary file is removed when the value is dropped without a commit (an
+/// error, an early return) and when the process is interrupted (Ctrl-C, SIGTERM, SIGHUP).
+///
+/// Also a scratch file: write, read back through [`temp_path`](Self::temp_path), drop.
+pub struct OutputFile {
+    path: std::path::PathBuf,
+    /// `None` only after the commit took it.
+    temp: Option<tempfile::NamedTempFile>,
+}
+
+/// Temporary files to remove if the process is interrupted.
+static PENDING_OUTPUTS: std::sync::Mutex<Vec<std::path::PathBuf>> =
+    std::sync::Mutex::new(Vec::new());
+
+/// Removes the pending temporary files on Ctrl-C (and SIGTERM, SIGHUP), then exits with the
+/// usual code of an interrupted command (130). Installed with the first output file.
+fn remove_outputs_on_interrupt() {
+    static INSTALL: std::sync::Once = std::sync::Once::new();
+    INSTALL.call_once(|| {
+        // If another handler is already installed, that one decides; nothing to do here.
+        let _ = ctrlc::set_handler(|| {
+            let pending = PENDING_OUTPUTS.lock().unwrap_or_else(|e| e.into_inner());
+            for path in pending.iter() {
+                let _ = std::fs::remove_file(path);
+            }
+            std::process::exit(130);
+        });
+    });
+}
+
+impl OutputFile {
+    /// Starts writing `path` (nothing appears there before [`commit`](Self::commit)).
+    pub fn create(path: &std::path::Path) -> Result<OutputFile, CliError> {
+        remove_outputs_on_interrupt();
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => std::path::Path::new("."),
+        };
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let prefix = format!(".{name}.");
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(&prefix).suffix(".part");
+        // The file the user gets has the usual permissions (0666 less the umask), as a file
+        // made by `File::create` would, not the 0600 of a private temporary file.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            builder.permissions(std::fs::Permissions::from_mode(0o666));
+        }
+        // Registered while the lock is held, so an interrupt cannot miss a file just made.
+        let mut pending = PENDING_OUTPUTS.lock().unwrap_or_else(|e| e.into_inner());
+        let temp = builder
+            .tempfile_in(dir)
+            .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
+        pending.push(temp.path().to_path_buf());
+        Ok(OutputFile {
+            path: path.to_path_buf(),
+            temp: Some(temp),
+        })
+    }
+
+    /// Where the bytes are until the commit.
+    pub fn temp_path(&self) -> &std::path::Path {
+        self.temp().path()
+    }
+
+    fn temp(&self) -> &tempfile::NamedTempFile {
+        self.temp
+            .as_ref()
+            .expect("only a commit takes the file, and it consumes self")
+    }
+
+    /// Flushes the file to disk and renames it to its final path; returns its size.
+    pub fn commit(mut self) -> std::io::Result<u64> {
+        let temp = self.temp.take().expect("not committed yet");
+        let temp_path = temp.path().to_path_buf();
+        let mut pending = PENDING_OUTPUTS.lock().unwrap_or_else(|e| e.into_inner());
+        pending.retain(|p| *p != temp_path);
+        temp.as_file().sync_all()?;
+        let size = temp.as_file().metadata()?.len();
+        temp.persist(&self.path).map_err(|e| e.error)?;
+        Ok(size)
+    }
+}
+
+impl Drop for OutputFile {
+    fn drop(&mut self) {
+        // Not committed: `NamedTempFile`'s own drop removes the file, right after this.
+        if let Some(temp) = &self.temp {
+            let mut pending = PENDING_OUTPUTS.lock().unwrap_or_else(|e| e.into_inner());
+            pending.retain(|p| p != temp.path());
+        }
+    }
+}
+
+impl std::io::Write for OutputFile {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.temp.as_mut().expect("not committed").write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.temp.as_mut().expect("not committed").flush()
+    }
+}

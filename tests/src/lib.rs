@@ -10,6 +10,12 @@ use std::sync::OnceLock;
 /// cargo, target directory and profile as the running test, once per test process (a no-op
 /// when it is fresh).
 pub fn drafti() -> assert_cmd::Command {
+    assert_cmd::Command::new(drafti_path())
+}
+
+/// The path of the `drafti` binary of this build profile (built first if need be), for tests
+/// that spawn it themselves (to signal it, or to measure it).
+pub fn drafti_path() -> &'static Path {
     static BIN: OnceLock<PathBuf> = OnceLock::new();
     let bin = BIN.get_or_init(|| {
         if let Some(path) = option_env!("CARGO_BIN_EXE_drafti") {
@@ -45,5 +51,5 @@ pub fn drafti() -> assert_cmd::Command {
         assert!(status.success(), "cargo build of drafti failed");
         profile_dir.join(format!("drafti{}", std::env::consts::EXE_SUFFIX))
     });
-    assert_cmd::Command::new(bin)
+    bin
 }

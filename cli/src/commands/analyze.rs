@@ -9,7 +9,9 @@
 //! Invalid games are reported (their errors) and skipped. The output depends only on the
 //! input and the search limits, never on `--jobs`.
 
-use crate::common::{jobs, parse_variant, thousands, worker_pool, CliError, CommandResult};
+use crate::common::{
+    jobs, parse_variant, thousands, worker_pool, CliError, CommandResult, OutputFile,
+};
 use crate::input::open_inputs;
 use drafti_analyzer::analysis::{
     analyse_games, annotate, line_text, AnalysisOptions, GameAnalysis, MoveAnalysis, DEFAULT_DEPTH,
@@ -372,7 +374,7 @@ struct Run<'a> {
     pool: rayon::ThreadPool,
     bar: Option<indicatif::ProgressBar>,
     out: &'a mut dyn Write,
-    pdn: Option<std::io::BufWriter<std::fs::File>>,
+    pdn: Option<std::io::BufWriter<OutputFile>>,
     pdn_games: u64,
     totals: Totals,
     /// Bytes of input read so far and positions found in them (to estimate the total).
@@ -481,10 +483,10 @@ pub fn run(args: Args) -> CommandResult {
     let jobs = jobs(args.jobs);
     let pool = worker_pool(jobs, "analyze")?;
     let pdn = match &args.pdn {
-        Some(path) => Some(std::io::BufWriter::new(
-            std::fs::File::create(path)
-                .map_err(|e| CliError(format!("cannot create {path}: {e}")))?,
-        )),
+        // Written beside OUT and renamed when complete: an older OUT stays until then.
+        Some(path) => Some(std::io::BufWriter::new(OutputFile::create(
+            std::path::Path::new(path),
+        )?)),
         None => None,
     };
     let batch = BatchOptions {
@@ -548,7 +550,14 @@ pub fn run(args: Args) -> CommandResult {
             run.bytes_seen = summary.bytes;
             run.flush(&mut items)
                 .and_then(|()| run.out.flush())
-                .and_then(|()| run.pdn.as_mut().map_or(Ok(()), |p| p.flush()))
+                .and_then(|()| match run.pdn.take() {
+                    Some(p) => p
+                        .into_inner()
+                        .map_err(|e| e.into_error())?
+                        .commit()
+                        .map(drop),
+                    None => Ok(()),
+                })
                 .map(|()| Some(summary))
         }
         Err(BatchError::Sink(e)) => Err(e),

@@ -6,7 +6,7 @@
 //! input, the progress bar and the files written.
 
 use crate::common::{jobs, report_written, thousands, warn_empty_inputs};
-use crate::common::{parse_variant, CliError, CommandResult};
+use crate::common::{parse_variant, CliError, CommandResult, OutputFile};
 use crate::input::open_inputs;
 use crate::report::html::{self, RunInfo};
 use crate::report::text;
@@ -110,16 +110,6 @@ fn stdin_is_empty() -> Result<bool, CliError> {
     Ok(empty)
 }
 
-/// The temporary file that holds the game sections until the summary is known.
-fn part_path(out: &Path) -> PathBuf {
-    let mut name = out
-        .file_name()
-        .map(|n| n.to_os_string())
-        .unwrap_or_default();
-    name.push(".part");
-    out.with_file_name(name)
-}
-
 fn progress_bar(total_bytes: Option<u64>) -> Option<indicatif::ProgressBar> {
     if !std::io::stderr().is_terminal() {
         return None;
@@ -214,13 +204,9 @@ pub fn run(args: Args) -> CommandResult {
     };
 
     // The game sections go to a temporary file next to OUT while the summary is gathered.
+    // (A scratch OutputFile: never committed, removed when dropped or on Ctrl-C.)
     let mut part = match &args.html {
-        Some(out) => {
-            let path = part_path(out);
-            let file = File::create(&path)
-                .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
-            Some((path, BufWriter::with_capacity(1 << 16, file)))
-        }
+        Some(out) => Some(BufWriter::with_capacity(1 << 16, OutputFile::create(out)?)),
         None => None,
     };
 
@@ -239,7 +225,7 @@ pub fn run(args: Args) -> CommandResult {
         |job| work(job, &settings),
         |g| -> std::io::Result<()> {
             if let Some(section) = collector.add(g) {
-                if let Some((_, w)) = part.as_mut() {
+                if let Some(w) = part.as_mut() {
                     w.write_all(section.as_bytes())?;
                 }
             }
@@ -252,9 +238,6 @@ pub fn run(args: Args) -> CommandResult {
     let summary = match result {
         Ok(s) => s,
         Err(e) => {
-            if let Some((path, _)) = part.take() {
-                let _ = std::fs::remove_file(path);
-            }
             return Err(match e {
                 BatchError::Sink(e) => CliError(format!("cannot write the HTML report: {e}")),
                 e => CliError(e.to_string()),
@@ -267,11 +250,9 @@ pub fn run(args: Args) -> CommandResult {
     let mut out = stdout.lock();
     report_written(out.write_all(text.as_bytes()).and_then(|()| out.flush()))?;
 
-    if let (Some(path), Some((part_path, writer))) = (&args.html, part.take()) {
-        let written = finish_html(path, &part_path, writer, &mut collector, &info);
-        let _ = std::fs::remove_file(&part_path);
-        let bytes =
-            written.map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
+    if let (Some(path), Some(writer)) = (&args.html, part.take()) {
+        let written = finish_html(path, writer, &mut collector, &info);
+        let bytes = written?;
         eprintln!(
             "wrote {} ({} games, {} diagrams, {:.1} MB)",
             path.display(),
@@ -296,18 +277,20 @@ pub fn run(args: Args) -> CommandResult {
 
 /// Writes OUT: the head and summary, the game sections from the temporary file, the tail.
 /// Returns the file's size.
+/// OUT appears only when complete (an older OUT stays until then).
 fn finish_html(
     path: &Path,
-    part_path: &Path,
-    part: BufWriter<File>,
+    part: BufWriter<OutputFile>,
     collector: &mut Collector<'_>,
     info: &RunInfo,
-) -> std::io::Result<u64> {
-    part.into_inner().map_err(|e| e.into_error())?;
-    let mut out = BufWriter::with_capacity(1 << 16, File::create(path)?);
-    out.write_all(html::head_and_summary(collector, info).as_bytes())?;
-    std::io::copy(&mut File::open(part_path)?, &mut out)?;
-    out.write_all(html::tail().as_bytes())?;
-    let file = out.into_inner().map_err(|e| e.into_error())?;
-    Ok(file.metadata()?.len())
+) -> Result<u64, CliError> {
+    let io = |e: std::io::Error| CliError(format!("cannot write {}: {e}", path.display()));
+    let part = part.into_inner().map_err(|e| io(e.into_error()))?;
+    let mut out = BufWriter::with_capacity(1 << 16, OutputFile::create(path)?);
+    out.write_all(html::head_and_summary(collector, info).as_bytes())
+        .map_err(io)?;
+    std::io::copy(&mut File::open(part.temp_path()).map_err(io)?, &mut out).map_err(io)?;
+    out.write_all(html::tail().as_bytes()).map_err(io)?;
+    let file = out.into_inner().map_err(|e| io(e.into_error()))?;
+    file.commit().map_err(io)
 }
