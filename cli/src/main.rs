@@ -5,7 +5,9 @@
 
 mod commands;
 mod common;
+mod hub;
 mod input;
+mod match_runner;
 mod report;
 mod svg;
 
@@ -47,6 +49,10 @@ enum Command {
     Show(commands::show::Args),
     /// Search a position with the engine: best move, score and principal variation.
     Search(commands::search::Args),
+    /// The engine as a Hub protocol (version 2) engine on stdin/stdout, for GUIs and matches.
+    Hub(commands::hub::Args),
+    /// Play two Hub engines against each other: W/D/L, Elo, SPRT, the games as PDN.
+    Match(commands::r#match::Args),
     /// Time drafti's hot paths on fixed work: perft, PDN writing and parsing, replay, search.
     Bench(commands::bench::Args),
 }
@@ -80,6 +86,8 @@ fn main() -> ExitCode {
         Command::Show(args) => commands::show::run(args),
         Command::Search(args) => commands::search::run(args),
         Command::Bench(args) => commands::bench::run(args),
+        Command::Hub(args) => commands::hub::run(args),
+        Command::Match(args) => commands::r#match::run(args),
     };
     match result {
         Ok(code) => code,

@@ -3,6 +3,8 @@
 pub mod analyze;
 pub mod bench;
 pub mod fmt;
+pub mod hub;
+pub mod r#match;
 pub mod moves;
 pub mod openings;
 pub mod perft;

@@ -1,0 +1,46 @@
+//! `drafti hub`: the engine as a Hub protocol (version 2) engine on stdin and stdout, for
+//! GUIs, pydraughts and `drafti match`. The options set the parameters' starting values; the
+//! GUI may change them with `set-param` before `init`.
+
+use crate::common::{parse_variant, CommandResult};
+use crate::hub::engine::{serve, Settings, MAX_HASH_MB};
+use std::process::ExitCode;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Rules: tz (default), czech or russian (the `variant` parameter).
+    #[arg(long, default_value = "tz", value_parser = parse_variant)]
+    variant: drafti_rules::Variant,
+    /// Transposition table in MiB, allocated at `init` (the `hash` parameter).
+    #[arg(long, value_name = "MB", default_value_t = 64,
+          value_parser = clap::value_parser!(u64).range(1..=MAX_HASH_MB as u64))]
+    hash: u64,
+    /// Search at most this many nodes a move, whatever the GUI's level (a weaker engine for
+    /// matches; the `nodes` parameter).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
+    /// Search at most this deep (the `depth` parameter).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100))]
+    depth: Option<u32>,
+    /// Tanzanian draw law 2: the lone king's agreed count (the `king-count` parameter).
+    #[arg(long, value_name = "N", default_value_t = 12,
+          value_parser = clap::value_parser!(u32).range(1..=1000))]
+    king_count: u32,
+}
+
+pub fn run(args: Args) -> CommandResult {
+    let settings = Settings {
+        variant: args.variant,
+        hash_mb: args.hash as usize,
+        nodes: args.nodes,
+        depth: args.depth,
+        king_count: args.king_count,
+    };
+    let stdin = std::io::BufReader::new(std::io::stdin());
+    match serve(stdin, std::io::stdout(), settings) {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        // The GUI closed its end: quit quietly, as the protocol asks.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+        Err(e) => Err(e.into()),
+    }
+}

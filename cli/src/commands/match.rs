@@ -1,0 +1,501 @@
+//! `drafti match`: two Hub engines play each other (see `match_runner`): one line per game on
+//! stderr, the games as PDN with `--pdn`, and the summary on stdout — W/D/L of the first
+//! engine, its score, the Elo difference with a 95% interval (pentanomial model once the
+//! games come in pairs), and with `--sprt` the log-likelihood ratio and the verdict; the
+//! match stops as soon as the SPRT has decided.
+//!
+//! `--json` prints the summary as one JSON object instead: `games`, `wins`, `draws`,
+//! `losses` (first engine), `pairs` (the pentanomial counts, 0 to 2 points a pair),
+//! `score`, `elo`, `elo_low`, `elo_high` (`null` when infinite), `model`
+//! (`"pentanomial"` or `"trinomial"`), `engines` (names), `sprt` (`null`, or `elo0`, `elo1`,
+//! `alpha`, `beta`, `llr`, `lower`, `upper`, `verdict`: `"H1"`, `"H0"` or `"continue"`) and
+//! `terminations` (how many games ended each way: `normal`, `draw_rule`, `repetition`,
+//! `ply_cap`, `forfeit`).
+
+use crate::common::{parse_variant, CliError, CommandResult};
+use crate::match_runner::stats::{Sprt, Tally, Verdict};
+use crate::match_runner::{self, openings, Config, Control, Played};
+use drafti_rules::Variant;
+use serde::Serialize;
+use std::io::Write;
+use std::process::ExitCode;
+use std::time::Duration;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// An engine's command line (twice: the first engine, then the second), e.g.
+    /// "drafti hub --nodes 2000". Run by `sh -c`.
+    #[arg(long = "engine", value_name = "CMD", required = true, num_args = 1)]
+    engines: Vec<String>,
+    /// Names for the PDN and the summary (twice, in engine order) instead of the engines' own.
+    #[arg(long = "name", value_name = "NAME")]
+    names: Vec<String>,
+    /// How many games (each opening is played twice, colours swapped).
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..))]
+    games: u64,
+    /// Milliseconds per move.
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..),
+          conflicts_with_all = ["tc", "nodes", "depth"])]
+    movetime: Option<u64>,
+    /// A clock: `SECONDS+INC` (sudden death with an increment, e.g. 10+0.1) or
+    /// `MOVES/SECONDS[+INC]` (e.g. 40/60).
+    #[arg(long, value_name = "SPEC", conflicts_with_all = ["nodes", "depth"])]
+    tc: Option<String>,
+    /// Nodes per move (deterministic; the default is 10000).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..), conflicts_with = "depth")]
+    nodes: Option<u64>,
+    /// Depth per move.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100))]
+    depth: Option<u32>,
+    /// Openings: FEN lines or PDN games (default: built-in balanced 4-ply openings).
+    #[arg(long, value_name = "FILE")]
+    openings: Option<String>,
+    /// Rules: tz (default), czech or russian (sent to the engines as the variant parameter).
+    #[arg(long, default_value = "tz", value_parser = parse_variant)]
+    variant: Variant,
+    /// Write every game as PDN to this file.
+    #[arg(long, value_name = "OUT")]
+    pdn: Option<String>,
+    /// Stop early once a sequential probability ratio test decides between `ELO0,ELO1`.
+    #[arg(long, value_name = "ELO0,ELO1")]
+    sprt: Option<String>,
+    /// The SPRT's false-positive rate.
+    #[arg(long, default_value_t = 0.05)]
+    alpha: f64,
+    /// The SPRT's false-negative rate.
+    #[arg(long, default_value_t = 0.05)]
+    beta: f64,
+    /// Games played at once (each with its own pair of engine processes).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
+    concurrency: u64,
+    /// A game still going after this many plies is a draw.
+    #[arg(long, default_value_t = 300)]
+    max_plies: usize,
+    /// Milliseconds an engine may exceed its time before it forfeits.
+    #[arg(long, value_name = "MS", default_value_t = 500)]
+    margin: u64,
+    /// Seconds a move may take under --nodes or --depth before the engine forfeits (hung).
+    #[arg(long, value_name = "S", default_value_t = 60)]
+    move_timeout: u64,
+    /// Which built-in openings (the same seed gives the same openings).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Square numbers (22-18) in the PDN instead of algebraic names.
+    #[arg(long)]
+    numeric: bool,
+    /// The summary as one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+fn seconds(text: &str) -> Result<Duration, String> {
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|s| s.is_finite() && *s >= 0.0 && *s < 1e7)
+        .map(Duration::from_secs_f64)
+        .ok_or_else(|| format!("'{text}' is not a number of seconds"))
+}
+
+/// `10+0.1`, `60`, `40/60`, `40/60+1`.
+fn parse_tc(text: &str) -> Result<Control, String> {
+    let (moves, rest) = match text.split_once('/') {
+        Some((moves, rest)) => {
+            let moves: u32 = moves
+                .trim()
+                .parse()
+                .ok()
+                .filter(|&m| m > 0)
+                .ok_or_else(|| format!("--tc {text}: '{moves}' is not a number of moves"))?;
+            (Some(moves), rest)
+        }
+        None => (None, text),
+    };
+    let (time, inc) = match rest.split_once('+') {
+        Some((time, inc)) => (seconds(time)?, seconds(inc)?),
+        None => (seconds(rest)?, Duration::ZERO),
+    };
+    if time.is_zero() {
+        return Err(format!("--tc {text}: the time must be more than 0"));
+    }
+    Ok(Control::Clock { time, inc, moves })
+}
+
+fn parse_sprt(text: &str, alpha: f64, beta: f64) -> Result<Sprt, String> {
+    let bad = || format!("--sprt {text}: expected ELO0,ELO1 with ELO0 < ELO1, e.g. 0,10");
+    let (a, b) = text.split_once(',').ok_or_else(bad)?;
+    let elo0: f64 = a.trim().parse().map_err(|_| bad())?;
+    let elo1: f64 = b.trim().parse().map_err(|_| bad())?;
+    if elo0 >= elo1 || !elo0.is_finite() || !elo1.is_finite() {
+        return Err(bad());
+    }
+    for (name, rate) in [("alpha", alpha), ("beta", beta)] {
+        if !(rate > 0.0 && rate < 0.5) {
+            return Err(format!("--{name} must be between 0 and 0.5"));
+        }
+    }
+    Ok(Sprt {
+        elo0,
+        elo1,
+        alpha,
+        beta,
+    })
+}
+
+/// A short name for a command line: its program's file name and arguments.
+fn short_command(command: &str) -> String {
+    let mut words = command.split_whitespace();
+    let program = words.next().unwrap_or_default();
+    let program = program.rsplit('/').next().unwrap_or(program);
+    std::iter::once(program)
+        .chain(words)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Kinds of game end, for the summary.
+#[derive(Default, Serialize)]
+struct Terminations {
+    normal: u32,
+    draw_rule: u32,
+    repetition: u32,
+    ply_cap: u32,
+    forfeit: u32,
+}
+
+impl Terminations {
+    fn add(&mut self, played: &Played) {
+        let t = &played.termination;
+        let counter = if t.contains("three times") {
+            &mut self.repetition
+        } else if t.contains("ply cap") {
+            &mut self.ply_cap
+        } else if t.starts_with("draw") {
+            &mut self.draw_rule
+        } else if t.contains("wins") {
+            &mut self.normal
+        } else {
+            &mut self.forfeit
+        };
+        *counter += 1;
+    }
+}
+
+#[derive(Serialize)]
+struct SprtJson {
+    elo0: f64,
+    elo1: f64,
+    alpha: f64,
+    beta: f64,
+    llr: f64,
+    lower: f64,
+    upper: f64,
+    verdict: &'static str,
+}
+
+#[derive(Serialize)]
+struct SummaryJson {
+    engines: [String; 2],
+    games: u32,
+    wins: u32,
+    draws: u32,
+    losses: u32,
+    pairs: [u32; 5],
+    score: f64,
+    elo: Option<f64>,
+    elo_low: Option<f64>,
+    elo_high: Option<f64>,
+    model: &'static str,
+    sprt: Option<SprtJson>,
+    terminations: Terminations,
+}
+
+fn finite(x: f64) -> Option<f64> {
+    x.is_finite().then_some((x * 10.0).round() / 10.0)
+}
+
+fn signed(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x:+.1}")
+    } else if x > 0.0 {
+        "+inf".to_string()
+    } else {
+        "-inf".to_string()
+    }
+}
+
+fn verdict_name(v: Verdict) -> &'static str {
+    match v {
+        Verdict::H1 => "H1",
+        Verdict::H0 => "H0",
+        Verdict::Continue => "continue",
+    }
+}
+
+pub fn run(args: Args) -> CommandResult {
+    // An engine that dies must be a write error to handle (its game is lost), not a SIGPIPE
+    // that ends the match.
+    #[cfg(unix)]
+    // SAFETY: changing one signal's action before any thread of this command is started.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+    }
+    if args.engines.len() != 2 {
+        return Err(CliError(format!(
+            "--engine is needed twice (got {})",
+            args.engines.len()
+        )));
+    }
+    if !args.names.is_empty() && args.names.len() != 2 {
+        return Err(CliError("--name is given twice or not at all".to_string()));
+    }
+    let control = match (args.movetime, &args.tc, args.nodes, args.depth) {
+        (Some(ms), _, _, _) => Control::MoveTime(Duration::from_millis(ms)),
+        (_, Some(tc), _, _) => parse_tc(tc).map_err(CliError)?,
+        (_, _, _, Some(d)) => Control::Depth(d),
+        (_, _, n, None) => Control::Nodes(n.unwrap_or(10_000)),
+    };
+    let sprt = args
+        .sprt
+        .as_deref()
+        .map(|s| parse_sprt(s, args.alpha, args.beta))
+        .transpose()
+        .map_err(CliError)?;
+    let games = args.games as usize;
+    let pairs_needed = games.div_ceil(2);
+    let opening_list = match &args.openings {
+        Some(path) => {
+            let text =
+                std::fs::read_to_string(path).map_err(|e| CliError(format!("{path}: {e}")))?;
+            let (list, skipped) = openings::from_file(&text, args.variant)
+                .map_err(|e| CliError(format!("{path}: {e}")))?;
+            if skipped > 0 {
+                eprintln!("drafti: {path}: {skipped} games skipped (not valid, or already over)");
+            }
+            list
+        }
+        None => openings::builtin(args.variant, pairs_needed, args.seed),
+    };
+    if opening_list.is_empty() {
+        return Err(CliError("no opening to play".to_string()));
+    }
+    let engines = [args.engines[0].clone(), args.engines[1].clone()];
+    let names = if args.names.len() == 2 {
+        [args.names[0].clone(), args.names[1].clone()]
+    } else {
+        let mut names = [String::new(), String::new()];
+        for i in 0..2 {
+            names[i] = match_runner::engine_name(&engines[i], args.variant)
+                .map_err(|e| CliError(format!("engine {}: {e}", engines[i])))?;
+        }
+        if names[0] == names[1] || names.iter().any(String::is_empty) {
+            names = [short_command(&engines[0]), short_command(&engines[1])];
+            if names[0] == names[1] {
+                names = [format!("{} #1", names[0]), format!("{} #2", names[1])];
+            }
+        }
+        names
+    };
+    let config = Config {
+        variant: args.variant,
+        commands: engines,
+        names: names.clone(),
+        games,
+        control,
+        openings: opening_list,
+        max_plies: args.max_plies,
+        margin: Duration::from_millis(args.margin),
+        move_timeout: Duration::from_secs(args.move_timeout.max(1)),
+        concurrency: args.concurrency as usize,
+        numeric: args.numeric,
+    };
+
+    let mut pdn = match &args.pdn {
+        Some(path) => Some(std::io::BufWriter::new(
+            std::fs::File::create(path).map_err(|e| CliError(format!("{path}: {e}")))?,
+        )),
+        None => None,
+    };
+    let mut tally = Tally::default();
+    let mut terminations = Terminations::default();
+    let mut pending_pair = None;
+    let mut write_error: Option<std::io::Error> = None;
+    let mut decided = Verdict::Continue;
+    match_runner::run(&config, |played| {
+        let score = played.first_engine_score();
+        tally.add(score);
+        terminations.add(played);
+        if played.index % 2 == 0 {
+            pending_pair = Some(score);
+        } else if let Some(first) = pending_pair.take() {
+            tally.add_pair(first, score);
+        }
+        if let Some(out) = &mut pdn {
+            let mut text = String::new();
+            if played.index > 0 {
+                text.push('\n');
+            }
+            drafti_pdn::write_game_to(&played.record, &mut text);
+            if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+                write_error.get_or_insert(e);
+            }
+        }
+        eprintln!(
+            "game {}/{}: {} - {} {} ({}, {} plies)  [{} +{} ={} -{}]",
+            played.index + 1,
+            games,
+            names[played.white],
+            names[1 - played.white],
+            played.result,
+            played.termination,
+            played.plies,
+            names[0],
+            tally.wins,
+            tally.draws,
+            tally.losses
+        );
+        // Tested on whole pairs only, so the verdict does not flip with the model.
+        if let Some(sprt) = sprt.filter(|_| played.index % 2 == 1) {
+            decided = sprt.verdict(&tally);
+        }
+        decided == Verdict::Continue && write_error.is_none()
+    });
+    // Every engine has quit: a closed stdout may end drafti quietly again.
+    #[cfg(unix)]
+    // SAFETY: the match's threads have ended; restoring the default action of one signal.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+    if let Some(e) = write_error {
+        return Err(CliError(format!("writing the PDN: {e}")));
+    }
+
+    let (elo, low, high) = tally.elo();
+    let model = if tally.pentanomial() {
+        "pentanomial"
+    } else {
+        "trinomial"
+    };
+    let sprt_report = sprt.map(|s| {
+        let (lower, upper) = s.bounds();
+        SprtJson {
+            elo0: s.elo0,
+            elo1: s.elo1,
+            alpha: s.alpha,
+            beta: s.beta,
+            llr: (tally.llr(s.elo0, s.elo1) * 1000.0).round() / 1000.0,
+            lower: (lower * 1000.0).round() / 1000.0,
+            upper: (upper * 1000.0).round() / 1000.0,
+            verdict: verdict_name(s.verdict(&tally)),
+        }
+    });
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    if args.json {
+        let summary = SummaryJson {
+            engines: names,
+            games: tally.games(),
+            wins: tally.wins,
+            draws: tally.draws,
+            losses: tally.losses,
+            pairs: tally.pairs,
+            score: (tally.score() * 10_000.0).round() / 10_000.0,
+            elo: finite(elo),
+            elo_low: finite(low),
+            elo_high: finite(high),
+            model,
+            sprt: sprt_report,
+            terminations,
+        };
+        writeln!(out, "{}", serde_json::to_string(&summary)?)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    writeln!(out, "{} vs {}", names[0], names[1])?;
+    writeln!(
+        out,
+        "games {}: +{} ={} -{}  score {:.1}%",
+        tally.games(),
+        tally.wins,
+        tally.draws,
+        tally.losses,
+        tally.score() * 100.0
+    )?;
+    writeln!(
+        out,
+        "elo {} [{}, {}] (95%, {model}{})",
+        signed(elo),
+        signed(low),
+        signed(high),
+        if tally.pentanomial() {
+            format!(
+                ": pairs 0-2 points {} {} {} {} {}",
+                tally.pairs[0], tally.pairs[1], tally.pairs[2], tally.pairs[3], tally.pairs[4]
+            )
+        } else {
+            String::new()
+        }
+    )?;
+    writeln!(
+        out,
+        "ends: {} by the rules, {} by a draw law, {} repetitions, {} at the ply cap, {} forfeits",
+        terminations.normal,
+        terminations.draw_rule,
+        terminations.repetition,
+        terminations.ply_cap,
+        terminations.forfeit
+    )?;
+    if let Some(s) = sprt_report {
+        writeln!(
+            out,
+            "sprt elo0={} elo1={} alpha={} beta={}: llr {:.2} [{:.2}, {:.2}] {}",
+            s.elo0,
+            s.elo1,
+            s.alpha,
+            s.beta,
+            s.llr,
+            s.lower,
+            s.upper,
+            match s.verdict {
+                "H1" => "H1 accepted (the first engine is stronger)",
+                "H0" => "H0 accepted",
+                _ => "undecided",
+            }
+        )?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_controls() {
+        assert_eq!(
+            parse_tc("10+0.1"),
+            Ok(Control::Clock {
+                time: Duration::from_secs(10),
+                inc: Duration::from_millis(100),
+                moves: None
+            })
+        );
+        assert_eq!(
+            parse_tc("40/60"),
+            Ok(Control::Clock {
+                time: Duration::from_secs(60),
+                inc: Duration::ZERO,
+                moves: Some(40)
+            })
+        );
+        for bad in ["", "x", "0", "0/10", "10+", "-5", "40/"] {
+            assert!(parse_tc(bad).is_err(), "{bad}");
+        }
+        assert!(parse_sprt("0,10", 0.05, 0.05).is_ok());
+        assert!(parse_sprt("10,0", 0.05, 0.05).is_err());
+        assert!(parse_sprt("0,10", 0.7, 0.05).is_err());
+        assert_eq!(
+            short_command("/a/b/drafti hub --nodes 5"),
+            "drafti hub --nodes 5"
+        );
+    }
+}

@@ -1,0 +1,283 @@
+//! The GUI side of the Hub protocol: one engine process driven by `drafti match`.
+//!
+//! The engine's output is read on a thread into a channel, so every wait has a deadline: an
+//! engine that hangs is noticed, killed and reported as [`ClientError::Timeout`]; one that
+//! exits as [`ClientError::Exited`] (with the last lines it wrote to stderr).
+
+use super::protocol::{parse_score, Message};
+use drafti_engine::Score;
+use std::collections::VecDeque;
+use std::io::{self, BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// What went wrong with an engine.
+#[derive(Debug, thiserror::Error)]
+pub enum ClientError {
+    #[error("cannot start '{command}': {source}")]
+    Spawn { command: String, source: io::Error },
+    #[error("the engine exited{status}{}", if stderr.is_empty() { String::new() } else { format!(" (stderr: {stderr})") })]
+    Exited { status: String, stderr: String },
+    #[error("no answer within {:.1} s", .0.as_secs_f64())]
+    Timeout(Duration),
+    #[error("the engine answered 'error {0}'")]
+    Refused(String),
+    #[error("unreadable answer '{0}'")]
+    Protocol(String),
+}
+
+/// The engine's answer to a `go think`.
+#[derive(Clone, Debug, Default)]
+pub struct Thought {
+    /// The move as the engine wrote it.
+    pub mv: String,
+    /// Its expected answer, if it gave one.
+    pub ponder: Option<String>,
+    /// The score of its last `info`, from its own side.
+    pub score: Option<Score>,
+    /// The depth of its last `info`.
+    pub depth: Option<u32>,
+    /// Wall time from `go` to `done`, as measured here.
+    pub elapsed: Duration,
+}
+
+/// A running Hub engine.
+pub struct HubEngine {
+    name: String,
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    stderr: Arc<Mutex<VecDeque<String>>>,
+}
+
+/// How many of the engine's last stderr lines a report quotes.
+const STDERR_LINES: usize = 5;
+
+impl HubEngine {
+    /// Starts `command` (run by `sh -c`, so it may hold arguments and quotes), does the
+    /// handshake (`hub` … `wait`), sets `params` and initialises it (`init` … `ready`).
+    pub fn start(
+        command: &str,
+        params: &[(String, String)],
+        timeout: Duration,
+    ) -> Result<HubEngine, ClientError> {
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg(format!("exec {command}"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|source| ClientError::Spawn {
+                command: command.to_string(),
+                source,
+            })?;
+        let stdin = child.stdin.take().expect("piped stdin");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let stderr_pipe = child.stderr.take().expect("piped stderr");
+        let (sender, lines) = mpsc::channel();
+        thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            let mut buffer = Vec::new();
+            loop {
+                buffer.clear();
+                match reader.read_until(b'\n', &mut buffer) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {
+                        let line = String::from_utf8_lossy(&buffer).trim().to_string();
+                        if sender.send(line).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+        let stderr = Arc::new(Mutex::new(VecDeque::new()));
+        let tail = Arc::clone(&stderr);
+        thread::spawn(move || {
+            for line in BufReader::new(stderr_pipe).lines() {
+                let Ok(line) = line else { break };
+                let mut tail = tail.lock().unwrap_or_else(|e| e.into_inner());
+                if tail.len() == STDERR_LINES {
+                    tail.pop_front();
+                }
+                tail.push_back(line);
+            }
+        });
+        let mut engine = HubEngine {
+            name: String::new(),
+            child,
+            stdin,
+            lines,
+            stderr,
+        };
+        let deadline = Instant::now() + timeout;
+        engine.send("hub")?;
+        loop {
+            let m = engine.receive(deadline, timeout)?;
+            match m.command.as_str() {
+                "id" => engine.name = m.get("name").unwrap_or_default().to_string(),
+                "wait" => break,
+                _ => {}
+            }
+        }
+        for (name, value) in params {
+            engine.send(
+                &Message::new("set-param")
+                    .arg("name", name)
+                    .arg("value", value)
+                    .to_string(),
+            )?;
+        }
+        engine.send("init")?;
+        loop {
+            let m = engine.receive(deadline, timeout)?;
+            match m.command.as_str() {
+                "ready" => break,
+                "error" => {
+                    return Err(ClientError::Refused(
+                        m.get("message").unwrap_or_default().to_string(),
+                    ))
+                }
+                _ => {}
+            }
+        }
+        Ok(engine)
+    }
+
+    /// The name the engine gave in its `id` line (empty if none).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Writes one line.
+    pub fn send(&mut self, line: &str) -> Result<(), ClientError> {
+        let written = writeln!(self.stdin, "{line}").and_then(|()| self.stdin.flush());
+        written.map_err(|_| self.exited())
+    }
+
+    fn exited(&mut self) -> ClientError {
+        // Give the process a moment to be reaped and the stderr reader to take the last words.
+        let mut status = None;
+        for _ in 0..20 {
+            if let Ok(Some(s)) = self.child.try_wait() {
+                status = Some(s);
+                break;
+            }
+            thread::sleep(Duration::from_millis(5));
+        }
+        thread::sleep(Duration::from_millis(10));
+        let tail = self.stderr.lock().unwrap_or_else(|e| e.into_inner());
+        ClientError::Exited {
+            status: match status.and_then(|s| s.code()) {
+                Some(code) => format!(" with status {code}"),
+                None if status.is_some() => " on a signal".to_string(),
+                None => String::new(),
+            },
+            stderr: tail.iter().cloned().collect::<Vec<_>>().join(" / "),
+        }
+    }
+
+    /// The next message (blank lines and unreadable ones skipped) before `deadline`.
+    fn receive(&mut self, deadline: Instant, timeout: Duration) -> Result<Message, ClientError> {
+        loop {
+            let wait = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(wait) {
+                Ok(line) => {
+                    if let Ok(Some(m)) = Message::parse(&line) {
+                        return Ok(m);
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    self.kill();
+                    return Err(ClientError::Timeout(timeout));
+                }
+                Err(RecvTimeoutError::Disconnected) => return Err(self.exited()),
+            }
+        }
+    }
+
+    /// `pos`, `level`, `go think`; waits for `done` until `deadline` (the engine is killed
+    /// if it has not answered by then). An `error` answer fails at once (the engine will not
+    /// send `done` for a search it refused).
+    pub fn think(
+        &mut self,
+        pos: &str,
+        level: &str,
+        timeout: Duration,
+    ) -> Result<Thought, ClientError> {
+        self.send(pos)?;
+        self.send(level)?;
+        let start = Instant::now();
+        self.send("go think")?;
+        let deadline = start + timeout;
+        let mut thought = Thought::default();
+        loop {
+            let m = self.receive(deadline, timeout)?;
+            match m.command.as_str() {
+                "info" => {
+                    if let Some(score) = m.get("score").and_then(parse_score) {
+                        thought.score = Some(score);
+                    }
+                    if let Some(depth) = m.get("depth").and_then(|d| d.parse().ok()) {
+                        thought.depth = Some(depth);
+                    }
+                }
+                "done" => {
+                    thought.elapsed = start.elapsed();
+                    thought.mv = m
+                        .get("move")
+                        .filter(|mv| !mv.is_empty())
+                        .ok_or_else(|| ClientError::Protocol(m.to_string()))?
+                        .to_string();
+                    thought.ponder = m.get("ponder").map(str::to_string);
+                    return Ok(thought);
+                }
+                "error" => {
+                    return Err(ClientError::Refused(
+                        m.get("message").unwrap_or_default().to_string(),
+                    ))
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// `new-game`, then `ping` until `pong` (the engine has cleared its table).
+    pub fn new_game(&mut self, timeout: Duration) -> Result<(), ClientError> {
+        self.send("new-game")?;
+        self.send("ping")?;
+        let deadline = Instant::now() + timeout;
+        while self.receive(deadline, timeout)?.command != "pong" {}
+        Ok(())
+    }
+
+    fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// `quit`, a moment to exit, then kill.
+    pub fn quit(mut self) {
+        let _ = writeln!(self.stdin, "quit").and_then(|()| self.stdin.flush());
+        let until = Instant::now() + Duration::from_millis(500);
+        while Instant::now() < until {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            thread::sleep(Duration::from_millis(5));
+        }
+        self.kill();
+    }
+}
+
+impl Drop for HubEngine {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            self.kill();
+        }
+    }
+}

@@ -1,0 +1,702 @@
+//! The engine side of the Hub protocol: `drafti hub`'s loop.
+//!
+//! Three threads: one reads the GUI's lines, one searches (a fresh thread per `go`, which
+//! takes the [`Engine`] and gives it back with the result), and the loop between them, which
+//! answers every command, runs the clock (it raises the engine's [`StopFlag`] when the time is
+//! up) and writes `done`. So `ping` and `stop` are answered while a search runs. The engine —
+//! its transposition table — is allocated once at `init` and kept across the searches of a
+//! game (`Engine::set_keep_table`); `new-game` clears it.
+//!
+//! What is refused, with an `error message="..."` line and the engine still running: a line
+//! that is not a command, `go` before `init` or without a position, `go` on a finished game,
+//! a `pos` with an illegal move (the position is then unset, so a following `go` is refused
+//! too), a bad parameter, and any command but `ping`, `ponder-hit`, `stop` and `quit` during a
+//! search. A stray `stop` or `ponder-hit` after a search ended is ignored (it crossed `done`).
+
+use super::protocol::{
+    line_string, move_string, score_string, Command, GoMode, HubMove, Level, Message,
+};
+use drafti_engine::{DepthInfo, Engine, Limits, SearchResult, StopFlag, DEFAULT_DEPTH, MAX_DEPTH};
+use drafti_rules::{DrawLaws, Game, Outcome, Position, Variant};
+use std::io::{self, BufRead, Write};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// The engine parameters (`param` lines of the handshake, changed by `set-param`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// Rules: `tz`, `czech` or `russian`.
+    pub variant: Variant,
+    /// Transposition table in MiB.
+    pub hash_mb: usize,
+    /// A node limit on every search (whatever `level` says), if any.
+    pub nodes: Option<u64>,
+    /// A depth limit on every search, if any.
+    pub depth: Option<u32>,
+    /// Tanzanian draw law 2: the lone king's agreed count.
+    pub king_count: u32,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            variant: Variant::Tanzanian,
+            hash_mb: 64,
+            nodes: None,
+            depth: None,
+            king_count: DrawLaws::for_variant(Variant::Tanzanian).king_count,
+        }
+    }
+}
+
+impl Settings {
+    /// The `param` lines of the handshake, with the current values (0 = no limit).
+    fn declarations(&self) -> Vec<Message> {
+        let names: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
+        vec![
+            Message::new("param")
+                .arg("name", "variant")
+                .arg("value", self.variant.name())
+                .arg("type", "enum")
+                .arg("values", names.join(" ")),
+            Message::new("param")
+                .arg("name", "hash")
+                .arg("value", self.hash_mb)
+                .arg("type", "int")
+                .arg("min", 1)
+                .arg("max", MAX_HASH_MB),
+            Message::new("param")
+                .arg("name", "nodes")
+                .arg("value", self.nodes.unwrap_or(0))
+                .arg("type", "int")
+                .arg("min", 0)
+                .arg("max", u64::MAX),
+            Message::new("param")
+                .arg("name", "depth")
+                .arg("value", self.depth.unwrap_or(0))
+                .arg("type", "int")
+                .arg("min", 0)
+                .arg("max", MAX_DEPTH),
+            Message::new("param")
+                .arg("name", "king-count")
+                .arg("value", self.king_count)
+                .arg("type", "int")
+                .arg("min", 1)
+                .arg("max", 1000),
+        ]
+    }
+
+    /// Applies `set-param`; the error says why not.
+    fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let whole = |max: u64| {
+            value
+                .trim()
+                .parse::<u64>()
+                .ok()
+                .filter(|n| *n <= max)
+                .ok_or_else(|| format!("{name}: '{value}' is not a whole number up to {max}"))
+        };
+        match name {
+            "variant" => self.variant = value.parse().map_err(|e| format!("variant: {e}"))?,
+            "hash" => {
+                let mb = whole(MAX_HASH_MB as u64)?;
+                if mb == 0 {
+                    return Err("hash: at least 1 MiB".to_string());
+                }
+                self.hash_mb = mb as usize;
+            }
+            "nodes" => self.nodes = Some(whole(u64::MAX)?).filter(|&n| n > 0),
+            "depth" => self.depth = Some(whole(u64::from(MAX_DEPTH))? as u32).filter(|&d| d > 0),
+            "king-count" => {
+                let n = whole(1000)?;
+                if n == 0 {
+                    return Err("king-count: at least 1".to_string());
+                }
+                self.king_count = n as u32;
+            }
+            _ => {
+                return Err(format!(
+                    "unknown parameter '{name}' (variant, hash, nodes, depth, king-count)"
+                ))
+            }
+        }
+        Ok(())
+    }
+
+    fn laws(&self) -> DrawLaws {
+        DrawLaws {
+            king_count: self.king_count,
+            ..DrawLaws::for_variant(self.variant)
+        }
+    }
+}
+
+/// The largest table `hash` accepts.
+pub const MAX_HASH_MB: usize = 16_384;
+
+/// How the engine names itself in the handshake.
+fn identity() -> Message {
+    Message::new("id")
+        .arg("name", "drafti")
+        .arg("version", env!("CARGO_PKG_VERSION"))
+}
+
+/// Lines to the GUI, from the loop and from the search thread, one whole line at a time.
+#[derive(Clone)]
+struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
+
+impl Output {
+    fn send(&self, message: &Message) -> io::Result<()> {
+        let mut out = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        writeln!(out, "{message}")?;
+        out.flush()
+    }
+
+    fn error(&self, text: impl std::fmt::Display) -> io::Result<()> {
+        self.send(&Message::new("error").arg("message", text))
+    }
+}
+
+/// What the loop waits for.
+enum Event {
+    Line(String),
+    Eof,
+    Finished(Box<Finished>),
+}
+
+struct Finished {
+    /// `None` if the search panicked (the engine is gone; `init` makes a new one).
+    engine: Option<Engine>,
+    result: Option<SearchResult>,
+    write_failed: bool,
+}
+
+/// The position to search, as `pos` set it.
+struct Setup {
+    position: Position,
+    /// Keys of the positions before it, oldest first (repetitions).
+    history: Vec<u64>,
+    king_count: Option<u32>,
+    outcome: Option<Outcome>,
+}
+
+/// A search under way.
+struct Running {
+    mode: GoMode,
+    stop: StopFlag,
+    /// When the loop raises the stop flag.
+    hard: Option<Instant>,
+    /// After it, the search thread starts no new iteration.
+    soft: Arc<Mutex<Option<Instant>>>,
+}
+
+/// Soft and hard time for a move under `level`, if it has a clock.
+fn time_budget(level: &Level) -> Option<(Duration, Duration)> {
+    if let Some(t) = level.move_time {
+        return Some((t, t));
+    }
+    let time = level.time?;
+    let inc = level.inc.unwrap_or_default();
+    // The protocol adds the increment before the move.
+    let available = time + inc;
+    // Leave room for the GUI's and the pipe's overhead.
+    let reserve = (available / 20).min(Duration::from_millis(300));
+    let usable = available.saturating_sub(reserve);
+    let moves_to_go = level.moves.unwrap_or(30).max(1);
+    let target = (usable.saturating_sub(inc) / moves_to_go + inc).min(usable);
+    // An iteration costs about as much as all before it: none is started after half.
+    Some((target / 2, (target * 3).min(usable)))
+}
+
+/// The engine's limits for a search under `level`, `settings`' caps and the game's count.
+fn search_limits(
+    level: Option<&Level>,
+    mode: GoMode,
+    settings: &Settings,
+    king_count: Option<u32>,
+) -> Limits {
+    let default = Level::default();
+    let level = level.unwrap_or(&default);
+    let open = level.infinite || mode == GoMode::Ponder || time_budget(level).is_some();
+    let mut depth = level.depth;
+    if depth.is_none() && level.nodes.is_none() && (open || settings.nodes.is_none()) {
+        // Analysis without a level runs until `stop`; a move without one at the usual depth.
+        depth = Some(if open || mode == GoMode::Analyze {
+            MAX_DEPTH
+        } else {
+            DEFAULT_DEPTH
+        });
+    }
+    let nodes = match (level.nodes, settings.nodes) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
+    let depth = match (depth, settings.depth) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (None, None) if nodes.is_none() => Some(DEFAULT_DEPTH),
+        (a, b) => a.or(b),
+    };
+    Limits {
+        depth: depth.map(|d| d.clamp(1, MAX_DEPTH)),
+        nodes,
+        king_count,
+        ..Limits::default()
+    }
+}
+
+/// `info depth=… seldepth=… score=… nodes=… time=… nps=… pv="…"` (nps in millions, as Scan).
+fn info_message(info: &DepthInfo) -> Message {
+    Message::new("info")
+        .arg("depth", info.depth)
+        .arg("seldepth", info.seldepth)
+        .arg("score", score_string(info.score))
+        .arg("nodes", info.nodes)
+        .arg("time", format!("{:.3}", info.elapsed.as_secs_f64()))
+        .arg("nps", format!("{:.2}", info.nps() as f64 / 1e6))
+        .arg("pv", line_string(info.pv()))
+}
+
+/// What the loop does after a command.
+#[derive(PartialEq, Eq)]
+enum Flow {
+    Continue,
+    Quit,
+}
+
+struct Session {
+    settings: Settings,
+    /// `None` before `init` and while a search holds it.
+    engine: Option<Engine>,
+    /// The settings `engine` was made with.
+    built: Option<Settings>,
+    setup: Option<Setup>,
+    level: Option<Level>,
+    search: Option<Running>,
+    out: Output,
+    events: Sender<Event>,
+}
+
+/// Runs the protocol on `input` and `output` until `quit` or the end of the input.
+pub fn serve(
+    input: impl BufRead + Send + 'static,
+    output: impl Write + Send + 'static,
+    settings: Settings,
+) -> io::Result<()> {
+    let (events, inbox) = mpsc::channel();
+    let reader_events = events.clone();
+    thread::Builder::new()
+        .name("hub-input".to_string())
+        .spawn(move || read_lines(input, reader_events))?;
+    let mut session = Session {
+        settings,
+        engine: None,
+        built: None,
+        setup: None,
+        level: None,
+        search: None,
+        out: Output(Arc::new(Mutex::new(Box::new(output)))),
+        events,
+    };
+    session.run(inbox)
+}
+
+/// Sends every input line (invalid UTF-8 replaced) to the loop, then `Eof`.
+fn read_lines(mut input: impl BufRead, events: Sender<Event>) {
+    let mut buffer = Vec::new();
+    loop {
+        buffer.clear();
+        match input.read_until(b'\n', &mut buffer) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {
+                let line = String::from_utf8_lossy(&buffer).into_owned();
+                if events.send(Event::Line(line)).is_err() {
+                    return;
+                }
+            }
+        }
+    }
+    let _ = events.send(Event::Eof);
+}
+
+/// The start of a text, for an error message that quotes garbage.
+fn excerpt(text: &str) -> String {
+    let text = text.trim();
+    match text.char_indices().nth(40) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_string(),
+    }
+}
+
+impl Session {
+    fn run(&mut self, inbox: Receiver<Event>) -> io::Result<()> {
+        loop {
+            let deadline = self.search.as_ref().and_then(|s| s.hard);
+            let event = match deadline {
+                Some(deadline) => {
+                    match inbox.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+                        Ok(event) => event,
+                        Err(RecvTimeoutError::Timeout) => {
+                            if let Some(search) = &mut self.search {
+                                search.stop.raise();
+                                search.hard = None;
+                            }
+                            continue;
+                        }
+                        Err(RecvTimeoutError::Disconnected) => return Ok(()),
+                    }
+                }
+                None => match inbox.recv() {
+                    Ok(event) => event,
+                    Err(_) => return Ok(()),
+                },
+            };
+            match event {
+                Event::Line(line) => {
+                    if self.line(&line)? == Flow::Quit {
+                        return Ok(());
+                    }
+                }
+                // The GUI is gone: quit as directly as possible.
+                Event::Eof => {
+                    if let Some(search) = &self.search {
+                        search.stop.raise();
+                    }
+                    return Ok(());
+                }
+                Event::Finished(finished) => self.finished(*finished)?,
+            }
+        }
+    }
+
+    fn line(&mut self, line: &str) -> io::Result<Flow> {
+        let command = match Command::parse(line) {
+            Ok(Some(command)) => command,
+            Ok(None) => return Ok(Flow::Continue),
+            Err(e) => {
+                self.out.error(format!("{e} (in '{}')", excerpt(line)))?;
+                return Ok(Flow::Continue);
+            }
+        };
+        if let Some(search) = &mut self.search {
+            match command {
+                Command::Ping => self.out.send(&Message::new("pong"))?,
+                Command::Stop => search.stop.raise(),
+                Command::PonderHit if search.mode == GoMode::Ponder => {
+                    search.mode = GoMode::Think;
+                    if let Some((soft, hard)) = self.level.as_ref().and_then(time_budget) {
+                        let now = Instant::now();
+                        *search.soft.lock().unwrap_or_else(|e| e.into_inner()) = Some(now + soft);
+                        search.hard = Some(now + hard);
+                    } else if self.level.as_ref().is_some_and(|l| l.infinite) {
+                        // Nothing to time: the search goes on until `stop`.
+                    }
+                }
+                Command::PonderHit => {}
+                Command::Quit => {
+                    search.stop.raise();
+                    return Ok(Flow::Quit);
+                }
+                other => self.out.error(format!(
+                    "{} during a search: only ping, ponder-hit, stop and quit are read until done",
+                    command_name(&other)
+                ))?,
+            }
+            return Ok(Flow::Continue);
+        }
+        match command {
+            Command::Hub => {
+                self.out.send(&identity())?;
+                for param in self.settings.declarations() {
+                    self.out.send(&param)?;
+                }
+                self.out.send(&Message::new("wait"))?;
+            }
+            Command::SetParam { name, value } => {
+                let before = self.settings.variant;
+                match self.settings.set(&name, &value) {
+                    Ok(()) if self.settings.variant != before => self.setup = None,
+                    Ok(()) => {}
+                    Err(e) => self.out.error(format!("set-param: {e}"))?,
+                }
+            }
+            Command::Init => {
+                self.init();
+                self.out.send(&Message::new("ready"))?;
+            }
+            Command::Pos { position, moves } => {
+                self.setup = None;
+                match self.position(position, &moves) {
+                    Ok(setup) => self.setup = Some(setup),
+                    Err(e) => self.out.error(format!("pos: {e} (position unset)"))?,
+                }
+            }
+            Command::Level(level) => self.level = Some(level),
+            Command::Go(mode) => {
+                if let Err(e) = self.go(mode) {
+                    self.out.error(format!("go: {e}"))?;
+                }
+            }
+            // Crossed the end of a search: nothing to stop.
+            Command::PonderHit | Command::Stop => {}
+            Command::NewGame => {
+                if let Some(engine) = &mut self.engine {
+                    engine.clear();
+                }
+            }
+            Command::Ping => self.out.send(&Message::new("pong"))?,
+            Command::Quit => return Ok(Flow::Quit),
+        }
+        Ok(Flow::Continue)
+    }
+
+    /// Makes the engine for the current settings (kept if they did not change).
+    fn init(&mut self) {
+        if self.engine.is_some() && self.built.as_ref() == Some(&self.settings) {
+            return;
+        }
+        self.engine = None; // free the old table before allocating the new one
+        let mut engine = Engine::with_laws(
+            self.settings.variant,
+            self.settings.hash_mb,
+            self.settings.laws(),
+        );
+        engine.set_keep_table(true);
+        self.engine = Some(engine);
+        self.built = Some(self.settings.clone());
+    }
+
+    /// The game from `position` after `moves`.
+    fn position(&self, position: Position, moves: &[HubMove]) -> Result<Setup, String> {
+        let variant = self.settings.variant;
+        let mut game = Game::with_laws(position, variant, self.settings.laws());
+        let mut history = Vec::with_capacity(moves.len());
+        for (i, text) in moves.iter().enumerate() {
+            let mv = text
+                .resolve(game.position(), variant)
+                .map_err(|e| format!("move {} of moves: {e} ({variant} rules)", i + 1))?;
+            history.push(game.position().hash_key());
+            game.play(&mv);
+        }
+        Ok(Setup {
+            position: *game.position(),
+            history,
+            king_count: game.king_count(),
+            outcome: game.outcome(),
+        })
+    }
+
+    fn go(&mut self, mode: GoMode) -> Result<(), String> {
+        if self.engine.is_none() {
+            return Err("no engine yet: send init first (after hub and set-param)".to_string());
+        }
+        let Some(setup) = &self.setup else {
+            return Err("no position: send pos first".to_string());
+        };
+        if let Some(outcome) = setup.outcome {
+            return Err(format!("the game is over ({outcome}): nothing to search"));
+        }
+        let limits = search_limits(self.level.as_ref(), mode, &self.settings, setup.king_count);
+        let now = Instant::now();
+        let budget = match mode {
+            GoMode::Ponder => None,
+            _ => self.level.as_ref().and_then(time_budget),
+        };
+        let engine = self.engine.take().expect("checked above");
+        let stop = engine.stop_flag();
+        stop.lower();
+        let soft = Arc::new(Mutex::new(budget.map(|(soft, _)| now + soft)));
+        self.search = Some(Running {
+            mode,
+            stop: stop.clone(),
+            hard: budget.map(|(_, hard)| now + hard),
+            soft: Arc::clone(&soft),
+        });
+        let out = self.out.clone();
+        let events = self.events.clone();
+        let position = setup.position;
+        let history = setup.history.clone();
+        let spawned = thread::Builder::new()
+            .name("hub-search".to_string())
+            .spawn(move || {
+                let mut write_failed = false;
+                let mut engine = Some(engine);
+                let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    let engine = engine.as_mut().expect("engine");
+                    engine.search(&position, &limits, &history, |info| {
+                        if out.send(&info_message(info)).is_err() {
+                            write_failed = true;
+                            stop.raise();
+                        }
+                        let soft = *soft.lock().unwrap_or_else(|e| e.into_inner());
+                        if soft.is_some_and(|soft| Instant::now() >= soft) {
+                            stop.raise();
+                        }
+                    })
+                }));
+                let finished = match outcome {
+                    Ok(result) => Finished {
+                        engine,
+                        result: Some(result),
+                        write_failed,
+                    },
+                    Err(_) => Finished {
+                        engine: None,
+                        result: None,
+                        write_failed,
+                    },
+                };
+                let _ = events.send(Event::Finished(Box::new(finished)));
+            });
+        if let Err(e) = spawned {
+            self.search = None;
+            return Err(format!("cannot start the search thread: {e}"));
+        }
+        Ok(())
+    }
+
+    fn finished(&mut self, finished: Finished) -> io::Result<()> {
+        self.search = None;
+        self.engine = finished.engine;
+        if self.engine.is_none() {
+            self.built = None;
+        }
+        if finished.write_failed {
+            return Err(io::Error::new(
+                io::ErrorKind::BrokenPipe,
+                "the GUI stopped reading",
+            ));
+        }
+        match finished
+            .result
+            .as_ref()
+            .and_then(|r| r.best.map(|best| (r, best)))
+        {
+            Some((result, best)) => {
+                let mut done = Message::new("done").arg("move", move_string(&best));
+                if let Some(answer) = result.pv.get(1) {
+                    done = done.arg("ponder", move_string(answer));
+                }
+                self.out.send(&done)
+            }
+            None if finished.result.is_none() => self
+                .out
+                .error("the search failed (internal error); send init to start again"),
+            None => self.out.error("no move to play"),
+        }
+    }
+}
+
+/// The protocol word of a command, for messages.
+fn command_name(command: &Command) -> &'static str {
+    match command {
+        Command::Hub => "hub",
+        Command::SetParam { .. } => "set-param",
+        Command::Init => "init",
+        Command::Pos { .. } => "pos",
+        Command::Level(_) => "level",
+        Command::Go(_) => "go",
+        Command::PonderHit => "ponder-hit",
+        Command::Stop => "stop",
+        Command::NewGame => "new-game",
+        Command::Ping => "ping",
+        Command::Quit => "quit",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn level(text: &str) -> Level {
+        match Command::parse(text).unwrap() {
+            Some(Command::Level(level)) => level,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn budgets() {
+        assert_eq!(time_budget(&level("level depth=5")), None);
+        let t = Duration::from_millis(250);
+        assert_eq!(time_budget(&level("level move-time=0.25")), Some((t, t)));
+        // Sudden death, 30 s: about a thirtieth of it per move.
+        let (soft, hard) = time_budget(&level("level time=30")).unwrap();
+        assert!(
+            soft < hard && hard < Duration::from_secs(4),
+            "{soft:?} {hard:?}"
+        );
+        assert!(soft > Duration::from_millis(300), "{soft:?}");
+        // The last move before the control may use nearly all the time, never more.
+        let (_, hard) = time_budget(&level("level moves=1 time=2")).unwrap();
+        assert!(hard <= Duration::from_secs(2) && hard > Duration::from_millis(1500));
+        // An increment is spent on top.
+        let (with, _) = time_budget(&level("level time=10 inc=2")).unwrap();
+        let (without, _) = time_budget(&level("level time=10")).unwrap();
+        assert!(with > without + Duration::from_millis(900));
+    }
+
+    #[test]
+    fn limits() {
+        let settings = Settings::default();
+        let think = search_limits(None, GoMode::Think, &settings, None);
+        assert_eq!(think.depth, Some(DEFAULT_DEPTH));
+        let analyze = search_limits(None, GoMode::Analyze, &settings, None);
+        assert_eq!(analyze.depth, Some(MAX_DEPTH));
+        let nodes = search_limits(
+            Some(&level("level nodes=500")),
+            GoMode::Think,
+            &settings,
+            Some(3),
+        );
+        assert_eq!(
+            (nodes.depth, nodes.nodes, nodes.king_count),
+            (None, Some(500), Some(3))
+        );
+        let timed = search_limits(Some(&level("level time=5")), GoMode::Think, &settings, None);
+        assert_eq!((timed.depth, timed.nodes), (Some(MAX_DEPTH), None));
+        let capped = Settings {
+            nodes: Some(100),
+            depth: Some(4),
+            ..Settings::default()
+        };
+        let l = search_limits(
+            Some(&level("level nodes=500 depth=9")),
+            GoMode::Think,
+            &capped,
+            None,
+        );
+        assert_eq!((l.depth, l.nodes), (Some(4), Some(100)));
+        let l = search_limits(
+            None,
+            GoMode::Think,
+            &Settings {
+                depth: None,
+                ..capped
+            },
+            None,
+        );
+        assert_eq!((l.depth, l.nodes), (None, Some(100)));
+    }
+
+    #[test]
+    fn params() {
+        let mut s = Settings::default();
+        assert!(s.set("variant", "russian").is_ok());
+        assert_eq!(s.variant, Variant::Russian);
+        assert!(s.set("variant", "chess").is_err());
+        assert!(s.set("hash", "0").is_err());
+        assert!(s.set("hash", "16").is_ok());
+        assert!(s.set("nodes", "-3").is_err());
+        assert!(s.set("nodes", "0").is_ok() && s.nodes.is_none());
+        assert!(s.set("depth", "7").is_ok() && s.depth == Some(7));
+        assert!(s.set("depth", "1000").is_err());
+        assert!(s.set("colour", "red").is_err());
+        let declared: Vec<String> = s.declarations().iter().map(|m| m.to_string()).collect();
+        assert_eq!(
+            declared[0],
+            r#"param name=variant value=russian type=enum values="tz czech russian""#
+        );
+    }
+}
