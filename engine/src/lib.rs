@@ -23,6 +23,7 @@
 //! assert!(result.nodes > 0);
 //! ```
 
+pub mod egtb;
 mod eval;
 mod geometry;
 mod laws;

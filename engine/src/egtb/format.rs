@@ -1,0 +1,267 @@
+//! The file of one signature's table: a 64-byte header, then one byte per index.
+//!
+//! ```text
+//! offset  size  field
+//!  0       8    magic "DRAFTEGT"
+//!  8       4    format version (1)
+//! 12       1    variant: 0 Tanzanian, 1 Czech, 2 Russian
+//! 13       1    draw laws adjudicated (1) or not (0)
+//! 14       1    the count of law 2 (12)
+//! 15       1    layers: 12 for Tanzanian three kings against one (one per lone-king count), else 1
+//! 16       4    signature: men and kings of the side to move, then of the other side
+//! 20       2    the longest distance in the table (plies)
+//! 22       2    reserved (0)
+//! 24       8    entries (layers × indices per layer) = the payload's length in bytes
+//! 32      24    wins, draws, losses (positions, u64 each; indices that are no position excluded)
+//! 56       4    reserved (0)
+//! 60       4    CRC-32 (IEEE) of bytes 0–59 and the payload
+//! 64       …    payload: one byte per index, layer by layer
+//! ```
+//!
+//! All numbers little-endian. A payload byte is 0 for a draw (and for an index that is no
+//! position), `d + 1` for a result `d` plies away: `d` odd is a win for the side to move (its
+//! move ends the game at ply `d`), `d` even a loss (0: no legal move now). So one byte holds
+//! win/draw/loss and the distance, up to 253 plies.
+
+use super::index::Signature;
+use super::{EgtbError, Value};
+use drafti_rules::{DrawLaws, Variant};
+use memmap2::Mmap;
+use std::fs::File;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+pub(crate) const MAGIC: &[u8; 8] = b"DRAFTEGT";
+pub(crate) const VERSION: u32 = 1;
+pub(crate) const HEADER_LEN: usize = 64;
+/// The file name extension.
+pub const EXTENSION: &str = "egtb";
+/// The longest distance a byte holds.
+pub(crate) const MAX_DISTANCE: u32 = 253;
+
+/// The byte of a value.
+#[inline]
+pub(crate) const fn encode(value: Value) -> u8 {
+    match value {
+        Value::Draw => 0,
+        Value::Win(d) | Value::Loss(d) => (d + 1) as u8,
+    }
+}
+
+/// The value of a byte (255 is no value).
+#[inline]
+pub(crate) const fn decode(byte: u8) -> Option<Value> {
+    match byte {
+        0 => Some(Value::Draw),
+        255 => None,
+        b => {
+            let d = (b - 1) as u32;
+            Some(if d % 2 == 1 {
+                Value::Win(d)
+            } else {
+                Value::Loss(d)
+            })
+        }
+    }
+}
+
+pub(crate) fn variant_code(variant: Variant) -> u8 {
+    match variant {
+        Variant::Tanzanian => 0,
+        Variant::Czech => 1,
+        Variant::Russian => 2,
+    }
+}
+
+/// What a table's header says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Header {
+    pub variant: Variant,
+    pub laws: DrawLaws,
+    pub layers: u32,
+    pub signature: Signature,
+    pub max_distance: u32,
+    pub entries: u64,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+}
+
+impl Header {
+    fn to_bytes(self) -> [u8; HEADER_LEN] {
+        let mut h = [0u8; HEADER_LEN];
+        h[0..8].copy_from_slice(MAGIC);
+        h[8..12].copy_from_slice(&VERSION.to_le_bytes());
+        h[12] = variant_code(self.variant);
+        h[13] = u8::from(self.laws.enabled);
+        h[14] = self.laws.king_count.min(255) as u8;
+        h[15] = self.layers as u8;
+        let s = self.signature;
+        h[16..20].copy_from_slice(&[s.white_men, s.white_kings, s.black_men, s.black_kings]);
+        h[20..22].copy_from_slice(&(self.max_distance as u16).to_le_bytes());
+        h[24..32].copy_from_slice(&self.entries.to_le_bytes());
+        h[32..40].copy_from_slice(&self.wins.to_le_bytes());
+        h[40..48].copy_from_slice(&self.draws.to_le_bytes());
+        h[48..56].copy_from_slice(&self.losses.to_le_bytes());
+        h
+    }
+
+    fn from_bytes(h: &[u8], path: &Path) -> Result<Header, EgtbError> {
+        let corrupt = |reason: String| EgtbError::Corrupt {
+            path: path.to_path_buf(),
+            reason,
+        };
+        if h.len() < HEADER_LEN {
+            return Err(corrupt(format!(
+                "{} bytes, shorter than the {HEADER_LEN}-byte header",
+                h.len()
+            )));
+        }
+        if &h[0..8] != MAGIC {
+            return Err(corrupt("not a drafti endgame table (bad magic)".into()));
+        }
+        let u64_at = |i: usize| u64::from_le_bytes(h[i..i + 8].try_into().expect("8 bytes"));
+        let version = u32::from_le_bytes(h[8..12].try_into().expect("4 bytes"));
+        if version != VERSION {
+            return Err(corrupt(format!(
+                "format version {version}, this drafti reads {VERSION}"
+            )));
+        }
+        let variant = match h[12] {
+            0 => Variant::Tanzanian,
+            1 => Variant::Czech,
+            2 => Variant::Russian,
+            v => return Err(corrupt(format!("unknown variant code {v}"))),
+        };
+        let signature = Signature {
+            white_men: h[16],
+            white_kings: h[17],
+            black_men: h[18],
+            black_kings: h[19],
+        };
+        if signature.pieces() > super::index::MAX_PIECES
+            || signature.white_men + signature.white_kings == 0
+            || signature.black_men + signature.black_kings == 0
+        {
+            return Err(corrupt(format!(
+                "impossible signature {h:?}",
+                h = &h[16..20]
+            )));
+        }
+        Ok(Header {
+            variant,
+            laws: DrawLaws {
+                enabled: h[13] != 0,
+                king_count: u32::from(h[14]),
+            },
+            layers: u32::from(h[15]),
+            signature,
+            max_distance: u32::from(u16::from_le_bytes([h[20], h[21]])),
+            entries: u64_at(24),
+            wins: u64_at(32),
+            draws: u64_at(40),
+            losses: u64_at(48),
+        })
+    }
+}
+
+/// The file name of a signature's table: `KKMvK.egtb`.
+pub fn file_name(signature: Signature) -> String {
+    format!("{}.{EXTENSION}", signature.name())
+}
+
+/// The CRC-32 of a file's header (without its checksum field) and payload.
+fn checksum(header: &[u8], payload: &[u8]) -> u32 {
+    let mut hasher = crc32fast::Hasher::new();
+    hasher.update(&header[..60]);
+    hasher.update(payload);
+    hasher.finalize()
+}
+
+/// Writes a table to `path` through a temporary file renamed into place, so an interrupted
+/// write never leaves a file that looks finished.
+pub(crate) fn write(path: &Path, header: Header, payload: &[u8]) -> Result<(), EgtbError> {
+    let io = |source| EgtbError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut bytes = header.to_bytes();
+    let crc = checksum(&bytes, payload);
+    bytes[60..64].copy_from_slice(&crc.to_le_bytes());
+    let tmp = temporary_path(path);
+    let mut file = std::io::BufWriter::new(File::create(&tmp).map_err(io)?);
+    file.write_all(&bytes).map_err(io)?;
+    file.write_all(payload).map_err(io)?;
+    let file = file.into_inner().map_err(|e| io(e.into_error()))?;
+    file.sync_all().map_err(io)?;
+    drop(file);
+    std::fs::rename(&tmp, path).map_err(io)
+}
+
+/// Where a table is written before it is renamed into place.
+pub(crate) fn temporary_path(path: &Path) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".tmp");
+    path.with_file_name(name)
+}
+
+/// A table file mapped into memory, its header and checksum checked.
+pub(crate) struct MappedTable {
+    pub header: Header,
+    pub path: PathBuf,
+    map: Mmap,
+}
+
+impl MappedTable {
+    /// Opens and checks `path`: header, length, checksum.
+    pub fn open(path: &Path) -> Result<MappedTable, EgtbError> {
+        let io = |source| EgtbError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let file = File::open(path).map_err(io)?;
+        // SAFETY: the map is read-only and tables are written to a temporary file and renamed
+        // into place, never modified in place; a file truncated under us by another program
+        // would fault, as reading any mapped file does.
+        let map = unsafe { Mmap::map(&file) }.map_err(io)?;
+        let header = Header::from_bytes(&map, path)?;
+        let corrupt = |reason: String| EgtbError::Corrupt {
+            path: path.to_path_buf(),
+            reason,
+        };
+        let per_layer = header.signature.positions();
+        if header.layers == 0 || header.entries != per_layer * u64::from(header.layers) {
+            return Err(corrupt(format!(
+                "header gives {} entries in {} layers, the signature {} has {per_layer} a layer",
+                header.entries, header.layers, header.signature
+            )));
+        }
+        let expected_len = HEADER_LEN as u64 + header.entries;
+        if map.len() as u64 != expected_len {
+            return Err(corrupt(format!(
+                "{} bytes, expected {expected_len} (truncated or padded)",
+                map.len()
+            )));
+        }
+        let stored = u32::from_le_bytes(map[60..64].try_into().expect("4 bytes"));
+        let actual = checksum(&map[..HEADER_LEN], &map[HEADER_LEN..]);
+        if stored != actual {
+            return Err(corrupt(format!(
+                "checksum mismatch (stored {stored:08x}, computed {actual:08x})"
+            )));
+        }
+        #[cfg(unix)]
+        let _ = map.advise(memmap2::Advice::Random);
+        Ok(MappedTable {
+            header,
+            path: path.to_path_buf(),
+            map,
+        })
+    }
+
+    /// The payload: one byte per index.
+    #[inline]
+    pub fn payload(&self) -> &[u8] {
+        &self.map[HEADER_LEN..]
+    }
+}

@@ -1,0 +1,134 @@
+//! Endgame tables: every position with few pieces solved exactly, by retrograde analysis over
+//! the rules core.
+//!
+//! - [`index`](Signature): tables by material *signature* (men and kings of the side to move
+//!   and of the other side); a position's index in its table is a perfect combinatorial rank
+//!   of its pieces (only colliding men of the two sides waste indices).
+//! - `format`: one file per signature, a 64-byte header (variant, laws, signature, counts,
+//!   CRC-32) and one byte per position: draw, or the distance in plies whose parity says win
+//!   or loss. Memory-mapped for probing.
+//! - [`build`]: retrograde analysis, smallest signatures first (captures and crowning lead
+//!   into finished tables), each signature and its colour-swapped partner solved together in
+//!   passes of increasing distance, in parallel (rayon). Resumable: a finished file is kept.
+//! - [`Tables`]: probing (value, best move, the line to the end), and [`verify`].
+//!
+//! **The draw laws** (Tanzanian) are part of the game the tables solve, exactly as
+//! `drafti_rules::Game` adjudicates them (through the engine's `LawState`): positions with only
+//! kings, one or two each, are draws (or lost for a side with no move); three kings against one
+//! have a table with 12 layers, one per lone-king count 0–11 (a lone-king move goes one layer
+//! up, the 12th draws), and a position *arriving* at that material by a capture or crowning
+//! starts at count 0 if one of the three kings is on the main diagonal and is a draw otherwise.
+//! Czech and Russian have no such laws: their tables are the plain game.
+//!
+//! Values are from the side to move: a win in `d` plies (`d` odd: the winner's move at ply `d`
+//! leaves the other side without a move), a loss in `d` (`d` even; 0: no move now), or a draw
+//! (neither side can force the end of the game). Repetition is no rule of the game: a position
+//! that neither side can force to an end is a draw.
+
+mod build;
+mod format;
+mod index;
+mod probe;
+mod verify;
+
+pub use build::{build, build_signatures, BuildEvent};
+pub use format::{file_name, Header, EXTENSION};
+pub use index::{Signature, MAX_PIECES};
+pub use probe::{TableInfo, Tables};
+pub use verify::{verify, VerifyReport};
+
+use std::path::PathBuf;
+
+/// The exact value of a position for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Value {
+    /// The side to move wins; the game ends after this many plies (odd).
+    Win(u32),
+    /// Drawn with best play.
+    Draw,
+    /// The side to move loses; the game ends after this many plies (even; 0: no move now).
+    Loss(u32),
+}
+
+impl Value {
+    /// The value one ply earlier, for the side that moved into this position.
+    #[inline]
+    pub const fn back(self) -> Value {
+        match self {
+            Value::Win(d) => Value::Loss(d + 1),
+            Value::Loss(d) => Value::Win(d + 1),
+            Value::Draw => Value::Draw,
+        }
+    }
+
+    /// A number that orders values from the side to move's view: quicker wins highest,
+    /// slower losses above quicker ones.
+    #[inline]
+    pub const fn rank(self) -> i32 {
+        match self {
+            Value::Win(d) => 10_000 - d as i32,
+            Value::Draw => 0,
+            Value::Loss(d) => d as i32 - 10_000,
+        }
+    }
+
+    /// The plies to the end of the game, for a win or a loss.
+    pub const fn distance(self) -> Option<u32> {
+        match self {
+            Value::Win(d) | Value::Loss(d) => Some(d),
+            Value::Draw => None,
+        }
+    }
+
+    /// The engine's score of this value.
+    pub const fn score(self) -> crate::Score {
+        match self {
+            Value::Win(d) => crate::Score::win_in(d),
+            Value::Loss(d) => crate::Score::loss_in(d),
+            Value::Draw => crate::Score::DRAW,
+        }
+    }
+}
+
+/// `win in 7`, `loss in 4`, `draw`.
+impl std::fmt::Display for Value {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Value::Win(d) => write!(f, "win in {d}"),
+            Value::Loss(d) => write!(f, "loss in {d}"),
+            Value::Draw => f.write_str("draw"),
+        }
+    }
+}
+
+/// What can go wrong with endgame tables. Each error names the file or signature.
+#[derive(Debug, thiserror::Error)]
+pub enum EgtbError {
+    /// Reading or writing a file failed.
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// A table file is damaged: bad header, wrong length, checksum mismatch.
+    #[error("{}: corrupt endgame table: {reason}", path.display())]
+    Corrupt { path: PathBuf, reason: String },
+    /// A table file is for other rules than the folder it is in, or than asked for.
+    #[error("{}: {reason}", path.display())]
+    WrongRules { path: PathBuf, reason: String },
+    /// No table file in the folder.
+    #[error("{}: no endgame tables here", path.display())]
+    NoTables { path: PathBuf },
+    /// A table needed to build another is missing (built out of order).
+    #[error("the table {0} is needed but missing")]
+    MissingTable(Signature),
+    /// A distance does not fit the one-byte format.
+    #[error("signature {0}: a distance beyond {max} plies does not fit the format", max = format::MAX_DISTANCE)]
+    DistanceTooLong(Signature),
+    /// More pieces than the index supports.
+    #[error("at most {MAX_PIECES} pieces are supported, not {0}")]
+    TooManyPieces(u32),
+}
+
+#[cfg(test)]
+mod tests;

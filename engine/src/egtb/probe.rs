@@ -1,0 +1,290 @@
+//! A set of tables for one variant, memory-mapped, and what can be asked of it: the value of a
+//! position, the value of each move, the best move and the line to the end of the game.
+
+use super::format::{self, decode, MappedTable};
+use super::index::{normalized, Signature};
+use super::{EgtbError, Value};
+use crate::laws::LawState;
+use drafti_rules::{DrawLaws, Move, MoveList, Position, Variant};
+use std::path::{Path, PathBuf};
+
+/// One table of a set, as `drafti egtb info` lists it.
+#[derive(Clone, Debug)]
+pub struct TableInfo {
+    pub header: format::Header,
+    pub path: PathBuf,
+    /// The file's size in bytes.
+    pub bytes: u64,
+}
+
+/// The endgame tables of one variant (with its draw laws), probed through memory maps.
+/// `Send + Sync`: share one set between engines and threads (e.g. in an `Arc`).
+pub struct Tables {
+    variant: Variant,
+    laws: DrawLaws,
+    dir: PathBuf,
+    slots: Vec<Option<Slot>>,
+    max_pieces: u32,
+    count: usize,
+}
+
+struct Slot {
+    table: MappedTable,
+    per_layer: u64,
+    layers: u32,
+}
+
+impl Tables {
+    /// No table yet, for `variant` and its laws, kept in `dir` (as [`Tables::open`] and the
+    /// builder name it: the variant's own folder).
+    pub(crate) fn empty(variant: Variant, dir: PathBuf) -> Tables {
+        Tables {
+            variant,
+            laws: DrawLaws::for_variant(variant),
+            dir,
+            slots: (0..Signature::SLOTS).map(|_| None).collect(),
+            max_pieces: 0,
+            count: 0,
+        }
+    }
+
+    /// The folder of `variant`'s tables under `root`: `root/tz`, `root/czech`, `root/russian`.
+    pub fn variant_dir(root: &Path, variant: Variant) -> PathBuf {
+        root.join(variant.name())
+    }
+
+    /// Opens every table of `variant` under `root` (in [`Tables::variant_dir`]), checking each
+    /// file's header, length and checksum: a damaged file is an error naming it, never a wrong
+    /// answer later.
+    pub fn open(root: &Path, variant: Variant) -> Result<Tables, EgtbError> {
+        let dir = Tables::variant_dir(root, variant);
+        let io = |source| EgtbError::Io {
+            path: dir.clone(),
+            source,
+        };
+        let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .map_err(io)?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == format::EXTENSION))
+            .collect();
+        paths.sort();
+        let mut tables = Tables::empty(variant, dir.clone());
+        for path in paths {
+            tables.insert(MappedTable::open(&path)?)?;
+        }
+        if tables.count == 0 {
+            return Err(EgtbError::NoTables { path: dir });
+        }
+        Ok(tables)
+    }
+
+    /// Adds an opened table; it must be for this variant and laws, and named for its signature.
+    pub(crate) fn insert(&mut self, table: MappedTable) -> Result<(), EgtbError> {
+        let h = table.header;
+        let wrong = |reason: String| EgtbError::WrongRules {
+            path: table.path.clone(),
+            reason,
+        };
+        if h.variant != self.variant || h.laws != self.laws {
+            return Err(wrong(format!(
+                "a table for {} (laws {:?}), not {} (laws {:?})",
+                h.variant, h.laws, self.variant, self.laws
+            )));
+        }
+        let expected_name = format::file_name(h.signature);
+        if table.path.file_name().and_then(|n| n.to_str()) != Some(expected_name.as_str()) {
+            return Err(wrong(format!(
+                "holds the signature {}, so it should be named {expected_name}",
+                h.signature
+            )));
+        }
+        let slot = h.signature.slot();
+        if self.slots[slot].is_none() {
+            self.count += 1;
+        }
+        self.max_pieces = self.max_pieces.max(h.signature.pieces());
+        self.slots[slot] = Some(Slot {
+            per_layer: h.signature.positions(),
+            layers: h.layers,
+            table,
+        });
+        Ok(())
+    }
+
+    /// The variant the tables are for.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// The draw laws the tables were built with.
+    pub fn laws(&self) -> DrawLaws {
+        self.laws
+    }
+
+    /// The folder the tables were read from.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The most pieces of any table.
+    pub fn max_pieces(&self) -> u32 {
+        self.max_pieces
+    }
+
+    /// The number of tables (signatures).
+    pub fn len(&self) -> usize {
+        self.count
+    }
+
+    /// Whether there is no table.
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// Whether the table of `signature` is there.
+    pub fn has(&self, signature: Signature) -> bool {
+        signature.pieces() <= self.max_pieces && self.slots[signature.slot()].is_some()
+    }
+
+    /// Every table, in build order.
+    pub fn infos(&self) -> Vec<TableInfo> {
+        let mut out: Vec<TableInfo> = self
+            .slots
+            .iter()
+            .flatten()
+            .map(|s| TableInfo {
+                header: s.table.header,
+                path: s.table.path.clone(),
+                bytes: (super::format::HEADER_LEN as u64) + s.table.header.entries,
+            })
+            .collect();
+        out.sort_by_key(|t| {
+            let s = t.header.signature;
+            (s.pieces(), s.men(), s.name())
+        });
+        out
+    }
+
+    /// The payload and layer size of a signature's table, for the verifier.
+    pub(crate) fn raw(&self, signature: Signature) -> Option<(&[u8], u64, u32)> {
+        let slot = self.slots.get(signature.slot())?.as_ref()?;
+        Some((slot.table.payload(), slot.per_layer, slot.layers))
+    }
+
+    /// The stored value of `pos` in `layer` (the lone-king count of Tanzanian three kings
+    /// against one, else 0), if its table is there. No law or legal-move check.
+    #[inline]
+    pub(crate) fn lookup(&self, pos: &Position, layer: u32) -> Option<Value> {
+        if pos.occupied().count() > self.max_pieces {
+            return None;
+        }
+        let pos = normalized(pos);
+        let sig = Signature::of(&pos);
+        let slot = self.slots[sig.slot()].as_ref()?;
+        if layer >= slot.layers {
+            return None;
+        }
+        let index = u64::from(layer) * slot.per_layer + sig.index(&pos);
+        decode(*slot.table.payload().get(index as usize)?)
+    }
+
+    /// The value of `pos` under the law state `law` (as the search carries it), if its table
+    /// is there. A position a law draws is a draw, or lost if the side to move has no move.
+    #[inline]
+    pub(crate) fn probe_law(&self, pos: &Position, law: LawState) -> Option<Value> {
+        match law {
+            LawState::Free => self.lookup(pos, 0),
+            LawState::Count(n) => self.lookup(pos, n),
+            LawState::Drawn(_) => Some(if pos.has_legal_move(self.variant) {
+                Value::Draw
+            } else {
+                Value::Loss(0)
+            }),
+        }
+    }
+
+    /// Like [`Tables::probe_law`], and a side without a legal move (no piece left, or every
+    /// piece blocked) has lost whatever its material.
+    pub(crate) fn value(&self, pos: &Position, law: LawState) -> Option<Value> {
+        if !pos.has_legal_move(self.variant) {
+            return Some(Value::Loss(0));
+        }
+        self.probe_law(pos, law)
+    }
+
+    /// The law state of `pos` as a root with the given running count of law 2 (moves the
+    /// lone king has made; `None`: the material has just arisen).
+    pub(crate) fn law_at(&self, pos: &Position, king_count: Option<u32>) -> LawState {
+        LawState::at_root(&self.laws, pos, king_count)
+    }
+
+    /// The exact value of `pos` for the side to move, if its table is there. `king_count`:
+    /// in Tanzanian three kings against one, the moves the lone king has made (`None`: the
+    /// material has just arisen, so it is a draw unless one of the three holds the main
+    /// diagonal), as `drafti_rules::Game::king_count` gives it.
+    ///
+    /// ```no_run
+    /// use drafti_engine::egtb::{Tables, Value};
+    /// use drafti_rules::{Position, Variant};
+    /// let tables = Tables::open("tables".as_ref(), Variant::Tanzanian).unwrap();
+    /// let pos = Position::from_fen("W:WK1,K2:BK30").unwrap();
+    /// assert_eq!(tables.probe(&pos, None), Some(Value::Draw));
+    /// ```
+    pub fn probe(&self, pos: &Position, king_count: Option<u32>) -> Option<Value> {
+        self.value(pos, self.law_at(pos, king_count))
+    }
+
+    /// Every legal move of `pos` with the value it leads to for the side to move, if every
+    /// position after them is in the tables; `law` is the law state of `pos`.
+    pub(crate) fn move_values(&self, pos: &Position, law: LawState) -> Option<Vec<(Move, Value)>> {
+        let mut list = MoveList::new();
+        pos.generate_moves(self.variant, &mut list);
+        list.iter()
+            .map(|mv| {
+                let child = pos.play(mv);
+                let child_law = law.after(&self.laws, &child, pos.turn());
+                Some((*mv, self.value(&child, child_law)?.back()))
+            })
+            .collect()
+    }
+
+    /// Every legal move with its value for the side to move, best first (quickest win,
+    /// then draws, then the slowest loss; equal values in generation order).
+    pub fn rank_moves(
+        &self,
+        pos: &Position,
+        king_count: Option<u32>,
+    ) -> Option<Vec<(Move, Value)>> {
+        let mut moves = self.move_values(pos, self.law_at(pos, king_count))?;
+        moves.sort_by_key(|(_, v)| std::cmp::Reverse(v.rank()));
+        Some(moves)
+    }
+
+    /// The line of best moves from `pos` to the end of the game (a won or lost position), at
+    /// most `max_plies` long; for a draw, the first `max_plies` drawing moves. Each move is
+    /// the first best one, so the line is the same on every run.
+    pub fn line(&self, pos: &Position, king_count: Option<u32>, max_plies: usize) -> Vec<Move> {
+        let mut line = Vec::new();
+        let mut pos = *pos;
+        let mut law = self.law_at(&pos, king_count);
+        while line.len() < max_plies {
+            if matches!(law, LawState::Drawn(_)) {
+                break;
+            }
+            let Some(moves) = self.move_values(&pos, law) else {
+                break;
+            };
+            let Some(best) = moves.iter().map(|(_, v)| v.rank()).max() else {
+                break;
+            };
+            let Some(&(mv, _)) = moves.iter().find(|(_, v)| v.rank() == best) else {
+                break;
+            };
+            line.push(mv);
+            let child = pos.play(&mv);
+            law = law.after(&self.laws, &child, pos.turn());
+            pos = child;
+        }
+        line
+    }
+}

@@ -1,0 +1,478 @@
+//! Tests of the endgame tables: un-moves against the forward generator, every position of at
+//! most three pieces against an exhaustive search over the rules core (`Game` adjudicating),
+//! the Tanzanian laws' known results and the same material under Czech and Russian rules,
+//! verification, corrupt files, resuming a build.
+
+use super::build::{layers, predecessors};
+use super::index::normalized;
+use super::*;
+use crate::laws::LawState;
+use drafti_rules::{Bitboard, Color, DrawLaws, Game, Outcome, Position, Variant};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+const KKKVK: Signature = Signature {
+    white_men: 0,
+    white_kings: 3,
+    black_men: 0,
+    black_kings: 1,
+};
+
+fn pos(fen: &str) -> Position {
+    Position::from_fen(fen).unwrap()
+}
+
+/// Tables of at most three pieces and three kings against one, built once per variant into
+/// a temporary folder that lives as long as the test process.
+fn tables(variant: Variant) -> &'static Tables {
+    static BUILT: OnceLock<(tempfile::TempDir, Vec<Tables>)> = OnceLock::new();
+    let (_, all) = BUILT.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let mut targets = Signature::all_up_to(3);
+        targets.push(KKKVK);
+        let all = Variant::ALL
+            .iter()
+            .map(|&v| build_signatures(dir.path(), v, &targets, &|_| {}).unwrap())
+            .collect();
+        (dir, all)
+    });
+    &all[Variant::ALL.iter().position(|&v| v == variant).unwrap()]
+}
+
+/// Every position of `sig` in every layer, with its law state.
+fn positions_of(laws: DrawLaws, sig: Signature) -> Vec<(Position, LawState)> {
+    let mut out = Vec::new();
+    for layer in 0..layers(laws, sig) {
+        for i in 0..sig.positions() {
+            if let Some(p) = sig.position(i) {
+                let law = if layers(laws, sig) > 1 {
+                    LawState::Count(layer)
+                } else {
+                    LawState::at_root(&laws, &p, None)
+                };
+                out.push((p, law));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn unmoves_are_exactly_the_forward_moves_that_stay() {
+    for variant in Variant::ALL {
+        let laws = DrawLaws::for_variant(variant);
+        let mut sigs = Signature::all_up_to(3);
+        sigs.extend([KKKVK, KKKVK.swapped()]);
+        sigs.push(Signature {
+            white_men: 1,
+            white_kings: 1,
+            black_men: 1,
+            black_kings: 1,
+        });
+        for sig in sigs {
+            // Forward: every (position, child) edge that stays in the unit and its layer.
+            let mut forward = Vec::new();
+            for (p, law) in positions_of(laws, sig) {
+                if matches!(law, LawState::Drawn(_)) {
+                    continue;
+                }
+                for mv in p.legal_moves(variant) {
+                    let child = p.play(&mv);
+                    if !mv.is_capture()
+                        && !mv.promotes()
+                        && law.after(&laws, &child, Color::White) == law
+                    {
+                        forward.push((p, normalized(&child), law));
+                    }
+                }
+            }
+            // Backward: every predecessor of every position of the partner signature.
+            let mut backward = Vec::new();
+            for (c, law) in positions_of(laws, sig.swapped()) {
+                predecessors(variant, &laws, &c, law, |p| backward.push((p, c, law)));
+            }
+            let bits = |p: &Position| {
+                (
+                    p.pieces(Color::White).0,
+                    p.pieces(Color::Black).0,
+                    p.kings(Color::White).0 | p.kings(Color::Black).0,
+                )
+            };
+            let key = |e: &(Position, Position, LawState)| {
+                let layer = match e.2 {
+                    LawState::Count(n) => n + 1,
+                    _ => 0,
+                };
+                (bits(&e.0), bits(&e.1), layer)
+            };
+            let mut f: Vec<_> = forward.iter().map(key).collect();
+            let mut b: Vec<_> = backward.iter().map(key).collect();
+            f.sort();
+            b.sort();
+            assert_eq!(f.len(), b.len(), "{variant} {sig}");
+            assert!(
+                f == b,
+                "{variant} {sig}: un-moves differ from the forward moves"
+            );
+            let law_draws =
+                laws.enabled && sig.kings_only() && sig.white_kings <= 2 && sig.black_kings <= 2;
+            // In Tanzanian three kings against one, every move of the lone king changes the
+            // count, so none stays in its layer.
+            let lone_counts = layers(laws, sig) > 1 && sig.white_kings == 1;
+            assert_eq!(f.is_empty(), law_draws || lone_counts, "{variant} {sig}");
+        }
+    }
+}
+
+/// The value of every position of at most three pieces (both sides to move), by an
+/// exhaustive search of the game graph written without the tables' code: positions
+/// enumerated square by square, moves and adjudication from `Game`, values found round by
+/// round (a loss in 0 where there is no move; a win in `n` where a move leads to a loss in
+/// `n − 1`; a loss in `n` where every move leads to a win found earlier).
+fn exhaustive(variant: Variant) -> HashMap<Position, Value> {
+    let mut all = Vec::new();
+    let kinds = [
+        (Color::White, false),
+        (Color::White, true),
+        (Color::Black, false),
+        (Color::Black, true),
+    ];
+    for a in 0..32u32 {
+        for b in a + 1..32 {
+            for c in b..=32 {
+                let squares: Vec<u32> = if c == 32 {
+                    vec![a, b]
+                } else if c > b {
+                    vec![a, b, c]
+                } else {
+                    continue;
+                };
+                let n = squares.len() as u32;
+                for kind_code in 0..4u32.pow(n) {
+                    let (mut w, mut bl, mut k) = (0u32, 0u32, 0u32);
+                    for (i, &sq) in squares.iter().enumerate() {
+                        let (color, king) = kinds[(kind_code / 4u32.pow(i as u32) % 4) as usize];
+                        match color {
+                            Color::White => w |= 1 << sq,
+                            Color::Black => bl |= 1 << sq,
+                        }
+                        if king {
+                            k |= 1 << sq;
+                        }
+                    }
+                    if w == 0 || bl == 0 {
+                        continue;
+                    }
+                    for turn in [Color::White, Color::Black] {
+                        if let Ok(p) =
+                            Position::from_parts(Bitboard(w), Bitboard(bl), Bitboard(k), turn)
+                        {
+                            all.push(p);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let index: HashMap<Position, usize> = all.iter().enumerate().map(|(i, p)| (*p, i)).collect();
+    // What each position is: over (a loss now, or a law draw), or its children.
+    enum Node {
+        Over(Value),
+        Moves(Vec<Result<usize, Value>>),
+    }
+    let nodes: Vec<Node> = all
+        .iter()
+        .map(|p| {
+            let game = Game::new(*p, variant);
+            match game.outcome() {
+                Some(Outcome::Win(_)) => return Node::Over(Value::Loss(0)),
+                Some(Outcome::Draw(_)) => return Node::Over(Value::Draw),
+                None => {}
+            }
+            Node::Moves(
+                p.legal_moves(variant)
+                    .iter()
+                    .map(|mv| {
+                        let mut g = game.clone();
+                        g.play(mv);
+                        match g.outcome() {
+                            Some(Outcome::Win(_)) => Err(Value::Loss(0)),
+                            Some(Outcome::Draw(_)) => Err(Value::Draw),
+                            None => Ok(index[g.position()]),
+                        }
+                    })
+                    .collect(),
+            )
+        })
+        .collect();
+    let mut value: Vec<Option<Value>> = nodes
+        .iter()
+        .map(|n| match n {
+            Node::Over(v) => Some(*v),
+            Node::Moves(_) => None,
+        })
+        .collect();
+    let mut round = 1;
+    loop {
+        let child = |c: &Result<usize, Value>, value: &[Option<Value>]| match c {
+            Ok(i) => value[*i],
+            Err(v) => Some(*v),
+        };
+        let mut found = Vec::new();
+        for (i, node) in nodes.iter().enumerate() {
+            let Node::Moves(children) = node else {
+                continue;
+            };
+            if value[i].is_some() {
+                continue;
+            }
+            let values: Vec<Option<Value>> = children.iter().map(|c| child(c, &value)).collect();
+            if round % 2 == 1 && values.contains(&Some(Value::Loss(round - 1))) {
+                found.push((i, Value::Win(round)));
+            } else if round % 2 == 0 && values.iter().all(|v| matches!(v, Some(Value::Win(_)))) {
+                found.push((i, Value::Loss(round)));
+            }
+        }
+        if found.is_empty() && round > 2 {
+            break;
+        }
+        for (i, v) in found {
+            value[i] = Some(v);
+        }
+        round += 1;
+    }
+    all.into_iter()
+        .zip(value)
+        .map(|(p, v)| (p, v.unwrap_or(Value::Draw)))
+        .collect()
+}
+
+#[test]
+fn every_position_of_three_pieces_agrees_with_an_exhaustive_search() {
+    for variant in Variant::ALL {
+        let tables = tables(variant);
+        let truth = exhaustive(variant);
+        // As many positions as the tables' indices hold, twice: the tables hold White to
+        // move, and each position with Black to move is one of them turned.
+        let indexed: usize = Signature::all_up_to(3)
+            .iter()
+            .map(|s| {
+                (0..s.positions())
+                    .filter(|&i| s.position(i).is_some())
+                    .count()
+            })
+            .sum();
+        assert_eq!(truth.len(), 2 * indexed);
+        let mut wins = 0;
+        for (p, v) in &truth {
+            assert_eq!(tables.probe(p, None), Some(*v), "{variant} {p}");
+            wins += usize::from(matches!(v, Value::Win(_)));
+        }
+        assert!(wins > 10_000, "{variant}: {wins} wins");
+    }
+}
+
+#[test]
+fn two_kings_against_one_is_a_draw_by_law_1_in_tanzanian_only() {
+    let few = Signature {
+        white_men: 0,
+        white_kings: 2,
+        black_men: 0,
+        black_kings: 1,
+    };
+    let header = |v: Variant| {
+        tables(v)
+            .infos()
+            .into_iter()
+            .find(|i| i.header.signature == few)
+            .unwrap()
+            .header
+    };
+    assert_eq!(header(Variant::Tanzanian).wins, 0);
+    assert_eq!(
+        tables(Variant::Tanzanian).probe(&pos("W:WK1,K2:BK30"), None),
+        Some(Value::Draw)
+    );
+    // The lone king on a1 must take b2 and land on c3-g7 (h8 blocks), where h8 takes it.
+    let forced = pos("B:WKb2,Kh8:BKa1");
+    assert_eq!(
+        tables(Variant::Tanzanian).probe(&forced, None),
+        Some(Value::Draw)
+    );
+    for v in [Variant::Russian, Variant::Czech] {
+        assert_eq!(tables(v).probe(&forced, None), Some(Value::Loss(2)), "{v}");
+        assert!(header(v).wins > 0, "{v}");
+    }
+}
+
+#[test]
+fn three_kings_with_the_main_diagonal_win_within_the_count() {
+    let tz = tables(Variant::Tanzanian);
+    let fen = "W:WKb8,Kd6,Ka1:BKg1";
+    let p = pos(fen);
+    // The engine's search (engine/src/tests.rs) finds a win in 7 that needs three lone-king
+    // moves: with 8 made still a win, with 9 the count reaches 12 first.
+    let mut engine = crate::Engine::new(Variant::Tanzanian, 4);
+    let searched = engine.search(&p, &crate::Limits::depth(12), &[], |_| {});
+    assert_eq!(tz.probe(&p, None).map(Value::score), Some(searched.score));
+    assert_eq!(tz.probe(&p, None), Some(Value::Win(7)));
+    assert_eq!(tz.probe(&p, Some(8)), Some(Value::Win(7)));
+    assert_eq!(tz.probe(&p, Some(9)), Some(Value::Draw));
+    assert_eq!(tz.probe(&p, Some(12)), Some(Value::Draw));
+    // The line wins in a game that adjudicates the laws.
+    let line = tz.line(&p, None, 100);
+    assert_eq!(line.len(), 7);
+    let mut game = Game::new(p, Variant::Tanzanian);
+    for mv in &line {
+        game.play(mv);
+    }
+    assert_eq!(game.outcome(), Some(Outcome::Win(Color::White)));
+    // Without the main diagonal when the material arises: a draw by law 2.
+    let off = pos("W:WKc1,Ke1,Kg1:BKb8");
+    assert_eq!(tz.probe(&off, None), Some(Value::Draw));
+    // Czech and Russian have no such laws: the same positions are won, whatever the count.
+    for v in [Variant::Czech, Variant::Russian] {
+        let t = tables(v);
+        assert!(
+            matches!(t.probe(&p, None), Some(Value::Win(d)) if d <= 7),
+            "{v}"
+        );
+        assert_eq!(t.probe(&p, Some(9)), t.probe(&p, None), "{v}");
+        assert!(matches!(t.probe(&off, None), Some(Value::Win(_))), "{v}");
+    }
+}
+
+#[test]
+fn a_later_count_never_wins_more() {
+    // Layer by layer: a position won with n lone-king moves made is won, no slower, with
+    // fewer made.
+    let tz = tables(Variant::Tanzanian);
+    let (payload, per_layer, layers) = tz.raw(KKKVK).unwrap();
+    assert_eq!(layers, 12);
+    let mut wins_by_layer = vec![0; 12];
+    for i in 0..per_layer as usize {
+        for n in 0..11 {
+            let (a, b) = (
+                format::decode(payload[n * per_layer as usize + i]),
+                format::decode(payload[(n + 1) * per_layer as usize + i]),
+            );
+            if let Some(Value::Win(later)) = b {
+                assert!(
+                    matches!(a, Some(Value::Win(d)) if d <= later),
+                    "index {i} count {n}"
+                );
+            }
+            wins_by_layer[n] += usize::from(matches!(a, Some(Value::Win(_))));
+        }
+    }
+    assert!(wins_by_layer[0] > wins_by_layer[10], "{wins_by_layer:?}");
+}
+
+#[test]
+fn every_built_table_verifies() {
+    for variant in Variant::ALL {
+        let report = verify(tables(variant), &|_| {});
+        assert!(report.ok(), "{variant}: {:?}", report.problems);
+        assert!(report.tables >= 12 + 5, "{variant}: {}", report.tables);
+        assert!(report.positions > 300_000);
+    }
+}
+
+fn copy_tables(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let p = e.unwrap().path();
+        std::fs::copy(&p, to.join(p.file_name().unwrap())).unwrap();
+    }
+}
+
+#[test]
+fn a_corrupt_or_truncated_file_is_an_error_naming_it() {
+    let src = tables(Variant::Russian).dir().to_path_buf();
+    let root = tempfile::tempdir().unwrap();
+    let dir = Tables::variant_dir(root.path(), Variant::Russian);
+    copy_tables(&src, &dir);
+    assert!(Tables::open(root.path(), Variant::Russian).is_ok());
+    let file: PathBuf = dir.join("KMvK.egtb");
+    let mut bytes = std::fs::read(&file).unwrap();
+    let keep = bytes.clone();
+    bytes[1000] ^= 0x10;
+    std::fs::write(&file, &bytes).unwrap();
+    let err = Tables::open(root.path(), Variant::Russian).err().unwrap();
+    assert!(
+        matches!(err, EgtbError::Corrupt { ref path, .. } if path == &file),
+        "{err}"
+    );
+    assert!(
+        err.to_string().contains("KMvK.egtb") && err.to_string().contains("checksum"),
+        "{err}"
+    );
+    std::fs::write(&file, &keep[..keep.len() - 1]).unwrap();
+    let err = Tables::open(root.path(), Variant::Russian).err().unwrap();
+    assert!(
+        err.to_string().contains("KMvK.egtb") && err.to_string().contains("truncated"),
+        "{err}"
+    );
+    // A Russian table in the Tanzanian folder is refused.
+    let tz = Tables::variant_dir(root.path(), Variant::Tanzanian);
+    std::fs::create_dir_all(&tz).unwrap();
+    std::fs::write(tz.join("KMvK.egtb"), &keep).unwrap();
+    assert!(matches!(
+        Tables::open(root.path(), Variant::Tanzanian),
+        Err(EgtbError::WrongRules { .. })
+    ));
+}
+
+#[test]
+fn a_build_resumes_by_signature() {
+    let root = tempfile::tempdir().unwrap();
+    let count = |events: &std::sync::Mutex<Vec<BuildEvent>>| {
+        let e = events.lock().unwrap();
+        let built = e
+            .iter()
+            .filter(|e| matches!(e, BuildEvent::Built { .. }))
+            .count();
+        let kept = e
+            .iter()
+            .filter(|e| matches!(e, BuildEvent::Kept { .. }))
+            .count();
+        (built, kept)
+    };
+    let run = || {
+        let events = std::sync::Mutex::new(Vec::new());
+        build(root.path(), Variant::Czech, 3, &|e| {
+            events.lock().unwrap().push(e)
+        })
+        .unwrap();
+        count(&events)
+    };
+    assert_eq!(run(), (16, 0));
+    assert_eq!(run(), (0, 16));
+    // One table of a pair gone and an interrupted write left behind: that pair is rebuilt,
+    // the rest kept, and the result is the same.
+    let dir = Tables::variant_dir(root.path(), Variant::Czech);
+    let before = std::fs::read(dir.join("KvM.egtb")).unwrap();
+    std::fs::remove_file(dir.join("KvM.egtb")).unwrap();
+    std::fs::write(dir.join("MvK.egtb.tmp"), b"half").unwrap();
+    assert_eq!(run(), (2, 14));
+    assert_eq!(std::fs::read(dir.join("KvM.egtb")).unwrap(), before);
+    assert!(!dir.join("MvK.egtb.tmp").exists());
+}
+
+#[test]
+fn the_build_does_not_depend_on_the_thread_count() {
+    let one = tempfile::tempdir().unwrap();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    pool.install(|| build_signatures(one.path(), Variant::Tanzanian, &[KKKVK], &|_| {}).unwrap());
+    let many = tables(Variant::Tanzanian);
+    for name in ["KKKvK.egtb", "KvKKK.egtb", "KvKK.egtb"] {
+        let a =
+            std::fs::read(Tables::variant_dir(one.path(), Variant::Tanzanian).join(name)).unwrap();
+        let b = std::fs::read(many.dir().join(name)).unwrap();
+        assert!(a == b, "{name}");
+    }
+}
