@@ -53,6 +53,9 @@ enum Command {
     Hub(commands::hub::Args),
     /// Play two Hub engines against each other: W/D/L, Elo, SPRT, the games as PDN.
     Match(commands::r#match::Args),
+    /// Endgame tables: build, probe, verify, list (every position with few pieces, solved).
+    #[command(subcommand_required = true)]
+    Egtb(commands::egtb::Args),
     /// Time drafti's hot paths on fixed work: perft, PDN writing and parsing, replay, search.
     Bench(commands::bench::Args),
 }
@@ -88,6 +91,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => commands::bench::run(args),
         Command::Hub(args) => commands::hub::run(args),
         Command::Match(args) => commands::r#match::run(args),
+        Command::Egtb(args) => commands::egtb::run(args),
     };
     match result {
         Ok(code) => code,

@@ -239,6 +239,8 @@ pub struct Engine {
     order: order::Order,
     state: search::State,
     stop: StopFlag,
+    /// Endgame tables: exact scores at the positions they hold.
+    tables: Option<std::sync::Arc<egtb::Tables>>,
 }
 
 impl Engine {
@@ -257,6 +259,7 @@ impl Engine {
             order: order::Order::new(),
             state: search::State::new(),
             stop: StopFlag::new(),
+            tables: None,
         }
     }
 
@@ -288,6 +291,37 @@ impl Engine {
     /// between games.
     pub fn set_keep_table(&mut self, keep: bool) {
         self.tt.set_keep(keep);
+    }
+
+    /// Endgame tables to use (`None`: none). The search then scores every position they hold
+    /// exactly (a win or loss with its distance, or a draw), also right after a capture into
+    /// them, so it converts won endings and never loses a drawn one. The tables must be for
+    /// this engine's variant and draw laws.
+    pub fn set_tables(
+        &mut self,
+        tables: Option<std::sync::Arc<egtb::Tables>>,
+    ) -> Result<(), egtb::EgtbError> {
+        if let Some(t) = &tables {
+            if t.variant() != self.variant || t.laws() != self.laws {
+                return Err(egtb::EgtbError::WrongRules {
+                    path: t.dir().to_path_buf(),
+                    reason: format!(
+                        "tables for {} (laws {:?}), the engine plays {} (laws {:?})",
+                        t.variant(),
+                        t.laws(),
+                        self.variant,
+                        self.laws
+                    ),
+                });
+            }
+        }
+        self.tables = tables;
+        Ok(())
+    }
+
+    /// The endgame tables in use.
+    pub fn tables(&self) -> Option<&egtb::Tables> {
+        self.tables.as_deref()
     }
 
     /// Forgets everything searched so far (without [`Engine::set_keep_table`] results never

@@ -383,6 +383,9 @@ impl Engine {
         if self.is_repetition(key, ply, halfmove) {
             return 0;
         }
+        if let Some(score) = self.table_score(pos, law, ply) {
+            return score;
+        }
         // Mate-distance pruning: nothing here beats a win found nearer the root.
         alpha = alpha.max(lost_at(ply));
         beta = beta.min(-lost_at(ply + 1));
@@ -548,6 +551,9 @@ impl Engine {
             } else {
                 lost_at(ply)
             };
+        }
+        if let Some(score) = self.table_score(pos, law, ply) {
+            return score;
         }
         if ply >= MAX_PLY - 1 || !pos.has_capture(self.variant) {
             if !pos.has_legal_move(self.variant) {

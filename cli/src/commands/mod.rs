@@ -2,6 +2,7 @@
 
 pub mod analyze;
 pub mod bench;
+pub mod egtb;
 pub mod fmt;
 pub mod hub;
 pub mod r#match;

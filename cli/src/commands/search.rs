@@ -57,6 +57,9 @@ pub struct Args {
     /// Square numbers (1-32) instead of algebraic names.
     #[arg(long)]
     numeric: bool,
+    /// Endgame tables to use (default: those in ~/.cache/drafti/egtb, if built).
+    #[arg(long, value_name = "DIR")]
+    egtb: Option<std::path::PathBuf>,
 }
 
 /// A score as JSON fields.
@@ -121,7 +124,12 @@ struct ResultJson {
 }
 
 /// The moves of `pv` from `pos`, each in the shortest unambiguous notation of its position.
-fn pv_moves(pos: &Position, variant: Variant, pv: &[Move], numeric: bool) -> Vec<String> {
+pub(crate) fn pv_moves(
+    pos: &Position,
+    variant: Variant,
+    pv: &[Move],
+    numeric: bool,
+) -> Vec<String> {
     let mut pos = *pos;
     let mut out = Vec::with_capacity(pv.len());
     for mv in pv {
@@ -134,7 +142,7 @@ fn pv_moves(pos: &Position, variant: Variant, pv: &[Move], numeric: bool) -> Vec
 
 /// The moves with PDN move numbers: `1. c3-d4 f6-e5 2. …`, or `1... f6-e5 2. …` when Black
 /// is to move at the root.
-fn numbered(turn: Color, moves: &[String]) -> String {
+pub(crate) fn numbered(turn: Color, moves: &[String]) -> String {
     let mut out = String::new();
     let mut number = 1;
     let mut white = turn == Color::White;
@@ -176,6 +184,10 @@ pub fn run(args: Args) -> CommandResult {
     let variant = args.variant;
     let numeric = args.numeric;
     let mut engine = Engine::new(variant, args.hash as usize);
+    engine.set_tables(super::egtb::tables_for_search(
+        args.egtb.as_deref(),
+        variant,
+    )?)?;
     let line_json = |line: &RootLine| LineJson {
         mv: pv_moves(&pos, variant, &line.pv[..1], numeric).remove(0),
         score: ScoreJson::of(line.score),

@@ -288,3 +288,21 @@ impl Tables {
         line
     }
 }
+
+impl crate::Engine {
+    /// The exact score of `pos` at `ply` from the endgame tables, if they hold it (the
+    /// search's hook: one call at the top of each node).
+    #[inline]
+    pub(crate) fn table_score(&self, pos: &Position, law: LawState, ply: usize) -> Option<i32> {
+        let tables = self.tables.as_deref()?;
+        if pos.occupied().count() > tables.max_pieces {
+            return None;
+        }
+        let win = crate::score::WIN - ply as i32;
+        Some(match tables.probe_law(pos, law)? {
+            Value::Win(d) => win - d as i32,
+            Value::Loss(d) => -(win - d as i32),
+            Value::Draw => 0,
+        })
+    }
+}

@@ -476,3 +476,119 @@ fn the_build_does_not_depend_on_the_thread_count() {
         assert!(a == b, "{name}");
     }
 }
+
+/// Won positions of the small tables, a sample of each signature: the engine, with the
+/// tables, plays the winner at a shallow depth; the loser plays the table's best defence
+/// (the slowest loss); a `Game` adjudicates. Every game is won, in exactly the table's
+/// distance.
+#[test]
+fn the_engine_with_tables_wins_every_table_win_against_the_best_defence() {
+    for variant in Variant::ALL {
+        let tables = tables(variant);
+        let shared =
+            std::sync::Arc::new(Tables::open(tables.dir().parent().unwrap(), variant).unwrap());
+        let mut engine = crate::Engine::new(variant, 1);
+        engine.set_tables(Some(shared)).unwrap();
+        let mut played = 0;
+        for info in tables.infos() {
+            let sig = info.header.signature;
+            let mut wins = (0..sig.positions())
+                .filter_map(|i| sig.position(i))
+                .filter(|p| matches!(tables.probe(p, None), Some(Value::Win(_))));
+            for p in wins.by_ref().step_by(97).take(25) {
+                let Some(Value::Win(d)) = tables.probe(&p, None) else {
+                    unreachable!()
+                };
+                let mut game = Game::new(p, variant);
+                let mut plies = 0;
+                while game.outcome().is_none() && plies < 2 * d {
+                    let here = *game.position();
+                    let count = game.king_count();
+                    let mv = if here.turn() == p.turn() {
+                        let limits = crate::Limits {
+                            king_count: count,
+                            ..crate::Limits::depth(2)
+                        };
+                        engine.search(&here, &limits, &[], |_| {}).best.unwrap()
+                    } else {
+                        tables.rank_moves(&here, count).unwrap()[0].0
+                    };
+                    game.play(&mv);
+                    plies += 1;
+                }
+                assert_eq!(
+                    game.outcome(),
+                    Some(Outcome::Win(p.turn())),
+                    "{variant} {p}"
+                );
+                assert_eq!(plies, d, "{variant} {p}");
+                played += 1;
+            }
+        }
+        assert!(played > 100, "{variant}: {played}");
+    }
+}
+
+/// Drawn positions of the small tables: the engine plays the side to move against the
+/// table's best moves for 30 plies; the position stays a table draw (or a law draw).
+#[test]
+fn the_engine_with_tables_never_loses_a_table_draw() {
+    for variant in Variant::ALL {
+        let tables = tables(variant);
+        let shared =
+            std::sync::Arc::new(Tables::open(tables.dir().parent().unwrap(), variant).unwrap());
+        let mut engine = crate::Engine::new(variant, 1);
+        engine.set_tables(Some(shared)).unwrap();
+        let mut played = 0;
+        for info in tables.infos() {
+            let sig = info.header.signature;
+            if sig.kings_only() && sig.pieces() <= 3 && variant == Variant::Tanzanian {
+                continue;
+            }
+            let draws = (0..sig.positions())
+                .filter_map(|i| sig.position(i))
+                .filter(|p| tables.probe(p, None) == Some(Value::Draw));
+            for p in draws.step_by(53).take(10) {
+                let mut game = Game::new(p, variant);
+                for _ in 0..30 {
+                    if game.outcome().is_some() {
+                        break;
+                    }
+                    let here = *game.position();
+                    let count = game.king_count();
+                    let mv = if here.turn() == p.turn() {
+                        let limits = crate::Limits {
+                            king_count: count,
+                            ..crate::Limits::depth(2)
+                        };
+                        engine.search(&here, &limits, &[], |_| {}).best.unwrap()
+                    } else {
+                        tables.rank_moves(&here, count).unwrap()[0].0
+                    };
+                    game.play(&mv);
+                    let v = tables.probe(game.position(), game.king_count()).unwrap();
+                    assert_eq!(v, Value::Draw, "{variant} {p}: after {mv:?}");
+                }
+                assert!(!matches!(game.outcome(), Some(Outcome::Win(c)) if c != p.turn()));
+                played += 1;
+            }
+        }
+        assert!(played > 30, "{variant}: {played}");
+    }
+}
+
+#[test]
+fn tables_of_other_rules_are_refused_by_the_engine() {
+    let russian = std::sync::Arc::new(
+        Tables::open(
+            tables(Variant::Russian).dir().parent().unwrap(),
+            Variant::Russian,
+        )
+        .unwrap(),
+    );
+    let mut engine = crate::Engine::new(Variant::Tanzanian, 1);
+    assert!(matches!(
+        engine.set_tables(Some(russian)),
+        Err(EgtbError::WrongRules { .. })
+    ));
+}

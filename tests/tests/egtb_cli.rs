@@ -1,0 +1,234 @@
+//! End-to-end tests of `drafti egtb`: build (and resume), info, probe (text and JSON, the
+//! law-2 count), verify, a corrupt file named in the error, and `drafti search` using the
+//! tables. Tables of at most four pieces in a temporary folder (a few seconds).
+
+use drafti_tests::drafti;
+use serde_json::Value;
+use std::path::Path;
+use std::sync::OnceLock;
+
+/// Tanzanian tables of at most four pieces, built once for this test process.
+fn tables() -> &'static Path {
+    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let out = run(
+            &[
+                "egtb",
+                "build",
+                "--pieces",
+                "4",
+                "--dir",
+                dir.path().to_str().unwrap(),
+            ],
+            0,
+        );
+        assert!(out.contains("tz: 41 tables (41 built, 0 kept)"), "{out}");
+        assert!(out.contains("built KKKvK"), "{out}");
+        dir
+    })
+    .path()
+}
+
+fn dir() -> &'static str {
+    tables().to_str().unwrap()
+}
+
+fn run(args: &[&str], code: i32) -> String {
+    let out = drafti().args(args).output().expect("drafti runs");
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "drafti {args:?}\nstdout: {}\nstderr: {}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap() + &String::from_utf8(out.stderr).unwrap()
+}
+
+#[test]
+fn a_second_build_keeps_every_table() {
+    let out = run(&["egtb", "build", "--pieces", "4", "--dir", dir()], 0);
+    assert!(out.contains("tz: 41 tables (0 built, 41 kept)"), "{out}");
+}
+
+#[test]
+fn probe_gives_the_value_the_best_move_and_the_line() {
+    let out = run(
+        &[
+            "egtb",
+            "probe",
+            "--fen",
+            "W:WKb8,Kd6,Ka1:BKg1",
+            "--dir",
+            dir(),
+        ],
+        0,
+    );
+    assert!(out.contains("table  KKKvK"), "{out}");
+    assert!(
+        out.contains("value  win in 7: White to move wins in 7 plies"),
+        "{out}"
+    );
+    assert!(out.contains("best   b8-a7"), "{out}");
+    let json = run(
+        &[
+            "egtb",
+            "probe",
+            "--fen",
+            "W:WKb8,Kd6,Ka1:BKg1",
+            "--dir",
+            dir(),
+            "--json",
+        ],
+        0,
+    );
+    let v: Value = serde_json::from_str(json.trim()).unwrap();
+    assert_eq!(v["result"], "win");
+    assert_eq!(v["distance"], 7);
+    assert_eq!(v["line"].as_array().unwrap().len(), 7);
+    assert_eq!(v["best"], v["line"][0]);
+    assert_eq!(v["moves"][0]["value"], "win in 7");
+    // With 9 lone-king moves already made the count runs out first: a draw.
+    let json = run(
+        &[
+            "egtb",
+            "probe",
+            "--fen",
+            "W:WKb8,Kd6,Ka1:BKg1",
+            "--dir",
+            dir(),
+            "--json",
+            "--king-count",
+            "9",
+        ],
+        0,
+    );
+    let v: Value = serde_json::from_str(json.trim()).unwrap();
+    assert_eq!(v["result"], "draw");
+    // Law 1: two kings against one.
+    let out = run(
+        &["egtb", "probe", "--fen", "W:WK1,K2:BK30", "--dir", dir()],
+        0,
+    );
+    assert!(out.contains("value  draw"), "{out}");
+    // More pieces than the tables have: an error naming the signature.
+    let out = run(
+        &["egtb", "probe", "--fen", "W:W21,22,23:B1,2", "--dir", dir()],
+        2,
+    );
+    assert!(
+        out.contains("no table for") && out.contains("MMMvMM"),
+        "{out}"
+    );
+}
+
+#[test]
+fn verify_and_info() {
+    let out = run(&["egtb", "verify", "--dir", dir()], 0);
+    assert!(
+        out.contains("tz: 41 tables") && out.contains("every entry consistent"),
+        "{out}"
+    );
+    let out = run(&["egtb", "info", "--dir", dir(), "--json"], 0);
+    let rows: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 41);
+    let kkkvk = rows.iter().find(|r| r["signature"] == "KKKvK").unwrap();
+    assert_eq!(kkkvk["layers"], 12);
+    let kkvk = rows.iter().find(|r| r["signature"] == "KKvK").unwrap();
+    assert_eq!(kkvk["wins"], 0, "law 1");
+    for r in &rows {
+        let sum = r["wins"].as_u64().unwrap()
+            + r["draws"].as_u64().unwrap()
+            + r["losses"].as_u64().unwrap();
+        assert_eq!(sum, r["positions"].as_u64().unwrap());
+    }
+}
+
+#[test]
+fn a_corrupt_file_is_reported_by_name() {
+    let copy = tempfile::tempdir().unwrap();
+    let to = copy.path().join("tz");
+    std::fs::create_dir_all(&to).unwrap();
+    for e in std::fs::read_dir(tables().join("tz")).unwrap() {
+        let p = e.unwrap().path();
+        std::fs::copy(&p, to.join(p.file_name().unwrap())).unwrap();
+    }
+    let file = to.join("KMvKM.egtb");
+    let mut bytes = std::fs::read(&file).unwrap();
+    bytes[5000] ^= 1;
+    std::fs::write(&file, bytes).unwrap();
+    let d = copy.path().to_str().unwrap();
+    for args in [
+        vec!["egtb", "verify", "--dir", d],
+        vec!["egtb", "probe", "--fen", "W:WK1:BK30", "--dir", d],
+        vec![
+            "search",
+            "--fen",
+            "W:WK1,22:BK30",
+            "--egtb",
+            d,
+            "--depth",
+            "2",
+        ],
+    ] {
+        let out = run(&args, 2);
+        assert!(
+            out.contains("KMvKM.egtb") && out.contains("checksum mismatch"),
+            "{args:?}: {out}"
+        );
+    }
+}
+
+#[test]
+fn search_uses_the_tables_and_says_so() {
+    // A king and a man against a king: exact from the first iteration, and the same win as
+    // the table's.
+    let fen = "W:WKa1,c3:BKh8";
+    let probe: Value = serde_json::from_str(
+        run(
+            &["egtb", "probe", "--fen", fen, "--dir", dir(), "--json"],
+            0,
+        )
+        .trim(),
+    )
+    .unwrap();
+    let out = drafti()
+        .args([
+            "search",
+            "--fen",
+            fen,
+            "--egtb",
+            dir(),
+            "--depth",
+            "3",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("endgame tables: ") && stderr.contains("41 tables, up to 4 pieces"),
+        "{stderr}"
+    );
+    let last: Value =
+        serde_json::from_str(String::from_utf8_lossy(&out.stdout).lines().last().unwrap()).unwrap();
+    assert_eq!(last["score"], probe["value"], "{last}");
+    // A folder without tables given explicitly is an error.
+    let empty = tempfile::tempdir().unwrap();
+    let out = run(
+        &[
+            "search",
+            "--fen",
+            fen,
+            "--egtb",
+            empty.path().to_str().unwrap(),
+        ],
+        2,
+    );
+    assert!(out.contains("tz"), "{out}");
+}
