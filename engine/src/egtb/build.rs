@@ -513,7 +513,7 @@ impl Solve<'_> {
         let p = self.partner(entry.table as usize);
         let pw = &self.work[p];
         let offset = u64::from(layer) * pw.per_layer;
-        let lost = distance % 2 == 0;
+        let lost = distance.is_multiple_of(2);
         predecessors(self.variant, &self.laws, &pos, law, |pred| {
             let i = (offset + pw.sig.index(&pred)) as usize;
             let pred_entry = Entry {
