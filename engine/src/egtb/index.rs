@@ -172,7 +172,7 @@ impl Signature {
 
     /// The index of `pos` (White to move, of this signature) in one layer.
     #[inline]
-    pub(crate) fn index(self, pos: &Position) -> u64 {
+    pub fn index(self, pos: &Position) -> u64 {
         let (wm, wk, bm, bk) = self.counts();
         let white_men = pos.men(Color::White).0;
         let black_men = pos.men(Color::Black).0;
@@ -188,7 +188,7 @@ impl Signature {
 
     /// The position (White to move) at `index` of one layer; `None` where the men of the two
     /// sides would share a square (or the index is out of range).
-    pub(crate) fn position(self, index: u64) -> Option<Position> {
+    pub fn position(self, index: u64) -> Option<Position> {
         let (wm, wk, bm, bk) = self.counts();
         let free_men = 32 - wm - bm;
         let radix_bk = binomial(free_men - wk, bk);

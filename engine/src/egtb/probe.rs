@@ -172,9 +172,10 @@ impl Tables {
     }
 
     /// The stored value of `pos` in `layer` (the lone-king count of Tanzanian three kings
-    /// against one, else 0), if its table is there. No law or legal-move check.
+    /// against one, else 0), if its table is there: the search's hot path, with no law or
+    /// legal-move check (a side without pieces has no table: `None`).
     #[inline]
-    pub(crate) fn lookup(&self, pos: &Position, layer: u32) -> Option<Value> {
+    pub fn lookup(&self, pos: &Position, layer: u32) -> Option<Value> {
         if pos.occupied().count() > self.max_pieces {
             return None;
         }
