@@ -26,7 +26,11 @@ fn positions(tables: &Tables, n: usize) -> Vec<Position> {
         let sig = sigs[(next() % sigs.len() as u64) as usize];
         if let Some(p) = sig.position(next() % sig.positions()) {
             // Half of them with Black to move, as the search meets them.
-            out.push(if out.len() % 2 == 0 { p } else { p.mirrored() });
+            out.push(if out.len().is_multiple_of(2) {
+                p
+            } else {
+                p.mirrored()
+            });
         }
     }
     out
@@ -45,7 +49,10 @@ fn probes(c: &mut Criterion) {
     let tables = Tables::open(&root, Variant::Tanzanian).expect("tables");
     let sample = positions(&tables, 1_000_000);
     // Touch every page once, so the timing is from the page cache.
-    let warm: usize = sample.iter().filter(|p| tables.lookup(p, 0).is_some()).count();
+    let warm: usize = sample
+        .iter()
+        .filter(|p| tables.lookup(p, 0).is_some())
+        .count();
     eprintln!(
         "{} tables, up to {} pieces, {warm} of {} sampled positions found",
         tables.len(),

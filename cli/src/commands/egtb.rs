@@ -49,8 +49,12 @@ struct BuildArgs {
     #[arg(long, default_value = "tz", value_parser = parse_variants)]
     variant: VariantSet,
     /// The most pieces (both sides together) of a table.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(2..=egtb::MAX_PIECES as i64))]
-    pieces: u32,
+    #[arg(long, value_parser = clap::value_parser!(u32).range(2..=egtb::MAX_PIECES as i64),
+          required_unless_present = "signature")]
+    pieces: Option<u32>,
+    /// Only these signatures (e.g. KKKvKKK) and the tables they lead to.
+    #[arg(long, value_name = "NAME", value_parser = parse_signature, conflicts_with = "pieces")]
+    signature: Vec<Signature>,
     #[command(flatten)]
     dir: DirArg,
     /// Worker threads (default: one per core).
@@ -105,6 +109,12 @@ struct InfoArgs {
 
 #[derive(Clone)]
 struct VariantSet(Vec<Variant>);
+
+fn parse_signature(text: &str) -> Result<Signature, String> {
+    Signature::from_name(text).ok_or_else(|| {
+        format!("'{text}' is no signature (e.g. KKMvK: the side to move's kings and men, v, the other side's)")
+    })
+}
 
 fn parse_variants(text: &str) -> Result<VariantSet, String> {
     if text.eq_ignore_ascii_case("all") {
@@ -213,9 +223,20 @@ fn build(args: BuildArgs) -> CommandResult {
                 signatures,
                 positions,
             } => {
+                let what = match args.pieces {
+                    Some(n) => format!("of at most {n} pieces"),
+                    None => {
+                        "for ".to_string()
+                            + &args
+                                .signature
+                                .iter()
+                                .map(|s| s.name())
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                    }
+                };
                 println!(
-                    "{variant}: {signatures} tables of at most {} pieces, {} positions, in {} ({threads} threads)",
-                    args.pieces,
+                    "{variant}: {signatures} tables {what}, {} positions, in {} ({threads} threads)",
                     thousands(positions),
                     Tables::variant_dir(&root, variant).display()
                 );
@@ -256,7 +277,10 @@ fn build(args: BuildArgs) -> CommandResult {
             }
         };
         let tables = pool
-            .install(|| egtb::build(&root, variant, args.pieces, &on_event))
+            .install(|| match args.pieces {
+                Some(n) => egtb::build(&root, variant, n, &on_event),
+                None => egtb::build_signatures(&root, variant, &args.signature, &on_event),
+            })
             .map_err(|e| CliError(e.to_string()))?;
         if let Some(b) = bar.lock().unwrap_or_else(|e| e.into_inner()).take() {
             b.finish_and_clear();

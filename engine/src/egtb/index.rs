@@ -170,6 +170,25 @@ impl Signature {
         )
     }
 
+    /// The signature named `name` (as [`Signature::name`] writes it: `KKMvK`), if it is one.
+    pub fn from_name(name: &str) -> Option<Signature> {
+        let (us, them) = name.split_once('v')?;
+        let side = |text: &str| -> Option<(u8, u8)> {
+            let kings = text.bytes().filter(|&b| b == b'K').count();
+            let men = text.bytes().filter(|&b| b == b'M').count();
+            (kings + men == text.len() && !text.is_empty() && text.len() <= 12)
+                .then_some((men as u8, kings as u8))
+        };
+        let ((wm, wk), (bm, bk)) = (side(us)?, side(them)?);
+        let sig = Signature {
+            white_men: wm,
+            white_kings: wk,
+            black_men: bm,
+            black_kings: bk,
+        };
+        (sig.pieces() <= MAX_PIECES).then_some(sig)
+    }
+
     /// The index of `pos` (White to move, of this signature) in one layer.
     #[inline]
     pub fn index(self, pos: &Position) -> u64 {
@@ -371,6 +390,11 @@ mod tests {
         };
         assert_eq!(sig.name(), "KKMvK");
         assert_eq!(sig.swapped().name(), "KvKKM");
+        assert_eq!(Signature::from_name("KKMvK"), Some(sig));
+        assert_eq!(Signature::from_name("KMKvK"), Some(sig));
+        for bad in ["KKMK", "vK", "KxvK", "KKKKKvKKKK"] {
+            assert_eq!(Signature::from_name(bad), None, "{bad}");
+        }
         let all = Signature::all_up_to(4);
         // n pieces: C(n + 3, 3) ways to split them into four counts, less the 2(n + 1) with a
         // side empty: 4, 12 and 25 signatures of 2, 3 and 4 pieces.
