@@ -3,8 +3,8 @@
 //!
 //! Tables live in `DIR/<variant>/` (`tz`, `czech`, `russian`), one file per material
 //! signature. `DIR` is `--dir DIR` (alias `--egtb`), else `$XDG_CACHE_HOME/drafti/egtb`, else
-//! `~/.cache/drafti/egtb`; the commands that search (`drafti search`) use the tables there
-//! automatically when they exist, and say so.
+//! `~/.cache/drafti/egtb`; the commands that search (`drafti search`, `drafti hub`) use the
+//! tables there automatically when they exist, and say so.
 
 use super::search::{numbered, pv_moves};
 use crate::common::{jobs, parse_fen, thousands, worker_pool, CliError, CommandResult};

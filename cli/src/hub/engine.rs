@@ -463,6 +463,17 @@ impl Session {
             self.settings.laws(),
         );
         engine.set_keep_table(true);
+        // Endgame tables from the default folder, when built for these rules (stderr says
+        // which; a damaged one is reported there and not used).
+        match crate::commands::egtb::tables_for_search(None, self.settings.variant) {
+            Ok(Some(tables)) => {
+                if let Err(e) = engine.set_tables(Some(tables)) {
+                    eprintln!("endgame tables not used: {e}");
+                }
+            }
+            Ok(None) => {}
+            Err(e) => eprintln!("endgame tables not used: {e}"),
+        }
         self.engine = Some(engine);
         self.built = Some(self.settings.clone());
     }
