@@ -62,6 +62,35 @@ impl Default for AnalysisOptions {
     }
 }
 
+impl AnalysisOptions {
+    /// The default options with the search of every position limited by `depth` and/or
+    /// `nodes` (with both, whichever is reached first); neither: the default.
+    pub fn from_limits(depth: Option<u32>, nodes: Option<u64>) -> AnalysisOptions {
+        let limits = match (depth, nodes) {
+            (None, None) => return AnalysisOptions::default(),
+            (d, n) => Limits {
+                depth: d,
+                nodes: n,
+                ..Limits::default()
+            },
+        };
+        AnalysisOptions {
+            limits,
+            ..AnalysisOptions::default()
+        }
+    }
+
+    /// What the settings are, for reports: `depth 6`, `nodes 3000, at most depth 8`.
+    pub fn label(&self) -> String {
+        match (self.limits.depth, self.limits.nodes) {
+            (Some(d), None) => format!("depth {d}"),
+            (None, Some(n)) => format!("nodes {n}"),
+            (Some(d), Some(n)) => format!("nodes {n}, at most depth {d}"),
+            (None, None) => "default".to_string(),
+        }
+    }
+}
+
 /// The search of one position.
 #[derive(Clone, Debug)]
 pub struct PositionEval {
@@ -152,27 +181,81 @@ impl GameAnalysis {
 /// The played move's score from a re-search, and its nodes (`None`: not searched).
 type Verified = Option<(Score, u64)>;
 
-/// What each search needs besides the position: earlier hash keys and the law-2 count.
-struct Prepared<'a> {
+/// What each search of a game's positions needs besides the position: the earlier hash keys
+/// (repetitions) and the running count of draw law 2.
+pub struct Searcher<'a> {
     game: &'a ReplayedGame,
     keys: Vec<u64>,
     king_counts: Vec<Option<u32>>,
 }
 
+type Prepared<'a> = Searcher<'a>;
+
 fn prepare(game: &ReplayedGame) -> Prepared<'_> {
-    let keys = game.positions.iter().map(Position::hash_key).collect();
-    let mut rules = Game::new(game.start, game.variant);
-    let mut king_counts = Vec::with_capacity(game.positions.len());
-    king_counts.push(rules.king_count());
-    for mv in &game.moves {
-        rules.play(mv);
+    Searcher::new(game)
+}
+
+impl<'a> Searcher<'a> {
+    /// The keys and counts of every position of `game`.
+    pub fn new(game: &'a ReplayedGame) -> Searcher<'a> {
+        let keys = game.positions.iter().map(Position::hash_key).collect();
+        let mut rules = Game::new(game.start, game.variant);
+        let mut king_counts = Vec::with_capacity(game.positions.len());
         king_counts.push(rules.king_count());
+        for mv in &game.moves {
+            rules.play(mv);
+            king_counts.push(rules.king_count());
+        }
+        Searcher {
+            game,
+            keys,
+            king_counts,
+        }
     }
-    Prepared {
-        game,
-        keys,
-        king_counts,
+
+    /// Position `i` searched alone within `limits` (depth and nodes; multipv 1) by this
+    /// thread's engine for the variant with a `tt_mb` table, fresh for the search.
+    pub fn search_alone(&self, i: usize, limits: &Limits, tt_mb: usize) -> PositionEval {
+        let limits = Limits {
+            king_count: self.king_counts[i],
+            multipv: 1,
+            ..limits.clone()
+        };
+        with_sized_engine(self.game.variant, tt_mb, |engine| {
+            engine.set_keep_table(false);
+            engine
+                .search(&self.game.positions[i], &limits, &self.keys[..i], |_| {})
+                .into()
+        })
     }
+}
+
+thread_local! {
+    /// This thread's engines, one per variant and table size (a table's size changes what
+    /// a search finds, so it is part of what makes a result reproducible).
+    static ENGINES: std::cell::RefCell<Vec<(usize, drafti_engine::Engine)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+fn with_sized_engine<R>(
+    variant: Variant,
+    tt_mb: usize,
+    f: impl FnOnce(&mut drafti_engine::Engine) -> R,
+) -> R {
+    ENGINES.with(|cell| {
+        let mut engines = cell.borrow_mut();
+        let i = match engines
+            .iter()
+            .position(|(mb, e)| *mb == tt_mb && e.variant() == variant)
+        {
+            Some(i) => i,
+            None => {
+                engines.push((tt_mb, drafti_engine::Engine::new(variant, tt_mb)));
+                engines.len() - 1
+            }
+        };
+        f(&mut engines[i].1)
+    })
 }
 
 fn limits_at(options: &AnalysisOptions, p: &Prepared<'_>, i: usize) -> Limits {

@@ -3,6 +3,7 @@ pub mod analysis;
 pub mod batch;
 pub mod judge;
 pub mod openings;
+pub mod quality;
 pub mod replay;
 pub mod selfplay;
 pub mod standings;

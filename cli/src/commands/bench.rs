@@ -7,13 +7,21 @@
 
 use crate::commands::selfplay::{random_game, First, RandomGames};
 use crate::common::{jobs, thousands, worker_pool, CliError, CommandResult};
-use drafti_analyzer::analysis::{analyse_game, AnalysisOptions};
-use drafti_analyzer::replay::{replay, ReplayOptions};
-use drafti_engine::{Engine, Limits};
+use drafti_analyzer::analysis::{
+    analyse_game, analyse_games, AnalysisOptions, PositionEval, };
+use drafti_analyzer::quality::{
+    engine_fingerprint, reference_evals, reference_verdicts, Agreement, ClassAgreement,
+    REFERENCE_TT_MB,
+};
+use drafti_analyzer::replay::{replay, ReplayOptions, ReplayedGame};
+use drafti_engine::{Engine, Limits, Score};
 use drafti_pdn::{parse_game, write_game_to, GameReader, GameRecord, GameSplitter, RawGame};
 use drafti_rules::{perft, Color, Position, Variant};
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -29,6 +37,13 @@ pub struct Args {
     /// Worker threads for the parallel replay (default: one per core).
     #[arg(long, short = 'j', default_value_t = 0)]
     jobs: usize,
+    /// Instead: the analysis quality benchmark on the real master games of --corpora: the
+    /// verdicts of `drafti analyze` (at --depth/--nodes, default its default) against a
+    /// reference that searches every position alone at --reference-nodes.
+    #[arg(long)]
+    quality: bool,
+    #[command(flatten)]
+    quality_args: QualityArgs,
 }
 
 /// The engine's positions: (what, FEN, variant, depth; `--quick` searches 4 plies less).
@@ -102,6 +117,9 @@ impl Measurement {
 }
 
 pub fn run(args: Args) -> CommandResult {
+    if args.quality {
+        return quality(&args.quality_args, jobs(args.jobs), args.json);
+    }
     let jobs = jobs(args.jobs);
     let pool = worker_pool(jobs, "bench")?;
     let (depth, games, shallower) = if args.quick {
@@ -232,4 +250,426 @@ fn check_valid(valid: u64, games: u64) -> Result<(), CliError> {
         "bench archive: {} of {games} random games did not replay",
         games - valid
     )))
+}
+
+/// The settings of `drafti bench --quality`.
+#[derive(clap::Args)]
+pub struct QualityArgs {
+    /// The folder of master-game archives: files named `russian-*.pdn` are replayed under
+    /// Russian rules, `czech-*.pdn` under Czech (the files have no GameType tag).
+    #[arg(long, value_name = "DIR", default_value = "../shared/corpora")]
+    corpora: PathBuf,
+    /// Every K-th game of each file, from its first (1: all games).
+    #[arg(long, value_name = "K", default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..))]
+    sample: u64,
+    /// The candidate: search depth (as `drafti analyze --depth`).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
+    depth: Option<u32>,
+    /// The candidate: nodes per position (as `drafti analyze --nodes`).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
+    /// The reference: nodes of each position's search.
+    #[arg(long, value_name = "N", default_value_t = 2_000_000)]
+    reference_nodes: u64,
+    /// Keep the reference's searches in FILE (JSON Lines, keyed by file, game and ply, with
+    /// the engine's fingerprint and the node limit): read what is there, add what is missing.
+    #[arg(long, value_name = "FILE")]
+    reference: Option<PathBuf>,
+}
+
+/// The first line of a reference file: what its searches were made with.
+#[derive(Serialize, Deserialize, PartialEq, Eq, Debug)]
+struct ReferenceHeader {
+    engine: String,
+    nodes: u64,
+    tt_mb: usize,
+}
+
+/// One position of a reference file.
+#[derive(Serialize, Deserialize)]
+struct ReferenceLine {
+    file: String,
+    /// 1-based, in its file.
+    game: usize,
+    /// Position index: 0 is the start, `ply` the position after `ply` moves.
+    ply: usize,
+    /// The score in centi-men from the side to move; `null` when proven.
+    score: Option<i32>,
+    /// Proven result: +N win in N plies, −N loss in N plies.
+    proven: Option<i32>,
+    /// The best move in full notation (`null` when the game is over).
+    best: Option<String>,
+    depth: u32,
+    nodes: u64,
+}
+
+fn score_fields(s: Score) -> (Option<i32>, Option<i32>) {
+    match (s.as_centi_men(), s.win_distance(), s.loss_distance()) {
+        (Some(cm), _, _) => (Some(cm), None),
+        (None, Some(w), _) => (None, Some(w as i32)),
+        (None, None, Some(l)) => (None, Some(-(l as i32))),
+        _ => (Some(0), None),
+    }
+}
+
+fn score_of_fields(cm: Option<i32>, proven: Option<i32>) -> Score {
+    match (cm, proven) {
+        (Some(cm), _) => Score::centi_men(cm),
+        (None, Some(p)) if p >= 0 => Score::win_in(p as u32),
+        (None, Some(p)) => Score::loss_in(p.unsigned_abs()),
+        (None, None) => Score::DRAW,
+    }
+}
+
+/// One sampled game of the master archives.
+struct Sampled {
+    file: String,
+    /// 1-based.
+    index: usize,
+    game: ReplayedGame,
+}
+
+fn variant_of_file(name: &str) -> Option<Variant> {
+    if name.starts_with("russian") {
+        Some(Variant::Russian)
+    } else if name.starts_with("czech") {
+        Some(Variant::Czech)
+    } else {
+        None
+    }
+}
+
+/// The sampled games of every known archive in `dir`, in file-name order; `None` when the
+/// folder is absent.
+fn sampled_games(dir: &Path, every: u64) -> Result<Option<Vec<Sampled>>, CliError> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Ok(None);
+    };
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "pdn"))
+        .collect();
+    files.sort();
+    let mut out = Vec::new();
+    for path in files {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default();
+        let Some(variant) = variant_of_file(&name) else {
+            eprintln!("bench --quality: {name}: not russian-* or czech-*, skipped");
+            continue;
+        };
+        let options = ReplayOptions {
+            variant_override: Some(variant),
+            ..ReplayOptions::default()
+        };
+        let file = std::fs::File::open(&path)
+            .map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))?;
+        for (i, record) in GameReader::new(std::io::BufReader::new(file)).enumerate() {
+            if i as u64 % every != 0 {
+                continue;
+            }
+            let Ok(record) = record else { continue };
+            let game = replay(record, &options);
+            if game.is_valid() && !game.moves.is_empty() {
+                out.push(Sampled {
+                    file: name.clone(),
+                    index: i + 1,
+                    game,
+                });
+            }
+        }
+    }
+    Ok(Some(out))
+}
+
+/// The reference searches of every position of `games`: read from FILE where it has them
+/// (for the same engine and limit), searched (and appended to FILE) where it has not.
+fn reference_runs(
+    games: &[Sampled],
+    args: &QualityArgs,
+    pool: &rayon::ThreadPool,
+) -> Result<Vec<Vec<PositionEval>>, CliError> {
+    let header = ReferenceHeader {
+        engine: engine_fingerprint(),
+        nodes: args.reference_nodes,
+        tt_mb: REFERENCE_TT_MB,
+    };
+    let mut known: HashMap<(String, usize, usize), ReferenceLine> = HashMap::new();
+    let mut writer = None;
+    if let Some(path) = &args.reference {
+        let mut same = false;
+        if let Ok(file) = std::fs::File::open(path) {
+            let mut lines = std::io::BufReader::new(file).lines();
+            let first = lines.next().and_then(Result::ok);
+            same = first
+                .and_then(|l| serde_json::from_str::<ReferenceHeader>(&l).ok())
+                .is_some_and(|h| h == header);
+            if same {
+                for line in lines.map_while(Result::ok) {
+                    if let Ok(r) = serde_json::from_str::<ReferenceLine>(&line) {
+                        known.insert((r.file.clone(), r.game, r.ply), r);
+                    }
+                }
+            } else {
+                eprintln!(
+                    "bench --quality: {} is for another engine or limit: searched again",
+                    path.display()
+                );
+            }
+        }
+        let file = if same {
+            std::fs::OpenOptions::new().append(true).open(path)
+        } else {
+            std::fs::File::create(path)
+        }
+        .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
+        let mut w = std::io::BufWriter::new(file);
+        if !same {
+            writeln!(w, "{}", serde_json::to_string(&header)?)?;
+        }
+        writer = Some(w);
+    }
+    let total: usize = games.iter().map(|g| g.game.positions.len()).sum();
+    let mut done = 0usize;
+    let started = Instant::now();
+    let mut runs = Vec::with_capacity(games.len());
+    for s in games {
+        let game = &s.game;
+        let mut evals: Vec<Option<PositionEval>> = (0..game.positions.len())
+            .map(|ply| {
+                let r = known.get(&(s.file.clone(), s.index, ply))?;
+                let legal = game.positions[ply].legal_moves(game.variant);
+                let best = match &r.best {
+                    Some(text) => Some(
+                        *legal
+                            .iter()
+                            .find(|m| &m.full_notation(false) == text)?,
+                    ),
+                    None => None,
+                };
+                Some(PositionEval {
+                    best,
+                    score: score_of_fields(r.score, r.proven),
+                    pv: best.into_iter().collect(),
+                    depth: r.depth,
+                    nodes: r.nodes,
+                })
+            })
+            .collect();
+        let missing: Vec<usize> = (0..evals.len()).filter(|&i| evals[i].is_none()).collect();
+        if !missing.is_empty() {
+            let found = pool.install(|| reference_evals(game, args.reference_nodes, &missing));
+            for (&ply, e) in missing.iter().zip(found) {
+                if let Some(w) = writer.as_mut() {
+                    let (score, proven) = score_fields(e.score);
+                    let line = ReferenceLine {
+                        file: s.file.clone(),
+                        game: s.index,
+                        ply,
+                        score,
+                        proven,
+                        best: e.best.map(|b| b.full_notation(false)),
+                        depth: e.depth,
+                        nodes: e.nodes,
+                    };
+                    writeln!(w, "{}", serde_json::to_string(&line)?)?;
+                }
+                evals[ply] = Some(e);
+            }
+            if let Some(w) = writer.as_mut() {
+                w.flush()?;
+            }
+            done += missing.len();
+            eprintln!(
+                "bench --quality: reference {} game {}: {} positions searched ({} of at most {} in {:.0} s)",
+                s.file,
+                s.index,
+                missing.len(),
+                thousands(done as u64),
+                thousands(total as u64),
+                started.elapsed().as_secs_f64()
+            );
+        }
+        runs.push(evals.into_iter().map(|e| e.expect("filled")).collect());
+    }
+    Ok(runs)
+}
+
+#[derive(Serialize)]
+struct ClassJson {
+    class: &'static str,
+    candidate: usize,
+    reference: usize,
+    both: usize,
+    precision: Option<f64>,
+    recall: Option<f64>,
+}
+
+impl ClassJson {
+    fn new(class: &'static str, c: &ClassAgreement) -> ClassJson {
+        ClassJson {
+            class,
+            candidate: c.candidate,
+            reference: c.reference,
+            both: c.both,
+            precision: c.precision(),
+            recall: c.recall(),
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct QualityJson {
+    bench: &'static str,
+    candidate: String,
+    games: usize,
+    sample_every: u64,
+    positions: usize,
+    moves: usize,
+    candidate_nodes_per_position: f64,
+    reference_nodes: u64,
+    reference_nodes_per_position: f64,
+    ratio: f64,
+    engine: String,
+    classes: Vec<ClassJson>,
+    blunders_at_least_mistake: usize,
+    win_before_mean_abs_diff: f64,
+    win_after_mean_abs_diff: f64,
+    seconds: f64,
+    positions_per_second: f64,
+    jobs: usize,
+}
+
+fn fmt_ratio(x: Option<f64>) -> String {
+    x.map_or("-".to_string(), |v| format!("{v:.2}"))
+}
+
+fn candidate_label(options: &AnalysisOptions) -> String {
+    options.label()
+}
+
+/// `drafti bench --quality`.
+fn quality(args: &QualityArgs, jobs: usize, json: bool) -> CommandResult {
+    let Some(games) = sampled_games(&args.corpora, args.sample)? else {
+        eprintln!(
+            "bench --quality: no folder {} (the master-game archives): skipped",
+            args.corpora.display()
+        );
+        return Ok(ExitCode::SUCCESS);
+    };
+    if games.is_empty() {
+        eprintln!(
+            "bench --quality: no russian-*.pdn or czech-*.pdn games in {}: skipped",
+            args.corpora.display()
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    let pool = worker_pool(jobs, "bench")?;
+    let options = AnalysisOptions::from_limits(args.depth, args.nodes);
+    let refs: Vec<&ReplayedGame> = games.iter().map(|s| &s.game).collect();
+    let positions: usize = refs.iter().map(|g| g.positions.len()).sum();
+    let start = Instant::now();
+    let analyses = pool.install(|| analyse_games(&refs, &options, &|_| {}));
+    let seconds = start.elapsed().as_secs_f64();
+    let candidate_nodes: u64 = analyses.iter().map(|a| a.nodes).sum();
+    let reference = reference_runs(&games, args, &pool)?;
+    let reference_nodes: u64 = reference.iter().flatten().map(|e| e.nodes).sum();
+    let mut agreement = Agreement::default();
+    for ((s, a), evals) in games.iter().zip(&analyses).zip(&reference) {
+        agreement.add(a, &reference_verdicts(&s.game, evals));
+    }
+    let per_position = |n: u64| n as f64 / positions.max(1) as f64;
+    let (before, after) = agreement.mean_win_diffs();
+    let report = QualityJson {
+        bench: "quality",
+        candidate: candidate_label(&options),
+        games: games.len(),
+        sample_every: args.sample,
+        positions,
+        moves: agreement.moves,
+        candidate_nodes_per_position: per_position(candidate_nodes),
+        reference_nodes: args.reference_nodes,
+        reference_nodes_per_position: per_position(reference_nodes),
+        ratio: args.reference_nodes as f64 / per_position(candidate_nodes).max(1.0),
+        engine: engine_fingerprint(),
+        classes: vec![
+            ClassJson::new("blunder", &agreement.blunder),
+            ClassJson::new("mistake", &agreement.mistake),
+            ClassJson::new("inaccuracy", &agreement.inaccuracy),
+            ClassJson::new(">= mistake", &agreement.at_least_mistake),
+        ],
+        blunders_at_least_mistake: agreement.blunders_at_least_mistake,
+        win_before_mean_abs_diff: before,
+        win_after_mean_abs_diff: after,
+        seconds,
+        positions_per_second: positions as f64 / seconds.max(1e-9),
+        jobs,
+    };
+    if json {
+        println!("{}", serde_json::to_string(&report)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!(
+        "drafti bench --quality: {} games (every {} of each file in {}), {} positions, {} moves",
+        report.games,
+        ordinal(args.sample),
+        args.corpora.display(),
+        thousands(positions as u64),
+        thousands(report.moves as u64)
+    );
+    println!(
+        "candidate: {}, {} nodes a position (re-searches included)",
+        report.candidate,
+        thousands(report.candidate_nodes_per_position.round() as u64)
+    );
+    println!(
+        "reference: {} nodes a position, every position alone (engine {}): {:.0}x the candidate's nodes",
+        thousands(args.reference_nodes),
+        report.engine,
+        report.ratio
+    );
+    if report.ratio < 64.0 {
+        println!("warning: the reference searches less than 64x the candidate's nodes");
+    }
+    println!(
+        "{:<11} {:>9} {:>9} {:>6} {:>9} {:>6}",
+        "class", "candidate", "reference", "both", "precision", "recall"
+    );
+    for c in &report.classes {
+        println!(
+            "{:<11} {:>9} {:>9} {:>6} {:>9} {:>6}",
+            c.class,
+            c.candidate,
+            c.reference,
+            c.both,
+            fmt_ratio(c.precision),
+            fmt_ratio(c.recall)
+        );
+    }
+    println!(
+        "blunders the reference calls at least mistakes: {} of {}",
+        report.blunders_at_least_mistake, agreement.blunder.candidate
+    );
+    println!(
+        "win% (0-100) mean |candidate - reference|: before the move {before:.1}, after {after:.1}"
+    );
+    println!(
+        "candidate speed: {} positions in {seconds:.2} s = {} positions/s on {jobs} {}",
+        thousands(positions as u64),
+        thousands(report.positions_per_second.round() as u64),
+        if jobs == 1 { "thread" } else { "threads" }
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `4th`, `1st`, `2nd`.
+fn ordinal(n: u64) -> String {
+    match n {
+        1 => "game".to_string(),
+        2 => "2nd game".to_string(),
+        3 => "3rd game".to_string(),
+        n => format!("{n}th game"),
+    }
 }

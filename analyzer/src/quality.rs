@@ -1,0 +1,172 @@
+//! The pieces of the analysis quality benchmark (`drafti bench --quality`): a **reference**
+//! that searches every position of a game alone, uniformly, with a node limit (reproducible,
+//! one fresh table per search, so each position's result can be cached on its own), the
+//! reference's verdict on every move, and the agreement of an analysis's verdicts with it.
+//!
+//! ```text
+//! position i ──search(nodes N)──▶ best_i, score_i          (every i, independently)
+//! move i: best score_i, played −score_{i+1} (none when best_i is the move) ──▶ judge
+//! candidate's judgement of move i  vs  reference's ──▶ per class: both / candidate / reference
+//! ```
+
+use crate::analysis::{GameAnalysis, PositionEval, Searcher};
+use crate::judge::{self, win_percent, Judgement, Verdict};
+use crate::replay::ReplayedGame;
+use drafti_engine::{Engine, Limits};
+use drafti_rules::{Position, Variant};
+use rayon::prelude::*;
+
+/// Transposition table of each reference search, MiB (part of what makes a reference run
+/// reproducible, so it is fixed).
+pub const REFERENCE_TT_MB: usize = 16;
+
+/// Searches positions `indices` of `game`, each alone with a fresh table and `nodes` as its
+/// limit, spread over rayon's current pool; results in the order of `indices`.
+pub fn reference_evals(game: &ReplayedGame, nodes: u64, indices: &[usize]) -> Vec<PositionEval> {
+    let searcher = Searcher::new(game);
+    indices
+        .par_iter()
+        .with_max_len(1)
+        .map(|&i| {
+            searcher.search_alone(i, &Limits::nodes(nodes), REFERENCE_TT_MB)
+        })
+        .collect()
+}
+
+/// The reference's verdict on every move of `game` from the searches of all its positions
+/// (`evals[i]` is position `i`'s): the best score of position `i` against the negated score of
+/// position `i + 1`, no drop when the played move is the best one.
+pub fn reference_verdicts(game: &ReplayedGame, evals: &[PositionEval]) -> Vec<Verdict> {
+    (0..game.moves.len())
+        .map(|i| {
+            let is_best = evals[i].best.is_some_and(|b| b.same_move(&game.moves[i]));
+            judge::judge(evals[i].score, -evals[i + 1].score, is_best)
+        })
+        .collect()
+}
+
+/// A short stable name of the engine's behaviour: a hash of what it finds (nodes, score, best
+/// move) on fixed positions at fixed node limits. Any change of the search or the evaluation
+/// changes it, so a cached reference run is never mixed with another engine's.
+pub fn engine_fingerprint() -> String {
+    const PROBES: [(&str, Variant); 3] = [
+        ("W:W21-32:B1-12", Variant::Russian),
+        ("W:W21-32:B1-12", Variant::Czech),
+        (
+            "W:W18,21,22,24,25,26,27,29,30,31,32:B1,2,3,4,6,7,8,10,11,12,14",
+            Variant::Tanzanian,
+        ),
+    ];
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut mix = |x: u64| {
+        for b in x.to_le_bytes() {
+            hash ^= u64::from(b);
+            hash = hash.wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    for (fen, variant) in PROBES {
+        let pos = Position::from_fen(fen).expect("a valid probe position");
+        let mut engine = Engine::new(variant, REFERENCE_TT_MB);
+        let r = engine.search(&pos, &Limits::nodes(100_000), &[], |_| {});
+        mix(r.nodes);
+        mix(r.score.raw() as u64);
+        mix(u64::from(r.depth));
+        if let Some(best) = r.best {
+            for b in best.full_notation(false).bytes() {
+                mix(u64::from(b));
+            }
+        }
+    }
+    format!("{hash:016x}")
+}
+
+/// How one judgement class agrees: moves the candidate puts in it, moves the reference puts
+/// in it, moves both do.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ClassAgreement {
+    /// Flagged by the candidate.
+    pub candidate: usize,
+    /// Flagged by the reference.
+    pub reference: usize,
+    /// Flagged by both.
+    pub both: usize,
+}
+
+impl ClassAgreement {
+    fn add(&mut self, candidate: bool, reference: bool) {
+        self.candidate += usize::from(candidate);
+        self.reference += usize::from(reference);
+        self.both += usize::from(candidate && reference);
+    }
+
+    /// The share of the candidate's flags the reference confirms (`None` without flags).
+    pub fn precision(&self) -> Option<f64> {
+        (self.candidate > 0).then(|| self.both as f64 / self.candidate as f64)
+    }
+
+    /// The share of the reference's flags the candidate finds (`None` without flags).
+    pub fn recall(&self) -> Option<f64> {
+        (self.reference > 0).then(|| self.both as f64 / self.reference as f64)
+    }
+}
+
+/// The agreement of a candidate analysis with the reference over many games.
+#[derive(Clone, Debug, Default)]
+pub struct Agreement {
+    /// Judged exactly a blunder by each.
+    pub blunder: ClassAgreement,
+    /// Exactly a mistake.
+    pub mistake: ClassAgreement,
+    /// Exactly an inaccuracy.
+    pub inaccuracy: ClassAgreement,
+    /// A mistake or a blunder.
+    pub at_least_mistake: ClassAgreement,
+    /// The candidate's blunders that the reference calls at least a mistake.
+    pub blunders_at_least_mistake: usize,
+    /// Moves compared.
+    pub moves: usize,
+    /// Sum of |candidate − reference| of the mover's win% (0–100) before the move.
+    pub win_before_diff: f64,
+    /// The same after the move.
+    pub win_after_diff: f64,
+}
+
+impl Agreement {
+    /// Adds one game: the candidate's analysis and the reference's verdicts on its moves.
+    pub fn add(&mut self, candidate: &GameAnalysis, reference: &[Verdict]) {
+        for (m, r) in candidate.moves.iter().zip(reference) {
+            let c = m.judgement();
+            let r_j = r.judgement;
+            self.blunder.add(
+                c == Some(Judgement::Blunder),
+                r_j == Some(Judgement::Blunder),
+            );
+            self.mistake.add(
+                c == Some(Judgement::Mistake),
+                r_j == Some(Judgement::Mistake),
+            );
+            self.inaccuracy.add(
+                c == Some(Judgement::Inaccuracy),
+                r_j == Some(Judgement::Inaccuracy),
+            );
+            self.at_least_mistake.add(
+                c >= Some(Judgement::Mistake),
+                r_j >= Some(Judgement::Mistake),
+            );
+            if c == Some(Judgement::Blunder) && r_j >= Some(Judgement::Mistake) {
+                self.blunders_at_least_mistake += 1;
+            }
+            self.moves += 1;
+            self.win_before_diff +=
+                (win_percent(m.verdict.wc_before) - win_percent(r.wc_before)).abs();
+            self.win_after_diff +=
+                (win_percent(m.verdict.wc_after) - win_percent(r.wc_after)).abs();
+        }
+    }
+
+    /// Mean |difference| of win% before and after the move.
+    pub fn mean_win_diffs(&self) -> (f64, f64) {
+        let n = self.moves.max(1) as f64;
+        (self.win_before_diff / n, self.win_after_diff / n)
+    }
+}
