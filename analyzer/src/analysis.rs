@@ -28,36 +28,57 @@
 
 use crate::judge::{self, game_accuracy, win_percent, Judgement, SideSummary, Verdict};
 use crate::replay::ReplayedGame;
-use crate::selfplay::with_engine;
-use drafti_engine::{Limits, Score, SearchResult};
+use drafti_engine::{Engine, Limits, Score, SearchResult};
 use drafti_pdn::{Comment, GameRecord, Nag};
 use drafti_rules::{Color, Game, Move, Position, Variant};
 use rayon::prelude::*;
 
-/// The default search of each position: this many plies (see `docs/engine.md`, "Analysis
-/// speed", for the choice).
+/// The pass: every position searched this many plies (see `docs/engine.md`, "Judgement",
+/// for the choice).
 pub const DEFAULT_DEPTH: u32 = 6;
+
+/// The re-search of a nominated move: this many plies.
+pub const DEFAULT_VERIFY_DEPTH: u32 = 12;
+
+/// The node bound of a re-search (king endings, where a depth costs far more).
+pub const DEFAULT_VERIFY_NODES: u64 = 1_000_000;
+
+/// A move whose drop of winning chances in the pass reaches this is re-searched (a little
+/// under the inaccuracy's 0.075, so a verdict near a threshold is checked).
+pub const DEFAULT_NOMINATE_DROP: f64 = 0.05;
+
+/// The table of each task's engine, MiB.
+pub const DEFAULT_TT_MB: usize = 16;
+
+/// A game longer than this many positions is cut into parts analysed in parallel.
+pub const SEGMENT_POSITIONS: usize = 120;
 
 /// How games are analysed.
 #[derive(Clone, Debug)]
 pub struct AnalysisOptions {
-    /// The search of every position (depth or nodes; never time, so results are
+    /// The pass: the search of every position (depth or nodes; never time, so results are
     /// reproducible).
     pub limits: Limits,
-    /// Transposition table of each worker's engine, MiB.
+    /// The re-search of a nominated move (its position and the played move alone, to the
+    /// same depth). `None`: the pass's verdicts are final.
+    pub verify: Option<Limits>,
+    /// The pass's drop of winning chances (0…2) from which a move is nominated.
+    pub nominate_drop: f64,
+    /// Transposition table of each task's engine, MiB.
     pub tt_mb: usize,
-    /// Re-search a flagged move alone at the best move's depth (see the module docs).
-    /// Without it the judgement compares the best score of position i with the negated
-    /// score of position i+1.
-    pub verify: bool,
 }
 
 impl Default for AnalysisOptions {
     fn default() -> Self {
         AnalysisOptions {
             limits: Limits::depth(DEFAULT_DEPTH),
-            tt_mb: 4,
-            verify: true,
+            verify: Some(Limits {
+                depth: Some(DEFAULT_VERIFY_DEPTH),
+                nodes: Some(DEFAULT_VERIFY_NODES),
+                ..Limits::default()
+            }),
+            nominate_drop: DEFAULT_NOMINATE_DROP,
+            tt_mb: DEFAULT_TT_MB,
         }
     }
 }
@@ -80,14 +101,28 @@ impl AnalysisOptions {
         }
     }
 
-    /// What the settings are, for reports: `depth 6`, `nodes 3000, at most depth 8`.
+    /// What the settings are, for reports: `depth 6; moves with a pass drop of 0.05
+    /// re-searched to depth 12 (at most 1000000 nodes)`.
     pub fn label(&self) -> String {
-        match (self.limits.depth, self.limits.nodes) {
-            (Some(d), None) => format!("depth {d}"),
-            (None, Some(n)) => format!("nodes {n}"),
-            (Some(d), Some(n)) => format!("nodes {n}, at most depth {d}"),
-            (None, None) => "default".to_string(),
+        let pass = limits_label(&self.limits);
+        match &self.verify {
+            None => format!("{pass}; not re-searched"),
+            Some(v) => format!(
+                "{pass}; moves with a pass drop of {} re-searched to {}",
+                self.nominate_drop,
+                limits_label(v)
+            ),
         }
+    }
+}
+
+/// `depth 6`, `1000 nodes`, `depth 12 (at most 1000000 nodes)`.
+fn limits_label(limits: &Limits) -> String {
+    match (limits.depth, limits.nodes) {
+        (Some(d), None) => format!("depth {d}"),
+        (None, Some(n)) => format!("{n} nodes"),
+        (Some(d), Some(n)) => format!("depth {d} (at most {n} nodes)"),
+        (None, None) => format!("depth {}", drafti_engine::DEFAULT_DEPTH),
     }
 }
 
@@ -139,6 +174,11 @@ pub struct MoveAnalysis {
     pub played_is_best: bool,
     /// The verdict (judgement, winning chances, accuracy).
     pub verdict: Verdict,
+    /// The depth the scores come from (the re-search's when there was one).
+    pub depth: u32,
+    /// For a re-searched move: the shallowest depth from which every deeper completed depth
+    /// of the re-search gave the same judgement. `None`: the pass's verdict.
+    pub confirmed_depth: Option<u32>,
 }
 
 impl MoveAnalysis {
@@ -159,8 +199,12 @@ pub struct GameAnalysis {
     pub black: SideSummary,
     /// Positions searched (plies + 1).
     pub positions: usize,
-    /// Nodes searched in all.
+    /// Nodes searched in all (re-searches included).
     pub nodes: u64,
+    /// Moves re-searched.
+    pub verified: usize,
+    /// The search of the last position (the game's end or where it stopped).
+    pub final_eval: Option<PositionEval>,
 }
 
 impl GameAnalysis {
@@ -178,21 +222,12 @@ impl GameAnalysis {
     }
 }
 
-/// The played move's score from a re-search, and its nodes (`None`: not searched).
-type Verified = Option<(Score, u64)>;
-
 /// What each search of a game's positions needs besides the position: the earlier hash keys
 /// (repetitions) and the running count of draw law 2.
 pub struct Searcher<'a> {
     game: &'a ReplayedGame,
     keys: Vec<u64>,
     king_counts: Vec<Option<u32>>,
-}
-
-type Prepared<'a> = Searcher<'a>;
-
-fn prepare(game: &ReplayedGame) -> Prepared<'_> {
-    Searcher::new(game)
 }
 
 impl<'a> Searcher<'a> {
@@ -258,191 +293,257 @@ fn with_sized_engine<R>(
     })
 }
 
-fn limits_at(options: &AnalysisOptions, p: &Prepared<'_>, i: usize) -> Limits {
-    Limits {
-        king_count: p.king_counts[i],
-        multipv: 1,
-        ..options.limits.clone()
-    }
+/// A node bound on a re-search, as a multiple of its limit's node count: in simple king
+/// endings a depth-limited search can go on for minutes.
+const PLAYED_NODE_FACTOR: u64 = 4;
+
+/// One task: positions `lo..hi` of game `game`, searched backwards by one engine.
+#[derive(Clone, Copy, Debug)]
+struct Segment {
+    game: usize,
+    lo: usize,
+    hi: usize,
 }
 
-fn search_position(options: &AnalysisOptions, p: &Prepared<'_>, i: usize) -> PositionEval {
-    let pos = &p.game.positions[i];
-    let limits = limits_at(options, p, i);
-    with_engine(p.game.variant, options.tt_mb, |engine| {
-        engine.search(pos, &limits, &p.keys[..i], |_| {}).into()
-    })
-}
-
-/// Node budget of a re-check, as a multiple of the position search's: enough to reach the
-/// same depth almost always, and a bound where a node-limited search went very deep (king
-/// endings), which unbounded would run for minutes.
-const RECHECK_NODE_FACTOR: u64 = 4;
-
-/// The played move of ply `i` searched alone at `depth`; its score from the mover's side.
-fn search_played(options: &AnalysisOptions, p: &Prepared<'_>, i: usize, depth: u32) -> Verified {
-    let pos = &p.game.positions[i];
-    let limits = Limits {
-        depth: Some(depth.max(1)),
-        nodes: options
-            .limits
-            .nodes
-            .map(|n| n.saturating_mul(RECHECK_NODE_FACTOR)),
-        ..limits_at(options, p, i)
-    };
-    let played = p.game.moves[i];
-    with_engine(p.game.variant, options.tt_mb, |engine| {
-        engine
-            .search_moves(pos, &limits, &p.keys[..i], &[played], |_| {})
-            .ok()
-            .filter(|r| r.best.is_some())
-            .map(|r| (r.score, r.nodes))
-    })
-}
-
-fn preliminary(evals: &[PositionEval], moves: &[Move], i: usize) -> (Score, bool, Verdict) {
-    let played_score = -evals[i + 1].score;
-    let is_best = evals[i].best.is_some_and(|b| b.same_move(&moves[i]));
-    let verdict = judge::judge(evals[i].score, played_score, is_best);
-    (played_score, is_best, verdict)
-}
-
-/// Analyses one game on the calling thread.
-pub fn analyse_game(game: &ReplayedGame, options: &AnalysisOptions) -> GameAnalysis {
-    let p = prepare(game);
-    let evals: Vec<PositionEval> = (0..game.positions.len())
-        .map(|i| search_position(options, &p, i))
-        .collect();
-    let verified: Vec<(usize, Verified)> = to_verify(options, game, &evals)
-        .into_iter()
-        .map(|i| (i, search_played(options, &p, i, evals[i].depth)))
-        .collect();
-    assemble(game, &evals, &verified)
-}
-
-/// Which plies (0-based) need the played move re-searched.
-fn to_verify(options: &AnalysisOptions, game: &ReplayedGame, evals: &[PositionEval]) -> Vec<usize> {
-    if !options.verify {
-        return Vec::new();
-    }
-    (0..game.moves.len())
-        .filter(|&i| {
-            let (_, is_best, verdict) = preliminary(evals, &game.moves, i);
-            !is_best && verdict.judgement.is_some()
+/// The segments of a game of `positions` positions: one for a game of up to
+/// [`SEGMENT_POSITIONS`], else near-equal parts of at most that many. They depend only on the
+/// game's length, so a game's analysis is the same alone, in an archive, and for any threads.
+fn segments(game: usize, positions: usize) -> Vec<Segment> {
+    let parts = positions.div_ceil(SEGMENT_POSITIONS).max(1);
+    (0..parts)
+        .map(|k| Segment {
+            game,
+            lo: k * positions / parts,
+            hi: (k + 1) * positions / parts,
         })
         .collect()
 }
 
-/// Analyses many games, their positions spread over rayon's current pool; results in the
-/// order of `games`. `progress` is called (from the workers) with the number of positions
-/// just finished.
+/// What one segment's task found for its positions `lo..hi`.
+struct SegmentResult {
+    evals: Vec<PositionEval>,
+    /// Move `i`'s analysis for every move `lo <= i < hi`.
+    moves: Vec<MoveAnalysis>,
+    nodes: u64,
+}
+
+/// The verdict of a pass: best and played scores from the searches of positions `i` and
+/// `i + 1`.
+fn pass_verdict(before: &PositionEval, after: &PositionEval, played: &Move) -> (Score, bool, Verdict) {
+    let is_best = before.best.is_some_and(|b| b.same_move(played));
+    let played_score = if is_best { before.score } else { -after.score };
+    (played_score, is_best, judge::judge(before.score, played_score, is_best))
+}
+
+impl Searcher<'_> {
+    fn limits(&self, i: usize, limits: &Limits) -> Limits {
+        Limits {
+            king_count: self.king_counts[i],
+            multipv: 1,
+            ..limits.clone()
+        }
+    }
+
+    /// Re-searches move `i` deeper: the whole position and the played move alone, to the same
+    /// depth, in `engine` (its table kept). Returns the analysis and the nodes spent.
+    fn verify(&self, engine: &mut Engine, i: usize, limits: &Limits) -> (MoveAnalysis, u64) {
+        let pos = &self.game.positions[i];
+        let history = &self.keys[..i];
+        let played = self.game.moves[i];
+        let mut best_by_depth: Vec<(u32, Score, Option<Move>)> = Vec::new();
+        let full = engine.search(pos, &self.limits(i, limits), history, |d| {
+            best_by_depth.push((d.depth, d.score, d.lines.first().map(|l| l.mv)))
+        });
+        let played_limits = Limits {
+            depth: Some(full.depth.max(1)),
+            nodes: limits.nodes.map(|n| n.saturating_mul(PLAYED_NODE_FACTOR)),
+            ..self.limits(i, limits)
+        };
+        let mut played_by_depth: Vec<(u32, Score)> = Vec::new();
+        let alone = engine
+            .search_moves(pos, &played_limits, history, &[played], |d| {
+                played_by_depth.push((d.depth, d.score))
+            })
+            .expect("the played move is legal: the game replayed");
+        let is_best = full.best.is_some_and(|b| b.same_move(&played));
+        let played_score = if is_best { full.score } else { alone.score };
+        let verdict = judge::judge(full.score, played_score, is_best);
+        // The shallowest depth from which every completed depth gives the final judgement.
+        let mut confirmed = full.depth.min(alone.depth);
+        for &(depth, best, best_move) in best_by_depth.iter().rev() {
+            let Some(&(_, at_depth)) = played_by_depth.iter().find(|p| p.0 == depth) else {
+                continue;
+            };
+            let best_here = best_move.is_some_and(|b| b.same_move(&played));
+            let j = judge::judge(best, if best_here { best } else { at_depth }, best_here);
+            if j.judgement != verdict.judgement {
+                break;
+            }
+            confirmed = depth;
+        }
+        let analysis = MoveAnalysis {
+            ply: i + 1,
+            mover: pos.turn(),
+            played,
+            best: full.best,
+            best_score: full.score,
+            pv: full.pv,
+            played_score,
+            played_is_best: is_best,
+            verdict,
+            depth: full.depth.min(alone.depth),
+            confirmed_depth: Some(confirmed),
+        };
+        (analysis, full.nodes + alone.nodes)
+    }
+
+    /// The task of one segment: its positions searched from the last to the first by one
+    /// engine whose table is kept (fresh for the segment), each move nominated as soon as the
+    /// positions before and after it are searched and, if nominated, re-searched deeper right
+    /// away, so what the deep searches learned is in the table for the earlier positions.
+    fn segment(&self, seg: Segment, options: &AnalysisOptions, progress: &(dyn Fn(u64) + Sync)) -> SegmentResult {
+        let n = self.game.positions.len();
+        with_sized_engine(self.game.variant, options.tt_mb, |engine| {
+            engine.clear();
+            engine.set_keep_table(true);
+            let mut nodes = 0;
+            let search = |engine: &mut Engine, i: usize| -> PositionEval {
+                let pos = &self.game.positions[i];
+                let limits = self.limits(i, &options.limits);
+                engine.search(pos, &limits, &self.keys[..i], |_| {}).into()
+            };
+            // The position after the segment (the next segment's first): the played score of
+            // the segment's last move.
+            let mut after = (seg.hi < n).then(|| search(engine, seg.hi));
+            nodes += after.as_ref().map_or(0, |e| e.nodes);
+            let mut evals = Vec::with_capacity(seg.hi - seg.lo);
+            let mut moves = Vec::with_capacity(seg.hi - seg.lo);
+            for i in (seg.lo..seg.hi).rev() {
+                let eval = search(engine, i);
+                nodes += eval.nodes;
+                progress(1);
+                if let Some(next) = &after {
+                    let played = self.game.moves[i];
+                    let (played_score, is_best, verdict) = pass_verdict(&eval, next, &played);
+                    let nominated = !is_best
+                        && (verdict.proven.is_some()
+                            || verdict.drop >= options.nominate_drop
+                            || eval.score.is_proven()
+                            || next.score.is_proven());
+                    let m = match (&options.verify, nominated) {
+                        (Some(limits), true) => {
+                            let (m, spent) = self.verify(engine, i, limits);
+                            nodes += spent;
+                            m
+                        }
+                        _ => MoveAnalysis {
+                            ply: i + 1,
+                            mover: self.game.positions[i].turn(),
+                            played,
+                            best: eval.best,
+                            best_score: eval.score,
+                            pv: eval.pv.clone(),
+                            played_score,
+                            played_is_best: is_best,
+                            verdict,
+                            depth: eval.depth,
+                            confirmed_depth: None,
+                        },
+                    };
+                    moves.push(m);
+                }
+                after = Some(eval.clone());
+                evals.push(eval);
+            }
+            engine.set_keep_table(false);
+            evals.reverse();
+            moves.reverse();
+            SegmentResult { evals, moves, nodes }
+        })
+    }
+}
+
+/// Analyses one game on the calling thread (the same result as [`analyse_games`]).
+pub fn analyse_game(game: &ReplayedGame, options: &AnalysisOptions) -> GameAnalysis {
+    let searcher = Searcher::new(game);
+    let results: Vec<SegmentResult> = segments(0, game.positions.len())
+        .into_iter()
+        .map(|seg| searcher.segment(seg, options, &|_| {}))
+        .collect();
+    assemble(game, results)
+}
+
+/// Analyses many games, their segments spread over rayon's current pool; results in the
+/// order of `games`, each the same as [`analyse_game`]'s. `progress` is called (from the
+/// workers) with the number of positions just finished.
 pub fn analyse_games(
     games: &[&ReplayedGame],
     options: &AnalysisOptions,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Vec<GameAnalysis> {
-    let prepared: Vec<Prepared<'_>> = games.iter().map(|g| prepare(g)).collect();
-    let tasks: Vec<(usize, usize)> = prepared
+    let searchers: Vec<Searcher<'_>> = games.iter().map(|g| Searcher::new(g)).collect();
+    let mut tasks: Vec<Segment> = games
         .iter()
         .enumerate()
-        .flat_map(|(g, p)| (0..p.game.positions.len()).map(move |i| (g, i)))
+        .flat_map(|(g, game)| segments(g, game.positions.len()))
         .collect();
-    let mut flat: Vec<PositionEval> = tasks
+    // Longest first, so a long game does not start last and keep one worker busy alone.
+    let mut order: Vec<usize> = (0..tasks.len()).collect();
+    order.sort_by_key(|&t| std::cmp::Reverse(tasks[t].hi - tasks[t].lo));
+    let mut results: Vec<Option<SegmentResult>> = order
         .par_iter()
         .with_max_len(1)
-        .map(|&(g, i)| {
-            let e = search_position(options, &prepared[g], i);
-            progress(1);
-            e
-        })
+        .map(|&t| Some(searchers[tasks[t].game].segment(tasks[t], options, progress)))
         .collect();
-    // Split the flat results back per game, in order.
-    let mut evals: Vec<Vec<PositionEval>> = Vec::with_capacity(games.len());
-    for p in prepared.iter().rev() {
-        let rest = flat.split_off(flat.len() - p.game.positions.len());
-        evals.push(rest);
+    // Back to task order (games in order, their segments in order).
+    let mut by_task: Vec<Option<SegmentResult>> = (0..tasks.len()).map(|_| None).collect();
+    for (&t, r) in order.iter().zip(results.iter_mut()) {
+        by_task[t] = r.take();
     }
-    evals.reverse();
-    let verify_tasks: Vec<(usize, usize)> = prepared
-        .iter()
-        .enumerate()
-        .flat_map(|(g, p)| {
-            to_verify(options, p.game, &evals[g])
-                .into_iter()
-                .map(move |i| (g, i))
-        })
-        .collect();
-    let verified: Vec<(usize, usize, Verified)> = verify_tasks
-        .par_iter()
-        .with_max_len(1)
-        .map(|&(g, i)| {
-            (
-                g,
-                i,
-                search_played(options, &prepared[g], i, evals[g][i].depth),
-            )
-        })
-        .collect();
-    (0..games.len())
-        .map(|g| {
-            let mine: Vec<(usize, Verified)> = verified
-                .iter()
-                .filter(|v| v.0 == g)
-                .map(|v| (v.1, v.2))
-                .collect();
-            assemble(games[g], &evals[g], &mine)
-        })
-        .collect()
+    let mut out = Vec::with_capacity(games.len());
+    let mut it = by_task.into_iter();
+    for (g, game) in games.iter().enumerate() {
+        let parts = tasks.iter().filter(|s| s.game == g).count();
+        let mine: Vec<SegmentResult> = it.by_ref().take(parts).map(|r| r.expect("every task ran")).collect();
+        out.push(assemble(game, mine));
+    }
+    tasks.clear();
+    out
 }
 
-fn assemble(
-    game: &ReplayedGame,
-    evals: &[PositionEval],
-    verified: &[(usize, Verified)],
-) -> GameAnalysis {
+fn assemble(game: &ReplayedGame, results: Vec<SegmentResult>) -> GameAnalysis {
     let mut analysis = GameAnalysis {
-        positions: evals.len(),
-        nodes: evals.iter().map(|e| e.nodes).sum(),
+        positions: game.positions.len(),
+        nodes: results.iter().map(|r| r.nodes).sum(),
         ..GameAnalysis::default()
     };
-    for (i, mv) in game.moves.iter().enumerate() {
-        let mover = game.positions[i].turn();
-        let (mut played_score, is_best, mut verdict) = preliminary(evals, &game.moves, i);
-        if let Some((_, Some((score, nodes)))) = verified.iter().find(|v| v.0 == i) {
-            played_score = *score;
-            verdict = judge::judge(evals[i].score, played_score, is_best);
-            analysis.nodes += nodes;
-        }
-        let side = match mover {
+    let mut evals = Vec::with_capacity(game.positions.len());
+    for r in results {
+        evals.extend(r.evals);
+        analysis.moves.extend(r.moves);
+    }
+    for m in &analysis.moves {
+        let side = match m.mover {
             Color::White => &mut analysis.white,
             Color::Black => &mut analysis.black,
         };
-        side.count(verdict.judgement);
-        analysis.moves.push(MoveAnalysis {
-            ply: i + 1,
-            mover,
-            played: *mv,
-            best: evals[i].best,
-            best_score: evals[i].score,
-            pv: evals[i].pv.clone(),
-            played_score,
-            played_is_best: is_best,
-            verdict,
-        });
+        side.count(m.verdict.judgement);
+        analysis.verified += usize::from(m.confirmed_depth.is_some());
     }
-    // White's win percentage in every position, for the volatility weights.
-    let white_wins: Vec<f64> = evals
+    // White's win percentage in every position, for the volatility weights: the best score
+    // of each move's position (the re-searched one where there was one), then the last.
+    let white_win = |turn: Color, s: Score| {
+        let s = if turn == Color::White { s } else { -s };
+        win_percent(judge::winning_chances(s))
+    };
+    let mut white_wins: Vec<f64> = analysis
+        .moves
         .iter()
-        .zip(&game.positions)
-        .map(|(e, pos)| {
-            let s = if pos.turn() == Color::White {
-                e.score
-            } else {
-                -e.score
-            };
-            win_percent(judge::winning_chances(s))
-        })
+        .map(|m| white_win(m.mover, m.best_score))
         .collect();
+    if let (Some(last), Some(pos)) = (evals.last(), game.positions.last()) {
+        white_wins.push(white_win(pos.turn(), last.score));
+    }
     for color in [Color::White, Color::Black] {
         let moves: Vec<(usize, f64)> = analysis
             .moves
@@ -456,20 +557,38 @@ fn assemble(
             Color::Black => analysis.black.accuracy = accuracy,
         }
     }
+    analysis.final_eval = evals.pop();
     analysis
 }
 
 /// A line of moves from `pos` in notation (`c3-d4 d6xb4 …`), each move as short as it can
 /// be among the legal moves of its position.
 pub fn line_text(pos: &Position, variant: Variant, line: &[Move], numeric: bool) -> String {
+    line_notation(pos, variant, line, numeric).join(" ")
+}
+
+/// The moves of a line from `pos`, each in notation as short as it can be among the legal
+/// moves of its position.
+pub fn line_notation(pos: &Position, variant: Variant, line: &[Move], numeric: bool) -> Vec<String> {
     let mut pos = *pos;
-    let mut words = Vec::with_capacity(line.len());
-    for mv in line {
-        let legal = pos.legal_moves(variant);
-        words.push(mv.notation(&legal, numeric));
-        pos = pos.play(mv);
+    line.iter()
+        .map(|mv| {
+            let word = mv.notation(&pos.legal_moves(variant), numeric);
+            pos = pos.play(mv);
+            word
+        })
+        .collect()
+}
+
+/// The machine-readable evaluation of a position written into PDN comments, lichess's
+/// `[%eval …]`: from White's side, in men with two decimals (`[%eval 0.35]`,
+/// `[%eval -1.20]`), or `#N` / `#-N` for a proven win of White / Black in N plies.
+pub fn eval_command(white_score: Score) -> String {
+    match (white_score.win_distance(), white_score.loss_distance()) {
+        (Some(n), _) => format!("[%eval #{n}]"),
+        (_, Some(n)) => format!("[%eval #-{n}]"),
+        _ => format!("[%eval {:.2}]", f64::from(white_score.raw()) / 100.0),
     }
-    words.join(" ")
 }
 
 /// The comment written on a flagged move by [`annotate`]: `-2.10 (best +0.35: d6-c5)`.
@@ -492,32 +611,40 @@ pub fn flag_comment(
     format!("{reason}{} (best {}: {best})", m.played_score, m.best_score)
 }
 
-/// Writes the analysis into `record`: on each flagged mainline move a NAG (`$6` ?!, `$2` ?,
-/// `$4` ??, put first and replacing earlier move-strength NAGs) and a comment from
-/// [`flag_comment`]. `numeric` chooses square numbers for the best moves.
+/// Writes the analysis into `record`: on every mainline move a comment with the evaluation
+/// after it ([`eval_command`]); on each flagged move also a NAG (`$6` ?!, `$2` ?, `$4` ??,
+/// put first and replacing earlier move-strength NAGs; the writer prints the first NAG as
+/// the move's suffix `?!`, `?`, `??`) and, in the same comment, [`flag_comment`]. `numeric`
+/// chooses square numbers for the best moves.
 pub fn annotate(
     record: &mut GameRecord,
     game: &ReplayedGame,
     analysis: &GameAnalysis,
     numeric: bool,
 ) {
-    for m in analysis.flagged() {
+    for m in &analysis.moves {
         let Some(node) = record.moves.nodes.get_mut(m.ply - 1) else {
             continue;
         };
-        let Some(judgement) = m.judgement() else {
-            continue;
+        let white_after = match m.mover {
+            Color::White => m.played_score,
+            Color::Black => -m.played_score,
         };
-        node.nags.retain(|n| !(1..=6).contains(&n.value));
-        node.nags.insert(
-            0,
-            Nag {
-                value: judgement.nag(),
-                span: Default::default(),
-            },
-        );
+        let mut text = eval_command(white_after);
+        if let Some(judgement) = m.judgement() {
+            node.nags.retain(|n| !(1..=6).contains(&n.value));
+            node.nags.insert(
+                0,
+                Nag {
+                    value: judgement.nag(),
+                    span: Default::default(),
+                },
+            );
+            text.push(' ');
+            text.push_str(&flag_comment(m, &game.positions[m.ply - 1], game.variant, numeric));
+        }
         node.comments.push(Comment {
-            text: flag_comment(m, &game.positions[m.ply - 1], game.variant, numeric),
+            text,
             span: Default::default(),
         });
     }

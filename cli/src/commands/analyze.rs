@@ -14,12 +14,12 @@ use crate::common::{
 };
 use crate::input::open_inputs;
 use drafti_analyzer::analysis::{
-    analyse_games, annotate, line_text, AnalysisOptions, GameAnalysis, MoveAnalysis, DEFAULT_DEPTH,
+    analyse_games, annotate, line_notation, AnalysisOptions, GameAnalysis, MoveAnalysis,
 };
 use drafti_analyzer::batch::{run_games, BatchError, BatchOptions, Shard};
-use drafti_analyzer::judge::SideSummary;
+use drafti_analyzer::judge::{win_percent, SideSummary};
 use drafti_analyzer::replay::{ReplayOptions, ReplayedGame};
-use drafti_engine::{Limits, Score};
+use drafti_engine::Score;
 use drafti_pdn::{write_game_to, ParseError};
 use drafti_rules::{Color, Variant};
 use serde::Serialize;
@@ -33,16 +33,60 @@ use std::time::Instant;
 /// worker busy; small enough that output starts soon and memory stays flat).
 const FLUSH_POSITIONS: usize = 8192;
 
+/// The analysis settings that `drafti analyze`, `drafti report` and `drafti bench --quality`
+/// share.
+#[derive(clap::Args, Clone, Debug)]
+pub struct SearchArgs {
+    /// The pass: search every position to this depth in plies (default 6; with --nodes,
+    /// whichever is reached first).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub depth: Option<u32>,
+    /// The pass: search every position about this many nodes (deepest completed iteration;
+    /// with --depth, whichever is reached first).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: Option<u64>,
+    /// Re-search every nominated move (best and played move) to this depth (default 12).
+    #[arg(long, value_name = "DEPTH", value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub verify_depth: Option<u32>,
+    /// The node bound of each re-search (default 1000000).
+    #[arg(long, value_name = "NODES", value_parser = clap::value_parser!(u64).range(1..))]
+    pub verify_nodes: Option<u64>,
+    /// Report the pass's verdicts without re-searching them.
+    #[arg(long, conflicts_with_all = ["verify_depth", "verify_nodes"])]
+    pub no_verify: bool,
+    /// Nominate for the re-search every move whose drop of winning chances (0-2) in the
+    /// pass reaches this (default 0.05).
+    #[arg(long, value_name = "DROP")]
+    pub nominate: Option<f64>,
+}
+
+impl SearchArgs {
+    /// The analysis these settings ask for.
+    pub fn options(&self) -> AnalysisOptions {
+        let mut options = AnalysisOptions::from_limits(self.depth, self.nodes);
+        if self.no_verify {
+            options.verify = None;
+        } else if let Some(verify) = options.verify.as_mut() {
+            if let Some(d) = self.verify_depth {
+                verify.depth = Some(d);
+            }
+            if let Some(n) = self.verify_nodes {
+                verify.nodes = Some(n);
+            }
+        }
+        if let Some(drop) = self.nominate {
+            options.nominate_drop = drop;
+        }
+        options
+    }
+}
+
 #[derive(clap::Args)]
 pub struct Args {
     /// PDN files; `-` or none reads stdin.
     files: Vec<String>,
-    /// Search every position to this depth in plies (default 6).
-    #[arg(long, conflicts_with = "nodes", value_parser = clap::value_parser!(u32).range(1..=60))]
-    depth: Option<u32>,
-    /// Search every position about this many nodes instead (deepest completed iteration).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
-    nodes: Option<u64>,
+    #[command(flatten)]
+    search: SearchArgs,
     /// Worker threads (default: one per core).
     #[arg(long, short = 'j', default_value_t = 0)]
     jobs: usize,
@@ -114,21 +158,74 @@ struct SidesJson {
     black: SideJson,
 }
 
+/// One mainline move's evaluation (every move, flagged or not); the schema is in README.md,
+/// "drafti analyze".
 #[derive(Serialize)]
-struct FlagJson {
+struct MoveJson {
     ply: usize,
     move_number: String,
     side: &'static str,
     #[serde(rename = "move")]
     move_text: String,
-    judgement: &'static str,
-    reason: Option<&'static str>,
-    before: String,
-    after: String,
-    wc_before: f64,
-    wc_after: f64,
+    /// The best move's score from the mover's side, centi-men; `null` when proven.
+    score_before: Option<i32>,
+    /// The played move's score from the mover's side, centi-men; `null` when proven.
+    score_after: Option<i32>,
+    /// Proven result before the move: +N the mover wins in N plies, −N loses in N.
+    proven_before: Option<i32>,
+    proven_after: Option<i32>,
+    /// The mover's win percentage (0–100) before (best play) and after the move.
+    win_before: f64,
+    win_after: f64,
+    /// lichess's accuracy of the move, 0–100.
+    accuracy: f64,
     best: Option<String>,
-    pv: String,
+    pv: Vec<String>,
+    judgement: Option<&'static str>,
+    reason: Option<&'static str>,
+    depth: u32,
+    confirmed_depth: Option<u32>,
+}
+
+/// A score as the JSON has it: (centi-men, proven distance ±N plies), one of them set.
+pub fn score_json(s: Score) -> (Option<i32>, Option<i32>) {
+    match (s.as_centi_men(), s.win_distance(), s.loss_distance()) {
+        (Some(cm), _, _) => (Some(cm), None),
+        (None, Some(w), _) => (None, Some(w as i32)),
+        (None, _, Some(l)) => (None, Some(-(l as i32))),
+        (None, None, None) => (Some(0), None),
+    }
+}
+
+fn round1(x: f64) -> f64 {
+    (x * 10.0).round() / 10.0
+}
+
+fn move_json(game: &ReplayedGame, m: &MoveAnalysis) -> MoveJson {
+    let numeric = numeric(game);
+    let before = &game.positions[m.ply - 1];
+    let (score_before, proven_before) = score_json(m.best_score);
+    let (score_after, proven_after) = score_json(m.played_score);
+    let pv = line_notation(before, game.variant, &m.pv, numeric);
+    MoveJson {
+        ply: m.ply,
+        move_number: move_number(game.first_mover, m.ply),
+        side: side_name(m.mover),
+        move_text: game.record.moves.nodes[m.ply - 1].mv.text.to_string(),
+        score_before,
+        score_after,
+        proven_before,
+        proven_after,
+        win_before: round1(win_percent(m.verdict.wc_before)),
+        win_after: round1(win_percent(m.verdict.wc_after)),
+        accuracy: round1(m.verdict.accuracy),
+        best: pv.first().cloned(),
+        pv,
+        judgement: m.judgement().map(|j| j.as_str()),
+        reason: m.verdict.proven.map(|r| r.as_str()),
+        depth: m.depth,
+        confirmed_depth: m.confirmed_depth,
+    }
 }
 
 #[derive(Serialize)]
@@ -147,11 +244,7 @@ struct GameJson<'a> {
     positions: usize,
     nodes: u64,
     sides: Option<SidesJson>,
-    flagged: Vec<FlagJson>,
-}
-
-fn round3(x: f64) -> f64 {
-    (x * 1000.0).round() / 1000.0
+    moves: Vec<MoveJson>,
 }
 
 fn side_name(c: Color) -> &'static str {
@@ -190,34 +283,6 @@ fn numeric(game: &ReplayedGame) -> bool {
         .is_some_and(|n| n.mv.is_numeric())
 }
 
-fn flag_json(game: &ReplayedGame, m: &MoveAnalysis) -> FlagJson {
-    let numeric = numeric(game);
-    let before = &game.positions[m.ply - 1];
-    let legal = before.legal_moves(game.variant);
-    FlagJson {
-        ply: m.ply,
-        move_number: move_number(game.first_mover, m.ply),
-        side: side_name(m.mover),
-        move_text: game.record.moves.nodes[m.ply - 1].mv.text.to_string(),
-        judgement: m.judgement().map_or("", |j| j.as_str()),
-        reason: m.verdict.proven.map(|r| r.as_str()),
-        before: m.best_score.to_string(),
-        after: m.played_score.to_string(),
-        wc_before: round3(m.verdict.wc_before),
-        wc_after: round3(m.verdict.wc_after),
-        best: m.best.map(|b| b.notation(&legal, numeric)),
-        pv: line_text(before, game.variant, &m.pv, numeric),
-    }
-}
-
-fn search_label(limits: &Limits) -> String {
-    match (limits.depth, limits.nodes) {
-        (_, Some(n)) => format!("nodes {n}"),
-        (Some(d), None) => format!("depth {d}"),
-        (None, None) => "default".to_string(),
-    }
-}
-
 fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
@@ -252,24 +317,30 @@ fn game_text(item: &Item, game: &ReplayedGame, a: &GameAnalysis) -> String {
     let _ = writeln!(out, "  White: {}", side_text(&a.white));
     let _ = writeln!(out, "  Black: {}", side_text(&a.black));
     for m in a.flagged() {
-        let f = flag_json(game, m);
+        let f = move_json(game, m);
         let symbol = m.judgement().map_or("", |j| j.symbol());
         let reason = m
             .verdict
             .proven
             .map(|r| format!(" ({r})"))
             .unwrap_or_default();
+        let checked = match m.confirmed_depth {
+            Some(c) if c < m.depth => format!("depth {}, since depth {c}", m.depth),
+            _ => format!("depth {}", m.depth),
+        };
         let _ = writeln!(
             out,
-            "  ply {:>3}  {} {}{symbol}  {}{reason}: {} -> {}; best {} ({})",
+            "  ply {:>3}  {} {}{symbol}  {}{reason}: {} -> {} ({:.0}% -> {:.0}%); best {} ({}); {checked}",
             m.ply,
             f.move_number,
             f.move_text,
-            f.judgement,
+            f.judgement.unwrap_or(""),
             score_text(m.best_score),
             score_text(m.played_score),
+            f.win_before,
+            f.win_after,
             f.best.as_deref().unwrap_or("-"),
-            f.pv,
+            f.pv.join(" "),
         );
     }
     out.push('\n');
@@ -295,7 +366,7 @@ fn game_json(item: &Item, game: &ReplayedGame, a: &GameAnalysis, search: &str) -
             white: (&a.white).into(),
             black: (&a.black).into(),
         }),
-        flagged: a.flagged().map(|m| flag_json(game, m)).collect(),
+        moves: a.moves.iter().map(|m| move_json(game, m)).collect(),
     };
     let mut text = serde_json::to_string(&value).expect("serializable");
     text.push('\n');
@@ -340,7 +411,7 @@ fn skipped_report(item: &Item, json: bool, search: &str) -> String {
             positions: 0,
             nodes: 0,
             sides: None,
-            flagged: Vec::new(),
+            moves: Vec::new(),
         };
         let mut text = serde_json::to_string(&value).expect("serializable");
         text.push('\n');
@@ -475,11 +546,7 @@ fn progress_bar() -> Option<indicatif::ProgressBar> {
 
 pub fn run(args: Args) -> CommandResult {
     let opened = open_inputs(&args.files)?;
-    let limits = match (args.depth, args.nodes) {
-        (_, Some(n)) => Limits::nodes(n),
-        (Some(d), None) => Limits::depth(d),
-        (None, None) => Limits::depth(DEFAULT_DEPTH),
-    };
+    let options = args.search.options();
     let jobs = jobs(args.jobs);
     let pool = worker_pool(jobs, "analyze")?;
     let pdn = match &args.pdn {
@@ -503,11 +570,8 @@ pub fn run(args: Args) -> CommandResult {
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     let started = Instant::now();
     let run = RefCell::new(Run {
-        search: search_label(&limits),
-        options: AnalysisOptions {
-            limits,
-            ..AnalysisOptions::default()
-        },
+        search: options.label(),
+        options,
         json: args.json,
         pool,
         bar: progress_bar(),

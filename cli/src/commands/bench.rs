@@ -262,12 +262,9 @@ pub struct QualityArgs {
     /// Every K-th game of each file, from its first (1: all games).
     #[arg(long, value_name = "K", default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..))]
     sample: u64,
-    /// The candidate: search depth (as `drafti analyze --depth`).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
-    depth: Option<u32>,
-    /// The candidate: nodes per position (as `drafti analyze --nodes`).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
-    nodes: Option<u64>,
+    /// The candidate: the settings of `drafti analyze`.
+    #[command(flatten)]
+    search: crate::commands::analyze::SearchArgs,
     /// The reference: nodes of each position's search.
     #[arg(long, value_name = "N", default_value_t = 2_000_000)]
     reference_nodes: u64,
@@ -567,7 +564,7 @@ fn quality(args: &QualityArgs, jobs: usize, json: bool) -> CommandResult {
         return Ok(ExitCode::SUCCESS);
     }
     let pool = worker_pool(jobs, "bench")?;
-    let options = AnalysisOptions::from_limits(args.depth, args.nodes);
+    let options = args.search.options();
     let refs: Vec<&ReplayedGame> = games.iter().map(|s| &s.game).collect();
     let positions: usize = refs.iter().map(|g| g.positions.len()).sum();
     let start = Instant::now();
