@@ -38,7 +38,7 @@ use rayon::prelude::*;
 pub const DEFAULT_DEPTH: u32 = 6;
 
 /// The re-search of a nominated move: this many plies.
-pub const DEFAULT_VERIFY_DEPTH: u32 = 12;
+pub const DEFAULT_VERIFY_DEPTH: u32 = 10;
 
 /// The node bound of a re-search (king endings, where a depth costs far more).
 pub const DEFAULT_VERIFY_NODES: u64 = 1_000_000;
@@ -329,10 +329,18 @@ struct SegmentResult {
 
 /// The verdict of a pass: best and played scores from the searches of positions `i` and
 /// `i + 1`.
-fn pass_verdict(before: &PositionEval, after: &PositionEval, played: &Move) -> (Score, bool, Verdict) {
+fn pass_verdict(
+    before: &PositionEval,
+    after: &PositionEval,
+    played: &Move,
+) -> (Score, bool, Verdict) {
     let is_best = before.best.is_some_and(|b| b.same_move(played));
     let played_score = if is_best { before.score } else { -after.score };
-    (played_score, is_best, judge::judge(before.score, played_score, is_best))
+    (
+        played_score,
+        is_best,
+        judge::judge(before.score, played_score, is_best),
+    )
 }
 
 impl Searcher<'_> {
@@ -401,7 +409,12 @@ impl Searcher<'_> {
     /// engine whose table is kept (fresh for the segment), each move nominated as soon as the
     /// positions before and after it are searched and, if nominated, re-searched deeper right
     /// away, so what the deep searches learned is in the table for the earlier positions.
-    fn segment(&self, seg: Segment, options: &AnalysisOptions, progress: &(dyn Fn(u64) + Sync)) -> SegmentResult {
+    fn segment(
+        &self,
+        seg: Segment,
+        options: &AnalysisOptions,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> SegmentResult {
         let n = self.game.positions.len();
         with_sized_engine(self.game.variant, options.tt_mb, |engine| {
             engine.clear();
@@ -458,7 +471,11 @@ impl Searcher<'_> {
             engine.set_keep_table(false);
             evals.reverse();
             moves.reverse();
-            SegmentResult { evals, moves, nodes }
+            SegmentResult {
+                evals,
+                moves,
+                nodes,
+            }
         })
     }
 }
@@ -504,7 +521,11 @@ pub fn analyse_games(
     let mut it = by_task.into_iter();
     for (g, game) in games.iter().enumerate() {
         let parts = tasks.iter().filter(|s| s.game == g).count();
-        let mine: Vec<SegmentResult> = it.by_ref().take(parts).map(|r| r.expect("every task ran")).collect();
+        let mine: Vec<SegmentResult> = it
+            .by_ref()
+            .take(parts)
+            .map(|r| r.expect("every task ran"))
+            .collect();
         out.push(assemble(game, mine));
     }
     tasks.clear();
@@ -569,7 +590,12 @@ pub fn line_text(pos: &Position, variant: Variant, line: &[Move], numeric: bool)
 
 /// The moves of a line from `pos`, each in notation as short as it can be among the legal
 /// moves of its position.
-pub fn line_notation(pos: &Position, variant: Variant, line: &[Move], numeric: bool) -> Vec<String> {
+pub fn line_notation(
+    pos: &Position,
+    variant: Variant,
+    line: &[Move],
+    numeric: bool,
+) -> Vec<String> {
     let mut pos = *pos;
     line.iter()
         .map(|mv| {
@@ -641,7 +667,12 @@ pub fn annotate(
                 },
             );
             text.push(' ');
-            text.push_str(&flag_comment(m, &game.positions[m.ply - 1], game.variant, numeric));
+            text.push_str(&flag_comment(
+                m,
+                &game.positions[m.ply - 1],
+                game.variant,
+                numeric,
+            ));
         }
         node.comments.push(Comment {
             text,

@@ -27,9 +27,7 @@ pub fn reference_evals(game: &ReplayedGame, nodes: u64, indices: &[usize]) -> Ve
     indices
         .par_iter()
         .with_max_len(1)
-        .map(|&i| {
-            searcher.search_alone(i, &Limits::nodes(nodes), REFERENCE_TT_MB)
-        })
+        .map(|&i| searcher.search_alone(i, &Limits::nodes(nodes), REFERENCE_TT_MB))
         .collect()
 }
 

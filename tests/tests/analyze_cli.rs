@@ -5,6 +5,13 @@
 //!   and a king to the shot 8... c5xc1 (a3 and b2 taken, crowned); Black's play is sound.
 //! - `mixed.pdn`: four engine self-play games (`selfplay --nodes 4000 --seed 21
 //!   --max-plies 80`), one game with an illegal move, and the planted game.
+//! - `planted-master.pdn`: the first 14 plies of a real master game (Krista - Bajusz, Czech
+//!   championship 2007, game 1 of `shared/corpora/czech-championship-2007-102games.pdn`;
+//!   Czech rules, no GameType tag), then White's planted 8. c3-b4?? (8... a5xa1 crowns), then
+//!   the engine's best moves.
+//! - `abatsiev-17.pdn`: game 17 of `shared/corpora/russian-abatsiev-ussr-events-56games.pdn`
+//!   (Russian rules, no GameType tag), whose 33. d2-e3 the depth-6 analysis called a blunder
+//!   ("72% -> 23%") and a 2,000,000-node search of every position does not.
 
 use drafti_tests::drafti;
 use serde_json::Value;
@@ -19,6 +26,17 @@ fn analyze(args: &[&str]) -> (i32, String) {
         out.status.code().unwrap(),
         String::from_utf8(out.stdout).unwrap(),
     )
+}
+
+/// The moves of a game's JSON that carry a judgement.
+fn flagged(game: &Value) -> Vec<Value> {
+    game["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| !m["judgement"].is_null())
+        .cloned()
+        .collect()
 }
 
 fn json_lines(text: &str) -> Vec<Value> {
@@ -43,7 +61,7 @@ fn the_planted_blunder_is_flagged_and_the_sound_moves_are_not() {
         assert_eq!(g["status"], "analysed");
         assert_eq!(g["plies"], 20);
         assert_eq!(g["positions"], 21);
-        let flagged = g["flagged"].as_array().unwrap();
+        let flagged = flagged(g);
         assert_eq!(flagged.len(), 1, "{limit:?}: {flagged:?}");
         let f = &flagged[0];
         assert_eq!(f["ply"], 15);
@@ -52,7 +70,7 @@ fn the_planted_blunder_is_flagged_and_the_sound_moves_are_not() {
         assert_eq!(f["side"], "white");
         assert_eq!(f["judgement"], "blunder");
         assert_ne!(f["best"], "a3-b4");
-        assert!(f["wc_before"].as_f64().unwrap() - f["wc_after"].as_f64().unwrap() >= 0.3);
+        assert!(f["win_before"].as_f64().unwrap() - f["win_after"].as_f64().unwrap() >= 15.0);
         let white = &g["sides"]["white"];
         let black = &g["sides"]["black"];
         assert_eq!(
@@ -73,6 +91,155 @@ fn the_planted_blunder_is_flagged_and_the_sound_moves_are_not() {
         );
         assert!(white["accuracy"].as_f64().unwrap() < black["accuracy"].as_f64().unwrap());
     }
+}
+
+#[test]
+fn a_blunder_planted_in_a_master_game_is_flagged_and_the_masters_moves_are_not() {
+    let (code, out) = analyze(&[
+        &fixture("planted-master.pdn"),
+        "--variant",
+        "czech",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    let g = &json_lines(&out)[0];
+    let flagged = flagged(g);
+    assert_eq!(flagged.len(), 1, "{flagged:?}");
+    let f = &flagged[0];
+    assert_eq!(
+        (f["ply"].clone(), f["move"].clone()),
+        (15.into(), "c3-b4".into())
+    );
+    assert_eq!(f["judgement"], "blunder");
+    // Confirmed by the deeper re-search, best and played move alike.
+    assert_eq!(f["depth"], 10);
+    assert!(f["confirmed_depth"].as_u64().unwrap() <= 10);
+    assert!(f["score_after"].as_i64().unwrap() <= -300, "{f}");
+}
+
+#[test]
+fn a_verdict_of_the_shallow_search_that_a_deep_one_refutes_is_not_reported() {
+    let game = fixture("abatsiev-17.pdn");
+    let ply_65 = |args: &[&str]| -> Value {
+        let (code, out) =
+            analyze(&[&[game.as_str(), "--variant", "russian", "--json"][..], args].concat());
+        assert_eq!(code, 0, "{out}");
+        let g = &json_lines(&out)[0];
+        let m = g["moves"][64].clone();
+        assert_eq!(
+            (m["move_number"].clone(), m["move"].clone()),
+            ("33.".into(), "d2-e3".into())
+        );
+        m
+    };
+    // The pass alone (depth 6, the old default) flags 33. d2-e3 …
+    assert!(!ply_65(&["--no-verify"])["judgement"].is_null());
+    // … the re-search at depth 10 does not, and says so.
+    let m = ply_65(&[]);
+    assert!(m["judgement"].is_null(), "{m}");
+    assert_eq!(m["depth"], 10);
+    assert!(!m["confirmed_depth"].is_null());
+}
+
+#[test]
+fn every_move_has_its_numbers_in_the_json() {
+    let (code, out) = analyze(&[
+        &fixture("mixed.pdn"),
+        "--depth",
+        "4",
+        "--verify-depth",
+        "6",
+        "--json",
+    ]);
+    assert_eq!(code, 1, "the invalid game");
+    let mut seen = 0;
+    for g in json_lines(&out)
+        .iter()
+        .filter(|g| g["status"] == "analysed")
+    {
+        let moves = g["moves"].as_array().unwrap();
+        assert_eq!(moves.len(), g["plies"].as_u64().unwrap() as usize);
+        for (i, m) in moves.iter().enumerate() {
+            assert_eq!(m["ply"], i + 1);
+            assert_eq!(m["side"], if i % 2 == 0 { "white" } else { "black" });
+            assert!(m["move"].is_string() && m["move_number"].is_string());
+            for when in ["before", "after"] {
+                let score = &m[format!("score_{when}")];
+                let proven = &m[format!("proven_{when}")];
+                assert!(
+                    score.is_i64() != proven.is_i64(),
+                    "one of score/proven: {m}"
+                );
+                let win = m[format!("win_{when}")].as_f64().unwrap();
+                assert!((0.0..=100.0).contains(&win), "{m}");
+            }
+            let pv = m["pv"].as_array().unwrap();
+            assert!(!pv.is_empty());
+            assert_eq!(m["best"], pv[0]);
+            assert!(m["depth"].as_u64().unwrap() >= 1);
+            assert!(m["confirmed_depth"].is_null() || m["confirmed_depth"].is_u64());
+            assert!(m["judgement"].is_null() || m["judgement"].is_string());
+            assert!((0.0..=100.0).contains(&m["accuracy"].as_f64().unwrap()));
+            // Round trip: the record's move replays (the JSON names real moves).
+            seen += 1;
+        }
+    }
+    assert!(seen > 100);
+}
+
+#[test]
+fn a_game_alone_and_inside_an_archive_gets_the_same_analysis() {
+    // A long game (cut into parts analysed in parallel) and the fixture's games.
+    let games = drafti()
+        .args([
+            "selfplay",
+            "--games",
+            "30",
+            "--nodes",
+            "300",
+            "--max-plies",
+            "160",
+            "--seed",
+            "3",
+        ])
+        .output()
+        .unwrap();
+    assert!(games.status.success());
+    let games = String::from_utf8(games.stdout).unwrap();
+    let long = games
+        .split("[Event ")
+        .find(|g| g.contains("[PlyCount \"160\"]"))
+        .map(|g| format!("[Event {g}"))
+        .expect("a game of 160 plies");
+    let mixed = std::fs::read_to_string(fixture("mixed.pdn")).unwrap();
+    let archive = format!("{mixed}\n{long}");
+    let settings = ["--depth", "3", "--verify-depth", "5", "--json", "-"];
+    let run = |text: &str, jobs: &str| -> Vec<Value> {
+        let out = drafti()
+            .arg("analyze")
+            .args(settings)
+            .args(["--jobs", jobs])
+            .write_stdin(text.to_string())
+            .output()
+            .unwrap();
+        let mut games = json_lines(&String::from_utf8(out.stdout).unwrap());
+        for g in &mut games {
+            let g = g.as_object_mut().unwrap();
+            g.remove("index");
+            g.remove("line");
+        }
+        games
+    };
+    let together = run(&archive, "2");
+    assert_eq!(together.last().unwrap()["plies"], 160, "a long game");
+    assert_eq!(together, run(&archive, "1"), "--jobs 1 and 2");
+    let alone = run(&long, "2");
+    assert_eq!(together.last(), alone.last(), "the long game alone");
+    let planted = run(
+        &std::fs::read_to_string(fixture("planted.pdn")).unwrap(),
+        "1",
+    );
+    assert_eq!(together[5], planted[0], "the planted game alone");
 }
 
 #[test]
@@ -156,12 +323,27 @@ fn the_annotated_pdn_carries_nags_and_comments_and_still_validates() {
     let (code, _) = analyze(&[&fixture("planted.pdn"), "--depth", "4", "--pdn", out]);
     assert_eq!(code, 0);
     let text = std::fs::read_to_string(out).unwrap();
-    assert!(text.contains("8. a3-b4?? {"), "{text}");
+    // The blunder's NAG $4 is written as its move suffix ??, PDN's short form.
+    assert!(text.contains("8. a3-b4??"), "{text}");
     assert!(text.contains("(best "), "{text}");
     assert_eq!(
-        text.matches('{').count(),
-        1,
-        "one comment: the blunder's\n{text}"
+        text.matches("[%eval ").count(),
+        20,
+        "an evaluation on every move\n{text}"
+    );
+    let reread = drafti_pdn::parse_games(text.as_bytes()).remove(0).unwrap();
+    let nags: Vec<(usize, u8)> = reread
+        .moves
+        .nodes
+        .iter()
+        .enumerate()
+        .flat_map(|(i, n)| n.nags.iter().map(move |g| (i + 1, g.value)))
+        .collect();
+    assert_eq!(nags, [(15, 4)], "one NAG: $4 on the blunder");
+    let comment = &reread.moves.nodes[14].comments[0].text;
+    assert!(
+        comment.starts_with("[%eval -") && comment.contains("(best "),
+        "{comment}"
     );
     let status = drafti().args(["validate", out]).output().unwrap().status;
     assert!(status.success());

@@ -37,7 +37,7 @@ const FLUSH_POSITIONS: usize = 8192;
 /// share.
 #[derive(clap::Args, Clone, Debug)]
 pub struct SearchArgs {
-    /// The pass: search every position to this depth in plies (default 6; with --nodes,
+    /// The pass: search every position to this depth in plies (analyze: 6, report: 5; with --nodes,
     /// whichever is reached first).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
     pub depth: Option<u32>,
@@ -45,7 +45,7 @@ pub struct SearchArgs {
     /// with --depth, whichever is reached first).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: Option<u64>,
-    /// Re-search every nominated move (best and played move) to this depth (default 12).
+    /// Re-search every nominated move (best and played move) to this depth (analyze: 10, report: 8).
     #[arg(long, value_name = "DEPTH", value_parser = clap::value_parser!(u32).range(1..=60))]
     pub verify_depth: Option<u32>,
     /// The node bound of each re-search (default 1000000).
@@ -61,9 +61,22 @@ pub struct SearchArgs {
 }
 
 impl SearchArgs {
-    /// The analysis these settings ask for.
+    /// The analysis these settings ask for, from `drafti analyze`'s defaults.
     pub fn options(&self) -> AnalysisOptions {
-        let mut options = AnalysisOptions::from_limits(self.depth, self.nodes);
+        self.options_from(AnalysisOptions::default())
+    }
+
+    /// The analysis these settings ask for, from the defaults `base`: `--depth` and `--nodes`
+    /// replace the pass's limits (either or both: with both, whichever is reached first).
+    pub fn options_from(&self, base: AnalysisOptions) -> AnalysisOptions {
+        let mut options = base;
+        if self.depth.is_some() || self.nodes.is_some() {
+            options.limits = drafti_engine::Limits {
+                depth: self.depth,
+                nodes: self.nodes,
+                ..drafti_engine::Limits::default()
+            };
+        }
         if self.no_verify {
             options.verify = None;
         } else if let Some(verify) = options.verify.as_mut() {

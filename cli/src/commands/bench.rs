@@ -7,8 +7,7 @@
 
 use crate::commands::selfplay::{random_game, First, RandomGames};
 use crate::common::{jobs, thousands, worker_pool, CliError, CommandResult};
-use drafti_analyzer::analysis::{
-    analyse_game, analyse_games, AnalysisOptions, PositionEval, };
+use drafti_analyzer::analysis::{analyse_game, analyse_games, AnalysisOptions, PositionEval};
 use drafti_analyzer::quality::{
     engine_fingerprint, reference_evals, reference_verdicts, Agreement, ClassAgreement,
     REFERENCE_TT_MB,
@@ -364,7 +363,7 @@ fn sampled_games(dir: &Path, every: u64) -> Result<Option<Vec<Sampled>>, CliErro
         let file = std::fs::File::open(&path)
             .map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))?;
         for (i, record) in GameReader::new(std::io::BufReader::new(file)).enumerate() {
-            if i as u64 % every != 0 {
+            if !(i as u64).is_multiple_of(every) {
                 continue;
             }
             let Ok(record) = record else { continue };
@@ -439,11 +438,7 @@ fn reference_runs(
                 let r = known.get(&(s.file.clone(), s.index, ply))?;
                 let legal = game.positions[ply].legal_moves(game.variant);
                 let best = match &r.best {
-                    Some(text) => Some(
-                        *legal
-                            .iter()
-                            .find(|m| &m.full_notation(false) == text)?,
-                    ),
+                    Some(text) => Some(*legal.iter().find(|m| &m.full_notation(false) == text)?),
                     None => None,
                 };
                 Some(PositionEval {
@@ -529,6 +524,7 @@ struct QualityJson {
     reference_nodes: u64,
     reference_nodes_per_position: f64,
     ratio: f64,
+    verified: usize,
     engine: String,
     classes: Vec<ClassJson>,
     blunders_at_least_mistake: usize,
@@ -590,6 +586,7 @@ fn quality(args: &QualityArgs, jobs: usize, json: bool) -> CommandResult {
         reference_nodes: args.reference_nodes,
         reference_nodes_per_position: per_position(reference_nodes),
         ratio: args.reference_nodes as f64 / per_position(candidate_nodes).max(1.0),
+        verified: analyses.iter().map(|a| a.verified).sum(),
         engine: engine_fingerprint(),
         classes: vec![
             ClassJson::new("blunder", &agreement.blunder),
@@ -617,9 +614,10 @@ fn quality(args: &QualityArgs, jobs: usize, json: bool) -> CommandResult {
         thousands(report.moves as u64)
     );
     println!(
-        "candidate: {}, {} nodes a position (re-searches included)",
+        "candidate: {}; {} nodes a position (re-searches included), {} moves re-searched",
         report.candidate,
-        thousands(report.candidate_nodes_per_position.round() as u64)
+        thousands(report.candidate_nodes_per_position.round() as u64),
+        thousands(report.verified as u64)
     );
     println!(
         "reference: {} nodes a position, every position alone (engine {}): {:.0}x the candidate's nodes",

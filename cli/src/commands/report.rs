@@ -15,28 +15,28 @@ use drafti_analyzer::analysis::AnalysisOptions;
 use drafti_analyzer::batch::{run_games, BatchError, BatchOptions, Input};
 use drafti_analyzer::openings::Book;
 use drafti_analyzer::replay::ReplayOptions;
-use drafti_engine::Limits;
 use drafti_rules::Variant;
 use std::fs::File;
 use std::io::{BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-/// The search of every position when neither `--depth` nor `--nodes` is given: this many
-/// nodes, but no deeper than [`DEFAULT_DEPTH`]. Small enough that the bundled corpus (2,000
-/// games, 165,000 positions) is reported in about a minute on two cores; deep enough that
-/// the engine sees further than the corpus's players (depth 2 to 4), so their mistakes are
-/// found and not the analysis's own horizon.
-pub const DEFAULT_NODES: u64 = 3000;
+/// The report's pass: every position searched this many plies (shallower than `drafti
+/// analyze`'s 6, so the bundled corpus, 168,000 positions of noisy engine games, stays about a
+/// minute's work on two cores; docs/engine.md, "Judgement", has the measurements).
+pub const REPORT_DEPTH: u32 = 5;
 
-/// See [`DEFAULT_NODES`].
-pub const DEFAULT_DEPTH: u32 = 5;
+/// The report's re-search of nominated moves, plies.
+pub const REPORT_VERIFY_DEPTH: u32 = 8;
 
-/// With `--nodes` alone, the depth is still capped here: a flagged move is re-searched alone
-/// to the depth its position's search completed, without a node limit
-/// (`drafti_analyzer::analysis`), and in simple endgames a node-limited search can complete
-/// very deep iterations whose re-search would take minutes.
-pub const NODES_DEPTH_CAP: u32 = 12;
+/// The report's analysis when no flag changes it.
+pub fn report_defaults() -> AnalysisOptions {
+    let mut options = AnalysisOptions::from_limits(Some(REPORT_DEPTH), None);
+    if let Some(verify) = options.verify.as_mut() {
+        verify.depth = Some(REPORT_VERIFY_DEPTH);
+    }
+    options
+}
 
 #[derive(clap::Args)]
 #[command(after_help = "\
@@ -57,13 +57,9 @@ pub struct Args {
     /// Also write the report as one self-contained HTML file (no external assets).
     #[arg(long, value_name = "OUT")]
     html: Option<PathBuf>,
-    /// Search every position to this depth in plies (with --nodes: whichever comes first).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
-    depth: Option<u32>,
-    /// Search every position about this many nodes (default: 3000 nodes, at most depth 5;
-    /// --nodes alone stops at depth 12 at most).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
-    nodes: Option<u64>,
+    /// The analysis, as `drafti analyze` does it (default: pass depth 5, re-search depth 8).
+    #[command(flatten)]
+    search: crate::commands::analyze::SearchArgs,
     /// Worker threads (default: one per core; 1 runs everything on one thread).
     #[arg(long, short = 'j', default_value_t = 0)]
     jobs: usize,
@@ -155,38 +151,13 @@ pub fn run(args: Args) -> CommandResult {
             (opened.inputs, opened.total_bytes, source)
         };
     let names: Vec<String> = inputs.iter().map(|i| i.name.clone()).collect();
-    let limits = match (args.depth, args.nodes) {
-        (Some(d), Some(n)) => Limits {
-            depth: Some(d),
-            nodes: Some(n),
-            ..Limits::default()
-        },
-        (Some(d), _) => Limits::depth(d),
-        (None, Some(n)) => Limits {
-            depth: Some(NODES_DEPTH_CAP),
-            nodes: Some(n),
-            ..Limits::default()
-        },
-        (None, None) => Limits {
-            depth: Some(DEFAULT_DEPTH),
-            nodes: Some(DEFAULT_NODES),
-            ..Limits::default()
-        },
-    };
-    let search = match (limits.depth, limits.nodes) {
-        (Some(d), None) => format!("depth {d} per position"),
-        (Some(d), Some(n)) => format!("{} nodes, at most depth {d}, per position", thousands(n)),
-        (None, Some(n)) => format!("{} nodes per position", thousands(n)),
-        (None, None) => String::new(),
-    };
+    let analysis = args.search.options_from(report_defaults());
+    let search = analysis.label();
     let info = RunInfo { source, search };
     let jobs = jobs(args.jobs);
     let book = Book::builtin();
     let settings = WorkSettings {
-        analysis: AnalysisOptions {
-            limits,
-            ..AnalysisOptions::default()
-        },
+        analysis,
         parallel_positions: jobs > 1,
         book: &book,
         html: args.html.is_some(),
