@@ -3,6 +3,7 @@ pub mod analysis;
 pub mod batch;
 pub mod judge;
 pub mod openings;
+pub mod puzzles;
 pub mod quality;
 pub mod replay;
 pub mod selfplay;

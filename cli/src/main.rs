@@ -41,6 +41,8 @@ enum Command {
     Openings(commands::openings::Args),
     /// Validate, analyse and classify in one pass: summary, blunders per player, openings, --html.
     Report(commands::report::Args),
+    /// Puzzles from real games: one winning move, its unique solution (text, JSON, PDN, HTML).
+    Puzzles(commands::puzzles::Args),
     /// Count move sequences from a position (move generator check and speed).
     Perft(commands::perft::Args),
     /// List the legal moves of a position.
@@ -84,6 +86,7 @@ fn main() -> ExitCode {
         Command::Selfplay(args) => commands::selfplay::run(args),
         Command::Openings(args) => commands::openings::run(args),
         Command::Report(args) => commands::report::run(args),
+        Command::Puzzles(args) => commands::puzzles::run(args),
         Command::Perft(args) => commands::perft::run(args),
         Command::Moves(args) => commands::moves::run(args),
         Command::Show(args) => commands::show::run(args),

@@ -53,3 +53,25 @@ pub fn drafti_path() -> &'static Path {
     });
     bin
 }
+
+/// A fresh folder for one test's files: `<temp>/drafti-<name>-<pid>`.
+pub fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("drafti-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temporary folder");
+    dir
+}
+
+/// Runs `drafti ARGS` in the tests crate's folder (so fixture paths read the same on every
+/// machine): (exit code, stdout, stderr).
+pub fn run_drafti(args: &[&str]) -> (i32, String, String) {
+    let output = drafti()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(args)
+        .output()
+        .expect("drafti runs");
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8(output.stdout).expect("UTF-8 stdout"),
+        String::from_utf8(output.stderr).expect("UTF-8 stderr"),
+    )
+}

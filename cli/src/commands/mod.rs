@@ -9,6 +9,7 @@ pub mod r#match;
 pub mod moves;
 pub mod openings;
 pub mod perft;
+pub mod puzzles;
 pub mod report;
 pub mod search;
 pub mod selfplay;

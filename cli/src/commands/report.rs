@@ -70,7 +70,7 @@ pub struct Args {
 
 /// Whether stdin brings data (a pipe, a file or a socket) rather than a terminal, nothing
 /// (`/dev/null`) or a closed descriptor.
-fn stdin_is_piped() -> bool {
+pub(crate) fn stdin_is_piped() -> bool {
     if std::io::stdin().is_terminal() {
         return false;
     }
@@ -93,7 +93,7 @@ fn stdin_is_piped() -> bool {
 
 /// Whether piped stdin ends before its first byte (e.g. a script's empty pipe): then the
 /// bundled corpus is reported, not nothing. Waits for the first byte.
-fn stdin_is_empty() -> Result<bool, CliError> {
+pub(crate) fn stdin_is_empty() -> Result<bool, CliError> {
     use std::io::BufRead;
     let mut stdin = std::io::stdin().lock();
     let empty = stdin
