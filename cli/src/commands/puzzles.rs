@@ -12,7 +12,7 @@
 
 use crate::commands::report::{stdin_is_empty, stdin_is_piped};
 use crate::common::{jobs, parse_variant, report_written, thousands, warn_empty_inputs};
-use crate::common::{CliError, CommandResult};
+use crate::common::{CliError, CommandResult, OutputFile};
 use crate::input::open_inputs;
 use crate::report::{corpus, is_numeric, move_number};
 use crate::svg::{self, escape, Arrow};
@@ -31,7 +31,7 @@ use drafti_rules::{Color, Move, Position, Variant};
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -666,8 +666,10 @@ fn count(n: u64, one: &str, many: &str) -> String {
     format!("{} {}", thousands(n), if n == 1 { one } else { many })
 }
 
-fn write_file(path: &PathBuf, text: &str) -> Result<(), CliError> {
-    std::fs::write(path, text)
+/// Writes `text` to an output file and puts it in place.
+fn write_file(mut file: OutputFile, path: &Path, text: &str) -> Result<(), CliError> {
+    file.write_all(text.as_bytes())
+        .and_then(|()| file.commit().map(|_| ()))
         .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))
 }
 
@@ -693,6 +695,9 @@ pub fn run(args: Args) -> CommandResult {
         },
         ..BatchOptions::default()
     };
+    // Created first, so a path that cannot be written fails before the work.
+    let pdn_file = args.pdn.as_deref().map(OutputFile::create).transpose()?;
+    let html_file = args.html.as_deref().map(OutputFile::create).transpose()?;
     let bar = progress_bar();
     let started = Instant::now();
     let mut collection = Collection::new();
@@ -760,7 +765,7 @@ pub fn run(args: Args) -> CommandResult {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     report_written(out.write_all(text.as_bytes()).and_then(|()| out.flush()))?;
-    if let Some(path) = &args.pdn {
+    if let (Some(path), Some(file)) = (&args.pdn, pdn_file) {
         let mut pdn = String::new();
         for (i, e) in entries.iter().enumerate() {
             if i > 0 {
@@ -768,15 +773,16 @@ pub fn run(args: Args) -> CommandResult {
             }
             write_game_to(&pdn_record(i + 1, e), &mut pdn);
         }
-        write_file(path, &pdn)?;
+        write_file(file, path, &pdn)?;
         eprintln!(
             "wrote {} ({})",
             path.display(),
             count(entries.len() as u64, "puzzle", "puzzles")
         );
     }
-    if let Some(path) = &args.html {
-        write_file(path, &html_page(entries, &source, &stats, options.nodes))?;
+    if let (Some(path), Some(file)) = (&args.html, html_file) {
+        let page = html_page(entries, &source, &stats, options.nodes);
+        write_file(file, path, &page)?;
         eprintln!(
             "wrote {} ({})",
             path.display(),
