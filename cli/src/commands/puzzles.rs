@@ -69,8 +69,11 @@ pub struct Args {
     /// as many). With --verify: the nodes of each check (default 80,000).
     #[arg(long, value_parser = clap::value_parser!(u64).range(100..))]
     nodes: Option<u64>,
+    /// Only puzzles of this difficulty (1 easiest … 5), or of a range such as 2-4.
+    #[arg(long, value_name = "D|D-D", value_parser = parse_difficulty)]
+    difficulty: Option<(u8, u8)>,
     /// Check the records of FILES as puzzles instead of mining them.
-    #[arg(long, conflicts_with_all = ["pdn", "html"])]
+    #[arg(long, conflicts_with_all = ["pdn", "html", "difficulty"])]
     verify: bool,
     /// Worker threads (default: one per core).
     #[arg(long, short = 'j', default_value_t = 0)]
@@ -81,6 +84,19 @@ pub struct Args {
     /// Rules for every game, whatever its tags say: tz, czech or russian.
     #[arg(long, value_parser = parse_variant)]
     variant: Option<Variant>,
+}
+
+/// `3` or `2-4` (difficulties 1 to 5).
+fn parse_difficulty(text: &str) -> Result<(u8, u8), String> {
+    let bad =
+        || format!("invalid difficulty '{text}': expected D or D-D with 1 <= D <= 5, e.g. 2-4");
+    let (low, high) = text.split_once('-').unwrap_or((text, text));
+    let low: u8 = low.trim().parse().map_err(|_| bad())?;
+    let high: u8 = high.trim().parse().map_err(|_| bad())?;
+    if !(1..=5).contains(&low) || !(low..=5).contains(&high) {
+        return Err(bad());
+    }
+    Ok((low, high))
 }
 
 /// The inputs: FILES, or stdin, or the bundled corpus (the rule of `drafti report`).
@@ -753,7 +769,16 @@ pub fn run(args: Args) -> CommandResult {
     };
     let secs = started.elapsed().as_secs_f64();
 
-    let entries = collection.entries();
+    let entries: Vec<Entry> = collection
+        .entries()
+        .iter()
+        .filter(|e| {
+            args.difficulty
+                .is_none_or(|(low, high)| (low..=high).contains(&e.puzzle.difficulty))
+        })
+        .cloned()
+        .collect();
+    let entries = entries.as_slice();
     let mut text = String::new();
     for (i, e) in entries.iter().enumerate() {
         text.push_str(&if args.json {
