@@ -26,12 +26,16 @@
 //! assert_eq!(analysis.positions, 6);
 //! ```
 
-use crate::judge::{self, game_accuracy, win_percent, Judgement, SideSummary, Verdict};
+use crate::judge::{
+    self, game_accuracy, win_percent, Judgement, ProvenReason, SideSummary, Verdict,
+};
 use crate::replay::ReplayedGame;
+use drafti_engine::egtb::{Tables, Value};
 use drafti_engine::{Engine, Limits, Score, SearchResult};
 use drafti_pdn::{Comment, GameRecord, Nag};
 use drafti_rules::{Color, Game, Move, Position, Variant};
 use rayon::prelude::*;
+use std::sync::Arc;
 
 /// The pass: every position searched this many plies (see `docs/engine.md`, "Judgement",
 /// for the choice).
@@ -66,6 +70,69 @@ pub struct AnalysisOptions {
     pub nominate_drop: f64,
     /// Transposition table of each task's engine, MiB.
     pub tt_mb: usize,
+    /// Endgame tables: a position they hold is not searched but looked up, and the verdict on
+    /// a move played there is exact; the searches probe them too.
+    pub tables: EndgameTables,
+}
+
+/// The endgame tables of the analysis, at most one set per variant.
+#[derive(Clone, Default)]
+pub struct EndgameTables(Vec<Arc<Tables>>);
+
+impl std::fmt::Debug for EndgameTables {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list()
+            .entries(
+                self.0
+                    .iter()
+                    .map(|t| (t.variant(), t.max_pieces(), t.dir())),
+            )
+            .finish()
+    }
+}
+
+impl EndgameTables {
+    /// Adds the tables of one variant (replacing earlier ones of that variant). They must be
+    /// built for the variant's own draw laws, the laws the analysis plays by.
+    pub fn insert(&mut self, tables: Arc<Tables>) -> Result<(), drafti_engine::egtb::EgtbError> {
+        let laws = drafti_rules::DrawLaws::for_variant(tables.variant());
+        if tables.laws() != laws {
+            return Err(drafti_engine::egtb::EgtbError::WrongRules {
+                path: tables.dir().to_path_buf(),
+                reason: format!(
+                    "tables for laws {:?}; the analysis of {} plays by {laws:?}",
+                    tables.laws(),
+                    tables.variant()
+                ),
+            });
+        }
+        self.0.retain(|t| t.variant() != tables.variant());
+        self.0.push(tables);
+        Ok(())
+    }
+
+    /// The tables of `variant`, if any.
+    pub fn get(&self, variant: Variant) -> Option<&Arc<Tables>> {
+        self.0.iter().find(|t| t.variant() == variant)
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// `endgame tables: tz up to 5 pieces, russian up to 4 pieces`; `None` without tables.
+    pub fn label(&self) -> Option<String> {
+        let mut sets: Vec<&Arc<Tables>> = self.0.iter().collect();
+        sets.sort_by_key(|t| t.variant().name());
+        (!sets.is_empty()).then(|| {
+            let each: Vec<String> = sets
+                .iter()
+                .map(|t| format!("{} up to {} pieces", t.variant().name(), t.max_pieces()))
+                .collect();
+            format!("endgame tables: {}", each.join(", "))
+        })
+    }
 }
 
 impl Default for AnalysisOptions {
@@ -79,6 +146,7 @@ impl Default for AnalysisOptions {
             }),
             nominate_drop: DEFAULT_NOMINATE_DROP,
             tt_mb: DEFAULT_TT_MB,
+            tables: EndgameTables::default(),
         }
     }
 }
@@ -105,14 +173,19 @@ impl AnalysisOptions {
     /// re-searched to depth 12 (at most 1000000 nodes)`.
     pub fn label(&self) -> String {
         let pass = limits_label(&self.limits);
-        match &self.verify {
+        let mut label = match &self.verify {
             None => format!("{pass}; not re-searched"),
             Some(v) => format!(
                 "{pass}; moves with a pass drop of {} re-searched to {}",
                 self.nominate_drop,
                 limits_label(v)
             ),
+        };
+        if let Some(tables) = self.tables.label() {
+            label.push_str("; ");
+            label.push_str(&tables);
         }
+        label
     }
 }
 
@@ -139,6 +212,9 @@ pub struct PositionEval {
     pub depth: u32,
     /// Nodes searched.
     pub nodes: u64,
+    /// Looked up in the endgame tables, not searched: the score is exact (a draw is
+    /// [`Score::DRAW`]), `depth` and `nodes` are 0.
+    pub exact: bool,
 }
 
 impl From<SearchResult> for PositionEval {
@@ -149,8 +225,35 @@ impl From<SearchResult> for PositionEval {
             pv: r.pv,
             depth: r.depth,
             nodes: r.nodes,
+            exact: false,
         }
     }
+}
+
+/// The plies of a line read from the endgame tables (the line to the end can be long).
+const TABLE_LINE_PLIES: usize = 24;
+
+/// A position of a game looked up in the endgame tables: its exact evaluation and every
+/// legal move's value, when the tables hold the position and every position after it.
+fn table_eval(
+    tables: &Tables,
+    pos: &Position,
+    king_count: Option<u32>,
+) -> Option<(PositionEval, Vec<(Move, Value)>)> {
+    if pos.occupied().count() > tables.max_pieces() {
+        return None;
+    }
+    let value = tables.probe(pos, king_count)?;
+    let moves = tables.rank_moves(pos, king_count)?;
+    let eval = PositionEval {
+        best: moves.first().map(|m| m.0),
+        score: value.score(),
+        pv: tables.line(pos, king_count, TABLE_LINE_PLIES),
+        depth: 0,
+        nodes: 0,
+        exact: true,
+    };
+    Some((eval, moves))
 }
 
 /// One judged move of the mainline.
@@ -179,12 +282,29 @@ pub struct MoveAnalysis {
     /// For a re-searched move: the shallowest depth from which every deeper completed depth
     /// of the re-search gave the same judgement. `None`: the pass's verdict.
     pub confirmed_depth: Option<u32>,
+    /// The position before the move is in the endgame tables: both scores and the verdict
+    /// are exact (`depth` is 0).
+    pub exact: bool,
 }
 
 impl MoveAnalysis {
     /// The judgement, if the move is flagged.
     pub fn judgement(&self) -> Option<Judgement> {
         self.verdict.judgement
+    }
+
+    /// Why a proven or exact result makes the move a blunder, with the distance:
+    /// `win in 31 missed`, `draw thrown away: loss in 12`, `losing move: loss in 8`.
+    pub fn reason_text(&self) -> Option<String> {
+        let loss = self.played_score.loss_distance();
+        Some(
+            match (self.verdict.proven?, self.best_score.win_distance(), loss) {
+                (ProvenReason::WinThrownAway, Some(d), _) => format!("win in {d} missed"),
+                (ProvenReason::WinThrownAway, None, _) => "win thrown away".to_string(),
+                (reason, _, Some(d)) => format!("{reason}: loss in {d}"),
+                (reason, _, None) => reason.to_string(),
+            },
+        )
     }
 }
 
@@ -250,7 +370,21 @@ impl<'a> Searcher<'a> {
 
     /// Position `i` searched alone within `limits` (depth and nodes; multipv 1) by this
     /// thread's engine for the variant with a `tt_mb` table, fresh for the search.
-    pub fn search_alone(&self, i: usize, limits: &Limits, tt_mb: usize) -> PositionEval {
+    /// With `tables`, a position they hold is looked up instead (exact), and the search
+    /// probes them.
+    pub fn search_alone(
+        &self,
+        i: usize,
+        limits: &Limits,
+        tt_mb: usize,
+        tables: &EndgameTables,
+    ) -> PositionEval {
+        let tables = tables.get(self.game.variant);
+        if let Some((eval, _)) =
+            tables.and_then(|t| table_eval(t, &self.game.positions[i], self.king_counts[i]))
+        {
+            return eval;
+        }
         let limits = Limits {
             king_count: self.king_counts[i],
             multipv: 1,
@@ -258,10 +392,19 @@ impl<'a> Searcher<'a> {
         };
         with_sized_engine(self.game.variant, tt_mb, |engine| {
             engine.set_keep_table(false);
+            use_tables(engine, tables);
             engine
                 .search(&self.game.positions[i], &limits, &self.keys[..i], |_| {})
                 .into()
         })
+    }
+}
+
+/// Gives `engine` the tables (or none). Tables that do not fit its rules (which
+/// [`EndgameTables::insert`] rules out) are not used.
+fn use_tables(engine: &mut Engine, tables: Option<&Arc<Tables>>) {
+    if engine.set_tables(tables.cloned()).is_err() {
+        let _ = engine.set_tables(None);
     }
 }
 
@@ -327,6 +470,23 @@ struct SegmentResult {
     nodes: u64,
 }
 
+/// The score of a move, from the mover's side, that leads to a position scored `after` (from
+/// its side to move): negated, a proven result one ply further away.
+///
+/// ```
+/// use drafti_engine::Score;
+/// use drafti_analyzer::analysis::move_score;
+/// assert_eq!(move_score(Score::loss_in(4)), Score::win_in(5));
+/// assert_eq!(move_score(Score::centi_men(-35)), Score::centi_men(35));
+/// ```
+pub fn move_score(after: Score) -> Score {
+    match (after.win_distance(), after.loss_distance()) {
+        (Some(d), _) => Score::loss_in(d + 1),
+        (_, Some(d)) => Score::win_in(d + 1),
+        _ => -after,
+    }
+}
+
 /// The verdict of a pass: best and played scores from the searches of positions `i` and
 /// `i + 1`.
 fn pass_verdict(
@@ -335,7 +495,11 @@ fn pass_verdict(
     played: &Move,
 ) -> (Score, bool, Verdict) {
     let is_best = before.best.is_some_and(|b| b.same_move(played));
-    let played_score = if is_best { before.score } else { -after.score };
+    let played_score = if is_best {
+        before.score
+    } else {
+        move_score(after.score)
+    };
     (
         played_score,
         is_best,
@@ -401,8 +565,35 @@ impl Searcher<'_> {
             verdict,
             depth: full.depth.min(alone.depth),
             confirmed_depth: Some(confirmed),
+            exact: false,
         };
         (analysis, full.nodes + alone.nodes)
+    }
+
+    /// Move `i` judged from the endgame tables, when they hold its position: the best value
+    /// against the played move's, both exact; an equally good move counts as the best.
+    fn exact_move(&self, tables: &Tables, i: usize) -> Option<MoveAnalysis> {
+        let pos = &self.game.positions[i];
+        let played = self.game.moves[i];
+        let (eval, moves) = table_eval(tables, pos, self.king_counts[i])?;
+        let played_value = moves.iter().find(|(m, _)| m.same_move(&played))?.1;
+        let best_value = moves.first()?.1;
+        let is_best = played_value == best_value;
+        let played_score = played_value.score();
+        Some(MoveAnalysis {
+            ply: i + 1,
+            mover: pos.turn(),
+            played,
+            best: eval.best,
+            best_score: eval.score,
+            pv: eval.pv,
+            played_score,
+            played_is_best: is_best,
+            verdict: judge::judge_exact(eval.score, played_score, is_best),
+            depth: 0,
+            confirmed_depth: None,
+            exact: true,
+        })
     }
 
     /// The task of one segment: its positions searched from the last to the first by one
@@ -416,12 +607,19 @@ impl Searcher<'_> {
         progress: &(dyn Fn(u64) + Sync),
     ) -> SegmentResult {
         let n = self.game.positions.len();
+        let tables = options.tables.get(self.game.variant);
         with_sized_engine(self.game.variant, options.tt_mb, |engine| {
             engine.clear();
             engine.set_keep_table(true);
+            use_tables(engine, tables);
             let mut nodes = 0;
             let search = |engine: &mut Engine, i: usize| -> PositionEval {
                 let pos = &self.game.positions[i];
+                if let Some((eval, _)) =
+                    tables.and_then(|t| table_eval(t, pos, self.king_counts[i]))
+                {
+                    return eval;
+                }
                 let limits = self.limits(i, &options.limits);
                 engine.search(pos, &limits, &self.keys[..i], |_| {}).into()
             };
@@ -437,6 +635,12 @@ impl Searcher<'_> {
                 progress(1);
                 if let Some(next) = &after {
                     let played = self.game.moves[i];
+                    if let Some(m) = tables.and_then(|t| self.exact_move(t, i)) {
+                        moves.push(m);
+                        after = Some(eval.clone());
+                        evals.push(eval);
+                        continue;
+                    }
                     let (played_score, is_best, verdict) = pass_verdict(&eval, next, &played);
                     let nominated = !is_best
                         && (verdict.proven.is_some()
@@ -461,6 +665,7 @@ impl Searcher<'_> {
                             verdict,
                             depth: eval.depth,
                             confirmed_depth: None,
+                            exact: false,
                         },
                     };
                     moves.push(m);
@@ -617,8 +822,9 @@ pub fn eval_command(white_score: Score) -> String {
     }
 }
 
-/// The comment written on a flagged move by [`annotate`]: `-2.10 (best +0.35: d6-c5)`.
-/// Scores are from the mover's side.
+/// The comment written on a flagged move by [`annotate`]: `-2.10 (best +0.35: d6-c5)`,
+/// `draw thrown away: loss in 12; loss in 12 (best 0.00: Kb8-e5; endgame tables)`. Scores
+/// are from the mover's side.
 pub fn flag_comment(
     m: &MoveAnalysis,
     before: &Position,
@@ -630,11 +836,14 @@ pub fn flag_comment(
         .map(|b| b.notation(&before.legal_moves(variant), numeric))
         .unwrap_or_default();
     let reason = m
-        .verdict
-        .proven
+        .reason_text()
         .map(|r| format!("{r}; "))
         .unwrap_or_default();
-    format!("{reason}{} (best {}: {best})", m.played_score, m.best_score)
+    let exact = if m.exact { "; endgame tables" } else { "" };
+    format!(
+        "{reason}{} (best {}: {best}{exact})",
+        m.played_score, m.best_score
+    )
 }
 
 /// Writes the analysis into `record`: on every mainline move a comment with the evaluation
@@ -652,9 +861,18 @@ pub fn annotate(
         let Some(node) = record.moves.nodes.get_mut(m.ply - 1) else {
             continue;
         };
+        // The position after the move: a proven result one ply nearer than from before it.
+        let after = match (
+            m.played_score.win_distance(),
+            m.played_score.loss_distance(),
+        ) {
+            (Some(d), _) => Score::win_in(d.saturating_sub(1)),
+            (_, Some(d)) => Score::loss_in(d.saturating_sub(1)),
+            _ => m.played_score,
+        };
         let white_after = match m.mover {
-            Color::White => m.played_score,
-            Color::Black => -m.played_score,
+            Color::White => after,
+            Color::Black => -after,
         };
         let mut text = eval_command(white_after);
         if let Some(judgement) = m.judgement() {

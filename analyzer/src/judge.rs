@@ -99,14 +99,18 @@ pub enum ProvenReason {
     WinThrownAway,
     /// The mover was not proven lost before the move and is after it.
     LosingMove,
+    /// The position before the move is an exact draw (from the endgame tables) and the move
+    /// loses.
+    DrawThrownAway,
 }
 
 impl ProvenReason {
-    /// `win_thrown_away`, `losing_move`.
+    /// `win_thrown_away`, `losing_move`, `draw_thrown_away`.
     pub const fn as_str(self) -> &'static str {
         match self {
             ProvenReason::WinThrownAway => "win_thrown_away",
             ProvenReason::LosingMove => "losing_move",
+            ProvenReason::DrawThrownAway => "draw_thrown_away",
         }
     }
 }
@@ -116,6 +120,7 @@ impl fmt::Display for ProvenReason {
         f.write_str(match self {
             ProvenReason::WinThrownAway => "win thrown away",
             ProvenReason::LosingMove => "losing move",
+            ProvenReason::DrawThrownAway => "draw thrown away",
         })
     }
 }
@@ -227,6 +232,27 @@ pub fn judge(best: Score, played: Score, played_is_best: bool) -> Verdict {
     } else {
         judgement_of_drop(drop)
     };
+    verdict
+}
+
+/// Judges a move whose scores are exact (endgame tables: a win or loss with its distance, or
+/// [`Score::DRAW`] for a drawn position): [`judge`], and a drawn position left by a losing move
+/// is a "draw thrown away" rather than a "losing move". Exact values have no curve to
+/// speak of: the verdict is a blunder with its reason, or nothing (a slower win, a quicker
+/// loss from a lost position and another drawing move are no drop).
+///
+/// ```
+/// use drafti_engine::Score;
+/// use drafti_analyzer::judge::{judge_exact, Judgement, ProvenReason};
+/// let v = judge_exact(Score::DRAW, Score::loss_in(12), false);
+/// assert_eq!((v.judgement, v.proven), (Some(Judgement::Blunder), Some(ProvenReason::DrawThrownAway)));
+/// assert_eq!(judge_exact(Score::win_in(7), Score::win_in(11), false).judgement, None);
+/// ```
+pub fn judge_exact(best: Score, played: Score, played_is_best: bool) -> Verdict {
+    let mut verdict = judge(best, played, played_is_best);
+    if verdict.proven == Some(ProvenReason::LosingMove) && best == Score::DRAW {
+        verdict.proven = Some(ProvenReason::DrawThrownAway);
+    }
     verdict
 }
 

@@ -9,7 +9,7 @@
 //! candidate's judgement of move i  vs  reference's ──▶ per class: both / candidate / reference
 //! ```
 
-use crate::analysis::{GameAnalysis, PositionEval, Searcher};
+use crate::analysis::{move_score, EndgameTables, GameAnalysis, PositionEval, Searcher};
 use crate::judge::{self, win_percent, Judgement, Verdict};
 use crate::replay::ReplayedGame;
 use drafti_engine::{Engine, Limits};
@@ -21,24 +21,36 @@ use rayon::prelude::*;
 pub const REFERENCE_TT_MB: usize = 16;
 
 /// Searches positions `indices` of `game`, each alone with a fresh table and `nodes` as its
-/// limit, spread over rayon's current pool; results in the order of `indices`.
-pub fn reference_evals(game: &ReplayedGame, nodes: u64, indices: &[usize]) -> Vec<PositionEval> {
+/// limit, spread over rayon's current pool; results in the order of `indices`. With
+/// endgame tables, a position they hold is looked up (exact) and the searches probe them.
+pub fn reference_evals(
+    game: &ReplayedGame,
+    nodes: u64,
+    indices: &[usize],
+    tables: &EndgameTables,
+) -> Vec<PositionEval> {
     let searcher = Searcher::new(game);
     indices
         .par_iter()
         .with_max_len(1)
-        .map(|&i| searcher.search_alone(i, &Limits::nodes(nodes), REFERENCE_TT_MB))
+        .map(|&i| searcher.search_alone(i, &Limits::nodes(nodes), REFERENCE_TT_MB, tables))
         .collect()
 }
 
 /// The reference's verdict on every move of `game` from the searches of all its positions
 /// (`evals[i]` is position `i`'s): the best score of position `i` against the negated score of
-/// position `i + 1`, no drop when the played move is the best one.
+/// position `i + 1`, no drop when the played move is the best one; exact when both are from
+/// the endgame tables.
 pub fn reference_verdicts(game: &ReplayedGame, evals: &[PositionEval]) -> Vec<Verdict> {
     (0..game.moves.len())
         .map(|i| {
             let is_best = evals[i].best.is_some_and(|b| b.same_move(&game.moves[i]));
-            judge::judge(evals[i].score, -evals[i + 1].score, is_best)
+            let (best, played) = (evals[i].score, move_score(evals[i + 1].score));
+            if evals[i].exact && evals[i + 1].exact {
+                judge::judge_exact(best, played, is_best)
+            } else {
+                judge::judge(best, played, is_best)
+            }
         })
         .collect()
 }

@@ -12,6 +12,9 @@
 //! - `abatsiev-17.pdn`: game 17 of `shared/corpora/russian-abatsiev-ussr-events-56games.pdn`
 //!   (Russian rules, no GameType tag), whose 33. d2-e3 the depth-6 analysis called a blunder
 //!   ("72% -> 23%") and a 2,000,000-node search of every position does not.
+//! - `table-ending.pdn`: a constructed Tanzanian ending (5 pieces, then 4 after Black's
+//!   capture): White's 2. b8-d6 leaves a table draw for a loss in 4, Black's 2... h8xa1
+//!   misses the table's win in 3 (2... e7xc5).
 
 use drafti_tests::drafti;
 use serde_json::Value;
@@ -401,4 +404,139 @@ fn a_match_swaps_colours_every_other_game() {
     let text = String::from_utf8(out.stdout).unwrap();
     let whites: Vec<&str> = text.lines().filter(|l| l.starts_with("[White ")).collect();
     assert_eq!(whites, ["[White \"drafti d3\"]", "[White \"drafti d1\"]"]);
+}
+
+/// Tanzanian endgame tables of at most four pieces in `root/tz`, built for this test.
+fn small_tables(root: &std::path::Path) {
+    let out = drafti()
+        .args(["egtb", "build", "--pieces", "4", "--dir"])
+        .arg(root)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn verdicts_in_table_positions_are_exact_and_say_so() {
+    let cache = tempfile::tempdir().unwrap();
+    let root = cache.path().join("drafti").join("egtb");
+    small_tables(&root);
+    let game = fixture("table-ending.pdn");
+    let run = |args: &[&str], env_cache: bool| {
+        let mut cmd = drafti();
+        cmd.arg("analyze").arg(&game).args(args);
+        // The default folder, or one without tables.
+        let empty = tempfile::tempdir().unwrap();
+        cmd.env(
+            "XDG_CACHE_HOME",
+            if env_cache {
+                cache.path()
+            } else {
+                empty.path()
+            },
+        );
+        let out = cmd.output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    let root_arg = root.to_str().unwrap();
+    // --egtb DIR, and the default folder without the flag: the same exact verdicts.
+    for (args, env_cache) in [
+        (&["--json", "--egtb", root_arg][..], false),
+        (&["--json"], true),
+    ] {
+        let (out, err) = run(args, env_cache);
+        assert!(
+            err.contains("endgame tables: ") && err.contains("41 tables, up to 4 pieces"),
+            "{err}"
+        );
+        let g = &json_lines(&out)[0];
+        assert!(
+            g["search"]
+                .as_str()
+                .unwrap()
+                .contains("endgame tables: tz up to 4 pieces"),
+            "{g}"
+        );
+        let moves = g["moves"].as_array().unwrap();
+        // The first move has five pieces before it: searched, not exact, sound.
+        assert_eq!(moves[0]["exact"], false, "{}", moves[0]);
+        assert!(moves[0]["judgement"].is_null(), "{}", moves[0]);
+        let draw = &moves[1];
+        assert_eq!(
+            (&draw["exact"], &draw["judgement"], &draw["reason"]),
+            (
+                &Value::Bool(true),
+                &Value::from("blunder"),
+                &Value::from("draw_thrown_away")
+            ),
+            "{draw}"
+        );
+        assert_eq!(
+            (&draw["score_before"], &draw["proven_after"]),
+            (&Value::from(0), &Value::from(-4))
+        );
+        assert_eq!(draw["best"], "c3-b4");
+        let win = &moves[2];
+        assert_eq!(
+            (
+                &win["exact"],
+                &win["reason"],
+                &win["proven_before"],
+                &win["score_after"]
+            ),
+            (
+                &Value::Bool(true),
+                &Value::from("win_thrown_away"),
+                &Value::from(3),
+                &Value::from(0)
+            ),
+            "{win}"
+        );
+        assert_eq!(win["best"], "e7xc5");
+        // The capture into a law-1 draw is the only move: exact, no verdict.
+        assert_eq!(
+            (&moves[3]["exact"], &moves[3]["judgement"]),
+            (&Value::Bool(true), &Value::Null)
+        );
+    }
+    let (text, _) = run(&["--egtb", root_arg], false);
+    assert!(
+        text.contains("2. b8-d6??  blunder (draw thrown away: loss in 4)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("2... h8xa1??  blunder (win in 3 missed)"),
+        "{text}"
+    );
+    assert_eq!(text.matches("exact: endgame tables").count(), 2, "{text}");
+    // Without tables the search finds the same blunders, but not as exact table verdicts.
+    for args in [&["--json", "--no-egtb"][..], &["--json"]] {
+        let (out, err) = run(args, args.len() == 2);
+        assert!(!err.contains("endgame tables"), "{err}");
+        let g = &json_lines(&out)[0];
+        let moves = g["moves"].as_array().unwrap();
+        assert!(moves.iter().all(|m| m["exact"] == false), "{g}");
+        assert_eq!(moves[1]["reason"], "losing_move");
+    }
+    // A folder without tables given explicitly is an error naming it.
+    let empty = tempfile::tempdir().unwrap();
+    let out = drafti()
+        .args(["analyze", &game, "--egtb"])
+        .arg(empty.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no endgame tables here"));
 }

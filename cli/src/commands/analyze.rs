@@ -14,7 +14,8 @@ use crate::common::{
 };
 use crate::input::open_inputs;
 use drafti_analyzer::analysis::{
-    analyse_games, annotate, line_notation, AnalysisOptions, GameAnalysis, MoveAnalysis,
+    analyse_games, annotate, line_notation, AnalysisOptions, EndgameTables, GameAnalysis,
+    MoveAnalysis,
 };
 use drafti_analyzer::batch::{run_games, BatchError, BatchOptions, Shard};
 use drafti_analyzer::judge::{win_percent, SideSummary};
@@ -58,12 +59,47 @@ pub struct SearchArgs {
     /// pass reaches this (default 0.05).
     #[arg(long, value_name = "DROP")]
     pub nominate: Option<f64>,
+    /// Endgame tables (drafti egtb build): positions they hold get exact verdicts (default:
+    /// those in $XDG_CACHE_HOME/drafti/egtb or ~/.cache/drafti/egtb, if built).
+    #[arg(long, value_name = "DIR")]
+    pub egtb: Option<std::path::PathBuf>,
+    /// Use no endgame tables, not even the default folder's.
+    #[arg(long, conflicts_with = "egtb")]
+    pub no_egtb: bool,
 }
 
 impl SearchArgs {
     /// The analysis these settings ask for, from `drafti analyze`'s defaults.
     pub fn options(&self) -> AnalysisOptions {
         self.options_from(AnalysisOptions::default())
+    }
+
+    /// The endgame tables asked for: every variant's under `--egtb DIR` (an error if it has
+    /// none), else, when `default_folder`, those of the default folder; none with
+    /// `--no-egtb`. Says on stderr which it uses; a damaged table is an error.
+    pub fn tables(&self, default_folder: bool) -> Result<EndgameTables, CliError> {
+        let mut found = EndgameTables::default();
+        let root = match (&self.egtb, default_folder && !self.no_egtb) {
+            (Some(dir), _) => dir.clone(),
+            (None, true) => match crate::commands::egtb::default_dir() {
+                Some(dir) => dir,
+                None => return Ok(found),
+            },
+            (None, false) => return Ok(found),
+        };
+        for variant in Variant::ALL {
+            if let Some(t) = crate::commands::egtb::tables_in(&root, variant, false)? {
+                found.insert(t).map_err(|e| CliError(e.to_string()))?;
+            }
+        }
+        if self.egtb.is_some() && found.is_empty() {
+            return Err(CliError(format!(
+                "{}: no endgame tables here (drafti egtb build --dir {} builds them)",
+                root.display(),
+                root.display()
+            )));
+        }
+        Ok(found)
     }
 
     /// The analysis these settings ask for, from the defaults `base`: `--depth` and `--nodes`
@@ -198,6 +234,8 @@ struct MoveJson {
     reason: Option<&'static str>,
     depth: u32,
     confirmed_depth: Option<u32>,
+    /// The position before the move is in the endgame tables: scores and verdict exact.
+    exact: bool,
 }
 
 /// A score as the JSON has it: (centi-men, proven distance ±N plies), one of them set.
@@ -238,6 +276,7 @@ fn move_json(game: &ReplayedGame, m: &MoveAnalysis) -> MoveJson {
         reason: m.verdict.proven.map(|r| r.as_str()),
         depth: m.depth,
         confirmed_depth: m.confirmed_depth,
+        exact: m.exact,
     }
 }
 
@@ -333,11 +372,11 @@ fn game_text(item: &Item, game: &ReplayedGame, a: &GameAnalysis) -> String {
         let f = move_json(game, m);
         let symbol = m.judgement().map_or("", |j| j.symbol());
         let reason = m
-            .verdict
-            .proven
+            .reason_text()
             .map(|r| format!(" ({r})"))
             .unwrap_or_default();
         let checked = match m.confirmed_depth {
+            _ if m.exact => "exact: endgame tables".to_string(),
             Some(c) if c < m.depth => format!("depth {}, since depth {c}", m.depth),
             _ => format!("depth {}", m.depth),
         };
@@ -559,7 +598,8 @@ fn progress_bar() -> Option<indicatif::ProgressBar> {
 
 pub fn run(args: Args) -> CommandResult {
     let opened = open_inputs(&args.files)?;
-    let options = args.search.options();
+    let mut options = args.search.options();
+    options.tables = args.search.tables(true)?;
     let jobs = jobs(args.jobs);
     let pool = worker_pool(jobs, "analyze")?;
     let pdn = match &args.pdn {

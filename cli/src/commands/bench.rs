@@ -7,7 +7,9 @@
 
 use crate::commands::selfplay::{random_game, First, RandomGames};
 use crate::common::{jobs, thousands, worker_pool, CliError, CommandResult};
-use drafti_analyzer::analysis::{analyse_game, analyse_games, AnalysisOptions, PositionEval};
+use drafti_analyzer::analysis::{
+    analyse_game, analyse_games, AnalysisOptions, EndgameTables, PositionEval,
+};
 use drafti_analyzer::quality::{
     engine_fingerprint, reference_evals, reference_verdicts, Agreement, ClassAgreement,
     REFERENCE_TT_MB,
@@ -279,6 +281,9 @@ struct ReferenceHeader {
     engine: String,
     nodes: u64,
     tt_mb: usize,
+    /// The endgame tables used (`--egtb`), as the analysis labels them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    egtb: Option<String>,
 }
 
 /// One position of a reference file.
@@ -297,6 +302,9 @@ struct ReferenceLine {
     best: Option<String>,
     depth: u32,
     nodes: u64,
+    /// Looked up in the endgame tables.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    exact: bool,
 }
 
 fn score_fields(s: Score) -> (Option<i32>, Option<i32>) {
@@ -385,12 +393,14 @@ fn sampled_games(dir: &Path, every: u64) -> Result<Option<Vec<Sampled>>, CliErro
 fn reference_runs(
     games: &[Sampled],
     args: &QualityArgs,
+    tables: &EndgameTables,
     pool: &rayon::ThreadPool,
 ) -> Result<Vec<Vec<PositionEval>>, CliError> {
     let header = ReferenceHeader {
         engine: engine_fingerprint(),
         nodes: args.reference_nodes,
         tt_mb: REFERENCE_TT_MB,
+        egtb: tables.label(),
     };
     let mut known: HashMap<(String, usize, usize), ReferenceLine> = HashMap::new();
     let mut writer = None;
@@ -447,12 +457,14 @@ fn reference_runs(
                     pv: best.into_iter().collect(),
                     depth: r.depth,
                     nodes: r.nodes,
+                    exact: r.exact,
                 })
             })
             .collect();
         let missing: Vec<usize> = (0..evals.len()).filter(|&i| evals[i].is_none()).collect();
         if !missing.is_empty() {
-            let found = pool.install(|| reference_evals(game, args.reference_nodes, &missing));
+            let found =
+                pool.install(|| reference_evals(game, args.reference_nodes, &missing, tables));
             for (&ply, e) in missing.iter().zip(found) {
                 if let Some(w) = writer.as_mut() {
                     let (score, proven) = score_fields(e.score);
@@ -465,6 +477,7 @@ fn reference_runs(
                         best: e.best.map(|b| b.full_notation(false)),
                         depth: e.depth,
                         nodes: e.nodes,
+                        exact: e.exact,
                     };
                     writeln!(w, "{}", serde_json::to_string(&line)?)?;
                 }
@@ -560,14 +573,16 @@ fn quality(args: &QualityArgs, jobs: usize, json: bool) -> CommandResult {
         return Ok(ExitCode::SUCCESS);
     }
     let pool = worker_pool(jobs, "bench")?;
-    let options = args.search.options();
+    let mut options = args.search.options();
+    // Only tables given with --egtb (the reference uses them too, and its cache says so).
+    options.tables = args.search.tables(false)?;
     let refs: Vec<&ReplayedGame> = games.iter().map(|s| &s.game).collect();
     let positions: usize = refs.iter().map(|g| g.positions.len()).sum();
     let start = Instant::now();
     let analyses = pool.install(|| analyse_games(&refs, &options, &|_| {}));
     let seconds = start.elapsed().as_secs_f64();
     let candidate_nodes: u64 = analyses.iter().map(|a| a.nodes).sum();
-    let reference = reference_runs(&games, args, &pool)?;
+    let reference = reference_runs(&games, args, &options.tables, &pool)?;
     let reference_nodes: u64 = reference.iter().flatten().map(|e| e.nodes).sum();
     let mut agreement = Agreement::default();
     for ((s, a), evals) in games.iter().zip(&analyses).zip(&reference) {

@@ -149,17 +149,26 @@ pub fn tables_for_search(
     dir: Option<&Path>,
     variant: Variant,
 ) -> Result<Option<Arc<Tables>>, CliError> {
-    let (root, explicit) = match dir {
-        Some(d) => (d.to_path_buf(), true),
+    match dir {
+        Some(d) => tables_in(d, variant, true),
         None => match default_dir() {
-            Some(d) => (d, false),
-            None => return Ok(None),
+            Some(d) => tables_in(&d, variant, false),
+            None => Ok(None),
         },
-    };
-    if !explicit && !Tables::variant_dir(&root, variant).is_dir() {
+    }
+}
+
+/// The tables of `variant` under `root`, said on stderr. Not `required`: none there is no
+/// error (a damaged file still is).
+pub fn tables_in(
+    root: &Path,
+    variant: Variant,
+    required: bool,
+) -> Result<Option<Arc<Tables>>, CliError> {
+    if !required && !Tables::variant_dir(root, variant).is_dir() {
         return Ok(None);
     }
-    match Tables::open(&root, variant) {
+    match Tables::open(root, variant) {
         Ok(t) => {
             eprintln!(
                 "endgame tables: {} ({} tables, up to {} pieces)",
@@ -169,7 +178,7 @@ pub fn tables_for_search(
             );
             Ok(Some(Arc::new(t)))
         }
-        Err(egtb::EgtbError::NoTables { .. }) if !explicit => Ok(None),
+        Err(egtb::EgtbError::NoTables { .. }) if !required => Ok(None),
         Err(e) => Err(CliError(e.to_string())),
     }
 }

@@ -151,7 +151,8 @@ pub fn run(args: Args) -> CommandResult {
             (opened.inputs, opened.total_bytes, source)
         };
     let names: Vec<String> = inputs.iter().map(|i| i.name.clone()).collect();
-    let analysis = args.search.options_from(report_defaults());
+    let mut analysis = args.search.options_from(report_defaults());
+    analysis.tables = args.search.tables(true)?;
     let search = analysis.label();
     let info = RunInfo { source, search };
     let jobs = jobs(args.jobs);

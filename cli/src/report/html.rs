@@ -279,9 +279,8 @@ fn figure(out: &mut String, v: &GameView<'_>, m: &MoveAnalysis, j: Judgement) {
         .map(|b| b.notation(&legal, numeric))
         .unwrap_or_default();
     let reason = m
-        .verdict
-        .proven
-        .map(|r| format!(" ({r})"))
+        .reason_text()
+        .map(|r| format!(" ({})", escape(&r)))
         .unwrap_or_default();
     let _ = write!(
         out,
