@@ -163,15 +163,18 @@ impl<'a> GameParser<'a> {
     fn skip_space(&mut self) {
         while let Some(b) = self.peek() {
             if is_space(b) {
-                if b == b'\n' {
+                if b == b'\n' || b == b'\r' {
                     self.at_line_start = true;
                 }
                 self.pos += 1;
             } else if b == b'%' && self.at_line_start {
-                match memchr::memchr(b'\n', self.rest()) {
+                match memchr::memchr2(b'\n', b'\r', self.rest()) {
                     Some(k) => self.pos += k,
                     None => self.pos = self.input.len(),
                 }
+            } else if b == 0xEF && self.rest().starts_with(b"\xEF\xBB\xBF") {
+                // A byte-order mark where two files were joined: white space.
+                self.pos += 3;
             } else {
                 return;
             }
@@ -264,7 +267,16 @@ impl<'a> GameParser<'a> {
         let mut escaped = false;
         let mut i = quote + 1;
         let close = loop {
-            match memchr::memchr3(b'"', b'\\', b'\n', &self.input[i..]) {
+            // A lone `\r` (a CR-only file) ends the line too.
+            let found = memchr::memchr3(b'"', b'\\', b'\n', &self.input[i..]);
+            let found = match memchr::memchr(
+                b'\r',
+                &self.input[i..i + found.unwrap_or(self.input.len() - i)],
+            ) {
+                Some(r) if self.input.get(i + r + 1) != Some(&b'\n') => Some(r),
+                _ => found,
+            };
+            match found {
                 Some(k) if self.input[i + k] == b'"' => {
                     raw_value.extend_from_slice(&self.input[i..i + k]);
                     break i + k;

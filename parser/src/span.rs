@@ -70,14 +70,15 @@ impl<'a> Locator<'a> {
         // Counted in locals and stored once: a span built from fields just stored one by
         // one makes the next wide load of it wait.
         let (mut line, mut column) = (self.line, self.column);
+        let rest = &self.bytes[self.pos..];
         let segment = &self.bytes[self.pos..pos];
-        if let Some(ascii_len) = short_ascii_line_segment(&self.bytes[self.pos..], segment.len()) {
+        if let Some(ascii_len) = short_ascii_line_segment(rest, segment.len()) {
             // The usual gap between two tokens: a few ASCII bytes on one line.
             column += ascii_len;
         } else if segment.len() <= 64 {
             // Tokens are close together: a plain loop beats setting up the searches.
-            for &b in segment {
-                if b == b'\n' {
+            for (k, &b) in segment.iter().enumerate() {
+                if is_line_break(rest, k) {
                     line += 1;
                     column = 1;
                 } else if (b as i8) >= -0x40 {
@@ -85,11 +86,15 @@ impl<'a> Locator<'a> {
                 }
             }
         } else {
-            match memchr::memrchr(b'\n', segment) {
-                Some(last) => {
-                    line += memchr::memchr_iter(b'\n', segment).count() as u32;
-                    column = 1 + count_chars(&segment[last + 1..]);
+            let mut last = None;
+            for k in memchr::memchr2_iter(b'\n', b'\r', segment) {
+                if is_line_break(rest, k) {
+                    line += 1;
+                    last = Some(k);
                 }
+            }
+            match last {
+                Some(last) => column = 1 + count_chars(&segment[last + 1..]),
                 None => column += count_chars(segment),
             }
         }
@@ -105,8 +110,20 @@ impl<'a> Locator<'a> {
     }
 }
 
+/// Whether `bytes[k]` ends a line: `\n`, or a `\r` not followed by `\n` (CR-only files; in
+/// `\r\n` the `\n` ends the line).
+#[inline(always)]
+pub(crate) fn is_line_break(bytes: &[u8], k: usize) -> bool {
+    match bytes[k] {
+        b'\n' => true,
+        b'\r' => bytes.get(k + 1) != Some(&b'\n'),
+        _ => false,
+    }
+}
+
 /// `len` as a `u32` when the first `len` bytes of `rest` are at most 8, all ASCII and none
-/// a newline; checked on one 8-byte word at once (`None` also when `rest` is shorter).
+/// a line end (`\n`, `\r`); checked on one 8-byte word at once (`None` also when `rest` is
+/// shorter).
 #[inline(always)]
 fn short_ascii_line_segment(rest: &[u8], len: usize) -> Option<u32> {
     const ONES: u64 = u64::from_le_bytes([0x01; 8]);
@@ -122,9 +139,11 @@ fn short_ascii_line_segment(rest: &[u8], len: usize) -> Option<u32> {
     };
     let word = word & keep;
     // Bytes past `len` are zero, so they are neither newlines nor high.
-    let newlines = word ^ (ONES * u64::from(b'\n')) & keep;
-    let has_newline = newlines.wrapping_sub(ONES) & !newlines & HIGHS & keep != 0;
-    (word & HIGHS == 0 && !has_newline).then_some(len as u32)
+    let has = |byte: u8| {
+        let x = word ^ (ONES * u64::from(byte)) & keep;
+        x.wrapping_sub(ONES) & !x & HIGHS & keep != 0
+    };
+    (word & HIGHS == 0 && !has(b'\n') && !has(b'\r')).then_some(len as u32)
 }
 
 /// Characters in `bytes`: bytes that are not UTF-8 continuation bytes.
@@ -138,13 +157,9 @@ mod tests {
 
     /// Line and column of `bytes[pos]` counted the slow way, from line 1, column 1.
     fn naive(bytes: &[u8], pos: usize) -> (u32, u32) {
-        let before = &bytes[..pos];
-        let line = 1 + before.iter().filter(|&&b| b == b'\n').count() as u32;
-        let from = before
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(0, |k| k + 1);
-        (line, 1 + count_chars(&before[from..]))
+        let breaks: Vec<usize> = (0..pos).filter(|&k| is_line_break(bytes, k)).collect();
+        let from = breaks.last().map_or(0, |k| k + 1);
+        (1 + breaks.len() as u32, 1 + count_chars(&bytes[from..pos]))
     }
 
     proptest::proptest! {

@@ -45,23 +45,37 @@ impl RawGame {
 /// The default limit on the size of one game (see [`GameSplitter::with_max_game_bytes`]).
 pub const DEFAULT_MAX_GAME_BYTES: usize = 4 << 20;
 
-/// Lines scanned while skipping an oversized game are looked at only this far.
-const SKIP_LINE_BYTES: usize = 4096;
+/// A line longer than this is scanned in pieces of about this size (cut at a space), so a
+/// file that is one long line (CR-only line ends read by other tools, games run together)
+/// is read in bounded memory and linear time.
+const PIECE_BYTES: usize = 64 << 10;
+
+/// A piece is cut here even without a space (one token this long is not PDN anyway).
+const MAX_PIECE_BYTES: usize = 2 * PIECE_BYTES;
+
+/// The UTF-8 byte-order mark: skipped at the start of the file and of any line (files
+/// joined with `cat` carry one in the middle).
+const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// Splits a PDN stream into [`RawGame`]s.
 ///
 /// A new game starts
 /// - at a line that begins with `[` (a tag) once the current game has movetext or a result,
 ///   or, after a blank line, repeats the first tag name of the current game (tags-only
-///   games);
+///   games), or follows only broken tag lines (so a stray broken line costs only itself);
 /// - at the first token after a result token (`1-0`, `2-0`, `1/2-1/2`, `*`, …) outside
 ///   comments and variations, so games without tags and text between games are cut apart
 ///   (comments right after a result stay with their game);
 /// - inside a comment that was never closed, at a line that looks like a tag
-///   (`[Name "`), so an unterminated comment spoils only its own game.
+///   (`[Name "`), so an unterminated comment spoils only its own game; a comment opened
+///   after a result and never closed is a chunk of its own (text between games), so the
+///   game before it stays as it was.
 ///
-/// `%` lines are skipped. The scanner tracks `{…}` comments (which may span lines), variation
-/// depth and quoted tag values, and nothing else; it never fails on any bytes.
+/// Lines end with `\n`, `\r\n` or a lone `\r` (old Mac files); a byte-order mark at the start
+/// of a line and the DOS end-of-file byte 0x1A are white space. `%` lines are skipped. The
+/// scanner tracks `{…}` comments (which may span lines), variation depth and quoted tag
+/// values, and nothing else; it never fails on any bytes, and every byte is looked at a
+/// bounded number of times, so any input is split in linear time and bounded memory.
 ///
 /// ```
 /// use drafti_pdn::GameSplitter;
@@ -74,21 +88,31 @@ const SKIP_LINE_BYTES: usize = 4096;
 /// ```
 pub struct GameSplitter<R> {
     reader: R,
+    /// A piece being gathered across reads of `reader` (empty when a piece lies inside
+    /// the reader's buffer, which is then scanned in place).
+    partial: Vec<u8>,
+    finished: bool,
+    state: State,
+}
+
+/// Everything but the reader.
+struct State {
     max_game_bytes: usize,
-    /// File offset and line number of the next line to read.
+    /// File offset, line and column of the next piece; whether it starts a line.
     offset: usize,
     line: u32,
+    column: u32,
+    at_line_start: bool,
     next_index: usize,
     started: bool,
-    finished: bool,
     ready: VecDeque<RawGame>,
-    scratch: Vec<u8>,
     cur: Current,
 }
 
 /// The game being collected.
 #[derive(Default)]
 struct Current {
+    /// Its bytes, at most `max_game_bytes` of them.
     bytes: Vec<u8>,
     offset: usize,
     line: u32,
@@ -101,8 +125,28 @@ struct Current {
     in_comment: bool,
     depth: u32,
     first_tag: Option<Vec<u8>>,
+    /// The first tag line is not a whole tag (`[White "Neema` with no closing quote).
+    first_tag_broken: bool,
     /// A blank line came after the last tag line (and no movetext yet).
     blank_after_tags: bool,
+    /// A comment opened after the result and not closed yet: where it starts.
+    stray: Option<Start>,
+}
+
+/// Where a chunk starts: index in the current game's bytes, and file position.
+#[derive(Clone, Copy)]
+struct Start {
+    at: usize,
+    offset: usize,
+    line: u32,
+    column: u32,
+}
+
+/// The scan of one piece: where the current game's part of it begins, and a column mark
+/// (the column of `piece[mark.0]`) to count columns from, forward only.
+struct Cursor {
+    seg: usize,
+    mark: (usize, u32),
 }
 
 impl<R: BufRead> GameSplitter<R> {
@@ -110,95 +154,178 @@ impl<R: BufRead> GameSplitter<R> {
     pub fn new(reader: R) -> Self {
         GameSplitter {
             reader,
-            max_game_bytes: DEFAULT_MAX_GAME_BYTES,
-            offset: 0,
-            line: 1,
-            next_index: 0,
-            started: false,
+            partial: Vec::new(),
             finished: false,
-            ready: VecDeque::new(),
-            scratch: Vec::new(),
-            cur: Current {
+            state: State {
+                max_game_bytes: DEFAULT_MAX_GAME_BYTES,
+                offset: 0,
                 line: 1,
                 column: 1,
-                ..Current::default()
+                at_line_start: true,
+                next_index: 0,
+                started: false,
+                ready: VecDeque::new(),
+                cur: Current {
+                    line: 1,
+                    column: 1,
+                    ..Current::default()
+                },
             },
         }
     }
 
     /// Sets the most bytes one game may hold (default [`DEFAULT_MAX_GAME_BYTES`], 4 MiB).
-    /// A longer game is cut there and marked [`RawGame::truncated`]; the splitter skips the
-    /// rest of it without storing it, so memory stays bounded on any input.
+    /// A longer game keeps exactly its first `max` bytes and is marked
+    /// [`RawGame::truncated`]; the rest is scanned for the next game but not stored, so
+    /// memory stays bounded on any input and no game after it is lost.
     pub fn with_max_game_bytes(mut self, max: usize) -> Self {
-        self.max_game_bytes = max.max(1);
+        self.state.max_game_bytes = max.max(1);
         self
     }
 
-    /// Reads one line into `cur.bytes` (or, for an oversized game, into `scratch`) and
-    /// processes it. Returns `false` at the end of input.
+    /// Reads one piece (a line, or a part of a long line ending at a space) and scans it.
+    /// Returns `false` at the end of input.
     fn step(&mut self) -> io::Result<bool> {
-        if self.cur.truncated {
-            return self.skip_line();
-        }
-        let start = self.cur.bytes.len();
-        let room = self.max_game_bytes.saturating_sub(start);
-        let read = read_line_capped(&mut self.reader, &mut self.cur.bytes, room)?;
-        if read.consumed == 0 {
-            return Ok(false);
-        }
-        let mut line_offset = self.offset;
-        let line_no = self.line;
-        self.offset += read.consumed;
-        self.line += u32::from(read.newline);
-        if !self.started {
-            self.started = true;
-            if self.cur.bytes.starts_with(b"\xEF\xBB\xBF") {
-                self.cur.bytes.drain(..3);
-                line_offset += 3;
+        let GameSplitter {
+            reader,
+            partial,
+            state,
+            ..
+        } = self;
+        loop {
+            let buf = match reader.fill_buf() {
+                Ok(buf) => buf,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if buf.is_empty() {
+                if partial.is_empty() {
+                    return Ok(false);
+                }
+                state.process(partial, false);
+                partial.clear();
+                return Ok(true);
+            }
+            match piece_end(buf, partial.len()) {
+                PieceEnd::At { len, line_end } if partial.is_empty() => {
+                    // The usual case: a whole line inside the reader's buffer, scanned there.
+                    state.process(&buf[..len], line_end);
+                    reader.consume(len);
+                    return Ok(true);
+                }
+                PieceEnd::At { len, line_end } => {
+                    partial.extend_from_slice(&buf[..len]);
+                    reader.consume(len);
+                    state.process(partial, line_end);
+                    partial.clear();
+                    return Ok(true);
+                }
+                PieceEnd::CrAtEnd => {
+                    // `\r` is the buffer's last byte: a `\n` may follow in the next one.
+                    partial.extend_from_slice(buf);
+                    let n = buf.len();
+                    reader.consume(n);
+                    let next = loop {
+                        match reader.fill_buf() {
+                            Ok(next) => break next,
+                            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                            Err(e) => return Err(e),
+                        }
+                    };
+                    if next.first() == Some(&b'\n') {
+                        partial.push(b'\n');
+                        reader.consume(1);
+                    }
+                    state.process(partial, true);
+                    partial.clear();
+                    return Ok(true);
+                }
+                PieceEnd::NotYet => {
+                    partial.extend_from_slice(buf);
+                    let n = buf.len();
+                    reader.consume(n);
+                    if partial.len() >= MAX_PIECE_BYTES {
+                        state.process(partial, false);
+                        partial.clear();
+                        return Ok(true);
+                    }
+                }
             }
         }
-        if start == 0 {
-            // The game begins with this line.
-            self.cur.offset = line_offset;
-            self.cur.line = line_no;
-            self.cur.column = 1;
+    }
+}
+
+/// Where the piece that has `have` bytes already (and continues with `buf`) ends.
+enum PieceEnd {
+    /// After `buf[..len]`, which ends a line or not.
+    At { len: usize, line_end: bool },
+    /// `buf` ends with a `\r`: the next byte decides whether it is `\r\n`.
+    CrAtEnd,
+    /// Not inside `buf`.
+    NotYet,
+}
+
+#[inline]
+fn piece_end(buf: &[u8], have: usize) -> PieceEnd {
+    let line_end = |k: usize| {
+        if buf[k] == b'\n' {
+            PieceEnd::At {
+                len: k + 1,
+                line_end: true,
+            }
+        } else if k + 1 == buf.len() {
+            PieceEnd::CrAtEnd
+        } else {
+            let len = k + 1 + usize::from(buf[k + 1] == b'\n');
+            PieceEnd::At {
+                len,
+                line_end: true,
+            }
         }
-        self.cur.truncated |= read.cut;
-        self.process_line(start, line_no);
-        Ok(true)
+    };
+    let room = PIECE_BYTES.saturating_sub(have).min(buf.len());
+    if let Some(k) = memchr::memchr2(b'\n', b'\r', &buf[..room]) {
+        return line_end(k);
+    }
+    if room == buf.len() && have + buf.len() < PIECE_BYTES {
+        return PieceEnd::NotYet;
+    }
+    // A long line: end the piece at the next space (a token boundary).
+    match buf[room..].iter().position(|&b| is_space(b)) {
+        Some(k) if matches!(buf[room + k], b'\n' | b'\r') => line_end(room + k),
+        Some(k) => PieceEnd::At {
+            len: room + k + 1,
+            line_end: false,
+        },
+        None => PieceEnd::NotYet,
+    }
+}
+
+impl State {
+    /// Appends `bytes` (the current game's next bytes) within the size limit.
+    #[inline]
+    fn store(&mut self, bytes: &[u8]) {
+        let room = self.max_game_bytes.saturating_sub(self.cur.bytes.len());
+        if bytes.len() > room {
+            self.cur.truncated = true;
+            self.cur.bytes.extend_from_slice(&bytes[..room]);
+        } else {
+            self.cur.bytes.extend_from_slice(bytes);
+        }
     }
 
-    /// Skips a line of an oversized game, watching only for a tag line that starts the next.
-    fn skip_line(&mut self) -> io::Result<bool> {
-        self.scratch.clear();
-        let read = read_line_capped(&mut self.reader, &mut self.scratch, SKIP_LINE_BYTES)?;
-        if read.consumed == 0 {
-            return Ok(false);
-        }
-        let line_offset = self.offset;
-        let line_no = self.line;
-        self.offset += read.consumed;
-        self.line += u32::from(read.newline);
-        if looks_like_tag(&self.scratch) {
-            self.emit();
-            self.cur.bytes.extend_from_slice(&self.scratch);
-            self.cur.offset = line_offset;
-            self.cur.line = line_no;
-            self.cur.column = 1;
-            self.cur.truncated = read.cut;
-            self.process_line(0, line_no);
-        }
-        Ok(true)
-    }
-
-    /// Finishes the current game (if it holds anything) and starts an empty one.
-    fn emit(&mut self) {
-        let cur = std::mem::take(&mut self.cur);
-        self.cur.line = cur.line;
-        self.cur.column = 1;
-        let hint = (cur.bytes.len() + cur.bytes.len() / 4).clamp(1024, 1 << 16);
+    /// Finishes the current game (if it holds anything) and starts an empty one at `start`.
+    fn emit(&mut self, start: Start) {
+        let hint = (self.cur.bytes.len() + self.cur.bytes.len() / 4).clamp(256, 1 << 16);
+        let mut cur = std::mem::take(&mut self.cur);
         self.cur.bytes = Vec::with_capacity(hint);
+        self.cur.offset = start.offset;
+        self.cur.line = start.line;
+        self.cur.column = start.column;
         if cur.substantive {
+            if cur.bytes.capacity() > 2 * cur.bytes.len() + 4096 {
+                cur.bytes.shrink_to_fit();
+            }
             self.ready.push_back(RawGame {
                 index: self.next_index,
                 offset: cur.offset,
@@ -211,79 +338,141 @@ impl<R: BufRead> GameSplitter<R> {
         }
     }
 
-    /// Ends the current game before `cur.bytes[at]`, which is on line `line_no`; the bytes
-    /// from `at` on become the start of the next game. `line_start` is the index of the
-    /// start of that line in `cur.bytes` (or of the part of it this game holds).
-    fn split_at(&mut self, at: usize, line_start: usize, line_no: u32) {
-        let column = if line_start == 0 { self.cur.column } else { 1 }
-            + count_chars(&self.cur.bytes[line_start..at]);
-        let offset = self.cur.offset + at;
-        let tail = self.cur.bytes[at..].to_vec();
-        self.cur.bytes.truncate(at);
-        let truncated = std::mem::take(&mut self.cur.truncated);
-        self.emit();
-        self.cur.bytes.extend_from_slice(&tail);
-        self.cur.offset = offset;
-        self.cur.line = line_no;
-        self.cur.column = column;
-        self.cur.truncated = truncated;
+    /// The position of `piece[at]` (which is at or after the cursor's column mark).
+    #[inline]
+    fn start_at(&self, piece: &[u8], at: usize, c: &mut Cursor) -> Start {
+        let column = c.mark.1 + count_chars(&piece[c.mark.0..at]);
+        c.mark = (at, column);
+        Start {
+            at: 0,
+            offset: self.offset + at,
+            line: self.line,
+            column,
+        }
     }
 
-    /// Scans the line `cur.bytes[ls..]` (number `line_no`), updating the state and cutting
-    /// games where one ends.
-    fn process_line(&mut self, mut ls: usize, line_no: u32) {
+    /// Ends the current game before `piece[at]`; the next one starts there.
+    fn split_at(&mut self, piece: &[u8], at: usize, c: &mut Cursor) {
+        self.store(&piece[c.seg..at]);
+        let start = self.start_at(piece, at, c);
+        self.emit(start);
+        c.seg = at;
+    }
+
+    /// A tag line ends a comment that opened after the result and never closed: the game
+    /// ends before the comment, the comment up to `piece[at]` is a chunk of its own.
+    fn split_stray(&mut self, stray: Start, piece: &[u8], at: usize, c: &mut Cursor) {
+        self.store(&piece[c.seg..at]);
+        c.seg = at;
+        // The game's bytes up to the comment were all stored (or the stray would have
+        // been dropped, see `scan_piece`): the game is whole, the rest is the chunk's.
+        let tail = self.cur.bytes.split_off(stray.at);
+        let chunk_truncated = std::mem::take(&mut self.cur.truncated);
+        self.emit(stray);
+        self.cur.bytes = tail;
+        self.cur.substantive = true;
+        self.cur.truncated = chunk_truncated;
+        let start = self.start_at(piece, at, c);
+        self.emit(start);
+    }
+
+    /// Scans one piece of input, cutting games where they end. `line_end`: the piece ends
+    /// its line.
+    fn process(&mut self, piece: &[u8], line_end: bool) {
+        let mut c = Cursor {
+            seg: 0,
+            mark: (0, self.column),
+        };
+        if !self.started {
+            self.started = true;
+            if piece.starts_with(BOM) {
+                // Not part of the text: the game starts after it, at column 1.
+                c = Cursor {
+                    seg: 3,
+                    mark: (3, 1),
+                };
+                self.cur.offset = 3;
+            }
+        }
+        self.scan_piece(piece, &mut c);
+        self.store(&piece[c.seg..]);
+        self.offset += piece.len();
+        if line_end {
+            self.line += 1;
+            self.column = 1;
+            self.at_line_start = true;
+        } else {
+            self.column = c.mark.1 + count_chars(&piece[c.mark.0..]);
+            self.at_line_start = false;
+        }
+    }
+
+    fn scan_piece(&mut self, piece: &[u8], c: &mut Cursor) {
+        let ls = c.seg;
         let mut i = ls;
         if self.cur.in_comment {
-            if looks_like_tag(&self.cur.bytes[ls..]) {
+            if self.at_line_start && looks_like_tag(&piece[ls..]) {
                 // The comment was never closed: this tag starts the next game.
-                self.split_at(ls, ls, line_no);
-                ls = 0;
-                i = 0;
+                match self.cur.stray.take() {
+                    Some(stray) if stray.at <= self.cur.bytes.len() => {
+                        self.split_stray(stray, piece, ls, c)
+                    }
+                    _ => self.split_at(piece, ls, c),
+                }
+                self.cur.in_comment = false;
             } else {
-                match memchr::memchr(b'}', &self.cur.bytes[ls..]) {
+                match memchr::memchr(b'}', &piece[ls..]) {
                     None => return,
                     Some(k) => {
                         self.cur.in_comment = false;
+                        self.cur.stray = None;
                         i = ls + k + 1;
                     }
                 }
             }
         }
-        if i == ls {
-            let bytes = &self.cur.bytes;
+        if i == ls && self.at_line_start {
             let mut j = ls;
-            while j < bytes.len() && is_space(bytes[j]) {
-                j += 1;
+            loop {
+                while j < piece.len() && is_space(piece[j]) {
+                    j += 1;
+                }
+                if piece[j..].starts_with(BOM) {
+                    j += 3;
+                } else {
+                    break;
+                }
             }
-            if j == bytes.len() {
+            if j == piece.len() {
                 self.cur.blank_after_tags = self.cur.first_tag.is_some();
                 return;
             }
-            if bytes[j] == b'%' {
+            if piece[j] == b'%' {
                 return;
             }
-            if bytes[j] == b'[' {
-                let name = tag_name(&bytes[j + 1..]);
+            if piece[j] == b'[' {
+                let name = tag_name(&piece[j + 1..]);
+                let whole = is_whole_tag(&piece[j..]);
                 let repeated = self.cur.blank_after_tags
                     && self.cur.first_tag.as_deref().is_some_and(|f| f == name);
-                if self.cur.seen_movetext || self.cur.after_result || repeated {
-                    self.split_at(ls, ls, line_no);
-                    j -= ls;
-                    ls = 0;
+                let after_broken = self.cur.first_tag_broken && !self.cur.seen_movetext && whole;
+                if self.cur.seen_movetext || self.cur.after_result || repeated || after_broken {
+                    self.split_at(piece, ls, c);
                 }
                 if self.cur.first_tag.is_none() {
-                    self.cur.first_tag = Some(tag_name(&self.cur.bytes[j + 1..]).to_vec());
+                    self.cur.first_tag = Some(name.to_vec());
+                    self.cur.first_tag_broken = !whole;
                 }
                 self.cur.substantive = true;
                 self.cur.blank_after_tags = false;
-                i = skip_tags(&self.cur.bytes, j);
+                i = skip_tags(piece, j);
             }
         }
-        self.scan_movetext(i, ls, line_no);
+        self.scan_movetext(piece, i, c);
     }
 
-    /// The movetext part of a line, from `cur.bytes[i]`.
-    fn scan_movetext(&mut self, mut i: usize, mut ls: usize, line_no: u32) {
+    /// The movetext part of a piece, from `piece[i]`.
+    fn scan_movetext(&mut self, piece: &[u8], mut i: usize, c: &mut Cursor) {
         loop {
             let mut state = MovetextState {
                 in_comment: self.cur.in_comment,
@@ -291,22 +480,40 @@ impl<R: BufRead> GameSplitter<R> {
                 depth: self.cur.depth,
                 seen_movetext: self.cur.seen_movetext,
             };
-            let split = scan_movetext(&self.cur.bytes, i, &mut state);
+            let split = scan_movetext(piece, i, &mut state);
             self.cur.in_comment = state.in_comment;
             self.cur.after_result = state.after_result;
             self.cur.depth = state.depth;
             self.cur.seen_movetext = state.seen_movetext;
             self.cur.substantive |= state.seen_movetext;
             match split {
-                None => return,
+                None => {
+                    if state.in_comment && state.after_result {
+                        self.note_stray(piece, c);
+                    }
+                    return;
+                }
                 Some(at) => {
                     // Something after the result: the next game (or text between games).
-                    self.split_at(at, ls, line_no);
-                    i = 0;
-                    ls = 0;
+                    self.split_at(piece, at, c);
+                    i = at;
                 }
             }
         }
+    }
+
+    /// A comment opened after the result and runs past this piece: remember where, in
+    /// case it never closes. (Comments do not nest: it is the first `{` after the last `}`.)
+    #[cold]
+    fn note_stray(&mut self, piece: &[u8], c: &mut Cursor) {
+        let from = memchr::memrchr(b'}', &piece[c.seg..]).map_or(c.seg, |k| c.seg + k + 1);
+        let Some(k) = memchr::memchr(b'{', &piece[from..]) else {
+            return;
+        };
+        let open = from + k;
+        let mut start = self.start_at(piece, open, c);
+        start.at = self.cur.bytes.len() + (open - c.seg);
+        self.cur.stray = Some(start);
     }
 }
 
@@ -476,7 +683,7 @@ impl Chunk {
                 _mm_cmpeq_epi8(_mm_min_epu8(x, _mm_set1_epi8(span as i8)), x)
             };
             let mask = |m: __m128i| _mm_movemask_epi8(m) as u32;
-            let spaces = _mm_or_si128(eq(b' '), within(b'\t', 4));
+            let spaces = _mm_or_si128(_mm_or_si128(eq(b' '), eq(0x1a)), within(b'\t', 4));
             let structure = _mm_or_si128(_mm_or_si128(eq(b'{'), eq(b'(')), eq(b')'));
             let other = _mm_or_si128(
                 _mm_or_si128(eq(b'}'), eq(b';')),
@@ -523,7 +730,7 @@ impl<R: BufRead> Iterator for GameSplitter<R> {
 
     fn next(&mut self) -> Option<io::Result<RawGame>> {
         loop {
-            if let Some(game) = self.ready.pop_front() {
+            if let Some(game) = self.state.ready.pop_front() {
                 return Some(Ok(game));
             }
             if self.finished {
@@ -533,7 +740,13 @@ impl<R: BufRead> Iterator for GameSplitter<R> {
                 Ok(true) => {}
                 Ok(false) => {
                     self.finished = true;
-                    self.emit();
+                    let end = Start {
+                        at: 0,
+                        offset: self.state.offset,
+                        line: self.state.line,
+                        column: self.state.column,
+                    };
+                    self.state.emit(end);
                 }
                 Err(e) => {
                     self.finished = true;
@@ -544,62 +757,16 @@ impl<R: BufRead> Iterator for GameSplitter<R> {
     }
 }
 
-/// What [`read_line_capped`] did.
-struct LineRead {
-    /// Bytes consumed from the reader.
-    consumed: usize,
-    /// Some were not stored (no room).
-    cut: bool,
-    /// The line ended with `\n` (not with the end of input).
-    newline: bool,
-}
-
-/// Appends one line (up to and including `\n`) to `out`, storing at most `room` bytes of it.
-fn read_line_capped<R: BufRead>(
-    reader: &mut R,
-    out: &mut Vec<u8>,
-    mut room: usize,
-) -> io::Result<LineRead> {
-    let mut read = LineRead {
-        consumed: 0,
-        cut: false,
-        newline: false,
-    };
-    loop {
-        let buf = match reader.fill_buf() {
-            Ok(buf) => buf,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if buf.is_empty() {
-            return Ok(read);
-        }
-        let (n, done) = match memchr::memchr(b'\n', buf) {
-            Some(k) => (k + 1, true),
-            None => (buf.len(), false),
-        };
-        let keep = n.min(room);
-        out.extend_from_slice(&buf[..keep]);
-        room -= keep;
-        read.cut |= keep < n;
-        reader.consume(n);
-        read.consumed += n;
-        if done {
-            read.newline = true;
-            return Ok(read);
-        }
-    }
-}
-
-/// Space, tab, CR, LF, vertical tab, form feed.
+/// Space, tab, CR, LF, vertical tab, form feed, and the DOS end-of-file byte 0x1A (old
+/// files end with one).
 #[inline]
 pub(crate) fn is_space(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c)
+    matches!(b, b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c | 0x1a)
 }
 
 const fn delimiters() -> [bool; 256] {
     let mut t = [false; 256];
-    let list = b" \t\r\n\x0b\x0c{}()[];";
+    let list = b" \t\r\n\x0b\x0c\x1a{}()[];";
     let mut i = 0;
     while i < list.len() {
         t[list[i] as usize] = true;
@@ -655,6 +822,37 @@ fn looks_like_tag(line: &[u8]) -> bool {
     let rest = &line[after..];
     let k = rest.iter().position(|&b| b != b' ' && b != b'\t');
     matches!(k, Some(k) if rest[k] == b'"')
+}
+
+/// Whether `line` starts with a whole tag pair: `[`, a name, `"`, a value closed by `"` on
+/// this line (`\"` escapes a quote), `]`.
+fn is_whole_tag(line: &[u8]) -> bool {
+    let name = tag_name(&line[1..]);
+    if name.is_empty() {
+        return false;
+    }
+    let after = name.as_ptr() as usize - line.as_ptr() as usize + name.len();
+    let mut j = after;
+    while j < line.len() && (line[j] == b' ' || line[j] == b'\t') {
+        j += 1;
+    }
+    if line.get(j) != Some(&b'"') {
+        return false;
+    }
+    j += 1;
+    loop {
+        match line.get(j) {
+            None | Some(b'\n' | b'\r') => return false,
+            Some(b'\\') => j += 2,
+            Some(b'"') => break,
+            Some(_) => j += 1,
+        }
+    }
+    j += 1;
+    while j < line.len() && (line[j] == b' ' || line[j] == b'\t') {
+        j += 1;
+    }
+    line.get(j) == Some(&b']')
 }
 
 /// Skips tag pairs starting at `bytes[j] == b'['` (quote-aware; a value ends at the end of

@@ -49,7 +49,8 @@ pub fn canonical_record(
         numeric,
         full_captures,
         first_mover: game.first_mover,
-        offset: number_offset(game),
+        // Numbers never go below 0 (a FEN game numbered from `0.`), so none repeats.
+        offset: number_offset(game).max(-(white_number(game.first_mover, 0) as i64)),
     };
     let mut record = game.record.clone();
     writer.line(&mut record.moves, game.start, 0, Some(&game.moves));
@@ -119,7 +120,8 @@ impl Writer {
     }
 
     fn number(&self, ply: usize, turn: Color, starts_line: bool) -> Option<MoveNumber> {
-        let n = (white_number(self.first_mover, ply) as i64 + self.offset).max(1) as u32;
+        let n = (white_number(self.first_mover, ply) as i64 + self.offset).clamp(0, u32::MAX.into())
+            as u32;
         match turn {
             Color::White => Some(MoveNumber {
                 number: n,

@@ -1,7 +1,9 @@
 //! `drafti perft`: count move sequences, with leaves per second.
 
-use crate::common::{parse_fen, parse_variant, CommandResult};
+use crate::common::{parse_fen, parse_variant, report_written, CommandResult};
 use drafti_rules::{divide, perft, Color, Position, Variant};
+use std::fmt::Write as _;
+use std::io::Write;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -27,11 +29,12 @@ pub struct Args {
 pub fn run(args: Args) -> CommandResult {
     let pos = args.fen.unwrap_or(Position::start(Color::White));
     let start = Instant::now();
+    let mut text = String::new();
     let total = if args.divide {
         let parts = divide(&pos, args.variant, args.depth);
         let legal: Vec<_> = parts.iter().map(|(mv, _)| *mv).collect();
         for (mv, count) in &parts {
-            println!("{:<12} {count}", mv.notation(&legal, args.numeric));
+            let _ = writeln!(text, "{:<12} {count}", mv.notation(&legal, args.numeric));
         }
         parts
             .iter()
@@ -42,12 +45,15 @@ pub fn run(args: Args) -> CommandResult {
         perft(&pos, args.variant, args.depth)
     };
     let secs = start.elapsed().as_secs_f64();
-    println!("perft({}) = {total}", args.depth);
-    println!(
+    let _ = writeln!(text, "perft({}) = {total}", args.depth);
+    let _ = writeln!(
+        text,
         "time {secs:.3} s, {:.1} M leaves/s ({}, {})",
         total as f64 / secs.max(1e-9) / 1e6,
         args.variant,
         pos.to_fen()
     );
+    let mut out = std::io::stdout().lock();
+    report_written(out.write_all(text.as_bytes()).and_then(|()| out.flush()))?;
     Ok(ExitCode::SUCCESS)
 }

@@ -1,8 +1,9 @@
 //! `drafti show`: a position as a text board, and optionally an SVG diagram.
 
-use crate::common::{parse_fen, CommandResult};
+use crate::common::{parse_fen, report_written, CommandResult};
 use crate::svg;
 use drafti_rules::Position;
+use std::io::Write;
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
@@ -16,8 +17,14 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> CommandResult {
-    print!("{}", args.fen.board_text());
-    println!("{} to move   {}", args.fen.turn(), args.fen.to_fen());
+    let text = format!(
+        "{}{} to move   {}\n",
+        args.fen.board_text(),
+        args.fen.turn(),
+        args.fen.to_fen()
+    );
+    let mut out = std::io::stdout().lock();
+    report_written(out.write_all(text.as_bytes()).and_then(|()| out.flush()))?;
     if let Some(path) = args.svg {
         let mut doc = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
         doc.push_str(&svg::board(&args.fen, &[]));

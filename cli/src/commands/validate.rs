@@ -107,6 +107,10 @@ struct GameJson<'a> {
     warnings: Vec<ProblemJson<'a>>,
 }
 
+/// Characters of the source line shown on each side of the token in an excerpt; a longer
+/// line (a CR-only file read as one line, games run together) is cut to this with `…`.
+const EXCERPT_CONTEXT: usize = 60;
+
 /// The source line holding `span`, with a caret line under the token.
 pub fn source_excerpt(raw: &RawGame, span: Span) -> String {
     let bytes = &raw.bytes;
@@ -114,35 +118,53 @@ pub fn source_excerpt(raw: &RawGame, span: Span) -> String {
         return String::new();
     };
     let at = at.min(bytes.len());
-    let start = bytes[..at]
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |i| i + 1);
+    let line_end = |b: &u8| *b == b'\n' || *b == b'\r';
+    let start = bytes[..at].iter().rposition(line_end).map_or(0, |i| i + 1);
     let end = bytes[at..]
         .iter()
-        .position(|&b| b == b'\n')
+        .position(line_end)
         .map_or(bytes.len(), |i| at + i);
-    let text = String::from_utf8_lossy(&bytes[start..end]);
-    let text = text.trim_end_matches('\r').replace('\t', " ");
-    if text.trim().is_empty() {
+    let token_end = (at + span.len).min(end);
+    let text =
+        |range: std::ops::Range<usize>| String::from_utf8_lossy(&bytes[range]).replace('\t', " ");
+    let (before, token, after) = (text(start..at), text(at..token_end), text(token_end..end));
+    if before.trim().is_empty() && token.trim().is_empty() && after.trim().is_empty() {
         return String::new();
     }
+    let before = keep_chars(&before, EXCERPT_CONTEXT, false);
+    let token = keep_chars(&token, 2 * EXCERPT_CONTEXT, true);
+    let after = keep_chars(after.trim_end(), EXCERPT_CONTEXT, true);
     let width = span.line.to_string().len();
-    let column = span.column.max(1) as usize;
-    let token = String::from_utf8_lossy(&bytes[at..(at + span.len).min(end)]);
+    let pad = before.chars().count();
     let carets = token.chars().count().max(1);
     let mut out = String::new();
     let _ = writeln!(out, "{:width$} |", "");
-    let _ = writeln!(out, "{} | {text}", span.line);
+    let _ = writeln!(out, "{} | {before}{token}{after}", span.line);
     let _ = writeln!(
         out,
-        "{:width$} | {:pad$}{}",
+        "{:width$} | {}{}",
         "",
-        "",
-        "^".repeat(carets),
-        pad = column - 1
+        " ".repeat(pad),
+        "^".repeat(carets)
     );
     out
+}
+
+/// `text` cut to its first (`head`) or last `n` characters, with `…` where it was cut.
+fn keep_chars(text: &str, n: usize, head: bool) -> String {
+    let count = text.chars().count();
+    if count <= n {
+        return text.to_string();
+    }
+    if head {
+        let mut cut: String = text.chars().take(n).collect();
+        cut.push('…');
+        cut
+    } else {
+        let mut cut = String::from("…");
+        cut.extend(text.chars().skip(count - n));
+        cut
+    }
 }
 
 fn game_label(tags: &[Tag], index: usize) -> String {

@@ -1,0 +1,73 @@
+//! Issue 16, defect 2: `drafti validate` reads archives whose lines are long (CR-only line
+//! ends, games run together on one line) in flat memory: the peak resident memory of the
+//! process does not grow with the archive. One test in its own binary: a child's recorded
+//! peak includes the RSS of the test process that spawned it, which is kept small here (the
+//! archives are written to disk piece by piece, never held in memory).
+
+#![cfg(target_os = "linux")]
+
+use drafti_tests::drafti_path;
+use std::io::Write;
+
+/// Runs `drafti ARGS` and returns (exit code, peak resident memory in KiB) of that process
+/// (`wait4` reports the child's `ru_maxrss`).
+fn peak_rss_kib(args: &[&str]) -> (i32, i64) {
+    let child = std::process::Command::new(drafti_path())
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut status = 0;
+    // SAFETY: `rusage` is plain data, filled in by the kernel; the pid is our own child,
+    // waited for exactly once here.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let pid = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
+    assert_eq!(pid, child.id() as libc::pid_t);
+    assert!(libc::WIFEXITED(status), "drafti was killed");
+    (libc::WEXITSTATUS(status), usage.ru_maxrss)
+}
+
+/// Writes the bundled self-play archive `copies` times with `\n` replaced by `sep`.
+fn write_archive(name: &str, copies: usize, sep: &[u8]) -> String {
+    let corpus = concat!(env!("CARGO_MANIFEST_DIR"), "/../corpus/selfplay.pdn");
+    let dir = std::env::temp_dir().join(format!("drafti-memory-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    let mut out = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+    for _ in 0..copies {
+        let text = std::fs::read(corpus).unwrap();
+        for line in text.split(|&b| b == b'\n') {
+            out.write_all(line).unwrap();
+            out.write_all(sep).unwrap();
+        }
+    }
+    out.flush().unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn validate_memory_is_flat_on_long_lines() {
+    let stars = std::env::temp_dir().join(format!("drafti-memory-stars-{}", std::process::id()));
+    std::fs::write(&stars, "* ".repeat(40_000)).unwrap();
+    // 40,000 games on one 80 KB line: 1.8 GB before the fix.
+    let (code, peak) = peak_rss_kib(&["validate", "-j2", stars.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert!(peak < 64 << 10, "peak RSS {peak} KiB");
+
+    let lf = write_archive("lf.pdn", 1, b"\n");
+    let (code, base) = peak_rss_kib(&["validate", "-j2", &lf]);
+    assert_eq!(code, 0);
+    for (name, sep) in [("cr", &b"\r"[..]), ("line", b" ")] {
+        for copies in [1, 4] {
+            // 1.8 MB and 7 MB; the bundled corpus with CR-only line ends needed 7 GB.
+            let file = write_archive(&format!("{name}{copies}.pdn"), copies, sep);
+            let (code, peak) = peak_rss_kib(&["validate", "-j2", &file]);
+            assert_eq!(code, 0, "{name} x{copies}");
+            assert!(
+                peak < base + (8 << 10),
+                "{name} x{copies}: peak RSS {peak} KiB, the LF archive {base} KiB"
+            );
+        }
+    }
+}
