@@ -160,6 +160,7 @@ impl<'a> GameParser<'a> {
     }
 
     /// Skips whitespace and `%` line comments.
+    #[inline(always)]
     fn skip_space(&mut self) {
         while let Some(b) = self.peek() {
             if is_space(b) {
@@ -172,13 +173,20 @@ impl<'a> GameParser<'a> {
                     Some(k) => self.pos += k,
                     None => self.pos = self.input.len(),
                 }
-            } else if b == 0xEF && self.rest().starts_with(b"\xEF\xBB\xBF") {
-                // A byte-order mark where two files were joined: white space.
-                self.pos += 3;
-            } else {
+            } else if b != 0xEF || !self.skip_bom() {
                 return;
             }
         }
+    }
+
+    /// Skips a byte-order mark at `self.pos` (where two files were joined: white space).
+    #[cold]
+    fn skip_bom(&mut self) -> bool {
+        let bom = self.rest().starts_with(b"\xEF\xBB\xBF");
+        if bom {
+            self.pos += 3;
+        }
+        bom
     }
 
     fn game(&mut self) -> Result<GameRecord, ParseError> {
