@@ -429,6 +429,11 @@ pub enum WarningKind {
     /// Moves written as `-` or `--` (not recorded, as in `1. - - 2. - -`) were skipped; the
     /// record's moves are incomplete.
     MovesNotRecorded,
+    /// Read, but not as PDN writes it: move numbers `1)`, moves with spaces `c3 - d4`,
+    /// upper-case squares `A3-B4`, commas between moves. The message says how it was read.
+    NonstandardNotation,
+    /// No moves and a decisive result (`1. 0-2`): read as a forfeit.
+    Forfeit,
 }
 
 /// Something read but not quite right; the game is still usable.

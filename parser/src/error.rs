@@ -3,6 +3,7 @@
 
 use thiserror::Error;
 
+use crate::ast::GameRecord;
 use crate::span::Span;
 
 /// A syntax error in one game: where, what was expected, what was found, and why.
@@ -32,6 +33,11 @@ pub struct ParseError {
     pub found: String,
     /// The reason in a few words, e.g. `unterminated comment`.
     pub message: String,
+    /// What was read of the game: its tags (a broken tag line is skipped) and the mainline
+    /// moves before the error. `None` for text that is no game at all (text between
+    /// games). A validator replays it up to the error, so one bad token does not lose the
+    /// game's players, result and opening.
+    pub record: Option<Box<GameRecord>>,
 }
 
 /// An item of [`GameReader`](crate::GameReader) that is not a game.

@@ -56,16 +56,25 @@ type Res<'a, T> = IResult<&'a [u8], T, ()>;
 /// ```
 pub fn parse_game(raw: &RawGame) -> Result<GameRecord, ParseError> {
     let mut p = GameParser::new(raw);
+    let parsed = p.game();
     if raw.truncated {
         let span = p.loc.span(0, 0);
-        return Err(p.error_at(
+        let mut e = p.error_at(
             span,
-            format!("game is longer than the limit of {} bytes", raw.bytes.len()),
+            format!(
+                "game is longer than the limit of {} bytes; only its start was read",
+                raw.bytes.len()
+            ),
             "a shorter game",
             "more text",
-        ));
+        );
+        e.record = match parsed {
+            Ok(game) => Some(Box::new(game)),
+            Err(inner) => inner.record,
+        };
+        return Err(e);
     }
-    p.game()
+    parsed
 }
 
 /// The driver: a cursor over one game's bytes.
@@ -78,7 +87,25 @@ struct GameParser<'a> {
     /// End of the last token read (for the game's span).
     last_token_end: usize,
     warnings: Vec<ParseWarning>,
+    /// What was read although PDN writes it otherwise: one warning per kind per game.
+    unusual: [Unusual; 4],
 }
+
+/// How often one non-standard spelling was met, and where first.
+#[derive(Default, Clone, Copy)]
+struct Unusual {
+    count: usize,
+    /// The first one: `input[at..at + len]` (located when the game ends, so noting it
+    /// never moves the locator backwards).
+    at: usize,
+    len: usize,
+}
+
+/// The non-standard spellings read (indexes into `GameParser::unusual`).
+const PAREN_NUMBER: usize = 0;
+const SPACED_MOVE: usize = 1;
+const UPPER_CASE: usize = 2;
+const COMMA: usize = 3;
 
 /// What [`GameParser::move_number`] read.
 enum NumberToken {
@@ -115,6 +142,7 @@ impl<'a> GameParser<'a> {
             at_line_start: raw.column == 1,
             last_token_end: 0,
             warnings: Vec::new(),
+            unusual: [Unusual::default(); 4],
         }
     }
 
@@ -149,6 +177,7 @@ impl<'a> GameParser<'a> {
             expected: expected.into(),
             found: found.into(),
             message: message.into(),
+            record: None,
         }
     }
 
@@ -196,39 +225,89 @@ impl<'a> GameParser<'a> {
             ..GameRecord::default()
         };
         let mut first: Option<usize> = None;
+        // A broken tag line is skipped (its error kept) so the rest of the game is read.
+        let mut tag_error: Option<ParseError> = None;
         // Tag section (comments before and between tags are leading comments).
         loop {
             self.skip_space();
             match self.peek() {
                 Some(b'[') => {
                     first.get_or_insert(self.pos);
-                    let t = self.tag_pair()?;
-                    game.tags.push(t);
+                    match self.tag_pair() {
+                        Ok(t) => game.tags.push(t),
+                        Err(e) => {
+                            tag_error.get_or_insert(e);
+                            self.skip_line();
+                        }
+                    }
                 }
                 Some(b'{') => {
                     first.get_or_insert(self.pos);
-                    let c = self.comment()?;
-                    game.leading_comments.push(c);
+                    match self.comment() {
+                        Ok(c) => game.leading_comments.push(c),
+                        Err(e) => return Err(self.partial(tag_error.unwrap_or(e), game, first)),
+                    }
                 }
                 _ => break,
             }
             self.at_line_start = false;
         }
         let movetext_start = *first.get_or_insert(self.pos);
-        if let Err(mut e) = self.movetext(&mut game) {
+        let mut line = Line::default();
+        let mut stack = Vec::new();
+        if let Err(mut e) = self.movetext(&mut game, &mut line, &mut stack) {
             if game.tags.is_empty()
                 && game.leading_comments.is_empty()
+                && tag_error.is_none()
                 && e.span.offset == self.loc.span(movetext_start, 0).offset
             {
                 // Not even the first token is PDN: text between games (or not PDN at all).
                 e.message = "unexpected text between games".to_string();
                 e.expected = "a tag ('[') or a move".to_string();
+                return Err(e);
             }
-            return Err(e);
+            // The mainline read so far (the outermost line, when inside a variation).
+            game.moves = match stack.into_iter().next() {
+                Some(frame) => frame.line,
+                None => line,
+            };
+            return Err(self.partial(tag_error.unwrap_or(e), game, first));
         }
+        if let Some(e) = tag_error {
+            return Err(self.partial(e, game, first));
+        }
+        self.finish(&mut game, first);
+        Ok(game)
+    }
+
+    /// Sets the game's span and warnings.
+    fn finish(&mut self, game: &mut GameRecord, first: Option<usize>) {
         let first = first.unwrap_or(0);
         let end = self.last_token_end.max(first);
         game.span = self.span(first, end);
+        self.unusual_warnings();
+        if let Some(r) = &game.result {
+            let unrecorded = self
+                .warnings
+                .iter()
+                .any(|w| w.kind == WarningKind::MovesNotRecorded);
+            let winner = match r.result {
+                GameResult::WhiteWin => Some("White"),
+                GameResult::BlackWin => Some("Black"),
+                _ => None,
+            };
+            if let (true, false, Some(winner)) = (game.moves.nodes.is_empty(), unrecorded, winner) {
+                self.warnings.push(ParseWarning {
+                    kind: WarningKind::Forfeit,
+                    span: r.span,
+                    message: format!(
+                        "the game has no moves and the result {}: read as a forfeit ({winner} \
+                         wins without a move played)",
+                        r.text
+                    ),
+                });
+            }
+        }
         if game.result.is_none() {
             let at = self.span(end, end);
             self.warnings.push(ParseWarning {
@@ -240,7 +319,70 @@ impl<'a> GameParser<'a> {
             });
         }
         game.warnings = std::mem::take(&mut self.warnings);
-        Ok(game)
+    }
+
+    /// The error `e`, carrying what was read of the game.
+    #[cold]
+    fn partial(
+        &mut self,
+        mut e: ParseError,
+        mut game: GameRecord,
+        first: Option<usize>,
+    ) -> ParseError {
+        let first = first.unwrap_or(0);
+        let end = self.last_token_end.max(first);
+        game.span = self.span(first, end);
+        self.unusual_warnings();
+        game.warnings = std::mem::take(&mut self.warnings);
+        e.record = Some(Box::new(game));
+        e
+    }
+
+    /// One warning for each non-standard spelling met.
+    fn unusual_warnings(&mut self) {
+        for (kind, u) in self.unusual.into_iter().enumerate() {
+            if u.count == 0 {
+                continue;
+            }
+            let times = if u.count == 1 {
+                String::new()
+            } else {
+                format!(" ({} times)", u.count)
+            };
+            let message = match kind {
+                PAREN_NUMBER => format!("move number written with ')'{times}: read as '.'"),
+                SPACED_MOVE => format!(
+                    "move written with spaces around its separator{times}: read as one move"
+                ),
+                UPPER_CASE => {
+                    format!("square names in upper case{times}: read as lower case (a3, not A3)")
+                }
+                _ => format!("comma between moves{times}: read as a space"),
+            };
+            let span = self.loc.span(u.at, u.len);
+            self.warnings.push(ParseWarning {
+                kind: WarningKind::NonstandardNotation,
+                span,
+                message,
+            });
+        }
+    }
+
+    /// Notes one non-standard spelling at `input[at..at + len]`.
+    #[cold]
+    fn note_unusual(&mut self, kind: usize, at: usize, len: usize) {
+        let u = &mut self.unusual[kind];
+        if u.count == 0 {
+            (u.at, u.len) = (at, len);
+        }
+        u.count += 1;
+    }
+
+    /// Skips to the start of the next line (after a broken tag).
+    fn skip_line(&mut self) {
+        let rest = self.rest();
+        self.pos += memchr::memchr2(b'\n', b'\r', rest).map_or(rest.len(), |k| k + 1);
+        self.at_line_start = true;
     }
 
     /// `[Name "value"]` at `self.pos`.
@@ -373,15 +515,18 @@ impl<'a> GameParser<'a> {
     }
 
     /// The movetext and the result, into `game`.
-    fn movetext(&mut self, game: &mut GameRecord) -> Result<(), ParseError> {
-        let mut stack: Vec<Frame> = Vec::new();
-        let mut line = Line {
-            // `12. c3-d4 d6-e5 ` is 8 bytes a move: room for that saves regrowing the
-            // mainline (copying all its nodes) in nearly every game. Capped, so a game that
-            // is mostly comment does not reserve room for moves it does not have.
-            nodes: Vec::with_capacity(((self.input.len() - self.pos) / 8).min(512)),
-            leading_comments: Vec::new(),
-        };
+    /// On an error, `line` and `stack` hold what was read (the caller keeps the mainline).
+    fn movetext(
+        &mut self,
+        game: &mut GameRecord,
+        line: &mut Line,
+        stack: &mut Vec<Frame>,
+    ) -> Result<(), ParseError> {
+        // `12. c3-d4 d6-e5 ` is 8 bytes a move: room for that saves regrowing the mainline
+        // (copying all its nodes) in nearly every game. Capped, so a game that is mostly
+        // comment does not reserve room for moves it does not have.
+        line.nodes
+            .reserve(((self.input.len() - self.pos) / 8).min(512));
         let mut pending: Option<MoveNumber> = None;
         let mut unrecorded = 0usize;
         let mut first_unrecorded = Span::default();
@@ -418,7 +563,7 @@ impl<'a> GameParser<'a> {
                     }
                     let open = self.loc.span(start, 1);
                     stack.push(Frame {
-                        line: std::mem::take(&mut line),
+                        line: std::mem::take(line),
                         open,
                         pending: pending.take(),
                     });
@@ -433,7 +578,7 @@ impl<'a> GameParser<'a> {
                             EXPECT_MOVETEXT,
                         ));
                     };
-                    let variation = std::mem::replace(&mut line, frame.line);
+                    let variation = std::mem::replace(line, frame.line);
                     pending = frame.pending;
                     if let Some(node) = line.nodes.last_mut() {
                         node.variations.push(variation);
@@ -443,7 +588,7 @@ impl<'a> GameParser<'a> {
                 }
                 b'$' => {
                     let nag = self.nag()?;
-                    self.attach_nag(&mut line, nag, start)?;
+                    self.attach_nag(line, nag, start)?;
                 }
                 b'!' | b'?' => {
                     let parsed: Res<'a, &'a [u8]> = alt((
@@ -475,7 +620,7 @@ impl<'a> GameParser<'a> {
                         value,
                         span: self.span(start, end),
                     };
-                    self.attach_nag(&mut line, nag, start)?;
+                    self.attach_nag(line, nag, start)?;
                     self.pos = end;
                     self.last_token_end = end;
                 }
@@ -530,14 +675,21 @@ impl<'a> GameParser<'a> {
                     }
                     match self.move_number() {
                         NumberToken::Number(number) => pending = Some(number),
-                        NumberToken::NotANumber => self.push_move(&mut line, pending.take())?,
+                        NumberToken::NotANumber if stack.is_empty() && self.paren_number() => {
+                            pending = self.take_paren_number();
+                        }
+                        NumberToken::NotANumber => self.push_move(line, pending.take())?,
                         NumberToken::TooLarge { start, end } => {
                             return Err(self.number_too_large(start, end));
                         }
                     }
                 }
                 b'a'..=b'z' | b'A'..=b'Z' => {
-                    self.push_move(&mut line, pending.take())?;
+                    self.push_move(line, pending.take())?;
+                }
+                b',' if !line.nodes.is_empty() => {
+                    self.note_unusual(COMMA, start, 1);
+                    self.pos += 1;
                 }
                 b'[' => {
                     return Err(self.error_here(
@@ -575,7 +727,7 @@ impl<'a> GameParser<'a> {
                 ),
             });
         }
-        game.moves = line;
+        game.moves = std::mem::take(line);
         if game.result.is_some() {
             // Only comments may follow the result.
             loop {
@@ -726,6 +878,58 @@ impl<'a> GameParser<'a> {
         })
     }
 
+    /// Whether `self.pos` holds a move number written `12)` (digits, `)`, then a space):
+    /// a bare number is never a move, so outside variations this is read as `12.`.
+    fn paren_number(&self) -> bool {
+        let rest = self.rest();
+        let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+        digits > 0
+            && rest.get(digits) == Some(&b')')
+            && rest.get(digits + 1).is_none_or(|&b| is_space(b))
+    }
+
+    /// Reads the `12)` that [`paren_number`](Self::paren_number) found, with a warning.
+    #[cold]
+    fn take_paren_number(&mut self) -> Option<MoveNumber> {
+        let start = self.pos;
+        let digits = self
+            .rest()
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        let number = parse_u32(&self.input[start..start + digits])?;
+        let end = start + digits + 1;
+        let span = self.span(start, end);
+        self.note_unusual(PAREN_NUMBER, start, end - start);
+        self.pos = end;
+        self.last_token_end = end;
+        Some(MoveNumber {
+            number,
+            ellipsis: false,
+            span,
+        })
+    }
+
+    /// After the square ending at `at`: ` - d4`, ` x d4` (a move written with spaces around
+    /// its separator), the separator and where the next square starts.
+    fn spaced_separator(&self, at: usize) -> Option<(u8, usize)> {
+        let blanks = |from: usize| {
+            self.input[from..]
+                .iter()
+                .take_while(|&&b| b == b' ' || b == b'\t')
+                .count()
+        };
+        let sep_at = at + blanks(at);
+        let sep = *self.input.get(sep_at)?;
+        if !matches!(sep, b'-' | b':' | b'x' | b'X') || sep_at == at {
+            return None;
+        }
+        let square_at = sep_at + 1 + blanks(sep_at + 1);
+        usual_square(&self.input[square_at..])
+            .or_else(|| usual_square(&self.input[square_at..].to_ascii_lowercase()))
+            .map(|_| (sep, square_at))
+    }
+
     /// The error for the move number at `input[start..end]`, too large for a `u32`.
     #[cold]
     fn number_too_large(&mut self, start: usize, end: usize) -> ParseError {
@@ -794,6 +998,21 @@ impl<'a> GameParser<'a> {
             }
         }
         if squares.len() < 2 {
+            // `c3 - d4`: one move with spaces around its separator.
+            while let Some((c, square_at)) = self.spaced_separator(at) {
+                if c == b'-' {
+                    dash = true;
+                } else {
+                    capture.get_or_insert(if c == b':' { ':' } else { 'x' });
+                }
+                squares.push(self.square(square_at, Some(c))?);
+                at = self.pos;
+            }
+            if squares.len() >= 2 {
+                self.note_unusual(SPACED_MOVE, start, at - start);
+            }
+        }
+        if squares.len() < 2 {
             let found = describe(&self.input[at..]).0;
             let span = self.span(start, at);
             return Err(self.error_at(
@@ -807,7 +1026,7 @@ impl<'a> GameParser<'a> {
             ));
         }
         if let Some(&c) = self.input.get(at) {
-            if !is_delimiter(c) && c != b'!' && c != b'?' && c != b'$' {
+            if !is_delimiter(c) && !matches!(c, b'!' | b'?' | b'$' | b',') {
                 return Err(self.error_here(
                     at,
                     "unexpected character after a move",
@@ -820,8 +1039,19 @@ impl<'a> GameParser<'a> {
             (None, true) => Separator::Dash,
             (None, false) => Separator::None,
         };
-        // A move's bytes are ASCII letters, digits and separators.
-        let text = MoveText::from_ascii(&self.input[start..], at - start).unwrap_or_default();
+        // A move's bytes are ASCII letters, digits and separators (with spaces when written
+        // `c3 - d4`: then its text is the move without them).
+        let written = &self.input[start..at];
+        let text = if memchr::memchr2(b' ', b'\t', written).is_some() {
+            let joined: Vec<u8> = written
+                .iter()
+                .copied()
+                .filter(|&b| b != b' ' && b != b'\t')
+                .collect();
+            MoveText::from_ascii(&joined, joined.len()).unwrap_or_default()
+        } else {
+            MoveText::from_ascii(&self.input[start..], at - start).unwrap_or_default()
+        };
         let span = self.span(start, at);
         self.last_token_end = at;
         Ok(MoveToken {
@@ -872,6 +1102,9 @@ impl<'a> GameParser<'a> {
         let name = &lexeme[..len];
         match Square::from_ascii(name) {
             Ok(sq) => {
+                if name.iter().any(u8::is_ascii_uppercase) {
+                    self.note_unusual(UPPER_CASE, at, len);
+                }
                 self.pos = at + len;
                 Ok(sq)
             }
@@ -1155,7 +1388,104 @@ mod tests {
         assert_eq!(g.warnings.len(), 1);
         assert_eq!(g.warnings[0].kind, WarningKind::MovesNotRecorded);
         let g = one("1. 0-2");
-        assert!(g.moves.nodes.is_empty() && g.warnings.is_empty());
+        assert!(g.moves.nodes.is_empty());
         assert_eq!(g.result.unwrap().result, GameResult::BlackWin);
+        assert_eq!(g.warnings.len(), 1);
+        assert_eq!(g.warnings[0].kind, WarningKind::Forfeit);
+        assert_eq!(
+            g.warnings[0].message,
+            "the game has no moves and the result 0-2: read as a forfeit (Black wins without a \
+             move played)"
+        );
+        // Not a forfeit: a draw with no moves, and moves not recorded.
+        assert!(one("1-1").warnings.is_empty());
+    }
+
+    #[test]
+    fn what_people_write_is_read_with_a_warning() {
+        let g = one("1) c3 - d4 d6 x c5, 2) A3-B4 C7-D6, 3) b4xd6 *");
+        let moves: Vec<&str> = g.moves.nodes.iter().map(|n| n.mv.text.as_str()).collect();
+        assert_eq!(moves, ["c3-d4", "d6xc5", "A3-B4", "C7-D6", "b4xd6"]);
+        let squares: Vec<String> = g.moves.nodes[2]
+            .mv
+            .squares
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(squares, ["a3", "b4"]);
+        let numbers: Vec<Option<u32>> = g
+            .moves
+            .nodes
+            .iter()
+            .map(|n| n.number.map(|n| n.number))
+            .collect();
+        assert_eq!(numbers, [Some(1), None, Some(2), None, Some(3)]);
+        let warnings: Vec<(WarningKind, u32, &str)> = g
+            .warnings
+            .iter()
+            .map(|w| (w.kind, w.span.column, w.message.as_str()))
+            .collect();
+        assert_eq!(
+            warnings,
+            [
+                (
+                    WarningKind::NonstandardNotation,
+                    1,
+                    "move number written with ')' (3 times): read as '.'"
+                ),
+                (
+                    WarningKind::NonstandardNotation,
+                    4,
+                    "move written with spaces around its separator (2 times): read as one move"
+                ),
+                (
+                    WarningKind::NonstandardNotation,
+                    24,
+                    "square names in upper case (4 times): read as lower case (a3, not A3)"
+                ),
+                (
+                    WarningKind::NonstandardNotation,
+                    19,
+                    "comma between moves (2 times): read as a space"
+                ),
+            ]
+        );
+        // A bare number is still an error, and `c3 d4` (no separator) too.
+        assert!(err("1. c3 d4 *").message.starts_with("incomplete move"));
+    }
+
+    #[test]
+    fn a_syntax_error_keeps_the_tags_and_the_moves_before_it() {
+        let e = err("[White \"A\"]\n[Black \"B\"]\n1. c3-d4 f6-g5 2. d4-e6 (2. b2-c3 x) *");
+        assert_eq!(e.message, "square e6 is a light square, never played on");
+        let record = e.record.expect("the game read so far");
+        assert_eq!(record.tag("White"), Some("A"));
+        let moves: Vec<&str> = record
+            .moves
+            .nodes
+            .iter()
+            .map(|n| n.mv.text.as_str())
+            .collect();
+        assert_eq!(moves, ["c3-d4", "f6-g5"]);
+        // Inside a variation: the mainline so far is kept.
+        let e = err("1. c3-d4 (1. c3-b4 f6-g5 2. b4-a5 x9) d6-e5 *");
+        assert_eq!(e.record.unwrap().moves.nodes.len(), 1);
+        // A broken tag line is skipped: the other tags and all moves are read. (The
+        // splitter cuts a broken first tag line from the game: parse the bytes here.)
+        let raw = RawGame::from_bytes(
+            0,
+            &b"[Event \"x\"]\n[White \"Neema]\n[Black \"Juma\"]\n1. c3-d4 d6-e5 *"[..],
+        );
+        let e = parse_game(&raw).unwrap_err();
+        assert_eq!(
+            e.message,
+            "broken tag: the value of tag White has no closing quote"
+        );
+        let record = e.record.unwrap();
+        assert_eq!(record.tag("Black"), Some("Juma"));
+        assert_eq!(record.moves.nodes.len(), 2);
+        assert!(record.result.is_some());
+        // Text that is no game has no record.
+        assert!(err("hello").record.is_none());
     }
 }

@@ -70,6 +70,7 @@ pub fn parse_games(input: &[u8]) -> Vec<Result<GameRecord, ParseError>> {
                 expected: String::new(),
                 found: String::new(),
                 message: "I/O error".to_string(),
+                record: None,
             }),
         })
         .collect()

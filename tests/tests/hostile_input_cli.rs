@@ -212,3 +212,168 @@ fn d14_a_dos_end_of_file_byte_is_white_space() {
     assert_eq!((code, games.len()), (0, 2), "{stderr}");
     assert!(statuses(&games).iter().all(|s| *s == "valid"));
 }
+
+#[test]
+fn d04_many_tags_are_read_in_linear_time() {
+    let mut text = String::new();
+    for i in 0..50_000 {
+        text.push_str(&format!("[Tag{i} \"v\"]\n"));
+    }
+    text.push_str("[Tag7 \"again\"]\n1. c3-d4 *\n");
+    let file = temp_file("d04.pdn", text.as_bytes());
+    let (code, games, _) = validate_json(&file, &[]);
+    assert_eq!((code, games.len()), (0, 1));
+    let tags = games[0]["tags"].as_object().unwrap();
+    // A repeated name keeps its first value.
+    assert_eq!((tags.len(), tags["Tag7"].as_str()), (50_000, Some("v")));
+}
+
+#[test]
+fn d05_a_record_cut_short_is_invalid() {
+    // The second game of the bundled corpus cut at a line boundary inside its moves.
+    let (code, games, _) = validate_json(&bad("cut-short.pdn"), &[]);
+    assert_eq!(code, 1);
+    assert_eq!(statuses(&games), ["valid", "invalid"]);
+    let e = &games[1]["errors"][0];
+    assert_eq!(e["kind"], "ply_count_mismatch");
+    assert_eq!(
+        e["message"],
+        "the PlyCount tag says 160 plies, the movetext has 150: the record looks cut short \
+         (and has no result token)"
+    );
+}
+
+#[test]
+fn d06_one_bad_line_costs_only_itself() {
+    for (file, message) in [
+        (
+            "stray-brace.pdn",
+            "unterminated comment (expected '}', found end of game)",
+        ),
+        (
+            "broken-tag-line.pdn",
+            "broken tag: the value of tag Annotator has no closing quote (expected '\"', found \
+             end of line)",
+        ),
+    ] {
+        let (code, games, _) = validate_json(&bad(file), &[]);
+        assert_eq!(code, 1, "{file}");
+        assert_eq!(statuses(&games), ["valid", "invalid", "valid"], "{file}");
+        assert_eq!(games[1]["errors"][0]["message"], message, "{file}");
+        assert_eq!(games[1]["line"], 8, "{file}");
+        assert_eq!(games[2]["tags"]["White"], "Bakari", "{file}");
+    }
+}
+
+#[test]
+fn d08_one_unreadable_token_keeps_the_game_its_tags_and_its_moves() {
+    let (code, games, _) = validate_json(&bad("unreadable-token.pdn"), &[]);
+    assert_eq!(code, 1);
+    assert_eq!(statuses(&games), ["invalid", "valid"]);
+    let g = &games[0];
+    assert_eq!(g["tags"]["White"], "Amina");
+    assert_eq!(
+        (g["plies"].as_u64(), g["result"].as_str()),
+        (Some(2), Some("1-0"))
+    );
+    assert_eq!(g["errors"][0]["kind"], "syntax");
+    let at = &g["errors"][0];
+    assert_eq!(
+        (at["line"].as_u64(), at["column"].as_u64()),
+        (Some(6), Some(22))
+    );
+    let r = run(&["validate", &bad("unreadable-token.pdn")]);
+    assert!(
+        r.stdout.contains("--> game 1 (Amina - Bakari)"),
+        "{}",
+        r.stdout
+    );
+    // standings counts its result (as written), with the note that it has errors.
+    let r = run(&["standings", "--json", &bad("unreadable-token.pdn")]);
+    let event: Value = serde_json::from_str(r.stdout.lines().next().unwrap()).unwrap();
+    assert_eq!(event["matches"][0]["score"], serde_json::json!([2, 0]));
+    assert!(r.stderr.contains("1 game has errors"), "{}", r.stderr);
+}
+
+/// The first error message of the one game in `text` (validated as `args`).
+fn first_error(name: &str, text: &str, args: &[&str]) -> String {
+    let file = temp_file(name, text.as_bytes());
+    let (code, games, stderr) = validate_json(&file, args);
+    assert_eq!((code, games.len()), (1, 1), "{stderr}");
+    games[0]["errors"][0]["message"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn messages_teach_the_rules() {
+    assert_eq!(
+        first_error("m1.pdn", "[FEN \"W:Wc3:Bd4,f6,h8\"]\n1. c3xe5 *\n", &[]),
+        "illegal move c3xe5 at ply 1 (White to move): c3xe5 stops after one capture; the \
+         capture must continue: c3xe5xg7"
+    );
+    assert_eq!(
+        first_error("m2.pdn", "1. a1-a5 *\n", &[]),
+        "illegal move a1-a5 at ply 1 (White to move): a1-a5 is not a diagonal move"
+    );
+    assert_eq!(
+        first_error("m3.pdn", "[FEN \"W:Wd4:Bc3,f6\"]\n1. d4xb2 *\n", &[]),
+        "illegal move d4xb2 at ply 1 (White to move): men capture forward only in Tanzanian \
+         draughts (a man never captures backward)"
+    );
+    assert_eq!(
+        first_error(
+            "m4.pdn",
+            "[GameType \"29\"]\n[FEN \"W:Wc3,Ke1:Bd4,f2,h8\"]\n1. c3xe5 *\n",
+            &[]
+        ),
+        "illegal move c3xe5 at ply 1 (White to move): the king-priority rule of Czech \
+         draughts: when a king can capture, a king must capture (a man may not)"
+    );
+    assert_eq!(
+        first_error("m5.pdn", "[FEN \"W:WKa1:BKh8\"]\n1. a1-b2 *\n", &[]),
+        "move a1-b2 at ply 1 after the game ended: the game was drawn by draw law 1 (only \
+         kings left, at most two each)"
+    );
+}
+
+#[test]
+fn what_people_write_is_accepted_with_a_warning() {
+    let file = temp_file(
+        "accept.pdn",
+        b"1) c3 - d4 f6-g5, 2) B2-C3 g7-f6 *\n\n[Event \"forfeit\"]\n1. 0-2\n",
+    );
+    let (code, games, _) = validate_json(&file, &[]);
+    assert_eq!(code, 0);
+    assert_eq!(statuses(&games), ["valid", "valid"]);
+    assert_eq!(games[0]["plies"], 4);
+    let kinds: Vec<(&str, &str)> = games[0]["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| (w["kind"].as_str().unwrap(), w["message"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            (
+                "nonstandard_notation",
+                "move number written with ')' (2 times): read as '.'"
+            ),
+            (
+                "nonstandard_notation",
+                "move written with spaces around its separator: read as one move"
+            ),
+            (
+                "nonstandard_notation",
+                "comma between moves: read as a space"
+            ),
+            (
+                "nonstandard_notation",
+                "square names in upper case (2 times): read as lower case (a3, not A3)"
+            ),
+        ]
+    );
+    assert_eq!(games[1]["warnings"][0]["kind"], "forfeit");
+}

@@ -11,6 +11,8 @@ use std::io::Write;
 
 /// Runs `drafti ARGS` and returns (exit code, peak resident memory in KiB) of that process
 /// (`wait4` reports the child's `ru_maxrss`).
+// The child is waited for, by `wait4` (which `Child::wait` cannot give the rusage of).
+#[allow(clippy::zombie_processes)]
 fn peak_rss_kib(args: &[&str]) -> (i32, i64) {
     let child = std::process::Command::new(drafti_path())
         .args(args)

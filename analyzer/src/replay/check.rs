@@ -182,3 +182,43 @@ pub(super) fn result(game: &mut ReplayedGame) {
         None => {}
     }
 }
+
+/// Checks the PlyCount tag against the mainline's moves: a record cut at a line boundary
+/// inside its movetext (a truncated archive) still parses, and this is what tells.
+pub(super) fn ply_count(game: &mut ReplayedGame) {
+    let record = &game.record;
+    let Some(value) = record.tag("PlyCount") else {
+        return;
+    };
+    let Ok(stated) = value.trim().parse::<usize>() else {
+        return;
+    };
+    // Moves written as `-` (not recorded) are not in the record: nothing to compare.
+    if record
+        .warnings
+        .iter()
+        .any(|w| w.kind == drafti_pdn::WarningKind::MovesNotRecorded)
+    {
+        return;
+    }
+    let written = record.moves.nodes.len();
+    // A forfeit (`1. 0-2`) has no moves; exporters give it PlyCount 1 or 0.
+    if stated == written || written == 0 {
+        return;
+    }
+    let hint = if written < stated {
+        if record.result.is_none() {
+            ": the record looks cut short (and has no result token)"
+        } else {
+            ": moves are missing"
+        }
+    } else {
+        ""
+    };
+    game.problems.push(Problem::new(
+        Severity::Error,
+        ProblemKind::PlyCountMismatch,
+        tag_span(record, "PlyCount"),
+        format!("the PlyCount tag says {stated} plies, the movetext has {written}{hint}"),
+    ));
+}

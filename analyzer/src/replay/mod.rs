@@ -104,6 +104,8 @@ pub enum ProblemKind {
     ResultMismatch,
     /// The result contradicts a finished final position.
     ResultContradictsPosition,
+    /// The PlyCount tag disagrees with the moves of the mainline (a record cut short).
+    PlyCountMismatch,
     /// Warning: a capture written with `-`.
     CaptureWrittenAsQuiet,
     /// Warning: a quiet move written with `x` or `:`.
@@ -120,6 +122,10 @@ pub enum ProblemKind {
     LegacyEncoding,
     /// Warning (parser): moves written as `-` were skipped.
     MovesNotRecorded,
+    /// Warning (parser): `1)`, `c3 - d4`, `A3-B4` or commas, read with a warning.
+    NonstandardNotation,
+    /// Warning (parser): no moves and a decisive result, read as a forfeit.
+    Forfeit,
 }
 
 impl ProblemKind {
@@ -134,6 +140,7 @@ impl ProblemKind {
             ProblemKind::MoveAfterEnd => "move_after_end",
             ProblemKind::ResultMismatch => "result_mismatch",
             ProblemKind::ResultContradictsPosition => "result_contradicts_position",
+            ProblemKind::PlyCountMismatch => "ply_count_mismatch",
             ProblemKind::CaptureWrittenAsQuiet => "capture_written_as_quiet",
             ProblemKind::QuietWrittenAsCapture => "quiet_written_as_capture",
             ProblemKind::MoveNumber => "move_number",
@@ -142,6 +149,8 @@ impl ProblemKind {
             ProblemKind::MissingResult => "missing_result",
             ProblemKind::LegacyEncoding => "legacy_encoding",
             ProblemKind::MovesNotRecorded => "moves_not_recorded",
+            ProblemKind::NonstandardNotation => "nonstandard_notation",
+            ProblemKind::Forfeit => "forfeit",
         }
     }
 }
@@ -260,12 +269,25 @@ impl ReplayedGame {
 /// Plays `record` through the rules; never fails: what is wrong is in
 /// [`ReplayedGame::problems`].
 pub fn replay(record: GameRecord, options: &ReplayOptions) -> ReplayedGame {
+    replay_checked(record, options, true)
+}
+
+/// [`replay`] of what was read of a game before a syntax error (a
+/// [`ParseError::record`](drafti_pdn::ParseError::record)): its moves are checked, but not
+/// its result, whose moves are missing.
+pub fn replay_partial(record: GameRecord, options: &ReplayOptions) -> ReplayedGame {
+    replay_checked(record, options, false)
+}
+
+fn replay_checked(record: GameRecord, options: &ReplayOptions, whole: bool) -> ReplayedGame {
     let mut problems = Vec::new();
     for w in &record.warnings {
         let kind = match w.kind {
             WarningKind::LegacyEncoding => ProblemKind::LegacyEncoding,
             WarningKind::MissingResult => ProblemKind::MissingResult,
             WarningKind::MovesNotRecorded => ProblemKind::MovesNotRecorded,
+            WarningKind::NonstandardNotation => ProblemKind::NonstandardNotation,
+            WarningKind::Forfeit => ProblemKind::Forfeit,
         };
         problems.push(Problem::new(
             Severity::Warning,
@@ -307,7 +329,10 @@ pub fn replay(record: GameRecord, options: &ReplayOptions) -> ReplayedGame {
         outcome,
         problems,
     };
-    check::result(&mut game);
+    if whole {
+        check::result(&mut game);
+        check::ply_count(&mut game);
+    }
     game.problems.sort_by_key(|p| p.span.offset);
     game
 }

@@ -95,11 +95,21 @@ fn illegal_reason(
     let turn = pos.turn();
     let from = squares[0];
     let to = squares[squares.len() - 1];
-    let from_name = if numeric {
-        from.number().to_string()
-    } else {
-        from.to_string()
+    let name = |sq: Square| {
+        if numeric {
+            sq.number().to_string()
+        } else {
+            sq.to_string()
+        }
     };
+    let from_name = name(from);
+    // Pieces move along diagonals only: say so before anything about the position.
+    if let Some(w) = squares.windows(2).find(|w| {
+        (w[1].file() as i8 - w[0].file() as i8).abs()
+            != (w[1].rank() as i8 - w[0].rank() as i8).abs()
+    }) {
+        return format!("{}-{} is not a diagonal move", name(w[0]), name(w[1]));
+    }
     let piece = match pos.piece_at(from) {
         None => return format!("there is no piece on {from_name}"),
         Some(p) if p.color != turn => return format!("{from_name} holds a {} piece", p.color),
@@ -107,6 +117,30 @@ fn illegal_reason(
     };
     if legal.is_empty() {
         return format!("{turn} has no legal move");
+    }
+    // A capture written to a square where it cannot stop: it must go on.
+    let longer: Vec<&Move> = legal
+        .iter()
+        .filter(|m| {
+            m.is_capture()
+                && m.path().count() > squares.len()
+                && m.path().take(squares.len()).eq(squares.iter().copied())
+        })
+        .collect();
+    if !longer.is_empty() {
+        let n = squares.len() - 1;
+        let captures = if n == 1 {
+            "one capture".to_string()
+        } else {
+            format!("{n} captures")
+        };
+        let ways: Vec<String> = longer.iter().map(|m| m.full_notation(numeric)).collect();
+        let written: Vec<String> = squares.iter().map(|&sq| name(sq)).collect();
+        return format!(
+            "{} stops after {captures}; the capture must continue: {}",
+            written.join("x"),
+            ways.join(", ")
+        );
     }
     if legal.iter().any(|m| m.from() == from && m.to() == to) {
         return "no capture between these squares passes over the intermediate squares written"
@@ -128,7 +162,14 @@ fn illegal_reason(
     let jump = rank_step.unsigned_abs() >= 2;
     if !piece.king && backward && !(jump && variant.men_capture_backward()) {
         let what = if jump { "captures" } else { "moves" };
-        return format!("a man {what} only forward in {}", variant_title(variant));
+        return if jump {
+            format!(
+                "men capture forward only in {} (a man never captures backward)",
+                variant_title(variant)
+            )
+        } else {
+            format!("a man {what} only forward in {}", variant_title(variant))
+        };
     }
     let adjacent = squares
         .windows(2)
@@ -141,9 +182,22 @@ fn illegal_reason(
         && !piece.king
         && legal.iter().all(|m| pos.kings(turn).contains(m.from()))
     {
-        return "a king must capture when one can (Czech rules)".to_string();
+        return "the king-priority rule of Czech draughts: when a king can capture, a king \
+                must capture (a man may not)"
+            .to_string();
     }
     String::new()
+}
+
+/// Which of the Tanzanian draw laws (RULES.md, "End of the game") a draw is by.
+fn draw_law_name(reason: drafti_rules::DrawReason) -> &'static str {
+    match reason {
+        drafti_rules::DrawReason::FewKings => "draw law 1",
+        drafti_rules::DrawReason::ThreeKingsOffMainDiagonal => {
+            "draw law 2 (no king of the three on the main diagonal)"
+        }
+        drafti_rules::DrawReason::KingCountReached(_) => "draw law 2 (the count)",
+    }
 }
 
 fn variant_title(variant: Variant) -> &'static str {
@@ -374,8 +428,14 @@ impl<'o> Replayer<'o> {
                     }
                 }
                 Step::Ended(outcome) => {
+                    let ended = match outcome {
+                        Outcome::Draw(reason) => {
+                            format!("the game was drawn by {} ({reason})", draw_law_name(reason))
+                        }
+                        Outcome::Win(_) => outcome.to_string(),
+                    };
                     let message = format!(
-                        "move {} at ply {} after the game ended ({outcome})",
+                        "move {} at ply {} after the game ended: {ended}",
                         node.mv.text,
                         ply + 1
                     );

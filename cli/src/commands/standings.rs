@@ -7,10 +7,12 @@
 use crate::common::{CliError, CommandResult};
 use crate::input::open_inputs;
 use drafti_analyzer::batch::{run_games, BatchOptions, GameJob};
+use drafti_analyzer::replay::{replay_partial, ReplayOptions};
 use drafti_analyzer::standings::{
     compute, EventFormat, EventStandings, GameSummary, MatchGame, MatchReport, MatchStatus,
     Standings, StandingsOptions, Warning,
 };
+use drafti_pdn::ParseError;
 use std::fmt::Write as _;
 use std::io::Write;
 use std::process::ExitCode;
@@ -45,12 +47,23 @@ enum Item {
     Unreadable(String),
 }
 
-fn summarise(job: GameJob<'_>) -> Item {
-    match &job.game {
+fn summarise(job: GameJob<'_>, options: &ReplayOptions) -> Item {
+    match job.game {
         Ok(game) => Item::Game(
-            Box::new(GameSummary::from_replayed(game, job.file)),
+            Box::new(GameSummary::from_replayed(&game, job.file)),
             game.is_valid(),
         ),
+        // A syntax error: the game still counts with the tags and moves read before it.
+        Err(ParseError {
+            record: Some(record),
+            ..
+        }) => {
+            let game = replay_partial(*record, options);
+            let mut summary = GameSummary::from_replayed(&game, job.file);
+            // The moves after the error are unknown: so is whether a king appeared.
+            summary.king_appeared = None;
+            Item::Game(Box::new(summary), false)
+        }
         Err(e) => Item::Unreadable(format!(
             "{}:{}:{}: game {} cannot be read ({}); skipped",
             job.file,
@@ -75,7 +88,7 @@ pub fn run(args: Args) -> CommandResult {
         opened.inputs,
         &batch,
         |_| {},
-        summarise,
+        |job| summarise(job, &batch.replay),
         |item| -> Result<(), std::convert::Infallible> {
             match item {
                 Item::Game(g, valid) => {

@@ -6,7 +6,7 @@ use crate::common::{
 };
 use crate::input::open_inputs;
 use drafti_analyzer::batch::{run_games, BatchError, BatchOptions, GameJob, Shard};
-use drafti_analyzer::replay::{Problem, ReplayOptions, Severity};
+use drafti_analyzer::replay::{replay_partial, Problem, ReplayOptions, Severity};
 use drafti_pdn::{ParseError, RawGame, Span, Tag};
 use drafti_rules::{Position, Variant};
 use serde::ser::{SerializeMap, Serializer};
@@ -51,13 +51,13 @@ struct TagMap<'a>(&'a [Tag]);
 impl Serialize for TagMap<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(None)?;
-        let mut seen: Vec<&str> = Vec::with_capacity(self.0.len());
+        // A set, not a scan of the names seen: a record of 200,000 tags took minutes.
+        let mut seen: std::collections::HashSet<&str> =
+            std::collections::HashSet::with_capacity(self.0.len());
         for tag in self.0 {
-            if seen.contains(&tag.name.as_str()) {
-                continue;
+            if seen.insert(&tag.name) {
+                map.serialize_entry(&tag.name, &tag.value)?;
             }
-            seen.push(&tag.name);
-            map.serialize_entry(&tag.name, &tag.value)?;
         }
         map.end()
     }
@@ -107,9 +107,9 @@ struct GameJson<'a> {
     warnings: Vec<ProblemJson<'a>>,
 }
 
-/// Characters of the source line shown on each side of the token in an excerpt; a longer
-/// line (a CR-only file read as one line, games run together) is cut to this with `…`.
-const EXCERPT_CONTEXT: usize = 60;
+/// Characters of the source line shown before and after the token in an excerpt; a longer
+/// line (games run together on one line) is cut to this with `…`.
+const EXCERPT_CONTEXT: usize = 120;
 
 /// The source line holding `span`, with a caret line under the token.
 pub fn source_excerpt(raw: &RawGame, span: Span) -> String {
@@ -232,76 +232,91 @@ fn syntax_problem(e: &ParseError) -> Problem {
     p
 }
 
-fn report(job: GameJob<'_>, json: bool, show_warnings: bool) -> Report {
-    match &job.game {
-        Ok(game) => {
-            let valid = game.is_valid();
-            let warnings = game.warnings().count() as u64;
-            let plies = game.moves.len() as u64;
-            let mut text = String::new();
-            if json {
-                let value = GameJson {
-                    file: job.file,
-                    index: job.raw.index + 1,
-                    line: game.record.span.line,
-                    tags: TagMap(&game.record.tags),
-                    variant: game
-                        .problems
-                        .iter()
-                        .all(|p| p.kind != drafti_analyzer::replay::ProblemKind::UnknownVariant)
-                        .then(|| game.variant.name()),
-                    plies: game.moves.len(),
-                    result: game.played_result().map(|r| r.as_str()),
-                    status: if valid { "valid" } else { "invalid" },
-                    errors: game.errors().map(ProblemJson::new).collect(),
-                    warnings: game.warnings().map(ProblemJson::new).collect(),
-                };
-                text = serde_json::to_string(&value).expect("serializable");
-                text.push('\n');
-            } else if !valid || (show_warnings && warnings > 0) {
-                let label = game_label(&game.record.tags, job.raw.index);
-                for p in &game.problems {
-                    if p.is_error() || show_warnings {
-                        human_problem(&mut text, job.file, job.raw, &label, p);
-                    }
-                }
+fn report(job: GameJob<'_>, json: bool, show_warnings: bool, options: &ReplayOptions) -> Report {
+    let GameJob {
+        file, raw, game, ..
+    } = job;
+    let game = match game {
+        Ok(game) => game,
+        // Read up to a syntax error: what was read is replayed (tags, players, the moves
+        // before the error), and the syntax error is one of its problems.
+        Err(mut e) => match e.record.take() {
+            Some(record) => {
+                let mut game = replay_partial(*record, options);
+                game.problems.push(syntax_problem(&e));
+                game.problems.sort_by_key(|p| p.span.offset);
+                game
             }
-            Report {
-                text,
-                valid,
-                warnings,
-                plies,
-            }
-        }
-        Err(e) => {
-            let p = syntax_problem(e);
-            let mut text = String::new();
-            if json {
-                let value = GameJson {
-                    file: job.file,
-                    index: job.raw.index + 1,
-                    line: job.raw.line,
-                    tags: TagMap(&[]),
-                    variant: None,
-                    plies: 0,
-                    result: None,
-                    status: "invalid",
-                    errors: vec![ProblemJson::new(&p)],
-                    warnings: Vec::new(),
-                };
-                text = serde_json::to_string(&value).expect("serializable");
-                text.push('\n');
-            } else {
-                let label = format!("game {} (unreadable)", job.raw.index + 1);
-                human_problem(&mut text, job.file, job.raw, &label, &p);
-            }
-            Report {
-                text,
-                valid: false,
-                warnings: 0,
-                plies: 0,
+            None => return unreadable(file, raw, &e, json),
+        },
+    };
+    let valid = game.is_valid();
+    let warnings = game.warnings().count() as u64;
+    let plies = game.moves.len() as u64;
+    let mut text = String::new();
+    if json {
+        let value = GameJson {
+            file,
+            index: raw.index + 1,
+            line: game.record.span.line,
+            tags: TagMap(&game.record.tags),
+            variant: game
+                .problems
+                .iter()
+                .all(|p| p.kind != drafti_analyzer::replay::ProblemKind::UnknownVariant)
+                .then(|| game.variant.name()),
+            plies: game.moves.len(),
+            result: game.played_result().map(|r| r.as_str()),
+            status: if valid { "valid" } else { "invalid" },
+            errors: game.errors().map(ProblemJson::new).collect(),
+            warnings: game.warnings().map(ProblemJson::new).collect(),
+        };
+        text = serde_json::to_string(&value).expect("serializable");
+        text.push('\n');
+    } else if !valid || (show_warnings && warnings > 0) {
+        let label = game_label(&game.record.tags, raw.index);
+        for p in &game.problems {
+            if p.is_error() || show_warnings {
+                human_problem(&mut text, file, raw, &label, p);
             }
         }
+    }
+    Report {
+        text,
+        valid,
+        warnings,
+        plies,
+    }
+}
+
+/// The report of a chunk that is no game at all (text between games).
+fn unreadable(file: &str, raw: &RawGame, e: &ParseError, json: bool) -> Report {
+    let p = syntax_problem(e);
+    let mut text = String::new();
+    if json {
+        let value = GameJson {
+            file,
+            index: raw.index + 1,
+            line: raw.line,
+            tags: TagMap(&[]),
+            variant: None,
+            plies: 0,
+            result: None,
+            status: "invalid",
+            errors: vec![ProblemJson::new(&p)],
+            warnings: Vec::new(),
+        };
+        text = serde_json::to_string(&value).expect("serializable");
+        text.push('\n');
+    } else {
+        let label = format!("game {} (unreadable)", raw.index + 1);
+        human_problem(&mut text, file, raw, &label, &p);
+    }
+    Report {
+        text,
+        valid: false,
+        warnings: 0,
+        plies: 0,
     }
 }
 
@@ -349,7 +364,7 @@ pub fn run(args: Args) -> CommandResult {
                 bar.set_message(format!("{} games", thousands(p.games)));
             }
         },
-        |job| report(job, json, show_warnings),
+        |job| report(job, json, show_warnings, &options.replay),
         |r: Report| -> std::io::Result<()> {
             if r.valid {
                 valid += 1;
