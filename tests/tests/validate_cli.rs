@@ -469,8 +469,9 @@ fn jobs_and_shards_do_not_change_the_answer() {
     assert_eq!(seen, (1..=1500).collect::<Vec<u64>>());
 }
 
-/// The real archives validate under their variant with no false errors. The only finding is
-/// a warning: Abatsiev game 36 (Абациев Н. - Лебедев Ю.) has its 50 moves written as `-`.
+/// The real archives validate under their variant with no false errors. The only findings are
+/// warnings: Abatsiev game 36 (Абациев Н. - Лебедев Ю.) has its 50 moves written as `-`, and
+/// the Czech team championship has three forfeits written `1. 0-2` / `1. 2-0`.
 #[test]
 fn real_archives_validate_under_their_variant() {
     let cases = [
@@ -482,7 +483,7 @@ fn real_archives_validate_under_their_variant() {
         ),
         ("russian-abatsiev-ussr-events-56games.pdn", "russian", 56, 1),
         ("czech-championship-2007-102games.pdn", "czech", 102, 0),
-        ("czech-team-championship-2007-72games.pdn", "czech", 72, 0),
+        ("czech-team-championship-2007-72games.pdn", "czech", 72, 3),
     ];
     for (file, variant, count, warnings) in cases {
         let (code, games, stderr) = validate_json(&[corpus(file)], &["--variant", variant]);
@@ -503,7 +504,8 @@ fn real_archives_validate_under_their_variant() {
     );
     assert_eq!(games[35]["warnings"][0]["kind"], "moves_not_recorded");
     assert_eq!(games[35]["tags"]["Black"], "Лебедев Ю.");
-    // The forfeits of the Czech team championship: no moves, a result, valid.
+    // The forfeits of the Czech team championship: no moves, a result, valid, and each one
+    // (and nothing else) warned as a forfeit.
     let (_, games, _) = validate_json(
         &[corpus("czech-team-championship-2007-72games.pdn")],
         &["--variant", "czech"],
@@ -514,6 +516,15 @@ fn real_archives_validate_under_their_variant() {
         .map(|g| g["index"].as_u64().unwrap())
         .collect();
     assert_eq!(forfeits, [12, 20, 36]);
+    let warned_forfeits: Vec<u64> = games
+        .iter()
+        .filter(|g| {
+            let w = g["warnings"].as_array().unwrap();
+            w.len() == 1 && w[0]["kind"] == "forfeit"
+        })
+        .map(|g| g["index"].as_u64().unwrap())
+        .collect();
+    assert_eq!(warned_forfeits, forfeits);
     // Under Tanzanian rules (men never capture backward) the Russian games are illegal: the
     // check is real.
     let (code, games, _) =
