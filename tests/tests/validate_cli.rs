@@ -470,8 +470,9 @@ fn jobs_and_shards_do_not_change_the_answer() {
 }
 
 /// The real archives validate under their variant with no false errors. The only findings are
-/// warnings: Abatsiev game 36 (Абациев Н. - Лебедев Ю.) has its 50 moves written as `-`, and
-/// the Czech team championship has three forfeits written `1. 0-2` / `1. 2-0`.
+/// warnings: Abatsiev game 36 (Абациев Н. - Лебедев Ю.) has its 50 moves written as `-`, the
+/// Czech team championship has three forfeits written `1. 0-2` / `1. 2-0`, and the Czech
+/// championship six games with a result and no moves (PlyCount 0), read as forfeits.
 #[test]
 fn real_archives_validate_under_their_variant() {
     let cases = [
@@ -482,7 +483,7 @@ fn real_archives_validate_under_their_variant() {
             0,
         ),
         ("russian-abatsiev-ussr-events-56games.pdn", "russian", 56, 1),
-        ("czech-championship-2007-102games.pdn", "czech", 102, 0),
+        ("czech-championship-2007-102games.pdn", "czech", 102, 6),
         ("czech-team-championship-2007-72games.pdn", "czech", 72, 3),
     ];
     for (file, variant, count, warnings) in cases {
@@ -504,6 +505,23 @@ fn real_archives_validate_under_their_variant() {
     );
     assert_eq!(games[35]["warnings"][0]["kind"], "moves_not_recorded");
     assert_eq!(games[35]["tags"]["Black"], "Лебедев Ю.");
+    let (_, games, _) = validate_json(
+        &[corpus("czech-championship-2007-102games.pdn")],
+        &["--variant", "czech"],
+    );
+    let warned: Vec<(u64, &Value)> = games
+        .iter()
+        .filter(|g| !g["warnings"].as_array().unwrap().is_empty())
+        .map(|g| (g["index"].as_u64().unwrap(), &g["warnings"][0]["kind"]))
+        .collect();
+    assert_eq!(
+        warned.iter().map(|(index, _)| *index).collect::<Vec<_>>(),
+        [18, 26, 27, 44, 45, 63]
+    );
+    assert!(
+        warned.iter().all(|(_, kind)| *kind == "forfeit"),
+        "{warned:?}"
+    );
     // The forfeits of the Czech team championship: no moves, a result, valid, and each one
     // (and nothing else) warned as a forfeit.
     let (_, games, _) = validate_json(
