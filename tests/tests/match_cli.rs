@@ -181,3 +181,76 @@ fn broken_engines_lose_and_the_match_goes_on() {
         drafti().arg("validate").arg(&pdn).assert().success();
     }
 }
+
+/// With `--egtb`, a position the tables hold ends the game with their exact result: from the
+/// start for openings inside the tables (two kings against a man: a draw; a king against a
+/// man: White wins in 3 plies, whoever plays White), after the capture that enters them for
+/// one outside (two kings against two men). Without tables the same openings are played out.
+#[test]
+fn endgame_tables_adjudicate() {
+    let tables = tempfile::tempdir().unwrap();
+    let dir = tables.path().to_str().unwrap();
+    let built = drafti()
+        .args(["egtb", "build", "--pieces", "3", "--dir", dir])
+        .output()
+        .unwrap();
+    assert!(built.status.success());
+    let openings = temp("table-openings.txt");
+    std::fs::write(&openings, "W:WK1,K10:B28\nW:WK10:B20\nW:WK1,K10:B28,20\n").unwrap();
+    let pdn = temp("tables.pdn");
+    let out = drafti()
+        .args(["match", "--engine", &hub("--nodes 500")])
+        .args(["--engine", &hub("--nodes 2000")])
+        .args(["--games", "6", "--json", "--egtb", dir, "--openings"])
+        .arg(&openings)
+        .arg("--pdn")
+        .arg(&pdn)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("endgame tables: "), "{stderr}");
+    let s = summary(&out.stdout);
+    assert!(s["terminations"]["tables"].as_u64().unwrap() >= 4, "{s}");
+    let text = std::fs::read_to_string(&pdn).unwrap();
+    let ends: Vec<(&str, &str)> = text
+        .split("[Event ")
+        .skip(1)
+        .map(|game| {
+            let tag = |name: &str| {
+                let start = game.find(&format!("[{name} \"")).unwrap() + name.len() + 3;
+                &game[start..start + game[start..].find('"').unwrap()]
+            };
+            (tag("Result"), tag("Termination"))
+        })
+        .collect();
+    assert_eq!(ends.len(), 6);
+    for game in &ends[..2] {
+        assert_eq!(
+            *game,
+            ("1/2-1/2", "draw: adjudicated by the endgame tables")
+        );
+    }
+    for game in &ends[2..4] {
+        assert_eq!(
+            *game,
+            (
+                "1-0",
+                "adjudicated by the endgame tables: White wins in 3 plies"
+            )
+        );
+    }
+    assert!(text.contains("[PlyCount \"0\"]"));
+    let validated = drafti().arg("validate").arg(&pdn).output().unwrap();
+    assert!(validated.status.success());
+
+    let out = drafti()
+        .args(["match", "--engine", &hub("--nodes 500")])
+        .args(["--engine", &hub("--nodes 2000")])
+        .args(["--games", "2", "--json", "--openings"])
+        .arg(&openings)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(summary(&out.stdout)["terminations"]["tables"], 0);
+}

@@ -10,7 +10,7 @@
 //! (`"pentanomial"` or `"trinomial"`), `engines` (names), `sprt` (`null`, or `elo0`, `elo1`,
 //! `alpha`, `beta`, `llr`, `lower`, `upper`, `verdict`: `"H1"`, `"H0"` or `"continue"`) and
 //! `terminations` (how many games ended each way: `normal`, `draw_rule`, `repetition`,
-//! `ply_cap`, `forfeit`).
+//! `ply_cap`, `forfeit`, `tables`: adjudicated by the endgame tables of `--egtb`).
 
 use crate::common::{parse_variant, CliError, CommandResult};
 use crate::match_runner::stats::{Sprt, Tally, Verdict};
@@ -83,6 +83,11 @@ pub struct Args {
     /// Square numbers (22-18) in the PDN instead of algebraic names.
     #[arg(long)]
     numeric: bool,
+    /// Adjudicate with endgame tables (drafti egtb build): a position they hold ends the game
+    /// with its exact result. `--egtb` alone uses the default folder
+    /// ($XDG_CACHE_HOME/drafti/egtb or ~/.cache/drafti/egtb).
+    #[arg(long, value_name = "DIR", num_args = 0..=1, default_missing_value = "")]
+    egtb: Option<std::path::PathBuf>,
     /// The summary as one JSON object.
     #[arg(long)]
     json: bool,
@@ -161,12 +166,15 @@ struct Terminations {
     repetition: u32,
     ply_cap: u32,
     forfeit: u32,
+    tables: u32,
 }
 
 impl Terminations {
     fn add(&mut self, played: &Played) {
         let t = &played.termination;
-        let counter = if t.contains("three times") {
+        let counter = if t.contains("by the endgame tables") {
+            &mut self.tables
+        } else if t.contains("three times") {
             &mut self.repetition
         } else if t.contains("ply cap") {
             &mut self.ply_cap
@@ -279,6 +287,19 @@ pub fn run(args: Args) -> CommandResult {
     if opening_list.is_empty() {
         return Err(CliError("no opening to play".to_string()));
     }
+    let tables = match &args.egtb {
+        None => None,
+        Some(dir) => {
+            let root = if dir.as_os_str().is_empty() {
+                crate::commands::egtb::default_dir().ok_or_else(|| {
+                    CliError("no default folder for endgame tables (HOME is not set)".into())
+                })?
+            } else {
+                dir.clone()
+            };
+            crate::commands::egtb::tables_in(&root, args.variant, true)?
+        }
+    };
     let engines = [args.engines[0].clone(), args.engines[1].clone()];
     let names = if args.names.len() == 2 {
         [args.names[0].clone(), args.names[1].clone()]
@@ -308,6 +329,7 @@ pub fn run(args: Args) -> CommandResult {
         move_timeout: Duration::from_secs(args.move_timeout.max(1)),
         concurrency: args.concurrency as usize,
         numeric: args.numeric,
+        tables,
     };
 
     let mut pdn = match &args.pdn {
@@ -437,12 +459,17 @@ pub fn run(args: Args) -> CommandResult {
     )?;
     writeln!(
         out,
-        "ends: {} by the rules, {} by a draw law, {} repetitions, {} at the ply cap, {} forfeits",
+        "ends: {} by the rules, {} by a draw law, {} repetitions, {} at the ply cap, {} forfeits{}",
         terminations.normal,
         terminations.draw_rule,
         terminations.repetition,
         terminations.ply_cap,
-        terminations.forfeit
+        terminations.forfeit,
+        if args.egtb.is_some() {
+            format!(", {} by the endgame tables", terminations.tables)
+        } else {
+            String::new()
+        }
     )?;
     if let Some(s) = sprt_report {
         writeln!(

@@ -5,7 +5,9 @@
 //! Adjudication, after every move: the rules' outcome (a side without a legal move loses;
 //! the Tanzanian draw laws with the lone king's count), a position seen for the third time
 //! (a draw by the runner's rule, so two engines shuffling kings do not play to the cap), and
-//! the ply cap (a draw). An engine that cannot start, exits, does not answer within its time
+//! the ply cap (a draw); with endgame tables, a position they hold ends the game with their
+//! exact result (`--egtb`), so won endings are scored as won without playing them out and an
+//! engine's failure to convert one does not blur the match. An engine that cannot start, exits, does not answer within its time
 //! and the margin, refuses the position (`error`) or plays a move that is not legal loses
 //! the game; the `Termination` tag says which. It is started again for the next game.
 
@@ -14,13 +16,14 @@ pub mod stats;
 
 use crate::hub::client::{ClientError, HubEngine, Thought};
 use crate::hub::protocol::{line_string, position_string, HubMove, Message};
+use drafti_engine::egtb::{Tables, Value};
 use drafti_pdn::{Comment, GameRecord, GameResult, Line, ResultToken, Tag};
 use drafti_rules::{Color, DrawLaws, Game, Move, Outcome, Position, Variant};
 use openings::Opening;
 use stats::GameScore;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::{mpsc, Arc};
 use std::time::Duration;
 
 /// How long the engines think.
@@ -41,7 +44,7 @@ pub enum Control {
 }
 
 /// A match.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Config {
     pub variant: Variant,
     /// The engines' command lines (run by `sh -c`).
@@ -60,6 +63,8 @@ pub struct Config {
     pub concurrency: usize,
     /// Squares as numbers in the PDN (22-18) instead of algebraic names.
     pub numeric: bool,
+    /// Endgame tables that adjudicate the positions they hold.
+    pub tables: Option<Arc<Tables>>,
 }
 
 /// How long an engine may take to start and answer `ready`.
@@ -123,6 +128,35 @@ fn forfeit(side: Color, reason: String) -> (GameResult, String) {
         Color::Black => GameResult::WhiteWin,
     };
     (result, reason)
+}
+
+/// The result the endgame tables give `pos` (the side to move's value under the law count
+/// `king_count`), with the `Termination` text: `adjudicated by the endgame tables: White wins
+/// in 17 plies`.
+fn table_result(
+    tables: &Tables,
+    pos: &Position,
+    king_count: Option<u32>,
+) -> Option<(GameResult, String)> {
+    let side = pos.turn();
+    let (winner, plies) = match tables.probe(pos, king_count)? {
+        Value::Draw => {
+            return Some((
+                GameResult::Draw,
+                "draw: adjudicated by the endgame tables".to_string(),
+            ))
+        }
+        Value::Win(plies) => (side, plies),
+        Value::Loss(plies) => (side.other(), plies),
+    };
+    let result = match winner {
+        Color::White => GameResult::WhiteWin,
+        Color::Black => GameResult::BlackWin,
+    };
+    Some((
+        result,
+        format!("adjudicated by the endgame tables: {winner} wins in {plies} plies"),
+    ))
 }
 
 /// Why an engine failed, for the `Termination` tag.
@@ -210,6 +244,14 @@ fn play_game(config: &Config, players: &mut [Player; 2], index: usize) -> Played
                 Outcome::Draw(_) => GameResult::Draw,
             };
             end = Some((result, outcome.to_string()));
+            break;
+        }
+        if let Some(end_by_table) = config
+            .tables
+            .as_deref()
+            .and_then(|t| table_result(t, &pos, game.king_count()))
+        {
+            end = Some(end_by_table);
             break;
         }
         if seen.get(&pos.hash_key()).copied().unwrap_or(0) >= 3 {
