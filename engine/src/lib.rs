@@ -324,6 +324,12 @@ impl Engine {
         self.tables.as_deref()
     }
 
+    /// The endgame tables in use, shared (to set them aside for a search without them and
+    /// back).
+    pub fn shared_tables(&self) -> Option<std::sync::Arc<egtb::Tables>> {
+        self.tables.clone()
+    }
+
     /// Forgets everything searched so far (without [`Engine::set_keep_table`] results never
     /// depend on it anyway; this frees the table's contents, e.g. before another game).
     pub fn clear(&mut self) {

@@ -10,6 +10,9 @@ use std::sync::OnceLock;
 
 const CONSTRUCTED: &str = "fixtures/puzzles/constructed.pdn";
 
+/// Two endings the endgame tables decide: one move wins, and two moves win.
+const TABLE_ENDINGS: &str = "fixtures/puzzles/table.pdn";
+
 /// Games of the corpus in the sample: enough for a handful of puzzles, a few seconds of work.
 const SAMPLE_GAMES: usize = 60;
 
@@ -18,9 +21,13 @@ fn temp_dir(name: &str) -> PathBuf {
 }
 
 /// Runs `drafti puzzles ARGS` in the tests crate's folder: (exit code, stdout, stderr).
+/// Without `--egtb`, no endgame tables (not the default folder's, whatever is built there).
 fn puzzles(args: &[&str]) -> (i32, String, String) {
     let mut all = vec!["puzzles"];
     all.extend_from_slice(args);
+    if !args.contains(&"--egtb") {
+        all.push("--no-egtb");
+    }
     run_drafti(&all)
 }
 
@@ -264,4 +271,60 @@ fn the_html_page_is_well_formed_with_a_board_and_a_hidden_solution_per_puzzle() 
     assert!(solution.contains("1. c3-d4 e5xc3 2. d2xf8"), "{solution}");
     // Self-contained: no script, nothing fetched.
     assert!(!text.contains("<script") && !text.contains("http://") && !text.contains("https://"));
+}
+
+#[test]
+fn with_endgame_tables_the_only_table_win_is_a_puzzle_and_two_are_not() {
+    // The tables of the fixture's material (a king and a man, or two kings, against two
+    // men) and of what they lead to: a second or two.
+    let dir = temp_dir("egtb");
+    let tables = dir.to_str().unwrap();
+    let (code, _, stderr) = run_drafti(&[
+        "egtb",
+        "build",
+        "--signature",
+        "KMvMM",
+        "--signature",
+        "KKvMM",
+        "--dir",
+        tables,
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let pdn = dir.join("table-puzzles.pdn");
+    let (code, stdout, stderr) = puzzles(&[
+        TABLE_ENDINGS,
+        "--egtb",
+        tables,
+        "--json",
+        "--pdn",
+        pdn.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("endgame tables: "), "{stderr}");
+    let found = json_lines(&stdout);
+    assert_eq!(found.len(), 1, "{stdout}");
+    let p = &found[0];
+    assert_eq!(p["fen"], "W:W9,K32:B17,21");
+    assert_eq!(p["exact"], true);
+    assert_eq!(p["gain"]["kind"], "win");
+    assert_eq!(p["gain"]["proven_win_in"], 7);
+    assert_eq!(p["gain"]["text"], "table win in 7 plies");
+    // Black's best defence by the tables: a3-b2 (lost in 6), not b4-c3 (lost in 4).
+    assert_eq!(
+        p["solution"],
+        serde_json::json!(["g1-d4", "a3-b2", "d4xa1"])
+    );
+    assert_eq!(p["sources"][0]["white"], "Asha");
+    // Its record verifies again with the tables.
+    let (code, stdout, stderr) = puzzles(&["--verify", pdn.to_str().unwrap(), "--egtb", tables]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(
+        stdout.contains("verified: White to play and win"),
+        "{stdout}"
+    );
+    // A folder without tables is an error that says so.
+    let empty = temp_dir("egtb-empty");
+    let (code, _, stderr) = puzzles(&[TABLE_ENDINGS, "--egtb", empty.to_str().unwrap()]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("no endgame tables here"), "{stderr}");
 }

@@ -14,6 +14,10 @@
 //! ```
 //! Duplicates (the same position from several games) are merged by [`Collection`].
 //!
+//! With endgame tables ([`PuzzleOptions::tables`]) every search probes them, and a position
+//! they hold is judged by them (see [`solve`]): a puzzle that starts there "wins" when its
+//! move is the only table win, and its solution's replies are the table's best defence.
+//!
 //! Every search is limited by nodes and starts from fresh tables (no game history: a puzzle
 //! is its position alone), so a position's puzzle is the same in every game, on every thread
 //! and when its PDN record is verified again.
@@ -45,10 +49,12 @@ pub use themes::Themes;
 
 use crate::replay::ReplayedGame;
 use crate::selfplay::with_engine;
+use drafti_engine::egtb::{EgtbError, Tables};
 use drafti_engine::{Engine, Limits, Score};
-use drafti_rules::{Move, Position, Variant};
+use drafti_rules::{DrawLaws, Move, Position, Variant};
 use serde::Serialize;
 use std::fmt;
+use std::sync::Arc;
 
 /// The default node budget of each search while mining.
 pub const DEFAULT_NODES: u64 = 20_000;
@@ -72,7 +78,7 @@ pub const SCREEN_SWING: i32 = 40;
 pub const SWING: i32 = 100;
 
 /// How puzzles are mined.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct PuzzleOptions {
     /// The first filter, one search of every position.
     pub screen: Limits,
@@ -85,6 +91,51 @@ pub struct PuzzleOptions {
     pub max_plies: usize,
     /// Transposition table of each worker's engine, MiB.
     pub tt_mb: usize,
+    /// Endgame tables, at most one set per variant (see [`PuzzleOptions::add_tables`]).
+    pub tables: Vec<Arc<Tables>>,
+}
+
+impl PuzzleOptions {
+    /// Adds the tables of one variant (replacing earlier ones of that variant); they must be
+    /// built for the variant's own draw laws, the laws the puzzles are solved by.
+    pub fn add_tables(&mut self, tables: Arc<Tables>) -> Result<(), EgtbError> {
+        let laws = DrawLaws::for_variant(tables.variant());
+        if tables.laws() != laws {
+            return Err(EgtbError::WrongRules {
+                path: tables.dir().to_path_buf(),
+                reason: format!(
+                    "tables for laws {:?}; puzzles of {} are solved by {laws:?}",
+                    tables.laws(),
+                    tables.variant()
+                ),
+            });
+        }
+        self.tables.retain(|t| t.variant() != tables.variant());
+        self.tables.push(tables);
+        Ok(())
+    }
+
+    /// The tables of `variant`, if any.
+    pub fn tables_for(&self, variant: Variant) -> Option<Arc<Tables>> {
+        self.tables.iter().find(|t| t.variant() == variant).cloned()
+    }
+}
+
+/// Runs `f` with this thread's engine for `variant` and the endgame tables `tables` (taken
+/// off again after: the engine is the thread's, shared with other work).
+fn with_tables<R>(
+    variant: Variant,
+    tt_mb: usize,
+    tables: Option<Arc<Tables>>,
+    f: impl FnOnce(&mut Engine) -> R,
+) -> R {
+    with_engine(variant, tt_mb, |engine| {
+        // add_tables checked the laws and the variant is the engine's: this cannot fail.
+        let _ = engine.set_tables(tables);
+        let result = f(engine);
+        let _ = engine.set_tables(None);
+        result
+    })
 }
 
 impl Default for PuzzleOptions {
@@ -99,6 +150,7 @@ impl Default for PuzzleOptions {
             verify_factor: VERIFY_FACTOR,
             max_plies: 24,
             tt_mb: 4,
+            tables: Vec::new(),
         }
     }
 }
@@ -164,8 +216,9 @@ pub enum GainKind {
     Material,
     /// A man through to be crowned: the line ends with a runaway man (see [`End::Runaway`]).
     Runaway,
-    /// The game: the line ends with the opponent without a move, or the first move is a
-    /// proven win.
+    /// The game: the line ends with the opponent without a move, the first move is a
+    /// proven win, or the puzzle's position is in the endgame tables (its move the only
+    /// table win).
     Win,
 }
 
@@ -200,6 +253,8 @@ pub struct Puzzle {
     pub difficulty: u8,
     /// What the solution shows.
     pub themes: Themes,
+    /// Judged by the endgame tables: the first move is the only one that wins, exactly.
+    pub exact: bool,
 }
 
 impl Puzzle {
@@ -309,7 +364,8 @@ fn reference(game: &ReplayedGame, i: usize) -> i32 {
 /// Mines one game on the calling thread (its engine is the thread's). The game's replayed
 /// positions are mined, also those before an error that stopped the replay.
 pub fn mine_game(game: &ReplayedGame, options: &PuzzleOptions) -> MinedGame {
-    with_engine(game.variant, options.tt_mb, |engine| {
+    let tables = options.tables_for(game.variant);
+    with_tables(game.variant, options.tt_mb, tables, |engine| {
         mine_with(engine, game, options)
     })
 }
@@ -438,12 +494,13 @@ fn build(
 ) -> Puzzle {
     let (after, _) = solve::played(start, &solution);
     let (end, _) = solve::played(&after, &verified.continuation);
+    let first = &verified.first;
     let kind = match verified.end {
+        _ if first.exact => GainKind::Win,
         End::Material => GainKind::Material,
         End::Runaway => GainKind::Runaway,
         End::NoMoveLeft | End::ProvenWin => GainKind::Win,
     };
-    let first = &verified.first;
     let mut whole = solution.clone();
     whole.extend_from_slice(&verified.continuation);
     Puzzle {
@@ -459,11 +516,13 @@ fn build(
         second: first.second,
         depth: first.depth_needed,
         difficulty: themes::difficulty(first.depth_needed),
+        exact: first.exact,
     }
 }
 
 /// Checks a puzzle given as a position and a solution (e.g. a record of `drafti puzzles
 /// --pdn`) at `nodes` nodes per solver move: the reference is the position's own balance.
+/// With `tables` (the variant's), the positions they hold are judged by them.
 pub fn verify_puzzle(
     variant: Variant,
     start: &Position,
@@ -471,8 +530,9 @@ pub fn verify_puzzle(
     nodes: u64,
     max_plies: usize,
     tt_mb: usize,
+    tables: Option<Arc<Tables>>,
 ) -> Result<Puzzle, verify::Refuted> {
-    with_engine(variant, tt_mb, |engine| {
+    with_tables(variant, tt_mb, tables, |engine| {
         let reference = solve::balance(start, start.turn());
         let verified = verify::verify(engine, start, solution, reference, nodes, max_plies)?;
         Ok(build(
@@ -583,15 +643,15 @@ mod tests {
                 Some(mv)
             })
             .collect();
-        let p = verify_puzzle(g.variant, &start, &solution, 80_000, 24, 4).unwrap();
+        let p = verify_puzzle(g.variant, &start, &solution, 80_000, 24, 4, None).unwrap();
         assert_eq!(p.gain, 400);
         // Another first move.
         let other = start.parse_move(g.variant, "e3-f4").unwrap();
-        let refuted = verify_puzzle(g.variant, &start, &other, 80_000, 24, 4).unwrap_err();
+        let refuted = verify_puzzle(g.variant, &start, &other, 80_000, 24, 4, None).unwrap_err();
         assert_eq!(refuted.at, 0);
         // The solution cut short of the capture: the sacrifice alone realises nothing, but
         // the engine's continuation does.
-        let p = verify_puzzle(g.variant, &start, &solution[..1], 80_000, 24, 4).unwrap();
+        let p = verify_puzzle(g.variant, &start, &solution[..1], 80_000, 24, 4, None).unwrap();
         assert_eq!(
             texts(&solution_end(&start, &solution[..1]), &p.continuation).len(),
             2
@@ -600,6 +660,82 @@ mod tests {
 
     fn solution_end(start: &Position, moves: &[Move]) -> Position {
         solve::played(start, moves).0
+    }
+
+    /// Tanzanian endgame tables of a king and a man, and of two kings, against two men (and
+    /// of all they lead to), built once for the tests.
+    fn tables() -> Arc<Tables> {
+        use drafti_engine::egtb::{build_signatures, Signature};
+        static TABLES: std::sync::OnceLock<(tempfile::TempDir, Arc<Tables>)> =
+            std::sync::OnceLock::new();
+        let (_, tables) = TABLES.get_or_init(|| {
+            let dir = tempfile::tempdir().unwrap();
+            let targets = ["KMvMM", "KKvMM"].map(|n| Signature::from_name(n).unwrap());
+            let tables = build_signatures(dir.path(), Variant::Tanzanian, &targets, &|_| {});
+            (dir, Arc::new(tables.unwrap()))
+        });
+        tables.clone()
+    }
+
+    fn with_tables() -> PuzzleOptions {
+        let mut options = PuzzleOptions::default();
+        options.add_tables(tables()).unwrap();
+        options
+    }
+
+    #[test]
+    fn in_the_tables_the_only_table_win_is_the_puzzle_and_the_replies_defend_best() {
+        // g1-d4 is the only move that wins (in 7 plies); every other draws. Black's best
+        // defence is a3-b2 (lost in 6), not b4-c3 (lost in 4); then d4xa1 wins the man.
+        let g = game(r#"[FEN "W:W9,K32:B17,21"] *"#);
+        let t = tables();
+        let ranked = t.rank_moves(&g.positions[0], None).unwrap();
+        assert_eq!(
+            ranked
+                .iter()
+                .filter(|(_, v)| v.distance().is_some_and(|d| d % 2 == 1))
+                .count(),
+            1
+        );
+        let mined = mine_game(&g, &with_tables());
+        assert_eq!(mined.found.len(), 1, "{:?}", mined.rejected);
+        let p = &mined.found[0].puzzle;
+        assert!(p.exact);
+        assert_eq!(p.kind, GainKind::Win);
+        assert_eq!(p.proven_win, Some(7));
+        assert_eq!(texts(&p.position, &p.solution), ["g1-d4", "a3-b2", "d4xa1"]);
+        let after_first = p.position.play(&p.solution[0]);
+        assert_eq!(
+            t.rank_moves(&after_first, None).unwrap()[0].0,
+            p.solution[1]
+        );
+        // The record verifies with the tables; with another first move it does not.
+        let v = verify_puzzle(
+            g.variant,
+            &p.position,
+            &p.solution,
+            80_000,
+            24,
+            4,
+            Some(t.clone()),
+        );
+        assert!(v.unwrap().exact);
+        let other = p.position.parse_move(g.variant, "g1-c5").unwrap();
+        let refuted = verify_puzzle(g.variant, &p.position, &other, 80_000, 24, 4, Some(t));
+        assert_eq!(refuted.unwrap_err().failure, Failure::OtherMove);
+    }
+
+    #[test]
+    fn in_the_tables_two_winning_moves_are_no_puzzle() {
+        // b8-e5 and d8-f6 both win in 7.
+        let g = game(r#"[FEN "W:WK1,K2:B17,21"] *"#);
+        let mined = mine_game(&g, &with_tables());
+        assert!(mined.found.is_empty(), "{:?}", mined.found);
+        assert!(
+            mined.rejected.contains(&(0, Failure::Ambiguous)),
+            "{:?}",
+            mined.rejected
+        );
     }
 
     #[test]

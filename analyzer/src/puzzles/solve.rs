@@ -8,9 +8,16 @@
 //! defence (a search; a forced reply needs none) and ends where the gain is **realised**: no
 //! capture is pending and the solver is a man (or more) up on the reference, or the opponent
 //! has no move left.
+//!
+//! **Endgame tables**, when the engine has them: a position they hold is judged by them, not
+//! searched. The solver's move is unique when exactly one move (up to landing squares) is a
+//! table win; the opponent's reply is the table's best defence (the slowest loss); and a
+//! gain is realised in a held position only where the table says the solver wins (a man up
+//! in a drawn ending is no gain). The searches probe the tables too.
 
 use super::themes::runaways;
 use super::Failure;
+use drafti_engine::egtb::{Tables, Value};
 use drafti_engine::{DepthInfo, Engine, Limits, RootLine, Score, KING, MAN};
 use drafti_rules::{Color, Move, Position, Variant};
 
@@ -71,6 +78,8 @@ pub struct SolverMove {
     pub depth: u32,
     /// Nodes searched.
     pub nodes: u64,
+    /// Judged by the endgame tables: the score is exact, the move the only table win.
+    pub exact: bool,
 }
 
 /// The verdict on a solver's position.
@@ -101,6 +110,99 @@ pub const MAX_PUZZLE_DEPTH: u32 = 40;
 /// Judges the solver's position `pos` (two or more legal moves) with searches of `nodes`
 /// nodes; `history` holds the keys of the line's earlier positions.
 pub fn judge_solver(engine: &mut Engine, pos: &Position, history: &[u64], nodes: u64) -> Judged {
+    if let Some(moves) = table_moves(engine.tables(), pos) {
+        return judge_by_table(engine, pos, history, nodes, &moves);
+    }
+    judge_by_search(engine, pos, history, nodes)
+}
+
+/// The tables' value of `pos` for the side to move, when they hold it. A king ending is
+/// taken as just arisen (its law-2 count at the start): a line stops at its first one, which
+/// the line's last capture or crowning made.
+pub fn table_value(tables: Option<&Tables>, pos: &Position) -> Option<Value> {
+    let tables = tables?;
+    if pos.occupied().count() > tables.max_pieces() {
+        return None;
+    }
+    tables.probe(pos, None)
+}
+
+/// Every legal move of `pos` with its table value, best first, when the tables hold every
+/// position after them; not in a king ending (the draw laws there need the game's count).
+pub fn table_moves(tables: Option<&Tables>, pos: &Position) -> Option<Vec<(Move, Value)>> {
+    let tables = tables?;
+    if king_ending(pos) || pos.occupied().count() > tables.max_pieces() {
+        return None;
+    }
+    tables
+        .rank_moves(pos, None)
+        .filter(|moves| !moves.is_empty())
+}
+
+/// The judgement of a position the tables hold (`moves`: [`table_moves`]): unique when
+/// exactly one move (up to landing squares) wins. The depth the move needs is the engine's
+/// without the tables (how deep it must look to find the win by itself).
+fn judge_by_table(
+    engine: &mut Engine,
+    pos: &Position,
+    history: &[u64],
+    nodes: u64,
+    moves: &[(Move, Value)],
+) -> Judged {
+    let (best, value) = moves[0];
+    let second = moves
+        .iter()
+        .find(|(mv, _)| !equivalent(mv, &best))
+        .map(|(_, v)| *v);
+    let tables = engine.shared_tables();
+    // Set aside and put back: they were this engine's, so putting them back cannot fail.
+    let _ = engine.set_tables(None);
+    let alone = search_solver(engine, pos, history, nodes);
+    let _ = engine.set_tables(tables);
+    let (depth_needed, depth, searched_nodes) = match &alone {
+        Some(m) if equivalent(&m.mv, &best) && winning(m.score) => {
+            (m.depth_needed, m.depth, m.nodes)
+        }
+        Some(m) => (m.depth, m.depth, m.nodes),
+        None => (0, 0, 0),
+    };
+    let found = SolverMove {
+        mv: best,
+        score: value.score(),
+        second: second.map(Value::score),
+        depth_needed,
+        depth,
+        nodes: searched_nodes,
+        exact: true,
+    };
+    match (value, second) {
+        (Value::Win(_), Some(Value::Win(_))) => Judged::Ambiguous(found),
+        (Value::Win(_), _) => Judged::Unique(found),
+        _ => Judged::NotWinning(found.score),
+    }
+}
+
+fn judge_by_search(engine: &mut Engine, pos: &Position, history: &[u64], nodes: u64) -> Judged {
+    let Some(found) = search_solver(engine, pos, history, nodes) else {
+        return Judged::NotWinning(Score::loss_in(0));
+    };
+    if !winning(found.score) {
+        Judged::NotWinning(found.score)
+    } else if found.second.is_none_or(|s| clearly_worse(found.score, s)) {
+        Judged::Unique(found)
+    } else {
+        Judged::Ambiguous(found)
+    }
+}
+
+/// The search's best move at a solver's position, the best other move's score and the depth
+/// from which the move is found (`None` without a legal move).
+fn search_solver(
+    engine: &mut Engine,
+    pos: &Position,
+    history: &[u64],
+    nodes: u64,
+) -> Option<SolverMove> {
     let legal = pos.legal_moves(engine.variant());
     let mut iterations: Vec<(u32, Move, Score)> = Vec::new();
     let mut record = |info: &DepthInfo| {
@@ -124,9 +226,7 @@ pub fn judge_solver(engine: &mut Engine, pos: &Position, history: &[u64], nodes:
             result = engine.search(pos, &limits(nodes, same + 1), history, &mut record);
         }
     }
-    let Some(best) = result.lines.first().cloned() else {
-        return Judged::NotWinning(Score::loss_in(0));
-    };
+    let best = result.lines.first().cloned()?;
     let second = result
         .lines
         .iter()
@@ -139,21 +239,15 @@ pub fn judge_solver(engine: &mut Engine, pos: &Position, history: &[u64], nodes:
         .take_while(|(_, mv, score)| equivalent(mv, &best.mv) && winning(*score))
         .last()
         .map_or(result.depth, |(d, _, _)| *d);
-    let found = SolverMove {
+    Some(SolverMove {
         mv: best.mv,
         score: best.score,
         second,
         depth_needed,
         depth: result.depth,
         nodes: result.nodes,
-    };
-    if !winning(best.score) {
-        Judged::NotWinning(best.score)
-    } else if second.is_none_or(|s| clearly_worse(best.score, s)) {
-        Judged::Unique(found)
-    } else {
-        Judged::Ambiguous(found)
-    }
+        exact: false,
+    })
 }
 
 /// Whether the side to move must capture.
@@ -204,13 +298,28 @@ pub enum End {
 
 /// How the line from `start` has ended at `pos`, if it has: the opponent without a move,
 /// or the gain realised (see [`End`]). `reference` is the solver's balance the gain is
-/// measured from.
-pub fn realised(start: &Position, pos: &Position, reference: i32, variant: Variant) -> Option<End> {
+/// measured from; in a position the `tables` hold, the solver must also be winning there.
+pub fn realised(
+    start: &Position,
+    pos: &Position,
+    reference: i32,
+    variant: Variant,
+    tables: Option<&Tables>,
+) -> Option<End> {
     let solver = start.turn();
     if !pos.has_legal_move(variant) {
         return (pos.turn() != solver).then_some(End::NoMoveLeft);
     }
     if capture_pending(pos, variant) {
+        return None;
+    }
+    // Where the tables know, only a won position realises anything.
+    let solver_wins = |v| match v {
+        Value::Win(_) => pos.turn() == solver,
+        Value::Loss(_) => pos.turn() != solver,
+        Value::Draw => false,
+    };
+    if table_value(tables, pos).is_some_and(|v| !solver_wins(v)) {
         return None;
     }
     let gain = balance(pos, solver) - reference;
@@ -254,7 +363,7 @@ pub fn solve(
     let mut first: Option<SolverMove> = None;
     loop {
         if let Some(f) = &first {
-            if let Some(end) = realised(start, &pos, reference, variant) {
+            if let Some(end) = realised(start, &pos, reference, variant, engine.tables()) {
                 return Ok(Line {
                     moves,
                     continuation: Vec::new(),
@@ -305,8 +414,8 @@ pub fn solve(
     }
 }
 
-/// The move played where the line needs no unique move: the only legal one, or the
-/// search's best.
+/// The move played where the line needs no unique move: the only legal one, the tables'
+/// best (for the opponent: the best defence), or the search's best.
 fn reply(
     engine: &mut Engine,
     pos: &Position,
@@ -317,6 +426,9 @@ fn reply(
 ) -> Option<Move> {
     if legal.len() == 1 {
         return Some(legal[0]);
+    }
+    if let Some(moves) = table_moves(engine.tables(), pos) {
+        return Some(moves[0].0);
     }
     let result = engine.search(pos, &limits(nodes, 1), history, |_| {});
     *total += result.nodes;
@@ -365,7 +477,7 @@ pub fn continuation(
     let (mut pos, mut keys) = played(start, solution);
     let mut line = Vec::new();
     loop {
-        if let Some(end) = realised(start, &pos, reference, variant) {
+        if let Some(end) = realised(start, &pos, reference, variant, engine.tables()) {
             return Some((line, end));
         }
         if line.len() >= max_plies || king_ending(&pos) {
@@ -373,12 +485,18 @@ pub fn continuation(
         }
         let legal = pos.legal_moves(variant);
         let history = &keys[..keys.len() - 1];
+        let solver_to_move = pos.turn() == start.turn();
         let mv = if legal.len() == 1 {
             legal[0]
+        } else if let Some(moves) = table_moves(engine.tables(), &pos) {
+            let (best, value) = moves[0];
+            if solver_to_move && !matches!(value, Value::Win(_)) {
+                return None;
+            }
+            best
         } else {
             let result = engine.search(&pos, &limits(nodes, 1), history, |_| {});
             *total += result.nodes;
-            let solver_to_move = pos.turn() == start.turn();
             if solver_to_move && !winning(result.score) {
                 return None;
             }
@@ -450,24 +568,33 @@ mod tests {
         let reference = balance(&start, Color::White);
         // After c3xe5 Black has nothing to capture and is a man down.
         let after = start.play(&start.parse_move(v, "c3xe5").unwrap()[0]);
-        assert_eq!(realised(&start, &after, reference, v), Some(End::Material));
+        assert_eq!(
+            realised(&start, &after, reference, v, None),
+            Some(End::Material)
+        );
         // With a capture pending nothing is realised yet.
-        assert_eq!(realised(&start, &start, reference - 100, v), None);
+        assert_eq!(realised(&start, &start, reference - 100, v, None), None);
         // A man through: h6 cannot be stopped once Black's f8 man is gone.
         let start = Position::from_fen("W:Wg5,a1:Bf8,b8").unwrap();
         let pos = Position::from_fen("B:Wh6,a1:Bb8").unwrap();
         assert_eq!(
-            realised(&start, &pos, balance(&start, Color::White), v),
+            realised(&start, &pos, balance(&start, Color::White), v, None),
             Some(End::Material)
         );
         let pos = Position::from_fen("B:Wh6,a1:Bb8,a7").unwrap();
         let start = Position::from_fen("W:Wg5,a1:Bf8,b8,a7").unwrap();
         assert_eq!(
-            realised(&start, &pos, balance(&pos, Color::White), v),
+            realised(&start, &pos, balance(&pos, Color::White), v, None),
             Some(End::Runaway)
         );
         assert_eq!(
-            realised(&start, &pos, balance(&pos, Color::White), Variant::Russian),
+            realised(
+                &start,
+                &pos,
+                balance(&pos, Color::White),
+                Variant::Russian,
+                None
+            ),
             None
         );
     }

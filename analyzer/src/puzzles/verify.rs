@@ -92,7 +92,7 @@ pub fn verify(
         });
     };
     let mut continuation = Vec::new();
-    let end = match solve::realised(start, &pos, reference, variant) {
+    let end = match solve::realised(start, &pos, reference, variant, engine.tables()) {
         Some(end) => Some(end),
         None => {
             match solve::continuation(engine, start, line, reference, nodes, max_plies, &mut total)

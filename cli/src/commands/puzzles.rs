@@ -10,6 +10,7 @@
 //! puzzles (a few hundred bytes each), the games stream through. The output depends only on
 //! the input and `--nodes`, never on `--jobs`.
 
+use crate::commands::egtb::tables_for_search;
 use crate::commands::report::{stdin_is_empty, stdin_is_piped};
 use crate::common::{jobs, parse_variant, report_written, thousands, warn_empty_inputs};
 use crate::common::{CliError, CommandResult, OutputFile};
@@ -24,6 +25,7 @@ use drafti_analyzer::puzzles::{
 };
 use drafti_analyzer::replay::{ReplayOptions, ReplayedGame};
 use drafti_analyzer::selfplay::mainline;
+use drafti_engine::egtb::Tables;
 use drafti_pdn::{
     write_game_to, Comment, GameRecord, GameResult, Line, MoveNode, ResultToken, Tag,
 };
@@ -84,6 +86,38 @@ pub struct Args {
     /// Rules for every game, whatever its tags say: tz, czech or russian.
     #[arg(long, value_parser = parse_variant)]
     variant: Option<Variant>,
+    /// Endgame tables (drafti egtb build): a position they hold is judged by them, exactly
+    /// (default: those in $XDG_CACHE_HOME/drafti/egtb or ~/.cache/drafti/egtb, if built).
+    #[arg(long, value_name = "DIR")]
+    egtb: Option<PathBuf>,
+    /// Use no endgame tables, not even the default folder's.
+    #[arg(long, conflicts_with = "egtb")]
+    no_egtb: bool,
+}
+
+/// The endgame tables asked for: every variant's under `--egtb DIR` (an error if it has
+/// none), else the default folder's, if built; none with `--no-egtb`. Says on stderr which.
+fn endgame_tables(args: &Args, options: &mut PuzzleOptions) -> Result<(), CliError> {
+    if args.no_egtb {
+        return Ok(());
+    }
+    for variant in Variant::ALL {
+        let tables = match &args.egtb {
+            Some(dir) if !Tables::variant_dir(dir, variant).is_dir() => None,
+            dir => tables_for_search(dir.as_deref(), variant)?,
+        };
+        if let Some(t) = tables {
+            options.add_tables(t).map_err(|e| CliError(e.to_string()))?;
+        }
+    }
+    match &args.egtb {
+        Some(dir) if options.tables.is_empty() => Err(CliError(format!(
+            "{}: no endgame tables here (drafti egtb build --dir {} builds them)",
+            dir.display(),
+            dir.display()
+        ))),
+        _ => Ok(()),
+    }
 }
 
 /// `3` or `2-4` (difficulties 1 to 5).
@@ -213,6 +247,7 @@ fn task(p: &Puzzle) -> String {
 /// `a man through`, `win`, `win in 17`.
 fn gain_text(p: &Puzzle) -> String {
     match (p.kind, p.proven_win) {
+        (GainKind::Win, Some(n)) if p.exact => format!("table win in {n} plies"),
         (GainKind::Win, Some(n)) => format!("forced win in {n} plies"),
         (GainKind::Win, None) => "the game: no move left".to_string(),
         _ => gain_task(p)
@@ -317,11 +352,12 @@ fn text_entry(number: usize, e: &Entry) -> String {
     let p = &e.puzzle;
     let numeric = numeric_of(e);
     let mut out = format!(
-        "{number}. {}  (difficulty {}/5, depth {}; {})\n",
+        "{number}. {}  (difficulty {}/5, depth {}; {}{})\n",
         task(p),
         p.difficulty,
         p.depth,
-        themes_text(p)
+        themes_text(p),
+        if p.exact { "; endgame tables" } else { "" }
     );
     let _ = writeln!(out, "   {}", p.position.to_fen());
     let _ = writeln!(out, "   solution: {}", solution_text(p, numeric));
@@ -377,6 +413,7 @@ struct PuzzleJson<'a> {
     difficulty: u8,
     score: String,
     second: Option<String>,
+    exact: bool,
     occurrences: u64,
     sources: Vec<SourceJson<'a>>,
 }
@@ -425,6 +462,7 @@ fn json_entry(number: usize, e: &Entry) -> String {
         difficulty: p.difficulty,
         score: p.score.to_string(),
         second: p.second.map(|s| s.to_string()),
+        exact: p.exact,
         occurrences: e.occurrences,
         sources: e
             .sources
@@ -696,10 +734,11 @@ pub fn run(args: Args) -> CommandResult {
     let (inputs, source) = choose_inputs(&args.files)?;
     let names: Vec<String> = inputs.iter().map(|i| i.name.clone()).collect();
     let jobs = jobs(args.jobs);
-    let options = PuzzleOptions {
+    let mut options = PuzzleOptions {
         nodes: args.nodes.unwrap_or(DEFAULT_NODES),
         ..PuzzleOptions::default()
     };
+    endgame_tables(&args, &mut options)?;
     let batch = BatchOptions {
         jobs,
         shard: args.shard,
@@ -859,7 +898,7 @@ struct CheckJson<'a> {
 }
 
 /// `--verify`: each record's FEN and moves checked as a puzzle.
-fn check_record(job: &GameJob<'_>, nodes: u64, max_plies: usize, tt_mb: usize) -> Checked {
+fn check_record(job: &GameJob<'_>, nodes: u64, options: &PuzzleOptions) -> Checked {
     let mut checked = Checked {
         file: job.file.to_string(),
         game: job.raw.index + 1,
@@ -886,8 +925,9 @@ fn check_record(job: &GameJob<'_>, nodes: u64, max_plies: usize, tt_mb: usize) -
             &game.start,
             &game.moves,
             nodes,
-            max_plies,
-            tt_mb,
+            options.max_plies,
+            options.tt_mb,
+            options.tables_for(game.variant),
         )
         .map_err(|r| {
             let at = r.at.min(game.moves.len());
@@ -906,7 +946,8 @@ fn run_verify(args: &Args) -> CommandResult {
     let names: Vec<String> = opened.inputs.iter().map(|i| i.name.clone()).collect();
     let jobs = jobs(args.jobs);
     let nodes = args.nodes.unwrap_or(DEFAULT_NODES * VERIFY_FACTOR);
-    let defaults = PuzzleOptions::default();
+    let mut options = PuzzleOptions::default();
+    endgame_tables(args, &mut options)?;
     let batch = BatchOptions {
         jobs,
         shard: args.shard,
@@ -925,7 +966,7 @@ fn run_verify(args: &Args) -> CommandResult {
         opened.inputs,
         &batch,
         |_| {},
-        |job| check_record(&job, nodes, defaults.max_plies, defaults.tt_mb),
+        |job| check_record(&job, nodes, &options),
         |c: Checked| -> std::io::Result<()> {
             total += 1;
             passed += u64::from(c.outcome.is_ok());
