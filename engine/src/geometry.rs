@@ -1,5 +1,5 @@
-//! Board geometry the evaluation needs: king reach (from the rules core), ranks, files and the forward cones of
-//! men, as tables of 32-bit square sets (bit `i` is the square numbered `i + 1`, as in
+//! Board geometry the evaluation needs: king reach (from the rules core), diagonal steps,
+//! squares attacked by men and the forward cones of men, as tables of 32-bit square sets (bit `i` is the square numbered `i + 1`, as in
 //! `drafti_rules::Bitboard`). Built at compile time from square coordinates.
 
 use drafti_rules::Square;
@@ -31,18 +31,6 @@ const fn coords(index: usize) -> (i8, i8) {
     (0, 0)
 }
 
-/// `RANK[r]`: the squares of rank `r` (0 = 1st … 7 = 8th).
-pub(crate) static RANK: [u32; 8] = {
-    let mut table = [0u32; 8];
-    let mut sq = 0;
-    while sq < 32 {
-        let (_, r) = coords(sq);
-        table[r as usize] |= 1 << sq;
-        sq += 1;
-    }
-    table
-};
-
 /// `CONE[sq]`: for a White man on `sq`, its forward cone up to the 8th rank: every square it
 /// could pass on its way to be crowned. Enemy men move towards it and never sideways, so one
 /// outside the cone can never enter it in front of the man; an enemy man that is to stop or
@@ -70,21 +58,69 @@ pub(crate) static CONE: [u32; 32] = {
     table
 };
 
-/// The four central squares c5, d4, e5, f4.
-pub(crate) const CENTRE: u32 = square_set(&[(2, 4), (3, 3), (4, 4), (5, 3)]);
-/// The squares around the centre that men develop to: c3, e3, d6, f6.
-pub(crate) const NEAR_CENTRE: u32 = square_set(&[(2, 2), (4, 2), (3, 5), (5, 5)]);
+/// `STEP[sq][dir]`: the diagonal neighbour of `sq` (as a square index) in direction `dir`
+/// — 0 up-left, 1 up-right, 2 down-left, 3 down-right, "up" towards the 8th rank — or
+/// [`NO_SQUARE`] off the board.
+pub(crate) static STEP: [[u8; 4]; 32] = {
+    let mut table = [[NO_SQUARE; 4]; 32];
+    let mut sq = 0;
+    while sq < 32 {
+        let (f, r) = coords(sq);
+        let deltas = [(-1, 1), (1, 1), (-1, -1), (1, -1)];
+        let mut d = 0;
+        while d < 4 {
+            if let Some(i) = index_at(f + deltas[d].0, r + deltas[d].1) {
+                table[sq][d] = i as u8;
+            }
+            d += 1;
+        }
+        sq += 1;
+    }
+    table
+};
 
-/// White's back-rank squares that guard against crowning: c1, e1 (and g1 with a1 less so).
-pub(crate) const BACK_GUARD_STRONG: u32 = square_set(&[(2, 0), (4, 0)]);
-/// a1 and g1.
-pub(crate) const BACK_GUARD_WEAK: u32 = square_set(&[(0, 0), (6, 0)]);
+/// No square (off the board) in [`STEP`].
+pub(crate) const NO_SQUARE: u8 = 32;
+
+/// The squares where men of the side moving *up* could capture a piece: the piece stands
+/// diagonally in front of one of them and the square beyond it is empty (men capture
+/// forward only in Tanzanian and Czech). For the side moving down, turn the board.
+#[inline]
+pub(crate) fn attacked_by_men(men: u32, empty: u32) -> u32 {
+    let mut attacked = 0;
+    let mut rest = men;
+    while rest != 0 {
+        let m = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        for (dir, &target) in STEP[m].iter().enumerate().take(2) {
+            if target == NO_SQUARE {
+                continue;
+            }
+            let beyond = STEP[target as usize][dir];
+            if beyond != NO_SQUARE && empty & (1 << beyond) != 0 {
+                attacked |= 1 << target;
+            }
+        }
+    }
+    attacked
+}
 
 /// The long diagonal a1–h8.
 pub(crate) const MAIN_DIAGONAL: u32 = drafti_rules::MAIN_DIAGONAL.0;
 
-/// The two double-corner diagonals (a7–g1 and b8–h2): where a lone king defends longest.
-pub(crate) const DOUBLE_CORNER: u32 = square_set(&[(0, 6), (1, 7), (6, 0), (7, 1)]);
+/// The two "double" diagonals a7–g1 and b8–h2, next to the double corners: where a lone
+/// king hides from three kings.
+pub(crate) const DOUBLE_DIAGONALS: [u32; 2] = [
+    square_set(&[(0, 6), (1, 5), (2, 4), (3, 3), (4, 2), (5, 1), (6, 0)]),
+    square_set(&[(1, 7), (2, 6), (3, 5), (4, 4), (5, 3), (6, 2), (7, 1)]),
+];
+
+/// The two "triple" diagonals a3–f8 and c1–h6, beside the main diagonal: the last lines a
+/// lone king is driven from (Petrov's triangle).
+pub(crate) const TRIPLE_DIAGONALS: [u32; 2] = [
+    square_set(&[(0, 2), (1, 3), (2, 4), (3, 5), (4, 6), (5, 7)]),
+    square_set(&[(2, 0), (3, 1), (4, 2), (5, 3), (6, 4), (7, 5)]),
+];
 
 const fn square_set(squares: &[(i8, i8)]) -> u32 {
     let mut set = 0;
@@ -127,15 +163,32 @@ mod tests {
     }
 
     #[test]
+    fn steps_and_attacks() {
+        let c3 = Square::parse("c3").unwrap().index() as usize;
+        assert_eq!(1u32 << STEP[c3][0], bit("b4"));
+        assert_eq!(1u32 << STEP[c3][1], bit("d4"));
+        assert_eq!(1u32 << STEP[c3][2], bit("b2"));
+        assert_eq!(1u32 << STEP[c3][3], bit("d2"));
+        let a1 = Square::parse("a1").unwrap().index() as usize;
+        assert_eq!(STEP[a1][0], NO_SQUARE);
+        assert_eq!(STEP[a1][2], NO_SQUARE);
+        // A man on c3 attacks b4 (a5 empty) and d4 (e5 empty) but not d4 when e5 is taken.
+        let empty = !bit("c3");
+        assert_eq!(attacked_by_men(bit("c3"), empty), bit("b4") | bit("d4"));
+        assert_eq!(attacked_by_men(bit("c3"), empty & !bit("e5")), bit("b4"));
+    }
+
+    #[test]
     fn ranks_and_cones() {
-        assert_eq!(RANK[0], bit("a1") | bit("c1") | bit("e1") | bit("g1"));
-        assert_eq!(RANK.iter().map(|r| r.count_ones()).sum::<u32>(), 32);
         let d6 = Square::parse("d6").unwrap().index() as usize;
         assert_eq!(
             CONE[d6],
             bit("c7") | bit("e7") | bit("b8") | bit("d8") | bit("f8")
         );
-        assert_eq!(CENTRE.count_ones(), 4);
-        assert_eq!(DOUBLE_CORNER.count_ones(), 4);
+        assert_eq!(DOUBLE_DIAGONALS[0] & DOUBLE_DIAGONALS[1], 0);
+        let ends = bit("a7") | bit("g1");
+        assert_eq!(DOUBLE_DIAGONALS[0] & ends, ends);
+        assert_eq!(TRIPLE_DIAGONALS[0] & DOUBLE_DIAGONALS[0], bit("c5"));
+        assert_eq!(TRIPLE_DIAGONALS[1].count_ones(), 6);
     }
 }

@@ -23,7 +23,9 @@
 //! assert!(result.nodes > 0);
 //! ```
 
+mod config;
 pub mod egtb;
+mod endgame;
 mod eval;
 mod geometry;
 mod laws;
@@ -31,14 +33,16 @@ mod order;
 mod score;
 mod search;
 mod tt;
+mod weights;
 
-pub use eval::{
-    ADVANCE_ENDGAME, ADVANCE_OPENING, BACK_GUARD_STRONG, BACK_GUARD_WEAK, CENTRE_MAN,
-    DRAWISH_DIVISOR, KING, KING_MAIN_DIAGONAL, KING_MOBILITY, LONE_KING_DOUBLE_CORNER,
-    LONE_KING_MOBILITY, MAIN_DIAGONAL_HELD, MAN, NEAR_CENTRE_MAN, RUNAWAY_BASE, RUNAWAY_STEP,
-    THREE_KINGS_WITH_COUNT,
+pub use config::{Config, ConfigError};
+pub use endgame::{
+    DRAWISH_DIVISOR, HOLD_DOUBLE, HOLD_MAIN, HOLD_TRIPLE, HOPELESS_DIVISOR, LONE_KING_FOUR,
+    LONE_KING_MAN_RANK, LONE_KING_MOBILITY, LONE_KING_PIECE, LONE_KING_THREE, LONE_ON_DOUBLE,
+    LONE_ON_MAIN, LONE_ON_TRIPLE, THREE_KINGS_WITH_COUNT,
 };
 pub use score::Score;
+pub use weights::{Weights, WeightsError};
 
 use drafti_rules::{DrawLaws, Move, Outcome, Position, Variant};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -235,6 +239,8 @@ pub enum SearchError {
 pub struct Engine {
     variant: Variant,
     laws: DrawLaws,
+    config: Config,
+    eval_tables: Arc<eval::Tables>,
     tt: tt::Table,
     order: order::Order,
     state: search::State,
@@ -252,11 +258,20 @@ impl Engine {
 
     /// An engine with explicit draw laws (e.g. another agreed count for law 2).
     pub fn with_laws(variant: Variant, tt_mb: usize, laws: DrawLaws) -> Engine {
+        Engine::with_config(variant, tt_mb, laws, Config::default())
+    }
+
+    /// An engine with explicit draw laws and switches ([`Config`]; its default is the
+    /// engine as shipped, other settings are for measuring its parts against each other).
+    pub fn with_config(variant: Variant, tt_mb: usize, laws: DrawLaws, config: Config) -> Engine {
+        let order = order::Order::new(config.piece_history != 0, config.counter_moves != 0);
         Engine {
             variant,
             laws,
+            config,
+            eval_tables: eval::shipped_tables(),
             tt: tt::Table::new(tt_mb),
-            order: order::Order::new(),
+            order,
             state: search::State::new(),
             stop: StopFlag::new(),
             tables: None,
@@ -281,6 +296,17 @@ impl Engine {
     /// The draw laws applied.
     pub fn laws(&self) -> DrawLaws {
         self.laws
+    }
+
+    /// Evaluates with `weights` instead of the shipped ones (e.g. a trainer's new fit, to
+    /// measure it in a match).
+    pub fn set_weights(&mut self, weights: &Weights) {
+        self.eval_tables = Arc::new(eval::Tables::new(weights));
+    }
+
+    /// The switches the engine runs with.
+    pub fn config(&self) -> &Config {
+        &self.config
     }
 
     /// Whether the transposition table keeps what earlier searches found and uses it in later
@@ -350,7 +376,7 @@ impl Engine {
     /// ```
     pub fn evaluate(&self, pos: &Position) -> Score {
         let state = laws::LawState::at_root(&self.laws, pos, None);
-        Score::centi_men(eval::evaluate(pos, &self.laws, state))
+        Score::centi_men(eval::evaluate(pos, &self.laws, state, &self.eval_tables))
     }
 
     /// Searches `pos` within `limits`. `history` holds the hash keys
@@ -385,6 +411,71 @@ impl Engine {
             }
         }
         Ok(self.run(pos, limits, history, Some(only), on_depth))
+    }
+}
+
+/// What the Texel trainer (`engine/examples/texel.rs`) needs: the evaluation's features and
+/// its parameter layout. Not for searching.
+pub mod tuning {
+    pub use super::weights::{
+        group_of, Group, Weights, WeightsError, GROUPS, PARAMS, REGIONS, REGION_STATES,
+        SHIPPED_TEXT, UNIT,
+    };
+    use super::{endgame, eval, laws::LawState};
+    use drafti_rules::{DrawLaws, Position};
+
+    /// The linear evaluation's features of a position whose evaluation is (scaled) linear.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub struct Features {
+        /// `(parameter, count)` from White's side, each parameter once, in order.
+        pub counts: Vec<(u32, i32)>,
+        /// Pieces on the board (capped at 24): the weight of the opening values is
+        /// `pieces / 24`, of the endgame values the rest.
+        pub pieces: i32,
+        /// The linear score is divided by this (endgame knowledge; usually 1).
+        pub divisor: i32,
+    }
+
+    struct Collect(Vec<(u32, i32)>);
+
+    impl eval::Sink for Collect {
+        fn add(&mut self, param: usize, count: i32) {
+            self.0.push((param as u32, count));
+        }
+    }
+
+    /// The features of `pos` (no draw law or special endgame score applying at the root of
+    /// a search of it), or `None` when its evaluation does not depend on the weights.
+    pub fn features(pos: &Position, laws: &DrawLaws) -> Option<Features> {
+        let state = LawState::at_root(laws, pos, None);
+        let divisor = match endgame::evaluate(pos, laws, state) {
+            endgame::Verdict::Score(_) => return None,
+            endgame::Verdict::Scaled(d) => d,
+            endgame::Verdict::Linear => 1,
+        };
+        let mut collect = Collect(Vec::with_capacity(64));
+        let pieces = eval::features(pos, &mut collect);
+        let mut counts = collect.0;
+        counts.sort_unstable_by_key(|&(p, _)| p);
+        counts.dedup_by(|b, a| {
+            if a.0 == b.0 {
+                a.1 += b.1;
+                true
+            } else {
+                false
+            }
+        });
+        counts.retain(|&(_, c)| c != 0);
+        Some(Features {
+            counts,
+            pieces,
+            divisor,
+        })
+    }
+
+    /// The linear evaluation of `pos` with `weights`, from White's side (hundredths of a man).
+    pub fn linear(pos: &Position, weights: &Weights) -> i32 {
+        eval::linear(pos, weights)
     }
 }
 

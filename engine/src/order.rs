@@ -1,5 +1,7 @@
 //! Move ordering: the hash move first, then captures by what they take, crowning moves,
-//! the two killer moves of the ply, and the rest by their history score.
+//! the two killer moves of the ply, the counter-move (the quiet move that last refuted the
+//! opponent's previous move), and the rest by their history score, kept apart for men and
+//! kings (a king's move from a to b has nothing to do with a man's).
 
 use super::tt::MoveKey;
 use drafti_rules::{Color, Move, Position};
@@ -11,6 +13,7 @@ const HASH_MOVE: i32 = 1 << 30;
 const CAPTURE: i32 = 1 << 28;
 const PROMOTION: i32 = 1 << 27;
 const KILLER: i32 = 1 << 26;
+const COUNTER: i32 = 1 << 25;
 /// History scores stay below this (halved when one reaches it).
 const HISTORY_CAP: i32 = 1 << 20;
 
@@ -18,13 +21,22 @@ const HISTORY_CAP: i32 = 1 << 20;
 pub(crate) struct Order {
     killers: Vec<[MoveKey; 2]>,
     history: Vec<i32>,
+    /// By the side to move and the opponent's previous move (from, to).
+    counters: Vec<MoveKey>,
+    /// Whether history is kept apart for men and kings.
+    by_piece: bool,
+    /// Whether counter-moves are used.
+    use_counters: bool,
 }
 
 impl Order {
-    pub fn new() -> Order {
+    pub fn new(by_piece: bool, use_counters: bool) -> Order {
         Order {
             killers: vec![[MoveKey::default(); 2]; MAX_PLY + 1],
-            history: vec![0; 2 * 32 * 32],
+            history: vec![0; 2 * 2 * 32 * 32],
+            counters: vec![MoveKey::default(); 2 * 32 * 32],
+            by_piece,
+            use_counters,
         }
     }
 
@@ -32,11 +44,32 @@ impl Order {
     pub fn clear(&mut self) {
         self.killers.fill([MoveKey::default(); 2]);
         self.history.fill(0);
+        self.counters.fill(MoveKey::default());
     }
 
     #[inline]
-    fn history_index(color: Color, mv: &Move) -> usize {
-        (color as usize) * 1024 + (mv.from().index() as usize) * 32 + mv.to().index() as usize
+    fn history_index(&self, pos: &Position, mv: &Move) -> usize {
+        let color = pos.turn();
+        let king = self.by_piece && pos.kings(color).contains(mv.from());
+        (color as usize) * 2048
+            + usize::from(king) * 1024
+            + (mv.from().index() as usize) * 32
+            + mv.to().index() as usize
+    }
+
+    #[inline]
+    fn counter_index(color: Color, previous: MoveKey) -> usize {
+        (color as usize) * 1024 + previous.from as usize * 32 + previous.to as usize
+    }
+
+    /// The counter-move to `previous` for `color` (none when counters are off or there was
+    /// no previous move).
+    #[inline]
+    pub fn counter(&self, color: Color, previous: MoveKey) -> MoveKey {
+        if !self.use_counters || previous.is_none() {
+            return MoveKey::default();
+        }
+        self.counters[Order::counter_index(color, previous)]
     }
 
     /// Ordering scores of `moves` (higher first).
@@ -45,6 +78,7 @@ impl Order {
         pos: &Position,
         moves: &[Move],
         hash_move: MoveKey,
+        counter: MoveKey,
         ply: usize,
         scores: &mut [i32],
     ) {
@@ -65,8 +99,10 @@ impl Order {
                 KILLER + 1
             } else if killers[1].is(mv) {
                 KILLER
+            } else if !counter.is_none() && counter.is(mv) {
+                COUNTER
             } else {
-                self.history[Order::history_index(pos.turn(), mv)]
+                self.history[self.history_index(pos, mv)]
             };
         }
     }
@@ -78,19 +114,30 @@ impl Order {
         k[0].is(mv) || k[1].is(mv)
     }
 
-    /// A quiet move caused a cut-off at `ply` with `depth` plies left; `tried` are the quiet
-    /// moves searched before it without one.
-    pub fn cutoff(&mut self, color: Color, mv: &Move, tried: &[Move], ply: usize, depth: i32) {
+    /// A quiet move of `pos` caused a cut-off at `ply` with `depth` plies left, in answer to
+    /// the opponent's `previous` move; `tried` are the quiet moves searched before it.
+    pub fn cutoff(
+        &mut self,
+        pos: &Position,
+        mv: &Move,
+        tried: &[Move],
+        ply: usize,
+        depth: i32,
+        previous: MoveKey,
+    ) {
         let k = &mut self.killers[ply.min(MAX_PLY)];
         if !k[0].is(mv) {
             k[1] = k[0];
             k[0] = MoveKey::of(mv);
         }
+        if self.use_counters && !previous.is_none() {
+            self.counters[Order::counter_index(pos.turn(), previous)] = MoveKey::of(mv);
+        }
         let bonus = depth * depth;
-        let i = Order::history_index(color, mv);
+        let i = self.history_index(pos, mv);
         self.history[i] += bonus;
         for other in tried {
-            let j = Order::history_index(color, other);
+            let j = self.history_index(pos, other);
             self.history[j] = (self.history[j] - bonus).max(-HISTORY_CAP);
         }
         if self.history[i] >= HISTORY_CAP {
@@ -122,21 +169,51 @@ mod tests {
     use super::*;
     use drafti_rules::Variant;
 
+    const NO_MOVE_KEY: MoveKey = MoveKey {
+        from: 0,
+        to: 0,
+        captured: 0,
+    };
+
     #[test]
     fn hash_move_then_killers_then_history() {
         let pos = Position::start(Color::White);
         let mut moves = pos.legal_moves(Variant::Tanzanian);
-        let mut order = Order::new();
+        let mut order = Order::new(true, true);
         let (hash, killer, good) = (moves[3], moves[5], moves[1]);
-        order.cutoff(Color::White, &killer, &[], 2, 1);
-        order.cutoff(Color::White, &good, &[], 7, 6);
+        order.cutoff(&pos, &killer, &[], 2, 1, NO_MOVE_KEY);
+        order.cutoff(&pos, &good, &[], 7, 6, NO_MOVE_KEY);
         let mut scores = vec![0; moves.len()];
-        order.score_moves(&pos, &moves, MoveKey::of(&hash), 2, &mut scores);
+        order.score_moves(
+            &pos,
+            &moves,
+            MoveKey::of(&hash),
+            NO_MOVE_KEY,
+            2,
+            &mut scores,
+        );
         for i in 0..moves.len() {
             pick(&mut moves, &mut scores, i);
         }
         assert_eq!(moves[0], hash);
         assert_eq!(moves[1], killer);
         assert_eq!(moves[2], good);
+    }
+
+    #[test]
+    fn counter_moves_follow_the_previous_move() {
+        let pos = Position::start(Color::Black);
+        let moves = pos.legal_moves(Variant::Tanzanian);
+        let previous = MoveKey {
+            from: 21,
+            to: 17,
+            captured: 0,
+        };
+        let mut order = Order::new(true, true);
+        order.cutoff(&pos, &moves[2], &[], 9, 3, previous);
+        assert!(order.counter(Color::Black, previous).is(&moves[2]));
+        assert!(order.counter(Color::White, previous).is_none());
+        let off = Order::new(true, false);
+        assert!(off.counter(Color::Black, previous).is_none());
     }
 }

@@ -18,7 +18,7 @@
 use super::eval;
 use super::laws::LawState;
 use super::order::{pick, MAX_PLY};
-use super::score::{Score, INFINITY, WIN};
+use super::score::{Score, INFINITY, PROVEN_BOUND, WIN};
 use super::tt::{Bound, MoveKey, NO_MOVE};
 use super::{DepthInfo, Engine, Limits, RootLine, SearchResult, DEFAULT_DEPTH, MAX_DEPTH};
 use drafti_rules::zobrist::{piece_key, BLACK_TO_MOVE};
@@ -40,7 +40,22 @@ pub(crate) struct State {
     pv: Vec<Vec<Move>>,
     lists: Vec<MoveList>,
     scores: Vec<[i32; MOVE_LIST_CAPACITY]>,
+    /// Whether the iteration at the root found a new best move (another move scored above
+    /// the first one).
+    root_changed: bool,
+    /// The move played at each ply of the path (for counter-moves).
+    played: Vec<MoveKey>,
+    /// A 1024-bit filter of the game's earlier positions: most nodes learn from one bit
+    /// that they repeat none of them.
+    history_filter: [u64; 16],
+    /// Late-move reductions by depth and move number (`lmr = 2`).
+    reductions: Vec<[i8; 64]>,
+    /// The divisor the reductions were computed with.
+    reductions_divisor: i32,
 }
+
+/// Depths the reduction table covers (deeper ones use its last row).
+const LMR_DEPTHS: usize = 64;
 
 impl State {
     pub fn new() -> State {
@@ -56,8 +71,51 @@ impl State {
             pv: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             lists: (0..=MAX_PLY).map(|_| MoveList::new()).collect(),
             scores: vec![[0; MOVE_LIST_CAPACITY]; MAX_PLY + 1],
+            root_changed: false,
+            played: vec![NO_MOVE; MAX_PLY + 1],
+            history_filter: [0; 16],
+            reductions: Vec::new(),
+            reductions_divisor: 0,
         }
     }
+
+    /// Makes the reduction table for `divisor` (hundredths), if not made already.
+    fn prepare_reductions(&mut self, divisor: i32) {
+        if self.reductions_divisor == divisor {
+            return;
+        }
+        self.reductions = (0..LMR_DEPTHS)
+            .map(|d| {
+                let mut row = [0i8; 64];
+                for (i, r) in row.iter_mut().enumerate() {
+                    if d > 0 && i > 0 {
+                        let v = (d as f64).ln() * (i as f64).ln() * 100.0 / f64::from(divisor);
+                        *r = v.clamp(0.0, 30.0) as i8;
+                    }
+                }
+                row
+            })
+            .collect();
+        self.reductions_divisor = divisor;
+    }
+}
+
+/// The bit of `key` in the history filter.
+#[inline]
+fn filter_bit(key: u64) -> (usize, u64) {
+    let b = (key >> 40) as usize & 1023;
+    (b >> 6, 1u64 << (b & 63))
+}
+
+/// How an iteration at the root came out against its aspiration window.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Window {
+    /// The best score is inside the window (exact).
+    Inside,
+    /// Every move scored at most the window's low end.
+    FailLow,
+    /// A move scored at least the window's high end (it is now first).
+    FailHigh,
 }
 
 /// A root move and what the current iteration knows of it.
@@ -123,6 +181,12 @@ impl Engine {
             st.keys.clear();
             st.keys.extend_from_slice(history);
             st.history_len = history.len();
+            st.history_filter = [0; 16];
+            for &k in history {
+                let (word, bit) = filter_bit(k);
+                st.history_filter[word] |= bit;
+            }
+            st.prepare_reductions(self.config.lmr_divisor);
             st.keys.push(root_key);
         }
         let mut result = SearchResult {
@@ -175,12 +239,83 @@ impl Engine {
 
         for depth in 1..=max_depth {
             self.state.can_stop = depth > 1;
-            let mut iteration = root.clone();
-            self.search_root(pos, root_key, law, depth as i32, &mut iteration, multipv);
+            // An aspiration window around the last score (one line, not a proven score),
+            // widened on each side that fails.
+            let last = root[0].score;
+            let mut delta = self.config.aspiration;
+            let aspire = delta > 0 && multipv == 1 && depth >= 4 && last.abs() < PROVEN_BOUND;
+            let (mut alpha, mut beta) = if aspire {
+                (last - delta, last + delta)
+            } else {
+                (-INFINITY, INFINITY)
+            };
+            let mut interrupted = None;
+            let mut changed = false;
+            loop {
+                let mut iteration = root.clone();
+                self.state.root_changed = false;
+                let window = self.search_root(
+                    pos,
+                    root_key,
+                    law,
+                    depth as i32,
+                    &mut iteration,
+                    multipv,
+                    alpha,
+                    beta,
+                );
+                if self.state.stopped {
+                    if self.state.root_changed {
+                        interrupted = Some(iteration);
+                    } else if changed {
+                        interrupted = Some(root.clone());
+                    }
+                    break;
+                }
+                changed |= self.state.root_changed;
+                delta = delta.saturating_mul(2);
+                match window {
+                    Window::Inside => {
+                        root = iteration;
+                        break;
+                    }
+                    Window::FailLow => {
+                        alpha = if delta > 400 {
+                            -INFINITY
+                        } else {
+                            (alpha - delta).max(-INFINITY)
+                        };
+                    }
+                    Window::FailHigh => {
+                        // Keep the move that failed high first for the re-search.
+                        root = iteration;
+                        beta = if delta > 400 {
+                            INFINITY
+                        } else {
+                            (beta + delta).min(INFINITY)
+                        };
+                    }
+                }
+            }
             if self.state.stopped {
+                // Stopped by the clock or the stop flag (never by the node limit, whose
+                // result is the last completed iteration): a better move this iteration
+                // found is played (the time spent on it is not lost).
+                let by_nodes = self.state.nodes >= self.state.node_limit;
+                if let Some(partial) = interrupted
+                    .filter(|_| self.config.partial_iteration != 0 && multipv == 1 && !by_nodes)
+                {
+                    result.best = Some(partial[0].mv);
+                    result.score = Score(partial[0].score);
+                    result.pv = partial[0].pv.clone();
+                    result.lines = vec![RootLine {
+                        mv: partial[0].mv,
+                        score: result.score,
+                        pv: result.pv.clone(),
+                    }];
+                }
                 break;
             }
-            root = iteration;
             let lines: Vec<RootLine> = root[..multipv]
                 .iter()
                 .map(|r| RootLine {
@@ -223,7 +358,9 @@ impl Engine {
         result
     }
 
-    /// One iteration at the root; `moves` come back best first (exact scores first).
+    /// One iteration at the root within the window `(alpha, beta)` (the full window with
+    /// multipv); `moves` come back best first (exact scores first).
+    #[allow(clippy::too_many_arguments)]
     fn search_root(
         &mut self,
         pos: &Position,
@@ -232,9 +369,12 @@ impl Engine {
         depth: i32,
         moves: &mut [RootMove],
         multipv: usize,
-    ) {
+        alpha: i32,
+        beta: i32,
+    ) -> Window {
         let mover = pos.turn();
         self.state.nodes += 1;
+        self.state.played[0] = NO_MOVE;
         for i in 0..moves.len() {
             let mv = moves[i].mv;
             let child = pos.play(&mv);
@@ -243,47 +383,36 @@ impl Engine {
             let irreversible = mv.is_capture() || pos.men(mover).contains(mv.from());
             let half = u32::from(!irreversible);
             self.state.keys.push(child_key);
+            self.state.played[0] = MoveKey::of(&mv);
+            let search = |engine: &mut Engine, a: i32, b: i32| {
+                -engine.alpha_beta(&child, child_key, child_law, depth - 1, -b, -a, 1, half)
+            };
             let (score, exact) = if i < multipv {
-                let s = -self.alpha_beta(
-                    &child,
-                    child_key,
-                    child_law,
-                    depth - 1,
-                    -INFINITY,
-                    INFINITY,
-                    1,
-                    half,
-                );
-                (s, true)
+                // The first move with the window, or every one of the multipv best in full.
+                let s = search(self, alpha, beta);
+                (s, s > alpha && s < beta)
             } else {
-                let alpha = moves[multipv - 1].score;
-                let mut s = -self.alpha_beta(
-                    &child,
-                    child_key,
-                    child_law,
-                    depth - 1,
-                    -alpha - 1,
-                    -alpha,
-                    1,
-                    half,
-                );
-                if s > alpha && !self.state.stopped {
-                    s = -self.alpha_beta(
-                        &child,
-                        child_key,
-                        child_law,
-                        depth - 1,
-                        -INFINITY,
-                        -alpha,
-                        1,
-                        half,
-                    );
+                let floor = moves[multipv - 1].score.max(alpha);
+                let mut s = search(self, floor, floor + 1);
+                if s > floor && !self.state.stopped {
+                    s = search(self, floor, beta);
                 }
-                (s, s > alpha)
+                (s, s > floor && s < beta)
             };
             self.state.keys.pop();
             if self.state.stopped {
-                return;
+                return Window::Inside;
+            }
+            if score >= beta {
+                moves[i].score = score;
+                moves[i].exact = false;
+                moves[i].pv = vec![mv];
+                moves[..=i].rotate_right(1);
+                self.state.root_changed |= i > 0;
+                return Window::FailHigh;
+            }
+            if i == 0 && score <= alpha {
+                return Window::FailLow;
             }
             moves[i].score = score;
             moves[i].exact = exact;
@@ -298,8 +427,10 @@ impl Engine {
                     moves.swap(j - 1, j);
                     j -= 1;
                 }
+                self.state.root_changed |= i > 0 && j == 0;
             }
         }
+        Window::Inside
     }
 
     #[inline]
@@ -331,7 +462,11 @@ impl Engine {
             }
             back += 2;
         }
-        halfmove as usize >= ply && st.keys[..st.history_len].contains(&key)
+        if (halfmove as usize) < ply {
+            return false;
+        }
+        let (word, bit) = filter_bit(key);
+        st.history_filter[word] & bit != 0 && st.keys[..st.history_len].contains(&key)
     }
 
     #[inline]
@@ -366,7 +501,7 @@ impl Engine {
         halfmove: u32,
     ) -> i32 {
         if depth <= 0 || ply >= MAX_PLY - 1 {
-            return self.quiescence(pos, law, alpha, beta, ply);
+            return self.quiescence(pos, law, alpha, beta, ply, true);
         }
         self.state.pv[ply].clear();
         if self.check_stop() {
@@ -409,22 +544,43 @@ impl Engine {
             }
         }
 
+        // ProbCut: a shallower search that beats beta by a margin predicts a cut-off (no
+        // null move: draughts is full of zugzwang).
+        if self.config.probcut > 0 && !pv_node && depth >= self.config.probcut_depth {
+            let margin = self.config.probcut * depth;
+            let raised = beta + margin;
+            if raised.abs() < PROVEN_BOUND {
+                let shallow = (depth * self.config.probcut_keep / 100).max(1);
+                let s = self.alpha_beta(pos, key, law, shallow, raised - 1, raised, ply, halfmove);
+                if self.state.stopped {
+                    return 0;
+                }
+                if s >= raised {
+                    return s - margin;
+                }
+                self.state.pv[ply].clear();
+            }
+        }
+
         pos.generate_moves(self.variant, &mut self.state.lists[ply]);
         let n = self.state.lists[ply].len();
         if n == 0 {
             return lost_at(ply);
         }
+        let mover = pos.turn();
+        let previous = self.state.played[ply - 1];
+        let counter = self.order.counter(mover, previous);
         {
             let st = &mut self.state;
             self.order.score_moves(
                 pos,
                 &st.lists[ply],
                 hash_move,
+                counter,
                 ply,
                 &mut st.scores[ply][..n],
             );
         }
-        let mover = pos.turn();
         let captures = self.state.lists[ply][0].is_capture();
         let new_depth = depth - 1 + i32::from(n == 1);
         let alpha_start = alpha;
@@ -443,6 +599,7 @@ impl Engine {
             let irreversible = mv.is_capture() || pos.men(mover).contains(mv.from());
             let child_half = if irreversible { 0 } else { halfmove + 1 };
             self.state.keys.push(child_key);
+            self.state.played[ply] = MoveKey::of(&mv);
             let score = if i == 0 {
                 -self.alpha_beta(
                     &child,
@@ -455,13 +612,28 @@ impl Engine {
                     child_half,
                 )
             } else {
-                let reduce = depth >= 3
-                    && i >= 3
-                    && !captures
+                let quiet = !captures
                     && !mv.promotes()
                     && !self.order.is_killer(&mv, ply)
-                    && !child.has_capture(self.variant);
-                let r = i32::from(reduce);
+                    && !counter.is(&mv);
+                let r = match self.config.lmr {
+                    1 if depth >= 3 && i >= 3 && quiet && !child.has_capture(self.variant) => 1,
+                    3 if depth >= 2 && i >= if pv_node { 3 } else { 1 } && quiet => {
+                        1 + i32::from(!pv_node && i >= 4 && new_depth > 2)
+                    }
+                    2 if depth >= 3 && i >= 2 && quiet => {
+                        let row = &self.state.reductions[(depth as usize).min(LMR_DEPTHS - 1)];
+                        let mut r = i32::from(row[i.min(63)]);
+                        if pv_node {
+                            r -= 1;
+                        }
+                        if child.has_capture(self.variant) {
+                            r -= 1;
+                        }
+                        r.clamp(0, new_depth - 1)
+                    }
+                    _ => 0,
+                };
                 let mut s = -self.alpha_beta(
                     &child,
                     child_key,
@@ -510,8 +682,14 @@ impl Engine {
                     self.update_pv(ply, mv);
                     if score >= beta {
                         if !mv.is_capture() {
-                            self.order
-                                .cutoff(mover, &mv, &self.state.lists[ply][..i], ply, depth);
+                            self.order.cutoff(
+                                pos,
+                                &mv,
+                                &self.state.lists[ply][..i],
+                                ply,
+                                depth,
+                                previous,
+                            );
                         }
                         break;
                     }
@@ -539,6 +717,7 @@ impl Engine {
         mut alpha: i32,
         beta: i32,
         ply: usize,
+        threat_allowed: bool,
     ) -> i32 {
         self.state.pv[ply].clear();
         if self.check_stop() {
@@ -559,14 +738,29 @@ impl Engine {
             if !pos.has_legal_move(self.variant) {
                 return lost_at(ply);
             }
-            return eval::evaluate(pos, &self.laws, law);
+            // A threat (the opponent would capture if it were its move): one ply more, once
+            // per quiescence line.
+            if self.config.qs_threat != 0
+                && threat_allowed
+                && ply < MAX_PLY - 2
+                && pos.with_turn(pos.turn().other()).has_capture(self.variant)
+            {
+                return self.threat_search(pos, law, alpha, beta, ply);
+            }
+            return eval::evaluate(pos, &self.laws, law, &self.eval_tables);
         }
         pos.generate_moves(self.variant, &mut self.state.lists[ply]);
         let n = self.state.lists[ply].len();
         {
             let st = &mut self.state;
-            self.order
-                .score_moves(pos, &st.lists[ply], NO_MOVE, ply, &mut st.scores[ply][..n]);
+            self.order.score_moves(
+                pos,
+                &st.lists[ply],
+                NO_MOVE,
+                NO_MOVE,
+                ply,
+                &mut st.scores[ply][..n],
+            );
         }
         let mover = pos.turn();
         let mut best = -INFINITY;
@@ -578,7 +772,58 @@ impl Engine {
             let mv = self.state.lists[ply][i];
             let child = pos.play(&mv);
             let child_law = law.after(&self.laws, &child, mover);
-            let score = -self.quiescence(&child, child_law, -beta, -alpha, ply + 1);
+            let score = -self.quiescence(&child, child_law, -beta, -alpha, ply + 1, threat_allowed);
+            if self.state.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, mv);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// A quiet position under threat: every move, each answered by quiescence without a
+    /// further threat extension (the side to move cannot pass, so there is no stand-pat).
+    fn threat_search(
+        &mut self,
+        pos: &Position,
+        law: LawState,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        pos.generate_moves(self.variant, &mut self.state.lists[ply]);
+        let n = self.state.lists[ply].len();
+        {
+            let st = &mut self.state;
+            self.order.score_moves(
+                pos,
+                &st.lists[ply],
+                NO_MOVE,
+                NO_MOVE,
+                ply,
+                &mut st.scores[ply][..n],
+            );
+        }
+        let mover = pos.turn();
+        let mut best = -INFINITY;
+        for i in 0..n {
+            {
+                let st = &mut self.state;
+                pick(&mut st.lists[ply], &mut st.scores[ply][..n], i);
+            }
+            let mv = self.state.lists[ply][i];
+            let child = pos.play(&mv);
+            let child_law = law.after(&self.laws, &child, mover);
+            let score = -self.quiescence(&child, child_law, -beta, -alpha, ply + 1, false);
             if self.state.stopped {
                 return 0;
             }

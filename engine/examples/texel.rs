@@ -1,0 +1,489 @@
+//! Texel tuning of the evaluation: self-play positions with their game results, and a
+//! logistic regression of the result on the evaluation (`P(White scores) = 1 / (1 +
+//! exp(-k · eval))`) that fits every weight of `engine/data/eval-weights.txt`.
+//!
+//! ```text
+//! # the hand-set starting point (today's terms in the learned layout)
+//! cargo run --release -p drafti-engine --example texel -- init > start.txt
+//! # positions: GAMES self-play games at NODES nodes a move, seeded, on JOBS threads
+//! cargo run --release -p drafti-engine --example texel -- gen --games 20000 --nodes 5000 \
+//!     --seed 1 --jobs 2 [--weights W.txt] > positions.txt
+//! # the fit (deterministic: a fixed split into chunks summed in order, whatever the threads)
+//! cargo run --release -p drafti-engine --example texel -- fit --data positions.txt \
+//!     --start start.txt --epochs 400 --jobs 2 > engine/data/eval-weights.txt
+//! ```
+//! `gen` writes one quiet position a line (`FEN<TAB>result`, the result 1, 0.5 or 0 for
+//! White) from games that open with 4 to 8 random plies and then play the engine's best move,
+//! or with probability 0.1 its second or third best; a game still running at ply 300 counts
+//! as a draw. `fit` fixes `k` on the starting weights (Newton's method), then minimises the
+//! mean log-loss plus a small L2 penalty towards the starting weights with full-batch Adam,
+//! and reports the log-loss of every tenth position (held out) as it goes. Each distinct
+//! position (with its result) counts once.
+
+use drafti_engine::tuning::{self, Weights, GROUPS, PARAMS, UNIT};
+use drafti_engine::{Engine, Limits};
+use drafti_rules::{Color, DrawLaws, Game, MoveList, Outcome, Position, Variant};
+use std::io::{BufRead, BufWriter, Write};
+use std::sync::Arc;
+use std::time::Instant;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let value = |name: &str| {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+            .cloned()
+    };
+    let number = |name: &str, default: f64| -> f64 {
+        value(name).map_or(default, |v| v.parse().expect("a number"))
+    };
+    let load = |path: &str| -> Weights {
+        let text = std::fs::read_to_string(path).expect("reading a weights file");
+        Weights::from_text(&text).unwrap_or_else(|e| panic!("{path}: {e}"))
+    };
+    match args.first().map(String::as_str) {
+        Some("init") => print!("{}", hand_set().to_text(HAND_HEADER)),
+        Some("gen") => {
+            let weights = value("--weights").map(|p| Arc::new(load(&p)));
+            generate(
+                number("--games", 1000.0) as u64,
+                number("--nodes", 5000.0) as u64,
+                number("--seed", 1.0) as u64,
+                number("--jobs", 2.0) as usize,
+                weights,
+            );
+        }
+        Some("fit") => {
+            let data = value("--data").expect("--data FILE[,FILE]");
+            let start = value("--start").map_or_else(hand_set, |p| load(&p));
+            fit(
+                &data,
+                start,
+                number("--epochs", 400.0) as usize,
+                number("--rate", 1.0),
+                number("--l2", 1e-7),
+                number("--jobs", 2.0) as usize,
+                value("--k").map(|k| k.parse().expect("--k a number")),
+            );
+        }
+        _ => {
+            eprintln!("usage: texel init | gen [--games N --nodes N --seed S --jobs J --weights W] | fit --data F [--start W --epochs N --rate R --l2 L --k K --jobs J]");
+            std::process::exit(2);
+        }
+    }
+}
+
+const HAND_HEADER: &str = "drafti evaluation weights: the hand-set starting point (texel init)";
+
+/// Today's hand-set terms (before the fit) in the learned layout: material, advancement and
+/// centre by square, king mobility, the main diagonal, runaway men.
+fn hand_set() -> Weights {
+    let mut w = Weights::zero();
+    let mut set = |name: &str, i: usize, mg: i32, eg: i32| {
+        let g = GROUPS.iter().find(|g| g.name == name).expect("a group");
+        w.mg[g.offset + i] = mg * UNIT;
+        w.eg[g.offset + i] = eg * UNIT;
+    };
+    set("man", 0, 100, 100);
+    set("king", 0, 300, 300);
+    set("king-extra", 0, 300, 300);
+    set("king-mobility", 0, 3, 3);
+    set("king-mobility-attacked", 0, 3, 3);
+    set("main-diagonal", 0, 20, 20);
+    set("main-diagonal-sole", 0, 20, 20);
+    for steps in 1..=7 {
+        let v = (180 - 25 * (steps as i32 - 1)).max(0);
+        set("runaway", steps - 1, v, v);
+    }
+    let opening = [0, 0, 1, 3, 5, 7, 9, 0];
+    let endgame = [0, 5, 10, 16, 24, 34, 48, 0];
+    for sq in 0..32usize {
+        let rank = 7 - sq / 4; // 0 = own home row
+        let (mut mg, mut eg) = (opening[rank], endgame[rank]);
+        // Own-side view: square index sq is White's square sq.
+        let file = if (sq / 4) % 2 == 0 {
+            2 * (sq % 4) + 1
+        } else {
+            2 * (sq % 4)
+        };
+        let at = |f: usize, r: usize| file == f && rank == r;
+        if at(2, 4) || at(3, 3) || at(4, 4) || at(5, 3) {
+            mg += 6;
+            eg += 2;
+        }
+        if at(2, 2) || at(4, 2) {
+            mg += 3;
+        }
+        if at(2, 0) || at(4, 0) {
+            mg += 12;
+        }
+        if at(0, 0) || at(6, 0) {
+            mg += 5;
+        }
+        set("man-square", sq, mg, eg);
+    }
+    w
+}
+
+/// SplitMix64, the same everywhere.
+struct Rng(u64);
+
+impl Rng {
+    fn new(seed: u64, stream: u64) -> Rng {
+        let mut r = Rng(seed ^ stream.wrapping_mul(0xD1B5_4A32_D192_ED03));
+        r.next();
+        r
+    }
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (((self.next() >> 32) * n as u64) >> 32) as usize
+    }
+    fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// One self-play game: its quiet positions and White's result.
+fn play(engine: &mut Engine, nodes: u64, seed: u64, number: u64) -> (Vec<Position>, f64) {
+    let variant = Variant::Tanzanian;
+    let mut rng = Rng::new(seed, number);
+    let mut game = Game::new(Position::start(Color::White), variant);
+    let mut history = Vec::new();
+    let mut list = MoveList::new();
+    let random_plies = 4 + rng.below(5);
+    let mut positions = Vec::new();
+    engine.clear();
+    for ply in 0..300 {
+        if game.outcome().is_some() {
+            break;
+        }
+        let pos = *game.position();
+        let mv = if ply < random_plies {
+            pos.generate_moves(variant, &mut list);
+            list[rng.below(list.len())]
+        } else {
+            if !pos.has_capture(variant) {
+                positions.push(pos);
+            }
+            let mut limits = Limits::nodes(nodes);
+            limits.king_count = game.king_count();
+            let noisy = rng.unit() < 0.1;
+            if noisy {
+                limits.multipv = 3;
+            }
+            let result = engine.search(&pos, &limits, &history, |_| {});
+            let Some(best) = result.best else { break };
+            if noisy && result.lines.len() > 1 {
+                result.lines[1 + rng.below(result.lines.len() - 1)].mv
+            } else {
+                best
+            }
+        };
+        history.push(pos.hash_key());
+        game.play(&mv);
+    }
+    let result = match game.outcome() {
+        Some(Outcome::Win(Color::White)) => 1.0,
+        Some(Outcome::Win(Color::Black)) => 0.0,
+        _ => 0.5,
+    };
+    (positions, result)
+}
+
+fn generate(games: u64, nodes: u64, seed: u64, jobs: usize, weights: Option<Arc<Weights>>) {
+    let started = Instant::now();
+    let next = std::sync::atomic::AtomicU64::new(0);
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.max(1) {
+            let tx = tx.clone();
+            let next = &next;
+            let weights = weights.clone();
+            scope.spawn(move || {
+                let mut engine = Engine::new(Variant::Tanzanian, 8);
+                engine.set_keep_table(true);
+                if let Some(w) = weights {
+                    engine.set_weights(&w);
+                }
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    if i >= games {
+                        break;
+                    }
+                    if tx.send((i, play(&mut engine, nodes, seed, i))).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        // Written in game order, so the file is the same for any number of jobs.
+        let stdout = std::io::stdout();
+        let mut out = BufWriter::new(stdout.lock());
+        let mut pending = std::collections::BTreeMap::new();
+        let (mut done, mut count) = (0u64, 0u64);
+        let mut results = [0u64; 3];
+        for (i, game) in rx {
+            pending.insert(i, game);
+            while let Some((positions, result)) = pending.remove(&done) {
+                results[(result * 2.0) as usize] += 1;
+                for p in &positions {
+                    writeln!(out, "{}\t{}", p.to_fen(), result).expect("writing");
+                }
+                count += positions.len() as u64;
+                done += 1;
+                if done.is_multiple_of(500) {
+                    eprintln!(
+                        "{done} games, {count} positions, {:.0} s (White wins {} draws {} Black wins {})",
+                        started.elapsed().as_secs_f64(),
+                        results[2],
+                        results[1],
+                        results[0]
+                    );
+                }
+            }
+        }
+        out.flush().expect("writing");
+        eprintln!(
+            "{done} games, {count} positions in {:.0} s (White wins {} draws {} Black wins {})",
+            started.elapsed().as_secs_f64(),
+            results[2],
+            results[1],
+            results[0]
+        );
+    });
+}
+
+/// A training position: the board and White's result.
+struct Sample {
+    pos: Position,
+    result: f32,
+}
+
+/// The samples of the data files, each distinct (position, result) once: long shuffles in
+/// drawn endings repeat positions, and should not weigh more for it.
+fn read_samples(paths: &str) -> Vec<Sample> {
+    let mut samples = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for path in paths.split(',') {
+        let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        for line in std::io::BufReader::new(file).lines() {
+            let line = line.expect("reading");
+            let Some((fen, result)) = line.split_once('\t') else {
+                continue;
+            };
+            let pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+            let result: f32 = result.trim().parse().expect("a result");
+            if seen.insert((pos.hash_key(), (result * 2.0) as u8)) {
+                samples.push(Sample { pos, result });
+            }
+        }
+    }
+    samples
+}
+
+/// Chunks the data is cut into for the gradient (fixed, so the sum is the same for any
+/// number of threads).
+const CHUNKS: usize = 16;
+
+/// Model score in centi-men of a sample with features `f` under weights `(mg, eg)`.
+fn model(f: &tuning::Features, mg: &[f64], eg: &[f64]) -> f64 {
+    let p = f.pieces as f64 / 24.0;
+    let mut s = 0.0;
+    for &(i, c) in &f.counts {
+        let i = i as usize;
+        s += c as f64 * (mg[i] * p + eg[i] * (1.0 - p));
+    }
+    s / f.divisor as f64
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// Log-loss sums (training, held out) and, for training samples, the gradient.
+fn pass(
+    samples: &[(tuning::Features, f32)],
+    mg: &[f64],
+    eg: &[f64],
+    k: f64,
+    jobs: usize,
+    gradient: bool,
+) -> (f64, f64, usize, Vec<f64>, Vec<f64>) {
+    let chunk = samples.len().div_ceil(CHUNKS);
+    let work = |c: usize| {
+        let (mut loss, mut held, mut nheld) = (0.0, 0.0, 0usize);
+        let (mut gmg, mut geg) = if gradient {
+            (vec![0.0; PARAMS], vec![0.0; PARAMS])
+        } else {
+            (Vec::new(), Vec::new())
+        };
+        let lo = c * chunk;
+        let hi = ((c + 1) * chunk).min(samples.len());
+        for (j, (f, y)) in samples[lo.min(hi)..hi].iter().enumerate() {
+            let s = model(f, mg, eg);
+            let q = sigmoid(k * s).clamp(1e-9, 1.0 - 1e-9);
+            let y = *y as f64;
+            let l = -(y * q.ln() + (1.0 - y) * (1.0 - q).ln());
+            if (lo + j).is_multiple_of(10) {
+                held += l;
+                nheld += 1;
+                continue;
+            }
+            loss += l;
+            if gradient {
+                let d = (q - y) * k / f.divisor as f64;
+                let p = f.pieces as f64 / 24.0;
+                for &(i, cnt) in &f.counts {
+                    let g = d * cnt as f64;
+                    gmg[i as usize] += g * p;
+                    geg[i as usize] += g * (1.0 - p);
+                }
+            }
+        }
+        (loss, held, nheld, gmg, geg)
+    };
+    let results: Vec<_> = std::thread::scope(|scope| {
+        let per = CHUNKS.div_ceil(jobs.max(1));
+        let handles: Vec<_> = (0..jobs.max(1))
+            .map(|t| {
+                let work = &work;
+                scope.spawn(move || {
+                    (t * per..((t + 1) * per).min(CHUNKS))
+                        .map(work)
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a worker"))
+            .collect()
+    });
+    let (mut loss, mut held, mut nheld) = (0.0, 0.0, 0);
+    let (mut gmg, mut geg) = (vec![0.0; PARAMS], vec![0.0; PARAMS]);
+    for (l, h, n, a, b) in results {
+        loss += l;
+        held += h;
+        nheld += n;
+        if gradient {
+            for i in 0..PARAMS {
+                gmg[i] += a[i];
+                geg[i] += b[i];
+            }
+        }
+    }
+    (loss, held, nheld, gmg, geg)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn fit(
+    data: &str,
+    start: Weights,
+    epochs: usize,
+    rate: f64,
+    l2: f64,
+    jobs: usize,
+    fixed_k: Option<f64>,
+) {
+    let started = Instant::now();
+    let laws = DrawLaws::for_variant(Variant::Tanzanian);
+    let samples: Vec<(tuning::Features, f32)> = read_samples(data)
+        .into_iter()
+        .filter_map(|s| tuning::features(&s.pos, &laws).map(|f| (f, s.result)))
+        .collect();
+    let n_train = samples.len() - samples.len().div_ceil(10);
+    eprintln!(
+        "{} positions ({n_train} to fit, the rest held out), features in {:.0} s",
+        samples.len(),
+        started.elapsed().as_secs_f64()
+    );
+    let unit = UNIT as f64;
+    let mut mg: Vec<f64> = start.mg.iter().map(|&v| v as f64 / unit).collect();
+    let mut eg: Vec<f64> = start.eg.iter().map(|&v| v as f64 / unit).collect();
+
+    // k on the starting weights: Newton's method on the (concave) log-likelihood.
+    let k = fixed_k.unwrap_or_else(|| {
+        let scores: Vec<(f64, f64)> = samples
+            .iter()
+            .map(|(f, y)| (model(f, &mg, &eg), *y as f64))
+            .collect();
+        let mut k = 0.004;
+        for _ in 0..50 {
+            let (mut d1, mut d2) = (0.0, 0.0);
+            for &(s, y) in &scores {
+                let p = sigmoid(k * s);
+                d1 += (y - p) * s;
+                d2 -= p * (1.0 - p) * s * s;
+            }
+            if d2 >= 0.0 {
+                break;
+            }
+            let step = d1 / d2;
+            k -= step;
+            if step.abs() < 1e-10 {
+                break;
+            }
+        }
+        k
+    });
+    eprintln!("k = {k:.6}");
+
+    // L2 towards the starting values (zero for the patterns): rarely seen features (kings
+    // with a full board, say) stay near where they started instead of following noise.
+    let prior_mg = mg.clone();
+    let prior_eg = eg.clone();
+    let (b1, b2, eps): (f64, f64, f64) = (0.9, 0.999, 1e-8);
+    let (mut m1, mut v1) = (vec![0.0; 2 * PARAMS], vec![0.0; 2 * PARAMS]);
+    let mut last = (0.0, 0.0);
+    for epoch in 0..=epochs {
+        let (loss, held, nheld, gmg, geg) = pass(&samples, &mg, &eg, k, jobs, epoch < epochs);
+        last = (loss / n_train as f64, held / nheld.max(1) as f64);
+        if epoch % 25 == 0 || epoch == epochs {
+            eprintln!(
+                "epoch {epoch}: log-loss {:.5} held out {:.5} ({:.0} s)",
+                last.0,
+                last.1,
+                started.elapsed().as_secs_f64()
+            );
+        }
+        if epoch == epochs {
+            break;
+        }
+        let t = (epoch + 1) as i32;
+        for i in 0..2 * PARAMS {
+            let (w, g, prior) = if i < PARAMS {
+                (&mut mg[i], gmg[i], prior_mg[i])
+            } else {
+                (&mut eg[i - PARAMS], geg[i - PARAMS], prior_eg[i - PARAMS])
+            };
+            let g = g / n_train as f64 + 2.0 * l2 * (*w - prior);
+            m1[i] = b1 * m1[i] + (1.0 - b1) * g;
+            v1[i] = b2 * v1[i] + (1.0 - b2) * g * g;
+            let mh = m1[i] / (1.0 - b1.powi(t));
+            let vh = v1[i] / (1.0 - b2.powi(t));
+            *w -= rate * mh / (vh.sqrt() + eps);
+        }
+    }
+    let out = Weights {
+        mg: mg.iter().map(|&v| (v * unit).round() as i32).collect(),
+        eg: eg.iter().map(|&v| (v * unit).round() as i32).collect(),
+    };
+    let header = format!(
+        "drafti evaluation weights (tenths of a centi-man; opening and endgame values)\n\
+         fitted by: cargo run --release -p drafti-engine --example texel -- fit --data {data} --epochs {epochs} --rate {rate} --l2 {l2}\n\
+         {} positions, k = {k:.6}, log-loss {:.5}, held out {:.5}",
+        samples.len(),
+        last.0,
+        last.1
+    );
+    print!("{}", out.to_text(&header));
+    eprintln!("done in {:.0} s", started.elapsed().as_secs_f64());
+}
