@@ -714,7 +714,7 @@ impl Engine {
         &mut self,
         pos: &Position,
         law: LawState,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
         ply: usize,
         threat_allowed: bool,
@@ -745,60 +745,24 @@ impl Engine {
                 && ply < MAX_PLY - 2
                 && pos.with_turn(pos.turn().other()).has_capture(self.variant)
             {
-                return self.threat_search(pos, law, alpha, beta, ply);
+                // Every move, each answered by quiescence without a further threat
+                // extension (the side to move cannot pass: no stand-pat).
+                return self.every_move(pos, law, alpha, beta, ply, false);
             }
             return eval::evaluate(pos, &self.laws, law, &self.eval_tables);
         }
-        pos.generate_moves(self.variant, &mut self.state.lists[ply]);
-        let n = self.state.lists[ply].len();
-        {
-            let st = &mut self.state;
-            self.order.score_moves(
-                pos,
-                &st.lists[ply],
-                NO_MOVE,
-                NO_MOVE,
-                ply,
-                &mut st.scores[ply][..n],
-            );
-        }
-        let mover = pos.turn();
-        let mut best = -INFINITY;
-        for i in 0..n {
-            {
-                let st = &mut self.state;
-                pick(&mut st.lists[ply], &mut st.scores[ply][..n], i);
-            }
-            let mv = self.state.lists[ply][i];
-            let child = pos.play(&mv);
-            let child_law = law.after(&self.laws, &child, mover);
-            let score = -self.quiescence(&child, child_law, -beta, -alpha, ply + 1, threat_allowed);
-            if self.state.stopped {
-                return 0;
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    self.update_pv(ply, mv);
-                    if score >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        best
+        self.every_move(pos, law, alpha, beta, ply, threat_allowed)
     }
 
-    /// A quiet position under threat: every move, each answered by quiescence without a
-    /// further threat extension (the side to move cannot pass, so there is no stand-pat).
-    fn threat_search(
+    /// Every move of `pos`, each answered by quiescence (`threat_allowed` passed on).
+    fn every_move(
         &mut self,
         pos: &Position,
         law: LawState,
         mut alpha: i32,
         beta: i32,
         ply: usize,
+        threat_allowed: bool,
     ) -> i32 {
         pos.generate_moves(self.variant, &mut self.state.lists[ply]);
         let n = self.state.lists[ply].len();
@@ -823,7 +787,7 @@ impl Engine {
             let mv = self.state.lists[ply][i];
             let child = pos.play(&mv);
             let child_law = law.after(&self.laws, &child, mover);
-            let score = -self.quiescence(&child, child_law, -beta, -alpha, ply + 1, false);
+            let score = -self.quiescence(&child, child_law, -beta, -alpha, ply + 1, threat_allowed);
             if self.state.stopped {
                 return 0;
             }

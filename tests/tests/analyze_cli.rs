@@ -202,8 +202,10 @@ fn a_game_alone_and_inside_an_archive_gets_the_same_analysis() {
             "300",
             "--max-plies",
             "160",
+            // A seed whose 30 games include one still running at the cap (the engine's
+            // games are shorter since issue 14's endgame knowledge; seed 3 has none now).
             "--seed",
-            "3",
+            "1",
         ])
         .output()
         .unwrap();

@@ -317,6 +317,8 @@ pub struct Tally {
     pub reached_200: u64,
     /// Of them, with one side a piece or more up there.
     pub up_at_200: u64,
+    /// Of those, with A the side ahead (the others have B ahead).
+    pub a_up_at_200: u64,
     /// Games ended by the cap.
     pub capped: u64,
     /// Sum of plies.
@@ -343,8 +345,12 @@ impl Tally {
             points += g.end.points();
             if let Some(pos) = &g.at_200 {
                 self.reached_200 += 1;
-                if piece_difference(pos) != 0 {
+                let white_ahead = piece_difference(pos);
+                if white_ahead != 0 {
                     self.up_at_200 += 1;
+                    if (white_ahead > 0) == g.a_white {
+                        self.a_up_at_200 += 1;
+                    }
                 }
             }
             if g.end == GameEnd::Capped {
@@ -426,7 +432,7 @@ impl Tally {
         };
         let ((da, na), (db, nb)) = (per(0), per(1));
         format!(
-            "games {} W/D/L {}/{}/{} score {:.1}% Elo {:+.1} [{:+.1}, {:+.1}] pairs {:?} | ply200 {} (piece up {}) capped {} avg plies {:.0} | depth A {:.1} B {:.1} nodes/move A {:.0} B {:.0}",
+            "games {} W/D/L {}/{}/{} score {:.1}% Elo {:+.1} [{:+.1}, {:+.1}] pairs {:?} | ply200 {} (piece up {}: A {} B {}) capped {} avg plies {:.0} | depth A {:.1} B {:.1} nodes/move A {:.0} B {:.0}",
             self.games(),
             self.wdl[0],
             self.wdl[1],
@@ -438,6 +444,8 @@ impl Tally {
             self.pentanomial,
             self.reached_200,
             self.up_at_200,
+            self.a_up_at_200,
+            self.up_at_200 - self.a_up_at_200,
             self.capped,
             self.plies as f64 / self.games().max(1) as f64,
             da,
