@@ -30,6 +30,12 @@ use super::laws::LawState;
 use super::weights::{self, Weights, REGIONS, REGION_STATES, UNIT};
 use drafti_rules::{Color, DrawLaws, Position};
 
+/// A man's nominal value in hundredths of a man: the shipped weights' `man` (tested), for
+/// callers that count material (the puzzles' gains).
+pub const MAN: i32 = 100;
+/// A king's nominal value: the shipped weights' first king (tested).
+pub const KING: i32 = 300;
+
 /// Pieces on the board at the start: where the opening values of the weights apply fully.
 pub(crate) const FULL_BOARD: i32 = 24;
 

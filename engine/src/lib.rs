@@ -41,6 +41,7 @@ pub use endgame::{
     LONE_KING_MAN_RANK, LONE_KING_MOBILITY, LONE_KING_PIECE, LONE_KING_THREE, LONE_ON_DOUBLE,
     LONE_ON_MAIN, LONE_ON_TRIPLE, THREE_KINGS_WITH_COUNT,
 };
+pub use eval::{KING, MAN};
 pub use score::Score;
 pub use weights::{Weights, WeightsError};
 

@@ -208,6 +208,11 @@ mod tests {
     fn shipped_file_reads_and_round_trips() {
         let w = Weights::from_text(SHIPPED_TEXT).unwrap();
         assert!(w.mg[MAN] > 0 && w.eg[KING] > w.eg[MAN]);
+        // The nominal values the engine exports are the shipped ones.
+        for phase in [&w.mg, &w.eg] {
+            assert_eq!(phase[MAN], crate::MAN * UNIT);
+            assert_eq!(phase[KING], crate::KING * UNIT);
+        }
         let again = Weights::from_text(&w.to_text("header\nline two")).unwrap();
         assert_eq!(again, w);
     }
