@@ -1,9 +1,11 @@
 //! Opening the FILES of a command (or `-` for stdin): every problem that keeps a file from
 //! being read — missing, a directory, unreadable, binary — is a clear one-line error (exit 2)
-//! before any game is read.
+//! before any game is read. Each file is then read through a [`DecodingReader`]: its
+//! encoding is decided once (or given with `--encoding`), and the games see UTF-8.
 
 use crate::common::CliError;
 use drafti_analyzer::batch::Input;
+use drafti_pdn::{encoding_for_label, DecodingReader, Encoding};
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, ErrorKind};
 
@@ -18,8 +20,43 @@ pub struct Inputs {
     pub total_bytes: Option<u64>,
 }
 
-/// Opens `files` (`-` or no file at all means stdin).
-pub fn open_inputs(files: &[String]) -> Result<Inputs, CliError> {
+/// `--encoding NAME`, shared by the commands that read archives.
+#[derive(clap::Args, Clone, Copy, Debug, Default)]
+pub struct EncodingArg {
+    /// Read every file in this encoding (utf-8, latin1, windows-1251, cp866, …) instead of
+    /// deciding each file's encoding from its first non-ASCII bytes.
+    #[arg(long, value_name = "NAME", value_parser = parse_encoding)]
+    pub encoding: Option<&'static Encoding>,
+}
+
+fn parse_encoding(name: &str) -> Result<&'static Encoding, String> {
+    match encoding_for_label(name) {
+        // UTF-16 files are refused as binary before decoding, so the name cannot work.
+        Some(e) if e.output_encoding() == e => Ok(e),
+        _ => Err(format!(
+            "unknown encoding '{name}': expected a name such as utf-8, latin1, windows-1252, windows-1251, cp866, koi8-r"
+        )),
+    }
+}
+
+/// `reader` as UTF-8: in `encoding`, or in the one detected (told on stderr, once per file).
+fn decoded(
+    name: &str,
+    reader: Box<dyn BufRead + Send>,
+    encoding: EncodingArg,
+) -> Box<dyn BufRead + Send> {
+    let name = name.to_string();
+    let tell = Box::new(move |e: &'static Encoding| {
+        eprintln!(
+            "warning: {name}: not UTF-8; read as {} (detected from its first non-ASCII bytes; --encoding NAME chooses another)",
+            e.name()
+        );
+    });
+    Box::new(DecodingReader::new(reader, encoding.encoding, Some(tell)))
+}
+
+/// Opens `files` (`-` or no file at all means stdin), read in `encoding`.
+pub fn open_inputs(files: &[String], encoding: EncodingArg) -> Result<Inputs, CliError> {
     let stdin_name = || "-".to_string();
     let names: Vec<String> = if files.is_empty() {
         vec![stdin_name()]
@@ -36,12 +73,13 @@ pub fn open_inputs(files: &[String]) -> Result<Inputs, CliError> {
             let mut reader: Box<dyn BufRead + Send> =
                 Box::new(BufReader::with_capacity(1 << 18, io::stdin()));
             check_text("<stdin>", &mut reader)?;
-            inputs.push(Input::new("<stdin>", reader));
+            inputs.push(Input::new("<stdin>", decoded("<stdin>", reader, encoding)));
             total = None;
             continue;
         }
         let (reader, size) = open_file(&name)?;
         total = total.map(|t| t + size);
+        let reader = decoded(&name, reader, encoding);
         inputs.push(Input::new(name, reader));
     }
     Ok(Inputs {

@@ -25,7 +25,8 @@
 //! # Real files
 //! A UTF-8 BOM, CRLF, tabs, padded tags, no blank line between games, a missing result (a
 //! warning) and tag values or comments in legacy code pages (decoded from Windows-1251, CP866
-//! or Latin-1, with a warning) are all read. No input makes the library panic.
+//! or Latin-1: [`DecodingReader`] decides a file's encoding once, and a stray legacy tag in a UTF-8
+//! file is decoded with a warning) are all read. No input makes the library panic.
 //!
 //! ```
 //! use drafti_pdn::{GameReader, write_game};
@@ -55,6 +56,7 @@ pub use ast::{
     Comment, GameRecord, GameResult, Line, MoveNode, MoveNumber, MoveSquares, MoveText, MoveToken,
     Nag, ParseWarning, ResultToken, Separator, Tag, WarningKind,
 };
+pub use encoding::{encoding_for_label, DecodingReader, Encoding, OnDetected, DETECTION_WINDOW};
 pub use error::{ParseError, ReadError};
 pub use grammar::{parse_game, MAX_VARIATION_DEPTH};
 pub use reader::{parse_games, GameReader};

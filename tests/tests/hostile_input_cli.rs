@@ -377,3 +377,137 @@ fn what_people_write_is_accepted_with_a_warning() {
     );
     assert_eq!(games[1]["warnings"][0]["kind"], "forfeit");
 }
+
+fn real_archive(name: &str) -> String {
+    format!("{}/../../shared/corpora/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The lines of `stderr` that say a file was read in a legacy encoding.
+fn encoding_warnings(stderr: &str) -> Vec<&str> {
+    stderr
+        .lines()
+        .filter(|l| l.contains("not UTF-8; read as"))
+        .collect()
+}
+
+#[test]
+fn d09_a_latin1_file_decodes_right_in_every_tag_with_one_warning() {
+    let file = bad("latin1.pdn");
+    let (code, games, stderr) = validate_json(&file, &[]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(statuses(&games), ["valid"; 3]);
+    let players: Vec<(&str, &str, &str, &str)> = games
+        .iter()
+        .map(|g| {
+            let tag = |n: &str| g["tags"][n].as_str().unwrap();
+            (tag("Event"), tag("Site"), tag("White"), tag("Black"))
+        })
+        .collect();
+    assert_eq!(
+        players,
+        [
+            (
+                "Campeonato de España",
+                "Málaga",
+                "José Núñez",
+                "François Müller"
+            ),
+            (
+                "Torneio de São Paulo",
+                "São Paulo",
+                "Søren Ødegård",
+                "José Núñez"
+            ),
+            ("Copa Ibérica", "Cádiz", "Ángel Peña", "Zoë Brontë"),
+        ]
+    );
+    assert!(games.iter().all(|g| g["warnings"] == serde_json::json!([])));
+    assert_eq!(
+        encoding_warnings(&stderr),
+        [format!(
+            "warning: {file}: not UTF-8; read as windows-1252 (detected from its first non-ASCII bytes; --encoding NAME chooses another)"
+        )]
+    );
+    // Every command reading archives goes the same way: standings names the players right.
+    let r = run(&["standings", &file]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("José Núñez") && r.stdout.contains("Søren Ødegård"));
+    assert_eq!(encoding_warnings(&r.stderr).len(), 1);
+}
+
+#[test]
+fn d09_a_windows_1251_or_cp866_archive_gives_one_warning_and_the_utf8_tags() {
+    for (name, encoding, label) in [
+        (
+            "russian-abatsiev-ussr-events-56games.pdn",
+            "windows-1251",
+            "windows-1251",
+        ),
+        (
+            "russian-ussr-championship-x-153games.pdn",
+            "cp866",
+            "IBM866",
+        ),
+    ] {
+        let original = std::fs::read_to_string(real_archive(name)).unwrap();
+        let (legacy, _, unmappable) = drafti_pdn::encoding_for_label(encoding)
+            .unwrap()
+            .encode(&original);
+        assert!(!unmappable);
+        let file = temp_file(&format!("{encoding}.pdn"), &legacy);
+        let (code, games, stderr) = validate_json(&file, &["--variant", "russian"]);
+        let (_, want, _) = validate_json(&real_archive(name), &["--variant", "russian"]);
+        assert_eq!(code, 0, "{stderr}");
+        assert_eq!(games.len(), want.len());
+        for (got, want) in games.iter().zip(&want) {
+            assert_eq!(got["tags"], want["tags"]);
+            assert_eq!(got["warnings"], want["warnings"]);
+            assert_eq!(got["status"], "valid");
+        }
+        assert_eq!(
+            encoding_warnings(&stderr),
+            [format!(
+                "warning: {file}: not UTF-8; read as {label} (detected from its first non-ASCII bytes; --encoding NAME chooses another)"
+            )]
+        );
+    }
+}
+
+#[test]
+fn d09_encoding_overrides_the_detection() {
+    let text = "[White \"Абациев Н.\"]\n[Black \"Juma\"]\n\n1. c3-d4 *\n";
+    let (cp1251, _, _) = drafti_pdn::encoding_for_label("windows-1251")
+        .unwrap()
+        .encode(text);
+    let file = temp_file("override-1251.pdn", &cp1251);
+    let white = |args: &[&str]| {
+        let (_, games, stderr) = validate_json(&file, args);
+        (
+            games[0]["tags"]["White"].as_str().unwrap().to_string(),
+            games[0]["warnings"].as_array().unwrap().len(),
+            encoding_warnings(&stderr).len(),
+        )
+    };
+    // Chosen by hand: no detection, no warning.
+    assert_eq!(
+        white(&["--encoding", "windows-1251"]),
+        ("Абациев Н.".into(), 0, 0)
+    );
+    assert_eq!(
+        white(&["--encoding", "latin1"]),
+        ("Àáàöèåâ Í.".into(), 0, 0)
+    );
+    // Read as UTF-8: the stray bytes fall back to the per-tag decoding, with its warning.
+    assert_eq!(white(&["--encoding", "utf-8"]), ("Абациев Н.".into(), 1, 0));
+    let r = run(&["validate", "--encoding", "klingon", &file]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("unknown encoding 'klingon'"),
+        "{}",
+        r.stderr
+    );
+    // The same option on the other readers.
+    let r = run(&["fmt", "--encoding", "windows-1251", &file]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("[White \"Абациев Н.\"]"), "{}", r.stdout);
+}

@@ -12,7 +12,7 @@
 use crate::common::{
     jobs, parse_variant, thousands, worker_pool, CliError, CommandResult, OutputFile,
 };
-use crate::input::open_inputs;
+use crate::input::{open_inputs, EncodingArg};
 use drafti_analyzer::analysis::{
     analyse_games, annotate, line_notation, AnalysisOptions, EndgameTables, GameAnalysis,
     MoveAnalysis,
@@ -134,6 +134,8 @@ impl SearchArgs {
 pub struct Args {
     /// PDN files; `-` or none reads stdin.
     files: Vec<String>,
+    #[command(flatten)]
+    encoding: EncodingArg,
     #[command(flatten)]
     search: SearchArgs,
     /// Worker threads (default: one per core).
@@ -597,7 +599,7 @@ fn progress_bar() -> Option<indicatif::ProgressBar> {
 }
 
 pub fn run(args: Args) -> CommandResult {
-    let opened = open_inputs(&args.files)?;
+    let opened = open_inputs(&args.files, args.encoding)?;
     let mut options = args.search.options();
     options.tables = args.search.tables(true)?;
     let jobs = jobs(args.jobs);

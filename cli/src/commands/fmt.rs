@@ -5,7 +5,7 @@
 
 use crate::commands::validate::progress_bar;
 use crate::common::{parse_variant, CliError, CommandResult};
-use crate::input::open_inputs;
+use crate::input::{open_inputs, EncodingArg};
 use drafti_analyzer::batch::{run_games, BatchError, BatchOptions};
 use drafti_analyzer::replay::{canonical_record, Notation, ReplayOptions};
 use drafti_pdn::write_game_to;
@@ -17,6 +17,8 @@ use std::process::ExitCode;
 pub struct Args {
     /// PDN files; `-` or none reads stdin.
     files: Vec<String>,
+    #[command(flatten)]
+    encoding: EncodingArg,
     /// Write square numbers (22-18).
     #[arg(long, conflicts_with = "algebraic")]
     numeric: bool,
@@ -40,7 +42,7 @@ struct Formatted {
 }
 
 pub fn run(args: Args) -> CommandResult {
-    let opened = open_inputs(&args.files)?;
+    let opened = open_inputs(&args.files, args.encoding)?;
     let notation = if args.numeric {
         Notation::Numeric
     } else if args.algebraic {

@@ -3,7 +3,7 @@
 //! lines the book does not name yet.
 
 use crate::common::{parse_variant, report_written, warn_empty_inputs, CliError, CommandResult};
-use crate::input::open_inputs;
+use crate::input::{open_inputs, EncodingArg};
 use drafti_analyzer::batch::{run_games, BatchError, BatchOptions, GameJob, Shard};
 use drafti_analyzer::openings::{
     discover, merge_rows, Book, Candidate, Classification, OpeningStats, RowKind, StatsRow,
@@ -33,6 +33,8 @@ pub struct Args {
     /// PDN files; `-` or none reads stdin. `merge PART.json...` adds the --json outputs of
     /// sharded runs instead.
     files: Vec<String>,
+    #[command(flatten)]
+    encoding: EncodingArg,
     /// A book (TSV: code, name, moves) merged over the default book.
     #[arg(long, value_name = "FILE")]
     book: Vec<String>,
@@ -131,7 +133,7 @@ pub fn run(args: Args) -> CommandResult {
     } else {
         DEFAULT_PLIES
     });
-    let opened = open_inputs(&args.files)?;
+    let opened = open_inputs(&args.files, args.encoding)?;
     let names: Vec<String> = opened.inputs.iter().map(|i| i.name.clone()).collect();
     let options = BatchOptions {
         jobs: args.jobs,

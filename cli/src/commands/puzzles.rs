@@ -14,7 +14,7 @@ use crate::commands::egtb::tables_for_search;
 use crate::commands::report::{stdin_is_empty, stdin_is_piped};
 use crate::common::{jobs, parse_variant, report_written, thousands, warn_empty_inputs};
 use crate::common::{CliError, CommandResult, OutputFile};
-use crate::input::open_inputs;
+use crate::input::{open_inputs, EncodingArg};
 use crate::report::{corpus, is_numeric, move_number};
 use crate::svg::{self, escape, Arrow};
 use drafti_analyzer::batch::{run_games, BatchError, BatchOptions, GameJob, Input, Shard};
@@ -56,6 +56,8 @@ pub struct Args {
     /// PDN files; `-` reads stdin. None: stdin when something is piped in (and not
     /// empty), else the bundled corpus.
     files: Vec<String>,
+    #[command(flatten)]
+    encoding: EncodingArg,
     /// JSON Lines on stdout: one object per puzzle (or per record with --verify).
     #[arg(long)]
     json: bool,
@@ -134,14 +136,17 @@ fn parse_difficulty(text: &str) -> Result<(u8, u8), String> {
 }
 
 /// The inputs: FILES, or stdin, or the bundled corpus (the rule of `drafti report`).
-fn choose_inputs(files: &[String]) -> Result<(Vec<Input>, String), CliError> {
+fn choose_inputs(
+    files: &[String],
+    encoding: EncodingArg,
+) -> Result<(Vec<Input>, String), CliError> {
     if files.is_empty() && (!stdin_is_piped() || stdin_is_empty()?) {
         return Ok((
             corpus::inputs(),
             "the bundled corpus (corpus/showcase.pdn, corpus/selfplay.pdn)".to_string(),
         ));
     }
-    let opened = open_inputs(files)?;
+    let opened = open_inputs(files, encoding)?;
     let source = match opened.inputs.as_slice() {
         [one] => one.name.clone(),
         many => format!("{} files", many.len()),
@@ -731,7 +736,7 @@ pub fn run(args: Args) -> CommandResult {
     if args.verify {
         return run_verify(&args);
     }
-    let (inputs, source) = choose_inputs(&args.files)?;
+    let (inputs, source) = choose_inputs(&args.files, args.encoding)?;
     let names: Vec<String> = inputs.iter().map(|i| i.name.clone()).collect();
     let jobs = jobs(args.jobs);
     let mut options = PuzzleOptions {
@@ -942,7 +947,7 @@ fn check_record(job: &GameJob<'_>, nodes: u64, options: &PuzzleOptions) -> Check
 }
 
 fn run_verify(args: &Args) -> CommandResult {
-    let opened = open_inputs(&args.files)?;
+    let opened = open_inputs(&args.files, args.encoding)?;
     let names: Vec<String> = opened.inputs.iter().map(|i| i.name.clone()).collect();
     let jobs = jobs(args.jobs);
     let nodes = args.nodes.unwrap_or(DEFAULT_NODES * VERIFY_FACTOR);

@@ -7,7 +7,7 @@
 
 use crate::common::{jobs, report_written, thousands, warn_empty_inputs};
 use crate::common::{parse_variant, CliError, CommandResult, OutputFile};
-use crate::input::open_inputs;
+use crate::input::{open_inputs, EncodingArg};
 use crate::report::html::{self, RunInfo};
 use crate::report::text;
 use crate::report::{corpus, work, Collector, WorkSettings};
@@ -54,6 +54,8 @@ pub struct Args {
     /// PDN files; `-` reads stdin. None: stdin when something is piped in (and not
     /// empty), else the bundled corpus.
     files: Vec<String>,
+    #[command(flatten)]
+    encoding: EncodingArg,
     /// Also write the report as one self-contained HTML file (no external assets).
     #[arg(long, value_name = "OUT")]
     html: Option<PathBuf>,
@@ -142,7 +144,7 @@ pub fn run(args: Args) -> CommandResult {
                 "the bundled corpus (corpus/showcase.pdn, corpus/selfplay.pdn)".to_string(),
             )
         } else {
-            let opened = open_inputs(&args.files)?;
+            let opened = open_inputs(&args.files, args.encoding)?;
             let names: Vec<String> = opened.inputs.iter().map(|i| i.name.clone()).collect();
             let source = match names.as_slice() {
                 [one] => one.clone(),

@@ -5,7 +5,7 @@
 //! The laws and the decisions are documented in `drafti_analyzer::standings`.
 
 use crate::common::{CliError, CommandResult};
-use crate::input::open_inputs;
+use crate::input::{open_inputs, EncodingArg};
 use drafti_analyzer::batch::{run_games, BatchOptions, GameJob};
 use drafti_analyzer::replay::{replay_partial, ReplayOptions};
 use drafti_analyzer::standings::{
@@ -21,6 +21,8 @@ use std::process::ExitCode;
 pub struct Args {
     /// PDN files; `-` or none reads stdin. Games are taken in the order given.
     files: Vec<String>,
+    #[command(flatten)]
+    encoding: EncodingArg,
     /// Optional "supa" scoring: a win in which no king ever appeared counts 12 goals.
     #[arg(long)]
     supa: bool,
@@ -76,7 +78,7 @@ fn summarise(job: GameJob<'_>, options: &ReplayOptions) -> Item {
 }
 
 pub fn run(args: Args) -> CommandResult {
-    let opened = open_inputs(&args.files)?;
+    let opened = open_inputs(&args.files, args.encoding)?;
     let batch = BatchOptions {
         jobs: args.jobs,
         ..BatchOptions::default()

@@ -4,7 +4,7 @@
 use crate::common::{
     parse_variant, report_written, thousands, warn_empty_inputs, CliError, CommandResult,
 };
-use crate::input::open_inputs;
+use crate::input::{open_inputs, EncodingArg};
 use drafti_analyzer::batch::{run_games, BatchError, BatchOptions, GameJob, Shard};
 use drafti_analyzer::replay::{replay_partial, Problem, ReplayOptions, Severity};
 use drafti_pdn::{ParseError, RawGame, Span, Tag};
@@ -19,6 +19,8 @@ use std::process::ExitCode;
 pub struct Args {
     /// PDN files; `-` or none reads stdin.
     files: Vec<String>,
+    #[command(flatten)]
+    encoding: EncodingArg,
     /// Rules for every game, whatever its GameType/Variant tags say: tz, czech or russian.
     #[arg(long, value_parser = parse_variant)]
     variant: Option<Variant>,
@@ -338,7 +340,7 @@ pub fn progress_bar(total_bytes: Option<u64>) -> Option<indicatif::ProgressBar> 
 }
 
 pub fn run(args: Args) -> CommandResult {
-    let opened = open_inputs(&args.files)?;
+    let opened = open_inputs(&args.files, args.encoding)?;
     let names: Vec<String> = opened.inputs.iter().map(|i| i.name.clone()).collect();
     let options = BatchOptions {
         jobs: args.jobs,
