@@ -76,6 +76,8 @@ pub struct DecodingReader<R> {
     decoded_pos: usize,
     /// The decoder has been told the input ended.
     finished: bool,
+    /// Undecided mode: bytes at the front of the inner buffer already known to be ASCII.
+    ascii_ahead: usize,
     on_detected: Option<OnDetected>,
 }
 
@@ -100,6 +102,7 @@ impl<R: BufRead> DecodingReader<R> {
             decoded: Vec::new(),
             decoded_pos: 0,
             finished: false,
+            ascii_ahead: 0,
             on_detected,
         }
     }
@@ -196,11 +199,15 @@ impl<R: BufRead> BufRead for DecodingReader<R> {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
         if let Mode::Undecided = self.mode {
             let buf = self.inner.fill_buf()?;
-            let ascii = if buf.is_ascii() {
-                buf.len()
-            } else {
-                buf.iter().position(|&b| b >= 0x80).unwrap_or(buf.len())
-            };
+            if self.ascii_ahead == 0 {
+                // Scanned once per buffer, not at every call (a caller asks after each line).
+                self.ascii_ahead = if buf.is_ascii() {
+                    buf.len()
+                } else {
+                    buf.iter().position(|&b| b >= 0x80).unwrap_or(buf.len())
+                };
+            }
+            let ascii = self.ascii_ahead.min(buf.len());
             if ascii == 0 && !buf.is_empty() {
                 self.detect()?;
             } else {
@@ -223,7 +230,10 @@ impl<R: BufRead> BufRead for DecodingReader<R> {
 
     fn consume(&mut self, amount: usize) {
         match self.mode {
-            Mode::Undecided => self.inner.consume(amount),
+            Mode::Undecided => {
+                self.ascii_ahead = self.ascii_ahead.saturating_sub(amount);
+                self.inner.consume(amount);
+            }
             Mode::Utf8 if self.ahead_pos < self.ahead.len() => {
                 self.ahead_pos += amount;
                 if self.ahead_pos == self.ahead.len() {
