@@ -7,7 +7,7 @@ use crate::common::CliError;
 use drafti_analyzer::batch::Input;
 use drafti_pdn::{encoding_for_label, DecodingReader, Encoding};
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, ErrorKind};
+use std::io::{self, BufRead, BufReader, ErrorKind, IsTerminal};
 
 /// Bytes looked at to tell text from binary.
 const SNIFF_BYTES: usize = 8192;
@@ -70,8 +70,19 @@ pub fn open_inputs(files: &[String], encoding: EncodingArg) -> Result<Inputs, Cl
     let mut total = Some(0u64);
     for name in names {
         if name == "-" {
-            let mut reader: Box<dyn BufRead + Send> =
-                Box::new(BufReader::with_capacity(1 << 18, io::stdin()));
+            if io::stdin().is_terminal() {
+                // Nothing piped in and no FILES: say what the wait is for.
+                eprintln!(
+                    "reading PDN from the terminal: paste or type the games, then press Ctrl-D (Ctrl-Z Enter on Windows); or give FILES, e.g. drafti validate games.pdn"
+                );
+            }
+            let mut reader: Box<dyn BufRead + Send> = Box::new(BufReader::with_capacity(
+                1 << 18,
+                EndOnce {
+                    inner: io::stdin(),
+                    ended: false,
+                },
+            ));
             check_text("<stdin>", &mut reader)?;
             inputs.push(Input::new("<stdin>", decoded("<stdin>", reader, encoding)));
             total = None;
@@ -86,6 +97,24 @@ pub fn open_inputs(files: &[String], encoding: EncodingArg) -> Result<Inputs, Cl
         inputs,
         total_bytes: total,
     })
+}
+
+/// Stdin that stays at its end once it got there: on a terminal, Ctrl-D ends only the read
+/// it answers, and a reader that looks again (the splitter does) would wait for a second one.
+struct EndOnce<R> {
+    inner: R,
+    ended: bool,
+}
+
+impl<R: io::Read> io::Read for EndOnce<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.ended || buf.is_empty() {
+            return Ok(0);
+        }
+        let n = self.inner.read(buf)?;
+        self.ended = n == 0;
+        Ok(n)
+    }
 }
 
 fn describe(e: &io::Error) -> String {

@@ -511,3 +511,51 @@ fn d09_encoding_overrides_the_detection() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.contains("[White \"Абациев Н.\"]"), "{}", r.stdout);
 }
+
+/// With no FILES and nothing piped in, stdin is the terminal: validate says what it waits
+/// for, then reads what is typed up to Ctrl-D.
+#[cfg(unix)]
+#[test]
+fn d14_validate_on_a_terminal_says_what_it_waits_for() {
+    use std::io::Write;
+    use std::os::fd::FromRawFd;
+    use std::process::{Command, Stdio};
+    let (mut master, mut slave) = (0, 0);
+    // SAFETY: openpty writes two new descriptors into the two ints; the rest may be null.
+    let status = unsafe {
+        libc::openpty(
+            &mut master,
+            &mut slave,
+            std::ptr::null_mut(),
+            std::ptr::null(),
+            std::ptr::null(),
+        )
+    };
+    assert_eq!(status, 0, "openpty");
+    // SAFETY: both descriptors were just opened and are owned here, each by one value.
+    let (terminal, mut keyboard) = unsafe {
+        (
+            Stdio::from_raw_fd(slave),
+            std::fs::File::from_raw_fd(master),
+        )
+    };
+    let child = Command::new(drafti_path())
+        .arg("validate")
+        .stdin(terminal)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A game typed on the terminal, then Ctrl-D at the start of a line: end of input.
+    keyboard.write_all(b"1. c3-d4 *\n\x04").unwrap();
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.starts_with(
+            "reading PDN from the terminal: paste or type the games, then press Ctrl-D"
+        ),
+        "{stderr}"
+    );
+    assert!(stderr.contains("1 games in 1 file: 1 valid"), "{stderr}");
+}

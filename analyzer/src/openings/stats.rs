@@ -168,6 +168,10 @@ pub struct StatsRow {
     pub min_games: Option<u64>,
     /// On the `all` row: the book's fingerprint ([`Book::fingerprint`]); else `null`.
     pub book: Option<String>,
+    /// On the `all` row of a `--shard K/N` run: `K/N`, so `merge` can tell a missing or
+    /// repeated part; absent otherwise (and in the CSV).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<String>,
 }
 
 /// The CSV header line (the fields of [`StatsRow`], in order).
@@ -398,6 +402,7 @@ impl<'b> OpeningStats<'b> {
             tree_plies: Some(self.tree_plies),
             min_games: Some(min_games),
             book: Some(self.book.fingerprint()),
+            shard: None,
         });
         for (&i, tally) in &self.by_entry {
             let e = &self.book.entries()[i as usize];
@@ -476,6 +481,7 @@ fn row(
         tree_plies: None,
         min_games: None,
         book: None,
+        shard: None,
     }
 }
 
@@ -575,6 +581,68 @@ pub enum MergeError {
         /// This part's value.
         found: String,
     },
+    /// Parts of sharded runs that do not make up one whole run: one repeated, one missing,
+    /// shards of different splits, or a sharded part with an unsharded one.
+    #[error("{0}")]
+    Shards(String),
+}
+
+/// Checks that the parts' shards (`K/N` of their `all` rows, 1-based part order) are each
+/// of 1/N … N/N exactly once, or that no part is a shard.
+fn check_shards(shards: &[Option<String>]) -> Result<(), MergeError> {
+    if shards.iter().all(Option::is_none) {
+        return Ok(());
+    }
+    let mut seen: Vec<Option<usize>> = Vec::new();
+    let mut split: Option<(u64, usize)> = None;
+    for (p, shard) in shards.iter().enumerate() {
+        let part = p + 1;
+        let Some(text) = shard else {
+            return Err(MergeError::Shards(format!(
+                "part {part} is a whole run (no --shard), the others are shards: merge the shards of one run"
+            )));
+        };
+        let s: crate::batch::Shard = text
+            .parse()
+            .map_err(|_| MergeError::Shards(format!("part {part}: unreadable shard '{text}'")))?;
+        match split {
+            None => {
+                split = Some((s.count, part));
+                seen = vec![None; s.count as usize];
+            }
+            Some((n, first)) if n != s.count => {
+                return Err(MergeError::Shards(format!(
+                    "part {part} is shard {s}, part {first} a shard of {n}: merge the shards of one run"
+                )));
+            }
+            Some(_) => {}
+        }
+        let slot = &mut seen[(s.index - 1) as usize];
+        if let Some(first) = *slot {
+            return Err(MergeError::Shards(format!(
+                "parts {first} and {part} are both shard {s}: a part given twice would count its games twice"
+            )));
+        }
+        *slot = Some(part);
+    }
+    let missing: Vec<String> = seen
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.is_none())
+        .map(|(k, _)| format!("{}/{}", k + 1, seen.len()))
+        .collect();
+    if !missing.is_empty() {
+        let (what, them) = if missing.len() == 1 {
+            ("shard", "its")
+        } else {
+            ("shards", "their")
+        };
+        return Err(MergeError::Shards(format!(
+            "{what} {} missing: the merged table would leave out {them} games",
+            missing.join(", ")
+        )));
+    }
+    Ok(())
 }
 
 /// Adds the tables of sharded runs (each a whole `--json` output) into the table one run over
@@ -584,6 +652,14 @@ pub fn merge_rows(parts: Vec<Vec<StatsRow>>, min_games: u64) -> Result<Vec<Stats
     let mut merged: Vec<StatsRow> = Vec::new();
     let mut index: HashMap<(RowKind, String, String), usize> = HashMap::new();
     let mut first: Option<(Option<usize>, Option<String>)> = None;
+    let shards: Vec<Option<String>> = parts
+        .iter()
+        .map(|rows| {
+            rows.iter()
+                .find(|r| r.kind == RowKind::All)
+                .and_then(|r| r.shard.clone())
+        })
+        .collect();
     for (p, rows) in parts.into_iter().enumerate() {
         let part = p + 1;
         let alls: Vec<&StatsRow> = rows.iter().filter(|r| r.kind == RowKind::All).collect();
@@ -633,6 +709,10 @@ pub fn merge_rows(parts: Vec<Vec<StatsRow>>, min_games: u64) -> Result<Vec<Stats
                 }
             }
         }
+    }
+    check_shards(&shards)?;
+    for r in &mut merged {
+        r.shard = None;
     }
     Ok(finish(merged, min_games))
 }
@@ -869,6 +949,43 @@ mod tests {
             merge_rows(vec![plain, s2.rows(1)], 1),
             Err(MergeError::Mismatch { what: "book", .. })
         ));
+    }
+
+    #[test]
+    fn merge_refuses_a_repeated_or_missing_shard() {
+        let book = Book::builtin();
+        let mut s = OpeningStats::new(&book, 3);
+        for (p, c, r, n) in games() {
+            s.add_game(&p, c, r, n);
+        }
+        let part = |shard: Option<&str>| {
+            let mut rows = s.rows(1);
+            rows[0].shard = shard.map(str::to_string);
+            rows
+        };
+        let merged = merge_rows(vec![part(Some("2/2")), part(Some("1/2"))], 1).unwrap();
+        assert_eq!(merged[0].tally.games, 2 * s.rows(1)[0].tally.games);
+        assert_eq!(merged[0].shard, None);
+        let error = |parts| match merge_rows(parts, 1) {
+            Err(MergeError::Shards(m)) => m,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            error(vec![
+                part(Some("1/3")),
+                part(Some("3/3")),
+                part(Some("1/3"))
+            ]),
+            "parts 1 and 3 are both shard 1/3: a part given twice would count its games twice"
+        );
+        assert_eq!(
+            error(vec![part(Some("1/4")), part(Some("3/4"))]),
+            "shards 2/4, 4/4 missing: the merged table would leave out their games"
+        );
+        assert!(error(vec![part(Some("1/2")), part(Some("2/3"))]).contains("a shard of 2"));
+        assert!(error(vec![part(Some("1/2")), part(None)]).contains("part 2 is a whole run"));
+        // Unsharded runs (of different archives) add up as before.
+        assert!(merge_rows(vec![part(None), part(None)], 1).is_ok());
     }
 
     #[test]

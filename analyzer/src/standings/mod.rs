@@ -372,6 +372,19 @@ pub struct Warning {
 ///
 /// Never panics; every oddity of the records becomes a [`Warning`].
 pub fn compute(games: &[GameSummary], options: &StandingsOptions) -> Standings {
+    Standings {
+        options: *options,
+        events: events(games, options).collect(),
+    }
+}
+
+/// The Events of [`compute`], one at a time, each computed when it is asked for: a caller
+/// that writes each Event and lets it go holds one Event's report at a time, not the
+/// archive's.
+pub fn events<'a>(
+    games: &'a [GameSummary],
+    options: &'a StandingsOptions,
+) -> impl Iterator<Item = EventStandings> + 'a {
     // Events in order of first appearance.
     let mut event_order: Vec<String> = Vec::new();
     let mut by_event: BTreeMap<String, Vec<usize>> = BTreeMap::new();
@@ -383,17 +396,10 @@ pub fn compute(games: &[GameSummary], options: &StandingsOptions) -> Standings {
         }
         list.push(i);
     }
-    let events = event_order
-        .into_iter()
-        .map(|event| {
-            let indices = by_event.remove(&event).unwrap_or_default();
-            compute_event(event, games, &indices, options)
-        })
-        .collect();
-    Standings {
-        options: *options,
-        events,
-    }
+    event_order.into_iter().map(move |event| {
+        let indices = by_event.remove(&event).unwrap_or_default();
+        compute_event(event, games, &indices, options)
+    })
 }
 
 /// The standings of one Event: `indices` are its games' positions in `games`.

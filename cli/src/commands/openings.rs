@@ -213,7 +213,9 @@ pub fn run(args: Args) -> CommandResult {
         Err(e) => return Err(CliError(e.to_string())),
     };
     if !per_game {
-        let rows = stats.rows(args.min_games);
+        let mut rows = stats.rows(args.min_games);
+        // The part's place in a sharded run, for `merge` to check (JSON only).
+        rows[0].shard = args.shard.map(|s| s.to_string());
         print_result(&mut out, &args, &book, &rows, format)?;
     }
     report_written(out.flush())?;

@@ -9,8 +9,8 @@ use crate::input::{open_inputs, EncodingArg};
 use drafti_analyzer::batch::{run_games, BatchOptions, GameJob};
 use drafti_analyzer::replay::{replay_partial, ReplayOptions};
 use drafti_analyzer::standings::{
-    compute, EventFormat, EventStandings, GameSummary, MatchGame, MatchReport, MatchStatus,
-    Standings, StandingsOptions, Warning,
+    events, EventFormat, EventStandings, GameSummary, MatchGame, MatchReport, MatchStatus,
+    StandingsOptions, Warning,
 };
 use drafti_pdn::ParseError;
 use std::fmt::Write as _;
@@ -109,41 +109,47 @@ pub fn run(args: Args) -> CommandResult {
         loser_starts: args.loser_starts,
         swap_colours: args.swap_colours,
     };
-    let standings = compute(&games, &options);
-
-    let text = if args.json {
-        json_lines(&standings)?
-    } else if args.csv {
-        csv(&standings)
-    } else {
-        text(&standings)
-    };
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
-        other => other?,
-    }
-
     for message in &unreadable {
         eprintln!("error: {message}");
     }
+    // Each Event is written as soon as it is computed and then let go.
+    let stdout = std::io::stdout();
+    let mut out = Output {
+        writer: std::io::BufWriter::with_capacity(1 << 16, stdout.lock()),
+        closed: false,
+    };
     if args.csv {
-        for w in standings.warnings() {
-            eprintln!("warning: {}: {}", w.kind.name(), w.message);
-        }
+        out.write(&format!("{}\n", CSV_HEADER.join(",")))?;
     }
-    let matches: usize = standings.events.iter().map(|e| e.matches.len()).sum();
-    let warnings = standings.warnings().count();
-    let violations = standings
-        .warnings()
-        .filter(|w| w.kind.is_violation())
-        .count();
+    let laws = laws(&options);
+    let (mut event_count, mut matches, mut warnings, mut violations) = (0, 0, 0, 0);
+    for e in events(&games, &options) {
+        let text = if args.json {
+            let mut line = serde_json::to_string(&e)?;
+            line.push('\n');
+            line
+        } else if args.csv {
+            csv_rows(&e)
+        } else {
+            event_text(&e, &options, &laws, event_count == 0)
+        };
+        out.write(&text)?;
+        if args.csv {
+            for w in &e.warnings {
+                eprintln!("warning: {}: {}", w.kind.name(), w.message);
+            }
+        }
+        event_count += 1;
+        matches += e.matches.len();
+        warnings += e.warnings.len();
+        violations += e.warnings.iter().filter(|w| w.kind.is_violation()).count();
+    }
+    out.flush()?;
     eprintln!(
         "{} and {} in {}; {} ({})",
         count(games.len(), "game"),
         count(matches, "match"),
-        count(standings.events.len(), "event"),
+        count(event_count, "event"),
         count(warnings, "warning"),
         count(violations, "violation"),
     );
@@ -157,17 +163,38 @@ pub fn run(args: Args) -> CommandResult {
         );
     }
     Ok(ExitCode::from(u8::from(
-        standings.has_violations() || !unreadable.is_empty(),
+        violations > 0 || !unreadable.is_empty(),
     )))
 }
 
-fn json_lines(standings: &Standings) -> Result<String, CliError> {
-    let mut out = String::new();
-    for event in &standings.events {
-        out.push_str(&serde_json::to_string(event)?);
-        out.push('\n');
+/// Standard output that stops writing, quietly, once the reader has gone (a closed pipe):
+/// the standings are still computed, for the summary and the exit code.
+struct Output<W: Write> {
+    writer: W,
+    closed: bool,
+}
+
+impl<W: Write> Output<W> {
+    fn write(&mut self, text: &str) -> std::io::Result<()> {
+        if self.closed {
+            return Ok(());
+        }
+        match self.writer.write_all(text.as_bytes()) {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                self.closed = true;
+                Ok(())
+            }
+            other => other,
+        }
     }
-    Ok(out)
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match self.writer.flush() {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+            _ if self.closed => Ok(()),
+            other => other,
+        }
+    }
 }
 
 /// Left-aligned columns, two spaces apart, widths in characters.
@@ -298,24 +325,30 @@ fn warning_line(w: &Warning) -> String {
     format!("{}: {}", w.kind.name(), w.message)
 }
 
-fn text(standings: &Standings) -> String {
-    let mut out = String::new();
+/// The laws line of the text output.
+fn laws(options: &StandingsOptions) -> String {
     let mut laws = vec!["winner starts the next game"];
-    if standings.options.loser_starts {
+    if options.loser_starts {
         laws[0] = "loser starts the next game";
     }
-    if standings.options.swap_colours {
+    if options.swap_colours {
         laws.push("players swap colours after every game");
     }
-    if standings.options.supa {
+    if options.supa {
         laws.push("supa wins count 12 goals");
     }
-    for (i, e) in standings.events.iter().enumerate() {
-        if i > 0 {
+    laws.join("; ")
+}
+
+/// One Event as text (`first`: no blank line before it).
+fn event_text(e: &EventStandings, options: &StandingsOptions, laws: &str, first: bool) -> String {
+    let mut out = String::new();
+    {
+        if !first {
             out.push('\n');
         }
         let _ = writeln!(out, "{}", event_title(e));
-        let _ = writeln!(out, "  laws: {}", laws.join("; "));
+        let _ = writeln!(out, "  laws: {laws}");
         out.push('\n');
         for (n, m) in e.matches.iter().enumerate() {
             let _ = writeln!(out, "  Match {}: {}", n + 1, match_line(m));
@@ -330,7 +363,7 @@ fn text(standings: &Standings) -> String {
             ]
             .map(String::from)
             .to_vec()];
-            rows.extend(m.games.iter().map(|g| game_row(g, &standings.options)));
+            rows.extend(m.games.iter().map(|g| game_row(g, options)));
             table(&mut out, "    ", &rows);
         }
         if let Some(ko) = &e.knockout {
@@ -430,10 +463,10 @@ const CSV_HEADER: [&str; 16] = [
     "supa_wins",
 ];
 
-fn csv(standings: &Standings) -> String {
-    let mut out = CSV_HEADER.join(",");
-    out.push('\n');
-    for e in &standings.events {
+/// One Event's rows of `--csv`.
+fn csv_rows(e: &EventStandings) -> String {
+    let mut out = String::new();
+    {
         let format = match e.format {
             EventFormat::Knockout => "knockout",
             EventFormat::Matches => "matches",
