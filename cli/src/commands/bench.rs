@@ -273,6 +273,10 @@ pub struct QualityArgs {
     /// the engine's fingerprint and the node limit): read what is there, add what is missing.
     #[arg(long, value_name = "FILE")]
     reference: Option<PathBuf>,
+    /// Also write to FILE (JSON Lines) every move that the candidate or the reference judges,
+    /// with both sides' scores, best moves and depths: where the two disagree and why.
+    #[arg(long, value_name = "FILE")]
+    moves: Option<PathBuf>,
 }
 
 /// The first line of a reference file: what its searches were made with.
@@ -556,6 +560,64 @@ fn candidate_label(options: &AnalysisOptions) -> String {
     options.label()
 }
 
+/// One judged move of `bench --quality --moves`: the candidate's numbers and the
+/// reference's (scores from the mover's side, as `analyze --json` has them).
+#[derive(Serialize)]
+struct JudgedMoveJson<'a> {
+    file: &'a str,
+    game: usize,
+    ply: usize,
+    /// The position before the move.
+    fen: String,
+    #[serde(rename = "move")]
+    move_text: String,
+    candidate: Option<&'static str>,
+    reference: Option<&'static str>,
+    best: Option<String>,
+    score_before: (Option<i32>, Option<i32>),
+    score_after: (Option<i32>, Option<i32>),
+    drop: f64,
+    played_is_best: bool,
+    depth: u32,
+    confirmed_depth: Option<u32>,
+    reference_best: Option<String>,
+    reference_before: (Option<i32>, Option<i32>),
+    reference_after: (Option<i32>, Option<i32>),
+    reference_drop: f64,
+    reference_depths: (u32, u32),
+}
+
+fn judged_move_json<'a>(
+    s: &'a Sampled,
+    m: &drafti_analyzer::analysis::MoveAnalysis,
+    r: &drafti_analyzer::judge::Verdict,
+    before: &PositionEval,
+    after: &PositionEval,
+) -> JudgedMoveJson<'a> {
+    let notation = |mv: Option<drafti_rules::Move>| mv.map(|b| b.full_notation(false));
+    JudgedMoveJson {
+        file: &s.file,
+        game: s.index,
+        ply: m.ply,
+        fen: s.game.positions[m.ply - 1].to_fen(),
+        move_text: m.played.full_notation(false),
+        candidate: m.judgement().map(|j| j.as_str()),
+        reference: r.judgement.map(|j| j.as_str()),
+        best: notation(m.best),
+        score_before: score_fields(m.best_score),
+        score_after: score_fields(m.played_score),
+        drop: m.verdict.drop,
+        played_is_best: m.played_is_best,
+        depth: m.depth,
+        confirmed_depth: m.confirmed_depth,
+        reference_best: notation(before.best),
+        reference_before: score_fields(before.score),
+        reference_after: score_fields(drafti_analyzer::analysis::move_score(after.score)),
+        reference_drop: r.drop,
+        reference_depths: (before.depth, after.depth),
+    }
+}
+
 /// `drafti bench --quality`.
 fn quality(args: &QualityArgs, jobs: usize, json: bool) -> CommandResult {
     let Some(games) = sampled_games(&args.corpora, args.sample)? else {
@@ -585,8 +647,26 @@ fn quality(args: &QualityArgs, jobs: usize, json: bool) -> CommandResult {
     let reference = reference_runs(&games, args, &options.tables, &pool)?;
     let reference_nodes: u64 = reference.iter().flatten().map(|e| e.nodes).sum();
     let mut agreement = Agreement::default();
+    let mut moves_out = match &args.moves {
+        Some(path) => Some(std::io::BufWriter::new(std::fs::File::create(path).map_err(
+            |e| CliError(format!("cannot write {}: {e}", path.display())),
+        )?)),
+        None => None,
+    };
     for ((s, a), evals) in games.iter().zip(&analyses).zip(&reference) {
-        agreement.add(a, &reference_verdicts(&s.game, evals));
+        let verdicts = reference_verdicts(&s.game, evals);
+        if let Some(w) = moves_out.as_mut() {
+            for (m, r) in a.moves.iter().zip(&verdicts) {
+                if m.judgement().is_some() || r.judgement.is_some() {
+                    let line = judged_move_json(s, m, r, &evals[m.ply - 1], &evals[m.ply]);
+                    writeln!(w, "{}", serde_json::to_string(&line)?)?;
+                }
+            }
+        }
+        agreement.add(a, &verdicts);
+    }
+    if let Some(w) = moves_out.as_mut() {
+        w.flush()?;
     }
     let per_position = |n: u64| n as f64 / positions.max(1) as f64;
     let (before, after) = agreement.mean_win_diffs();
