@@ -227,12 +227,35 @@ pub fn judge(best: Score, played: Score, played_is_best: bool) -> Verdict {
     } else {
         None
     };
-    verdict.judgement = if verdict.proven.is_some() {
-        Some(Judgement::Blunder)
-    } else {
-        judgement_of_drop(drop)
+    // How much of the result the proven rule is about was still in doubt: a win thrown away
+    // for a position still this well won, or a loss let in from a position already this
+    // lost, counts less (the deeper search proves the rest; lichess grades mate created
+    // and mate lost the same way).
+    let proven = match verdict.proven {
+        Some(ProvenReason::WinThrownAway) => Some(proven_judgement(wc_after)),
+        Some(_) => Some(proven_judgement(-wc_before)),
+        None => None,
     };
+    verdict.judgement = proven.max(judgement_of_drop(drop));
     verdict
+}
+
+/// The winning chances (of the side the proven result favours) beyond which a proven result
+/// gained or lost is only a mistake: lichess's 700 centipawns on its curve (5.4 men here).
+pub const PROVEN_MISTAKE_WC: f64 = 0.86;
+/// Beyond which it is only an inaccuracy: lichess's 999 centipawns (7.6 men here).
+pub const PROVEN_INACCURACY_WC: f64 = 0.95;
+
+/// The judgement of a move that gains the opponent a proven result (or loses the mover's)
+/// when the side that result favours had winning chances `wc` anyway (without it).
+fn proven_judgement(wc: f64) -> Judgement {
+    if wc > PROVEN_INACCURACY_WC {
+        Judgement::Inaccuracy
+    } else if wc > PROVEN_MISTAKE_WC {
+        Judgement::Mistake
+    } else {
+        Judgement::Blunder
+    }
 }
 
 /// Judges a move whose scores are exact (endgame tables: a win or loss with its distance, or
