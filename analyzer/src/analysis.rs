@@ -42,10 +42,19 @@ use std::sync::Arc;
 pub const DEFAULT_DEPTH: u32 = 6;
 
 /// The re-search of a nominated move: this many plies.
-pub const DEFAULT_VERIFY_DEPTH: u32 = 10;
+pub const DEFAULT_VERIFY_DEPTH: u32 = 8;
 
 /// The node bound of a re-search (king endings, where a depth costs far more).
 pub const DEFAULT_VERIFY_NODES: u64 = 1_000_000;
+
+/// The confirmation of a re-searched move whose verdict is near the blunder threshold (see
+/// [`DEFAULT_CONFIRM_BAND`]): this many plies.
+pub const DEFAULT_CONFIRM_DEPTH: u32 = 14;
+
+/// A re-search's drop of winning chances in this range (around the blunder's 0.3) sends
+/// the move to the confirmation, as does a proven result; outside it the re-search's verdict
+/// stands (see `docs/engine.md`, "Quality on master games", for the measurements).
+pub const DEFAULT_CONFIRM_BAND: (f64, f64) = (0.2, 0.5);
 
 /// A move whose drop of winning chances in the pass reaches this is re-searched (a little
 /// under the inaccuracy's 0.075, so a verdict near a threshold is checked).
@@ -68,6 +77,12 @@ pub struct AnalysisOptions {
     pub verify: Option<Limits>,
     /// The pass's drop of winning chances (0…2) from which a move is nominated.
     pub nominate_drop: f64,
+    /// A second re-search, deeper, of a re-searched move whose verdict is near the blunder
+    /// threshold (its drop within `confirm_band`) or rests on a proven result; its verdict
+    /// replaces the first's. `None`: the first re-search's verdicts are final.
+    pub confirm: Option<Limits>,
+    /// The re-search's drops (from, below) that send a move to `confirm`.
+    pub confirm_band: (f64, f64),
     /// Transposition table of each task's engine, MiB.
     pub tt_mb: usize,
     /// Endgame tables: a position they hold is not searched but looked up, and the verdict on
@@ -145,6 +160,12 @@ impl Default for AnalysisOptions {
                 ..Limits::default()
             }),
             nominate_drop: DEFAULT_NOMINATE_DROP,
+            confirm: Some(Limits {
+                depth: Some(DEFAULT_CONFIRM_DEPTH),
+                nodes: Some(DEFAULT_VERIFY_NODES),
+                ..Limits::default()
+            }),
+            confirm_band: DEFAULT_CONFIRM_BAND,
             tt_mb: DEFAULT_TT_MB,
             tables: EndgameTables::default(),
         }
@@ -181,6 +202,14 @@ impl AnalysisOptions {
                 limits_label(v)
             ),
         };
+        if let (Some(_), Some(c)) = (&self.verify, &self.confirm) {
+            label.push_str(&format!(
+                ", verdicts with a drop of {}-{} or a proven result confirmed at {}",
+                self.confirm_band.0,
+                self.confirm_band.1,
+                limits_label(c)
+            ));
+        }
         if let Some(tables) = self.tables.label() {
             label.push_str("; ");
             label.push_str(&tables);
@@ -522,9 +551,14 @@ impl Searcher<'_> {
         let pos = &self.game.positions[i];
         let history = &self.keys[..i];
         let played = self.game.moves[i];
-        let mut best_by_depth: Vec<(u32, Score, Option<Move>)> = Vec::new();
-        let full = engine.search(pos, &self.limits(i, limits), history, |d| {
-            best_by_depth.push((d.depth, d.score, d.lines.first().map(|l| l.mv)))
+        let mut best_by_depth: Vec<(u32, Score, Option<Move>, Vec<Move>)> = Vec::new();
+        let mut full = engine.search(pos, &self.limits(i, limits), history, |d| {
+            best_by_depth.push((
+                d.depth,
+                d.score,
+                d.lines.first().map(|l| l.mv),
+                d.pv().to_vec(),
+            ))
         });
         let played_limits = Limits {
             depth: Some(full.depth.max(1)),
@@ -537,12 +571,23 @@ impl Searcher<'_> {
                 played_by_depth.push((d.depth, d.score))
             })
             .expect("the played move is legal: the game replayed");
+        // The played move's search stopped at its node bound before the full search's depth:
+        // the best move and score of that same depth, so both are searched alike.
+        if alone.depth < full.depth {
+            if let Some((_, score, best, pv)) = best_by_depth
+                .iter()
+                .find(|b| b.0 == alone.depth && b.2.is_some())
+            {
+                (full.score, full.best, full.pv, full.depth) =
+                    (*score, *best, pv.clone(), alone.depth);
+            }
+        }
         let is_best = full.best.is_some_and(|b| b.same_move(&played));
         let played_score = if is_best { full.score } else { alone.score };
         let verdict = judge::judge(full.score, played_score, is_best);
         // The shallowest depth from which every completed depth gives the final judgement.
         let mut confirmed = full.depth.min(alone.depth);
-        for &(depth, best, best_move) in best_by_depth.iter().rev() {
+        for &(depth, best, best_move, _) in best_by_depth.iter().rev() {
             let Some(&(_, at_depth)) = played_by_depth.iter().find(|p| p.0 == depth) else {
                 continue;
             };
@@ -649,8 +694,17 @@ impl Searcher<'_> {
                             || next.score.is_proven());
                     let m = match (&options.verify, nominated) {
                         (Some(limits), true) => {
-                            let (m, spent) = self.verify(engine, i, limits);
+                            let (mut m, spent) = self.verify(engine, i, limits);
                             nodes += spent;
+                            if let Some(deeper) = options.confirm.as_ref().filter(|_| {
+                                m.verdict.proven.is_some()
+                                    || (options.confirm_band.0..options.confirm_band.1)
+                                        .contains(&m.verdict.drop)
+                            }) {
+                                let (confirmed, spent) = self.verify(engine, i, deeper);
+                                nodes += spent;
+                                m = confirmed;
+                            }
                             m
                         }
                         _ => MoveAnalysis {

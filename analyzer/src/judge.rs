@@ -9,7 +9,10 @@
 //! least [`BLUNDER_DROP`] is a blunder, [`MISTAKE_DROP`] a mistake, [`INACCURACY_DROP`] an
 //! inaccuracy (lidraughts' thresholds for draughts). Proven results come before the curve: a
 //! move that turns a proven win into no proven win, or a position not proven lost into a
-//! proven loss, is a blunder whatever the curve says.
+//! proven loss, is a blunder whatever the curve says — unless the position was decided
+//! anyway: as lichess grades a mate created or lost, a loss let in from winning chances
+//! below −[`PROVEN_MISTAKE_WC`] (5.4 men down) is a mistake, below −[`PROVEN_INACCURACY_WC`]
+//! (7.6 men) an inaccuracy, and a win thrown away with as much left likewise.
 //!
 //! [`K`] was fitted on drafti's own self-play games by logistic regression of the game result
 //! on the search score (`cargo run --release -p drafti-analyzer --example fit_k`; see
@@ -426,17 +429,31 @@ mod tests {
 
     #[test]
     fn proven_results_come_first() {
-        // A win thrown away is a blunder even when the estimate after is still high.
-        let v = judge(Score::win_in(9), cm(2500), false);
+        // A win thrown away is a blunder even when the estimate after is high.
+        let v = judge(Score::win_in(9), cm(300), false);
         assert_eq!(v.judgement, Some(Judgement::Blunder));
+        assert_eq!(v.proven, Some(ProvenReason::WinThrownAway));
+        // ... graded by how well won the position still is: 6 men up, a mistake; 25, an
+        // inaccuracy (the curve alone would say nothing).
+        let v = judge(Score::win_in(9), cm(600), false);
+        assert_eq!(v.judgement, Some(Judgement::Mistake));
+        let v = judge(Score::win_in(9), cm(2500), false);
+        assert_eq!(v.judgement, Some(Judgement::Inaccuracy));
         assert_eq!(v.proven, Some(ProvenReason::WinThrownAway));
         // A slower win is not thrown away.
         let v = judge(Score::win_in(5), Score::win_in(11), false);
         assert_eq!(v.judgement, None);
         assert_eq!(v.proven, None);
-        // From a lost-looking but unproven position into a proven loss: a losing move.
-        let v = judge(cm(-2500), Score::loss_in(6), false);
+        // From an unproven position into a proven loss: a losing move ...
+        let v = judge(cm(-300), Score::loss_in(6), false);
         assert_eq!(v.judgement, Some(Judgement::Blunder));
+        assert_eq!(v.proven, Some(ProvenReason::LosingMove));
+        // ... graded by how lost the position already was: from 6 men down a mistake, from
+        // 25 an inaccuracy (the deeper search proves such positions lost already).
+        let v = judge(cm(-600), Score::loss_in(6), false);
+        assert_eq!(v.judgement, Some(Judgement::Mistake));
+        let v = judge(cm(-2500), Score::loss_in(6), false);
+        assert_eq!(v.judgement, Some(Judgement::Inaccuracy));
         assert_eq!(v.proven, Some(ProvenReason::LosingMove));
         // Already proven lost: a quicker loss is no blunder by the proven rule.
         let v = judge(Score::loss_in(12), Score::loss_in(4), false);

@@ -12,6 +12,9 @@
 //! - `abatsiev-17.pdn`: game 17 of `shared/corpora/russian-abatsiev-ussr-events-56games.pdn`
 //!   (Russian rules, no GameType tag), whose 33. d2-e3 the depth-6 analysis called a blunder
 //!   ("72% -> 23%") and a 2,000,000-node search of every position does not.
+//! - `abatsiev-41.pdn`: game 41 of the same file, whose 15. h2-g3 the re-search at depth 8
+//!   calls a blunder (+0.03 -> -1.26), the confirmation at depth 14 and the 2,000,000-node
+//!   reference nothing (from `bench --quality --sample 8 --moves`).
 //! - `table-ending.pdn`: a constructed Tanzanian ending (5 pieces, then 4 after Black's
 //!   capture): White's 2. b8-d6 leaves a table draw for a loss in 4, Black's 2... h8xa1
 //!   misses the table's win in 3 (2... e7xc5).
@@ -114,9 +117,10 @@ fn a_blunder_planted_in_a_master_game_is_flagged_and_the_masters_moves_are_not()
         (15.into(), "c3-b4".into())
     );
     assert_eq!(f["judgement"], "blunder");
-    // Confirmed by the deeper re-search, best and played move alike.
-    assert_eq!(f["depth"], 10);
-    assert!(f["confirmed_depth"].as_u64().unwrap() <= 10);
+    // Confirmed by the deeper re-search, best and played move alike (a drop far beyond the
+    // blunder's: no second confirmation needed).
+    assert_eq!(f["depth"], 8);
+    assert!(f["confirmed_depth"].as_u64().unwrap() <= 8);
     assert!(f["score_after"].as_i64().unwrap() <= -300, "{f}");
 }
 
@@ -137,11 +141,36 @@ fn a_verdict_of_the_shallow_search_that_a_deep_one_refutes_is_not_reported() {
     };
     // The pass alone (depth 6, the old default) flags 33. d2-e3 …
     assert!(!ply_65(&["--no-verify"])["judgement"].is_null());
-    // … the re-search at depth 10 does not, and says so.
+    // … the re-search at depth 8 does not, and says so.
     let m = ply_65(&[]);
     assert!(m["judgement"].is_null(), "{m}");
-    assert_eq!(m["depth"], 10);
+    assert_eq!(m["depth"], 8);
     assert!(!m["confirmed_depth"].is_null());
+}
+
+#[test]
+fn a_verdict_near_the_threshold_is_confirmed_deeper() {
+    let game = fixture("abatsiev-41.pdn");
+    let ply_29 = |args: &[&str]| -> Value {
+        let (code, out) =
+            analyze(&[&[game.as_str(), "--variant", "russian", "--json"][..], args].concat());
+        assert_eq!(code, 0, "{out}");
+        let g = &json_lines(&out)[0];
+        let m = g["moves"][28].clone();
+        assert_eq!(
+            (m["move_number"].clone(), m["move"].clone()),
+            ("15.".into(), "h2-g3".into())
+        );
+        m
+    };
+    // The re-search at depth 8 alone calls 15. h2-g3 a blunder, by a drop just over 0.3 …
+    let m = ply_29(&["--no-confirm"]);
+    assert_eq!(m["judgement"], "blunder", "{m}");
+    assert_eq!(m["depth"], 8);
+    // … near the threshold, so it is searched again at depth 14, which finds no drop.
+    let m = ply_29(&[]);
+    assert!(m["judgement"].is_null(), "{m}");
+    assert_eq!(m["depth"], 14);
 }
 
 #[test]

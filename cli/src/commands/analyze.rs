@@ -46,15 +46,25 @@ pub struct SearchArgs {
     /// with --depth, whichever is reached first).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: Option<u64>,
-    /// Re-search every nominated move (best and played move) to this depth (analyze: 10, report: 8).
+    /// Re-search every nominated move (best and played move) to this depth (default 8).
     #[arg(long, value_name = "DEPTH", value_parser = clap::value_parser!(u32).range(1..=60))]
     pub verify_depth: Option<u32>,
     /// The node bound of each re-search (default 1000000).
     #[arg(long, value_name = "NODES", value_parser = clap::value_parser!(u64).range(1..))]
     pub verify_nodes: Option<u64>,
     /// Report the pass's verdicts without re-searching them.
-    #[arg(long, conflicts_with_all = ["verify_depth", "verify_nodes"])]
+    #[arg(long, conflicts_with_all = ["verify_depth", "verify_nodes", "confirm_depth", "confirm_nodes"])]
     pub no_verify: bool,
+    /// Confirm a re-searched verdict near the blunder threshold (a drop of 0.2-0.5, or a
+    /// proven result) with a second re-search to this depth (analyze: 14, report: 12).
+    #[arg(long, value_name = "DEPTH", value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub confirm_depth: Option<u32>,
+    /// The node bound of each confirmation (default 1000000).
+    #[arg(long, value_name = "NODES", value_parser = clap::value_parser!(u64).range(1..))]
+    pub confirm_nodes: Option<u64>,
+    /// Keep the first re-search's verdicts: no confirmation.
+    #[arg(long, conflicts_with_all = ["confirm_depth", "confirm_nodes"])]
+    pub no_confirm: bool,
     /// Nominate for the re-search every move whose drop of winning chances (0-2) in the
     /// pass reaches this (default 0.05).
     #[arg(long, value_name = "DROP")]
@@ -121,6 +131,16 @@ impl SearchArgs {
             }
             if let Some(n) = self.verify_nodes {
                 verify.nodes = Some(n);
+            }
+        }
+        if self.no_confirm {
+            options.confirm = None;
+        } else if let Some(confirm) = options.confirm.as_mut() {
+            if let Some(d) = self.confirm_depth {
+                confirm.depth = Some(d);
+            }
+            if let Some(n) = self.confirm_nodes {
+                confirm.nodes = Some(n);
             }
         }
         if let Some(drop) = self.nominate {

@@ -648,9 +648,10 @@ fn quality(args: &QualityArgs, jobs: usize, json: bool) -> CommandResult {
     let reference_nodes: u64 = reference.iter().flatten().map(|e| e.nodes).sum();
     let mut agreement = Agreement::default();
     let mut moves_out = match &args.moves {
-        Some(path) => Some(std::io::BufWriter::new(std::fs::File::create(path).map_err(
-            |e| CliError(format!("cannot write {}: {e}", path.display())),
-        )?)),
+        Some(path) => Some(std::io::BufWriter::new(
+            std::fs::File::create(path)
+                .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?,
+        )),
         None => None,
     };
     for ((s, a), evals) in games.iter().zip(&analyses).zip(&reference) {
