@@ -56,7 +56,7 @@ pub struct SearchArgs {
     #[arg(long, conflicts_with_all = ["verify_depth", "verify_nodes", "confirm_depth", "confirm_nodes"])]
     pub no_verify: bool,
     /// Confirm a re-searched verdict near the blunder threshold (a drop of 0.2-0.5, or a
-    /// proven result) with a second re-search to this depth (analyze: 14, report: 12).
+    /// proven result) with a second re-search to this depth (analyze: 14; report: none).
     #[arg(long, value_name = "DEPTH", value_parser = clap::value_parser!(u32).range(1..=60))]
     pub confirm_depth: Option<u32>,
     /// The node bound of each confirmation (default 1000000).
@@ -135,7 +135,11 @@ impl SearchArgs {
         }
         if self.no_confirm {
             options.confirm = None;
-        } else if let Some(confirm) = options.confirm.as_mut() {
+        } else if self.confirm_depth.is_some() || self.confirm_nodes.is_some() {
+            // Asked for: from the defaults' confirmation (the report has none by default).
+            let confirm = options
+                .confirm
+                .get_or_insert_with(|| AnalysisOptions::default().confirm.unwrap_or_default());
             if let Some(d) = self.confirm_depth {
                 confirm.depth = Some(d);
             }

@@ -29,18 +29,15 @@ pub const REPORT_DEPTH: u32 = 5;
 /// The report's re-search of nominated moves, plies.
 pub const REPORT_VERIFY_DEPTH: u32 = 8;
 
-/// The report's confirmation of verdicts near the blunder threshold, plies.
-pub const REPORT_CONFIRM_DEPTH: u32 = 12;
-
-/// The report's analysis when no flag changes it.
+/// The report's analysis when no flag changes it: no confirmation of verdicts near the
+/// threshold (`--confirm-depth` asks for one): on the bundled corpus's noisy engine games it
+/// would multiply the run's time (docs/engine.md, "Quality on master games").
 pub fn report_defaults() -> AnalysisOptions {
     let mut options = AnalysisOptions::from_limits(Some(REPORT_DEPTH), None);
     if let Some(verify) = options.verify.as_mut() {
         verify.depth = Some(REPORT_VERIFY_DEPTH);
     }
-    if let Some(confirm) = options.confirm.as_mut() {
-        confirm.depth = Some(REPORT_CONFIRM_DEPTH);
-    }
+    options.confirm = None;
     options
 }
 
