@@ -1,5 +1,8 @@
 //! Helpers shared by drafti's end-to-end tests.
 
+#[cfg(unix)]
+pub mod browser;
+
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 

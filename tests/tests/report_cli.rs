@@ -128,11 +128,44 @@ fn html_is_well_formed_self_contained_and_complete() {
         rest = &rest[end..];
     }
 
-    // Nothing external: no URLs, no src, no url() but in-page ones, only in-page links.
+    // One inline script (the viewer), in a CDATA section; nothing external: no URLs (the
+    // script names only the SVG namespace), no src, no @import, only in-page links.
+    assert_eq!(html.matches("<script").count(), 1);
+    let script_start = html
+        .find("<script>//<![CDATA[")
+        .expect("the viewer's script");
+    let script_end = html[script_start..].find("</script>").unwrap() + script_start;
+    let script = &html[script_start..script_end];
+    assert!(
+        script.ends_with("//]]>"),
+        "the script's CDATA is not closed"
+    );
+    let outside = format!("{}{}", &html[..script_start], &html[script_end..]);
     for needle in [
-        "http://", "https://", "src=", "@import", "<script", "<link", "<img",
+        "http://", "https://", "src=", "@import", "<link", "<img", "url(",
     ] {
-        assert!(!html.contains(needle), "the report contains {needle}");
+        assert!(!outside.contains(needle), "the report contains {needle}");
+    }
+    let script_urls: Vec<&str> = script
+        .match_indices("http")
+        .map(|(i, _)| &script[i..(i + 30).min(script.len())])
+        .collect();
+    assert!(
+        script_urls
+            .iter()
+            .all(|u| u.starts_with("http://www.w3.org/2000/svg")),
+        "{script_urls:?}"
+    );
+    for needle in [
+        ".src",
+        "src=",
+        "fetch(",
+        "XMLHttpRequest",
+        "import(",
+        "WebSocket",
+        ".load(",
+    ] {
+        assert!(!script.contains(needle), "the script contains {needle}");
     }
     let ids: HashSet<&str> = doc
         .descendants()
@@ -152,36 +185,40 @@ fn html_is_well_formed_self_contained_and_complete() {
             && n.attribute("class")
                 .is_some_and(|c| c.split_whitespace().any(|w| w == class))
     };
-    // One section per game, valid or not, each linked from the index.
+    // One section per game, valid or not, each linked from the index; the viewer's data on
+    // every game that could be replayed (all but the unreadable one), with the engine's
+    // scores on the four analysed ones.
     let games: Vec<_> = doc
         .descendants()
         .filter(|n| class_is(n, "article", "game"))
         .collect();
     assert_eq!(games.len(), 6);
-    // A board diagram for every blunder and mistake of the analysed games (the text
-    // summary's totals), each in a figure with a caption.
-    let diagrams = doc
-        .descendants()
-        .filter(|n| class_is(n, "svg", "board"))
+    let data: Vec<&str> = games.iter().filter_map(|g| g.attribute("data-v")).collect();
+    assert_eq!(data.len(), 5);
+    let analysed = data
+        .iter()
+        .filter(|d| !d.split('|').nth(4).unwrap_or("").is_empty())
         .count();
-    let figures = doc
+    assert_eq!(analysed, 4);
+    // Every blunder, mistake and inaccuracy of the summary is marked in the moves, and every
+    // blunder has an id (the summary links to it).
+    let marks = |class: &str| {
+        doc.descendants()
+            .filter(|n| class_is(n, "i", class))
+            .count() as u64
+    };
+    let expected = all_row(&stdout, "??");
+    assert!(expected > 0, "the fixture should have blunders:\n{stdout}");
+    assert_eq!(marks("jb"), expected, "{stdout}");
+    assert_eq!(marks("jm"), all_row(&stdout, "?"), "{stdout}");
+    assert_eq!(marks("ji"), all_row(&stdout, "?!"), "{stdout}");
+    let blunders_with_id = doc
         .descendants()
-        .filter(|n| n.tag_name().name() == "figure")
-        .count();
-    let expected = all_row(&stdout, "??") + all_row(&stdout, "?");
-    assert!(
-        expected > 0,
-        "the fixture should have flagged moves:\n{stdout}"
-    );
-    assert_eq!(diagrams as u64, expected, "{stdout}");
-    assert_eq!(figures, diagrams);
-    // An evaluation graph for each of the four analysed games, and the defs.
-    let graphs = doc
-        .descendants()
-        .filter(|n| class_is(n, "svg", "graph"))
-        .count();
-    assert_eq!(graphs, 4);
-    assert_eq!(svgs, diagrams + graphs + 1);
+        .filter(|n| class_is(n, "i", "jb") && n.attribute("id").is_some())
+        .count() as u64;
+    assert_eq!(blunders_with_id, expected);
+    // No SVG in the page itself: the viewer draws the boards and graphs.
+    assert_eq!(svgs, 0);
     // The invalid and the unreadable game say why.
     let errors = doc
         .descendants()

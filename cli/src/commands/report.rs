@@ -6,9 +6,10 @@
 //! input, the progress bar and the files written.
 
 use crate::common::{jobs, report_written, thousands, warn_empty_inputs};
-use crate::common::{parse_variant, CliError, CommandResult, OutputFile};
+use crate::common::{parse_variant, CliError, CommandResult};
 use crate::input::{open_inputs, EncodingArg};
-use crate::report::html::{self, RunInfo};
+use crate::report::html::{games_text, RunInfo};
+use crate::report::output::HtmlOutput;
 use crate::report::text;
 use crate::report::{corpus, work, Collector, WorkSettings};
 use drafti_analyzer::analysis::AnalysisOptions;
@@ -16,9 +17,8 @@ use drafti_analyzer::batch::{run_games, BatchError, BatchOptions, Input};
 use drafti_analyzer::openings::Book;
 use drafti_analyzer::replay::ReplayOptions;
 use drafti_rules::Variant;
-use std::fs::File;
-use std::io::{BufWriter, IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// The report's pass: every position searched this many plies (shallower than `drafti
@@ -50,9 +50,9 @@ Winning chances are the engine's estimate of a side's chance to win (50% = even)
 (??) costs at least 15 points of them or a proven result, a mistake (?) 7.5, an inaccuracy \
 (?!) 3.75. Invalid games are listed under archive health and not analysed.
 
-The HTML file has the summary tables, then every game (the first 5,000 of a larger archive): \
-its moves with the flagged ones marked, a graph of the winning chances, and a board diagram \
-before every blunder and mistake with the move played and the best move drawn as arrows.")]
+The HTML file has the summary tables, then every game (the first 5,000 of a larger archive; \
+--html-dir writes them all, in pages): its moves with the flagged ones marked, and a board to \
+step through with the engine's evaluation, best move and line at every ply.")]
 pub struct Args {
     /// PDN files; `-` reads stdin. None: stdin when something is piped in (and not
     /// empty), else the bundled corpus.
@@ -60,8 +60,12 @@ pub struct Args {
     #[command(flatten)]
     encoding: EncodingArg,
     /// Also write the report as one self-contained HTML file (no external assets).
-    #[arg(long, value_name = "OUT")]
+    #[arg(long, value_name = "OUT", conflicts_with = "html_dir")]
     html: Option<PathBuf>,
+    /// Write the HTML report as pages in DIR instead: index.html (summary and index of
+    /// games) and games-0001.html… with 500 games each; every game, whatever the archive.
+    #[arg(long, value_name = "DIR")]
+    html_dir: Option<PathBuf>,
     /// The analysis, as `drafti analyze` does it (default: pass depth 5, re-search depth 8).
     #[command(flatten)]
     search: crate::commands::analyze::SearchArgs,
@@ -166,7 +170,7 @@ pub fn run(args: Args) -> CommandResult {
         analysis,
         parallel_positions: jobs > 1,
         book: &book,
-        html: args.html.is_some(),
+        html: args.html.is_some() || args.html_dir.is_some(),
     };
     let options = BatchOptions {
         jobs,
@@ -180,15 +184,17 @@ pub fn run(args: Args) -> CommandResult {
         ..BatchOptions::default()
     };
 
-    // The game sections go to a temporary file next to OUT while the summary is gathered.
-    // (A scratch OutputFile: never committed, removed when dropped or on Ctrl-C.)
-    let mut part = match &args.html {
-        Some(out) => Some(BufWriter::with_capacity(1 << 16, OutputFile::create(out)?)),
-        None => None,
-    };
+    // The game sections are written while the summary is gathered (output.rs).
+    let mut html_out = match (&args.html, &args.html_dir) {
+        (Some(out), _) => Some(HtmlOutput::file(out)),
+        (None, Some(dir)) => Some(HtmlOutput::dir(dir)),
+        (None, None) => None,
+    }
+    .transpose()?;
 
     let bar = progress_bar(total_bytes);
     let mut collector = Collector::new(names.clone(), &book);
+    collector.paged = html_out.as_ref().is_some_and(HtmlOutput::paged);
     let started = std::time::Instant::now();
     let result = run_games(
         inputs,
@@ -202,8 +208,8 @@ pub fn run(args: Args) -> CommandResult {
         |job| work(job, &settings),
         |g| -> std::io::Result<()> {
             if let Some(section) = collector.add(g) {
-                if let Some(w) = part.as_mut() {
-                    w.write_all(section.as_bytes())?;
+                if let Some(out) = html_out.as_mut() {
+                    out.section(&section)?;
                 }
             }
             Ok(())
@@ -227,22 +233,25 @@ pub fn run(args: Args) -> CommandResult {
     let mut out = stdout.lock();
     report_written(out.write_all(text.as_bytes()).and_then(|()| out.flush()))?;
 
-    if let (Some(path), Some(writer)) = (&args.html, part.take()) {
-        let written = finish_html(path, writer, &mut collector, &info);
-        let bytes = written?;
+    if let Some(out) = html_out.take() {
+        let written = out.finish(&mut collector, &info)?;
         eprintln!(
-            "wrote {} ({} games, {} diagrams, {:.1} MB)",
-            path.display(),
-            thousands(collector.index.len() as u64),
-            thousands(collector.diagrams),
-            bytes as f64 / 1e6
+            "wrote {} ({}{}, {:.1} MB)",
+            written.path.display(),
+            games_text(collector.index.len() as u64),
+            if written.files > 1 {
+                format!(" in {} pages and the index", written.files - 1)
+            } else {
+                String::new()
+            },
+            written.bytes as f64 / 1e6
         );
     }
     warn_empty_inputs(&names, &summary.games_per_input);
     let secs = started.elapsed().as_secs_f64();
     eprintln!(
-        "{} games, {} positions analysed on {jobs} threads in {secs:.1} s ({:.0} positions/s); {} blunders",
-        thousands(collector.games),
+        "{}, {} positions analysed on {jobs} threads in {secs:.1} s ({:.0} positions/s); {} blunders",
+        games_text(collector.games),
         thousands(collector.positions),
         collector.positions as f64 / secs.max(1e-9),
         thousands(collector.totals.blunders)
@@ -250,24 +259,4 @@ pub fn run(args: Args) -> CommandResult {
     Ok(ExitCode::from(u8::from(
         collector.invalid + collector.unreadable > 0,
     )))
-}
-
-/// Writes OUT: the head and summary, the game sections from the temporary file, the tail.
-/// Returns the file's size.
-/// OUT appears only when complete (an older OUT stays until then).
-fn finish_html(
-    path: &Path,
-    part: BufWriter<OutputFile>,
-    collector: &mut Collector<'_>,
-    info: &RunInfo,
-) -> Result<u64, CliError> {
-    let io = |e: std::io::Error| CliError(format!("cannot write {}: {e}", path.display()));
-    let part = part.into_inner().map_err(|e| io(e.into_error()))?;
-    let mut out = BufWriter::with_capacity(1 << 16, OutputFile::create(path)?);
-    out.write_all(html::head_and_summary(collector, info).as_bytes())
-        .map_err(io)?;
-    std::io::copy(&mut File::open(part.temp_path()).map_err(io)?, &mut out).map_err(io)?;
-    out.write_all(html::tail().as_bytes()).map_err(io)?;
-    let file = out.into_inner().map_err(|e| io(e.into_error()))?;
-    file.commit().map_err(io)
 }

@@ -14,18 +14,21 @@
 
 pub mod corpus;
 pub mod html;
+pub mod output;
 pub mod text;
+pub mod viewer;
 
 use drafti_analyzer::analysis::{analyse_game, analyse_games, AnalysisOptions, GameAnalysis};
 use drafti_analyzer::batch::GameJob;
-use drafti_analyzer::judge::{win_percent, Judgement, SideSummary};
-use drafti_analyzer::openings::{Book, OpeningStats, CLASSIFY_PLIES};
+use drafti_analyzer::judge::{Judgement, SideSummary};
+use drafti_analyzer::openings::{Book, Classification, OpeningStats, CLASSIFY_PLIES};
 use drafti_analyzer::replay::ReplayedGame;
 use drafti_pdn::GameResult;
 use drafti_rules::{Color, Position};
 use std::collections::HashMap;
 
-/// HTML sections are written for the first this-many games; the summary counts them all.
+/// A single HTML file has sections for the first this-many games (the summary counts them
+/// all); `--html-dir` writes every game, in pages.
 pub const HTML_GAME_LIMIT: u64 = 5000;
 
 /// How many first errors the summary quotes.
@@ -118,12 +121,8 @@ pub struct GameOut {
     pub blunders: Vec<FlagBrief>,
     /// The positions of the first `CLASSIFY_PLIES` plies (for the openings table).
     pub opening_window: Vec<Position>,
-    /// The opening's name, if the book knows one.
-    pub opening: Option<String>,
     /// The rendered `<article>` of the game (with `--html`).
     pub html: Option<String>,
-    /// Diagrams in `html`.
-    pub diagrams: usize,
 }
 
 /// A tag's value, or `?` when it is missing or empty.
@@ -190,9 +189,7 @@ pub fn work(job: GameJob<'_>, settings: &WorkSettings<'_>) -> GameOut {
                 positions: 0,
                 blunders: Vec::new(),
                 opening_window: Vec::new(),
-                opening: None,
                 html,
-                diagrams: 0,
             };
         }
     };
@@ -210,7 +207,7 @@ pub fn work(job: GameJob<'_>, settings: &WorkSettings<'_>) -> GameOut {
     let opening = settings
         .book
         .classify(&game.positions[..window], game.first_mover)
-        .map(|c| c.entry.name.clone());
+        .map(|c| opening_as_played(&game, &c));
     let white = tag_or_unknown(&game, "White");
     let black = tag_or_unknown(&game, "Black");
     let label = format!("{} game {}", job.file, job.raw.index + 1);
@@ -223,8 +220,8 @@ pub fn work(job: GameJob<'_>, settings: &WorkSettings<'_>) -> GameOut {
             blunders.push(html::brief(&game, m, &anchor, &label, &white, &black));
         }
     }
-    let (html, diagrams) = if settings.html {
-        let (text, n) = html::game_section(&html::GameView {
+    let html = settings.html.then(|| {
+        html::game_section(&html::GameView {
             anchor: &anchor,
             file: job.file,
             index: job.raw.index,
@@ -233,11 +230,8 @@ pub fn work(job: GameJob<'_>, settings: &WorkSettings<'_>) -> GameOut {
             opening: opening.as_deref(),
             white: &white,
             black: &black,
-        });
-        (Some(text), n)
-    } else {
-        (None, 0)
-    };
+        })
+    });
     let errors: Vec<String> = game
         .errors()
         .take(3)
@@ -261,11 +255,30 @@ pub fn work(job: GameJob<'_>, settings: &WorkSettings<'_>) -> GameOut {
         positions: analysis.as_ref().map_or(0, |a| a.positions),
         blunders,
         opening_window: game.positions[..window].to_vec(),
-        opening,
         html,
-        diagrams,
         white,
         black,
+    }
+}
+
+/// A game's opening in its own moves and notation: the book's name when it has one, and the
+/// plies that reached the book's position as the record writes them (a Black-first game's
+/// moves, not the mirrored line the book is keyed by).
+pub fn opening_as_played(game: &ReplayedGame, c: &Classification<'_>) -> String {
+    let line: Vec<&str> = game.record.moves.nodes[..c.ply]
+        .iter()
+        .map(|n| n.mv.text.as_ref())
+        .collect();
+    let line = line.join(" ");
+    let plies = if c.ply == 1 { "ply" } else { "plies" };
+    // The systematic book names each position by its line: `c3-d4 d6-e5 (2 plies)`.
+    if c.entry
+        .name
+        .ends_with(&format!(" ({} plies)", c.entry.plies))
+    {
+        format!("{line} ({} {plies})", c.ply)
+    } else {
+        format!("{} ({line})", c.entry.name)
     }
 }
 
@@ -353,10 +366,10 @@ pub struct IndexRow {
     pub plies: usize,
     /// Blunders and mistakes of both sides (None: not analysed).
     pub flags: Option<(usize, usize)>,
-    /// Opening name.
-    pub opening: String,
     /// Valid, invalid or unreadable.
     pub status: Status,
+    /// The page that holds the section in a paged report (`games-0001.html`).
+    pub page: Option<String>,
 }
 
 /// Everything the sink gathers.
@@ -391,8 +404,8 @@ pub struct Collector<'b> {
     pub biggest: Vec<FlagBrief>,
     /// Index rows of the games with an HTML section.
     pub index: Vec<IndexRow>,
-    /// Diagrams written.
-    pub diagrams: u64,
+    /// Game sections go to pages (`--html-dir`): every game has one, and links name pages.
+    pub paged: bool,
 }
 
 impl<'b> Collector<'b> {
@@ -414,7 +427,7 @@ impl<'b> Collector<'b> {
             openings: OpeningStats::new(book, 0),
             biggest: Vec::new(),
             index: Vec::new(),
-            diagrams: 0,
+            paged: false,
         }
     }
 
@@ -470,8 +483,7 @@ impl<'b> Collector<'b> {
         if self.biggest.len() > 4 * BIGGEST_SHOWN {
             self.trim_biggest();
         }
-        if g.html.is_some() && self.games <= HTML_GAME_LIMIT {
-            self.diagrams += g.diagrams as u64;
+        if g.html.is_some() && (self.paged || self.games <= HTML_GAME_LIMIT) {
             let flags = g
                 .sides
                 .map(|(w, b)| (w.blunders + b.blunders, w.mistakes + b.mistakes));
@@ -483,8 +495,8 @@ impl<'b> Collector<'b> {
                 result: g.result.map_or("*", |r| r.as_str()).to_string(),
                 plies: g.plies,
                 flags,
-                opening: g.opening.unwrap_or_default(),
                 status: g.status,
+                page: self.paged.then(|| output::page_of(self.index.len())),
             });
             return g.html;
         }
@@ -518,20 +530,4 @@ impl<'b> Collector<'b> {
 /// The file name without its folders (`corpus/selfplay.pdn` → `selfplay.pdn`).
 pub fn short_name(name: &str) -> &str {
     name.rsplit(['/', '\\']).next().unwrap_or(name)
-}
-
-/// White's win percentage in each position of an analysed game: before the first move from
-/// its best score, after each move from the played move's score.
-pub fn white_win_curve(analysis: &GameAnalysis) -> Vec<f64> {
-    use drafti_analyzer::judge::winning_chances;
-    let white = |mover: Color, wc: f64| win_percent(if mover == Color::White { wc } else { -wc });
-    let mut curve = Vec::with_capacity(analysis.moves.len() + 1);
-    let Some(first) = analysis.moves.first() else {
-        return curve;
-    };
-    curve.push(white(first.mover, winning_chances(first.best_score)));
-    for m in &analysis.moves {
-        curve.push(white(m.mover, m.verdict.wc_after));
-    }
-    curve
 }

@@ -174,14 +174,14 @@ pub fn summary(c: &mut Collector<'_>, info: &RunInfo) -> String {
     );
     let _ = writeln!(
         out,
-        "  {:>6}  {:>5}  {:>5}  {:>5}  {:>6}  opening",
-        "games", "1-0", "draw", "0-1", "score"
+        "  {:>6}  {:>5}  {:>5}  {:>5}  {:>9}  opening",
+        "games", "1-0", "draw", "0-1", "1st mover"
     );
     for r in rows.iter().take(shown) {
         let t = &r.tally;
         let _ = writeln!(
             out,
-            "  {:>6}  {:>5}  {:>5}  {:>5}  {:>6}  {}",
+            "  {:>6}  {:>5}  {:>5}  {:>5}  {:>9}  {}",
             thousands(t.games),
             t.white_wins,
             t.draws,
@@ -197,7 +197,7 @@ pub fn summary(c: &mut Collector<'_>, info: &RunInfo) -> String {
          (50% = even).\nA blunder (??) costs the player at least {:.0} points of them, or a \
          proven result; a mistake (?) at least {:.1};\nan inaccuracy (?!) at least {:.2}. \
          Accuracy is 100% when every move keeps what the best move keeps.\nScore: points won \
-         in percent (a draw is half a point); for openings, the first mover's.",
+         in percent (a draw is half a point); for openings, the first mover's (1st mover).",
         50.0 * BLUNDER_DROP,
         50.0 * MISTAKE_DROP,
         50.0 * INACCURACY_DROP

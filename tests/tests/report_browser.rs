@@ -1,0 +1,165 @@
+//! The HTML report's game viewer in a real browser: headless Chromium (Debian's `chromium`;
+//! the README's test command installs it when it is missing) loads a report of
+//! `tests/fixtures/report/small.pdn`, is driven to games and plies through the URL fragment
+//! and by key presses, and the board in the rendered DOM is checked square by square (the
+//! piece drawn on each square, and where the square is drawn) against the rules core's
+//! position at that ply. The page must load with no request leaving it and no script error.
+#![cfg(unix)]
+
+use drafti_analyzer::replay::{replay, ReplayOptions, ReplayedGame};
+use drafti_rules::{Color, Square};
+use drafti_tests::browser::{file_url, Browser};
+use drafti_tests::drafti;
+use serde_json::Value;
+
+const SMALL: &str = "fixtures/report/small.pdn";
+
+fn games() -> Vec<ReplayedGame> {
+    let text = std::fs::read(format!("{}/{SMALL}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    drafti_pdn::parse_games(&text)
+        .into_iter()
+        .map(|g| g.map(|r| replay(r, &ReplayOptions::default())))
+        .filter_map(Result::ok)
+        .collect()
+}
+
+/// What the page draws for game `id`: its ply, the address's fragment, whether the board
+/// is flipped, and for each square element its name, the class of the piece drawn in it
+/// (`wm`, `wk`, `bm`, `bk` or empty), and the column and row (0-7 from the top left) where
+/// its centre is on the screen.
+const READ_BOARD: &str = r#"(function (id) {
+  var a = document.getElementById(id), svg = a.querySelector('svg.vb');
+  var box = svg.getBoundingClientRect();
+  return JSON.stringify({
+    ply: +a.getAttribute('data-ply'), hash: location.hash,
+    squares: Array.prototype.map.call(svg.querySelectorAll('[data-sq]'), function (g) {
+      var r = g.getBoundingClientRect(), pc = g.querySelector('.pc');
+      return [g.getAttribute('data-sq'), pc ? pc.getAttribute('class').split(' ')[1] : '',
+        Math.floor((r.left + r.width / 2 - box.left) / box.width * 8),
+        Math.floor((r.top + r.height / 2 - box.top) / box.height * 8)];
+    })
+  });
+})"#;
+
+fn read_board(browser: &mut Browser, id: &str) -> Value {
+    let text = browser
+        .eval(&format!("{READ_BOARD}('{id}')"))
+        .unwrap_or_else(|e| panic!("cannot read the board of {id}: {e}"));
+    serde_json::from_str(text.as_str().expect("a JSON text")).unwrap()
+}
+
+/// Checks the drawn board of `id` against `game`'s position after `ply` plies.
+fn assert_board(browser: &mut Browser, id: &str, game: &ReplayedGame, ply: usize, flipped: bool) {
+    let seen = read_board(browser, id);
+    assert_eq!(
+        seen["ply"], ply,
+        "{id}: the viewer is not at ply {ply}: {seen}"
+    );
+    let position = &game.positions[ply];
+    let squares = seen["squares"].as_array().expect("squares");
+    assert_eq!(squares.len(), 32, "{id}: {seen}");
+    for cell in squares {
+        let name = cell[0].as_str().unwrap();
+        let sq: Square = name.parse().unwrap();
+        let expected = match position.piece_at(sq) {
+            None => "",
+            Some(p) => match (p.color, p.king) {
+                (Color::White, false) => "wm",
+                (Color::White, true) => "wk",
+                (Color::Black, false) => "bm",
+                (Color::Black, true) => "bk",
+            },
+        };
+        assert_eq!(
+            cell[1], expected,
+            "{id} ply {ply}: square {name} shows {:?}, the rules core has {expected:?}",
+            cell[1]
+        );
+        let (column, row) = if flipped {
+            (7 - sq.file() as u64, sq.rank() as u64)
+        } else {
+            (sq.file() as u64, 7 - sq.rank() as u64)
+        };
+        assert_eq!(
+            (cell[2].as_u64(), cell[3].as_u64()),
+            (Some(column), Some(row)),
+            "{id}: square {name} is drawn in the wrong place"
+        );
+    }
+}
+
+#[test]
+fn the_viewer_shows_the_rules_cores_position_at_every_step() {
+    let dir = std::env::temp_dir().join(format!("drafti-report-browser-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let page = dir.join("report.html");
+    let output = drafti()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["report", SMALL, "--nodes", "400", "--html"])
+        .arg(&page)
+        .output()
+        .expect("drafti runs");
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let games = games();
+    // Game 2 reaches kings; game 4 is the Black-first showcase game with comments.
+    let (two, four) = (&games[1], &games[3]);
+    assert!(Square::ALL
+        .iter()
+        .any(|s| two.positions[32].piece_at(*s).is_some_and(|p| p.king)));
+    assert_eq!(four.first_mover, Color::Black);
+
+    let mut browser = Browser::launch(1100, 900, false).unwrap_or_else(|e| {
+        panic!("headless Chromium is needed for this test and could not start: {e}")
+    });
+    let url = file_url(&page);
+    // Through the URL fragment.
+    browser.navigate(&format!("{url}#g1-2-p32")).unwrap();
+    assert_board(&mut browser, "g1-2", two, 32, false);
+    // By key presses, as a user steps through the game; the address follows.
+    browser.press("ArrowRight").unwrap();
+    assert_board(&mut browser, "g1-2", two, 33, false);
+    assert_eq!(read_board(&mut browser, "g1-2")["hash"], "#g1-2-p33");
+    browser.press("ArrowLeft").unwrap();
+    browser.press("ArrowLeft").unwrap();
+    assert_board(&mut browser, "g1-2", two, 31, false);
+    browser.press("End").unwrap();
+    assert_board(&mut browser, "g1-2", two, two.moves.len(), false);
+    browser.press("Home").unwrap();
+    assert_board(&mut browser, "g1-2", two, 0, false);
+    // A new fragment in the same page (a link followed), then the board flipped.
+    browser.navigate(&format!("{url}#g1-4-p5")).unwrap();
+    // hashchange is dispatched as a task of its own: let it run.
+    browser
+        .eval("new Promise(function (r) { setTimeout(r, 0); })")
+        .unwrap();
+    assert_board(&mut browser, "g1-4", four, 5, false);
+    browser
+        .eval("document.querySelector('#g1-4 button[data-a=flip]').click()")
+        .unwrap();
+    assert_board(&mut browser, "g1-4", four, 5, true);
+    browser.press("ArrowRight").unwrap();
+    assert_board(&mut browser, "g1-4", four, 6, true);
+    // A click on a move of the list.
+    browser
+        .eval("document.querySelector('#g1-4 .mv[data-k=\"3\"]').click()")
+        .unwrap();
+    assert_board(&mut browser, "g1-4", four, 3, true);
+
+    // Nothing but the page itself was requested, and no script failed.
+    let page_url = url.clone();
+    for request in browser.requests() {
+        let without_fragment = request.split('#').next().unwrap_or_default();
+        assert_eq!(
+            without_fragment, page_url,
+            "the page requested something else: {request}"
+        );
+    }
+    let errors: Vec<&Value> = browser
+        .events
+        .iter()
+        .filter(|e| e["method"] == "Runtime.exceptionThrown")
+        .collect();
+    assert!(errors.is_empty(), "script errors: {errors:?}");
+    drop(browser);
+    let _ = std::fs::remove_dir_all(dir);
+}
