@@ -249,9 +249,78 @@ fn piped_input_is_read() {
 #[test]
 fn no_input_reports_on_the_bundled_corpus() {
     // stdin is /dev/null here (not piped): the corpus embedded in the binary is read.
-    // Depth 1 keeps it quick; the real default is in the README.
-    let (code, stdout, stderr) = report(&["--depth", "1"]);
+    // Depth 1 keeps it quick; the real default is in the README. Its 2,004 games make a
+    // paged HTML report of 5 pages.
+    let dir = temp_dir("pages");
+    let (code, stdout, stderr) = report(&["--depth", "1", "--html-dir", dir.to_str().unwrap()]);
     assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("(2,004 games in 5 pages and the index"),
+        "{stderr}"
+    );
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "games-0001.html",
+            "games-0002.html",
+            "games-0003.html",
+            "games-0004.html",
+            "games-0005.html",
+            "index.html"
+        ]
+    );
+    // Every page is well-formed and self-contained, and every link (in the page, or to a
+    // game of another page) has its target; every game is on a page, once.
+    let pages: Vec<(String, String)> = names
+        .iter()
+        .map(|n| (n.clone(), std::fs::read_to_string(dir.join(n)).unwrap()))
+        .collect();
+    let options = roxmltree::ParsingOptions {
+        allow_dtd: true,
+        ..roxmltree::ParsingOptions::default()
+    };
+    let docs: Vec<(&str, roxmltree::Document<'_>)> = pages
+        .iter()
+        .map(|(n, text)| {
+            let doc = roxmltree::Document::parse_with_options(text, options)
+                .unwrap_or_else(|e| panic!("{n} is not well-formed: {e}"));
+            (n.as_str(), doc)
+        })
+        .collect();
+    let ids = |page: &str| -> HashSet<String> {
+        let doc = &docs.iter().find(|(n, _)| *n == page).expect("a page").1;
+        doc.descendants()
+            .filter_map(|n| n.attribute("id").map(String::from))
+            .collect()
+    };
+    let mut games = 0;
+    for (name, doc) in &docs {
+        games += doc
+            .descendants()
+            .filter(|n| n.tag_name().name() == "article")
+            .count();
+        let here = ids(name);
+        for href in doc.descendants().filter_map(|n| n.attribute("href")) {
+            let (page, id) = href.split_once('#').unwrap_or((href, ""));
+            assert!(!href.contains("://"), "{name}: link out: {href}");
+            let target = if page.is_empty() {
+                here.clone()
+            } else {
+                ids(page)
+            };
+            assert!(
+                id.is_empty() || target.contains(id),
+                "{name}: link to a missing id: {href}"
+            );
+        }
+    }
+    assert_eq!(games, 2004);
+    let _ = std::fs::remove_dir_all(dir);
     assert!(
         stdout.starts_with("drafti report: 2,004 games from the bundled corpus"),
         "{stdout}"
