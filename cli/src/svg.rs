@@ -1,6 +1,7 @@
 //! SVG board diagrams for `drafti show --svg`: the position with square names, and optional
-//! arrows for moves (each with its head drawn, no markers); and the text escaping of every
-//! XML and HTML document drafti writes. The HTML report draws its boards in the page
+//! arrows for moves (each with its head drawn, no markers); compact diagrams sharing one
+//! board for pages with many of them (`drafti puzzles --html`); and the text escaping of
+//! every XML and HTML document drafti writes. The HTML report draws its boards in the page
 //! (`report/viewer.js`).
 
 use drafti_rules::{Color, Position, Square};
@@ -98,6 +99,115 @@ pub fn board(pos: &Position, arrows: &[Arrow]) -> String {
     s.push_str("</svg>");
     s
 }
+
+// ---------------------------------------------------------------------------------------
+// Compact static diagrams for pages with many boards (the puzzles page; the report draws
+// its boards in the page instead).
+//
+// Such a page holds hundreds of diagrams, so the board (squares, coordinates, square numbers)
+// and the four pieces are drawn once, in `report_defs`, and every diagram places them with
+// `<use href="#…">`: about a kilobyte per diagram instead of ten. Inline SVG in HTML needs
+// no namespace, so these carry none (and the page references nothing outside itself).
+
+/// The ids that [`diagram`] uses; [`report_defs`] defines them.
+const BOARD_ID: &str = "dr-board";
+
+/// The width and height of a diagram's view box.
+const SIZE: u32 = 8 * CELL + 2 * MARGIN;
+
+/// The board and the pieces, once per HTML document, in a hidden SVG: what every
+/// [`diagram`] of the document refers to.
+pub fn report_defs() -> String {
+    let mut s = String::from(
+        r##"<svg class="defs" width="0" height="0" aria-hidden="true" focusable="false"><defs>"##,
+    );
+    let _ = write!(s, r##"<g id="{BOARD_ID}">"##);
+    let _ = write!(
+        s,
+        r##"<rect width="{SIZE}" height="{SIZE}" fill="#5b3a1e"/><rect x="{MARGIN}" y="{MARGIN}" width="{b}" height="{b}" fill="#f0d9b5"/>"##,
+        b = 8 * CELL
+    );
+    // The 32 dark squares as one path.
+    s.push_str(r##"<path fill="#b07942" d=""##);
+    for sq in Square::ALL {
+        let x = MARGIN + sq.file() as u32 * CELL;
+        let y = MARGIN + (7 - sq.rank() as u32) * CELL;
+        let _ = write!(s, "M{x} {y}h{CELL}v{CELL}h-{CELL}z");
+    }
+    s.push_str(r##""/>"##);
+    // Square numbers (1-32) small in the corner of each dark square, for numeric records.
+    s.push_str(r##"<g font-size="8" font-family="sans-serif" fill="#f6e7cf">"##);
+    for sq in Square::ALL {
+        let x = MARGIN + sq.file() as u32 * CELL + 2;
+        let y = MARGIN + (7 - sq.rank() as u32) * CELL + 9;
+        let _ = write!(s, r##"<text x="{x}" y="{y}">{}</text>"##, sq.number());
+    }
+    s.push_str("</g>");
+    s.push_str(
+        r##"<g font-size="12" font-family="sans-serif" fill="#f0d9b5" text-anchor="middle">"##,
+    );
+    for i in 0..8u32 {
+        let file = (b'a' + i as u8) as char;
+        let x = MARGIN + i * CELL + CELL / 2;
+        let y = MARGIN + 8 * CELL + 14;
+        let _ = write!(s, r##"<text x="{x}" y="{y}">{file}</text>"##);
+        let ry = MARGIN + (7 - i) * CELL + CELL / 2 + 4;
+        let _ = write!(s, r##"<text x="{}" y="{ry}">{}</text>"##, MARGIN / 2, i + 1);
+    }
+    s.push_str("</g></g>");
+    let r = CELL / 2 - 6;
+    for (id, fill, stroke, king) in [
+        ("dr-wm", "#fbf7ee", "#3b2a1a", false),
+        ("dr-wk", "#fbf7ee", "#3b2a1a", true),
+        ("dr-bm", "#262626", "#d9d0c0", false),
+        ("dr-bk", "#262626", "#d9d0c0", true),
+    ] {
+        let _ = write!(
+            s,
+            r##"<g id="{id}"><circle r="{r}" fill="{fill}" stroke="{stroke}" stroke-width="2"/><circle r="{}" fill="none" stroke="{stroke}" stroke-opacity="0.45" stroke-width="1.5"/>"##,
+            r - 6
+        );
+        if king {
+            let _ = write!(
+                s,
+                r##"<path d="M-9 5l-2-11 6 5 5-8 5 8 6-5-2 11z" fill="{stroke}"/>"##
+            );
+        }
+        s.push_str("</g>");
+    }
+    s.push_str("</defs></svg>");
+    s
+}
+
+/// One report diagram: the board of [`report_defs`], the pieces of `pos` and `arrows`
+/// (each with an arrowhead at its last square). `label` is the accessible name.
+pub fn diagram(pos: &Position, arrows: &[Arrow], label: &str) -> String {
+    let mut s = String::with_capacity(1200);
+    let _ = write!(
+        s,
+        r##"<svg class="board" viewBox="0 0 {SIZE} {SIZE}" role="img" aria-label="{}"><use href="#{BOARD_ID}"/>"##,
+        escape(label)
+    );
+    for sq in Square::ALL {
+        let Some(piece) = pos.piece_at(sq) else {
+            continue;
+        };
+        let id = match (piece.color, piece.king) {
+            (Color::White, false) => "dr-wm",
+            (Color::White, true) => "dr-wk",
+            (Color::Black, false) => "dr-bm",
+            (Color::Black, true) => "dr-bk",
+        };
+        let (x, y) = centre(sq);
+        let _ = write!(s, r##"<use href="#{id}" x="{x}" y="{y}"/>"##);
+    }
+    for arrow in arrows {
+        arrow_markup(&mut s, arrow);
+    }
+    s.push_str("</svg>");
+    s
+}
+
 
 /// A polyline along the arrow's squares ending in a drawn arrowhead (no markers, so each
 /// diagram stands alone).
