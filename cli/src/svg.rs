@@ -208,7 +208,6 @@ pub fn diagram(pos: &Position, arrows: &[Arrow], label: &str) -> String {
     s
 }
 
-
 /// A polyline along the arrow's squares ending in a drawn arrowhead (no markers, so each
 /// diagram stands alone).
 fn arrow_markup(s: &mut String, arrow: &Arrow) {
