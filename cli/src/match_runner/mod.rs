@@ -5,10 +5,9 @@
 //! Adjudication, after every move: the rules' outcome (a side without a legal move loses;
 //! the Tanzanian draw laws with the lone king's count), a position seen for the third time
 //! (a draw by the runner's rule, so two engines shuffling kings do not play to the cap), and
-//! the ply cap (a draw); with endgame tables, a position they hold ends the game with their
-//! exact result (`--egtb`), so won endings are scored as won without playing them out and an
-//! engine's failure to convert one does not blur the match. An engine that cannot start, exits, does not answer within its time
-//! and the margin, refuses the position (`error`) or plays a move that is not legal loses
+//! the ply cap (a draw); with endgame tables (`--egtb`), a position they hold ends the game
+//! with their exact result, so a won ending counts as won whether or not an engine converts it.
+//! An engine that cannot start, exits, does not answer within its time and the margin, refuses the position (`error`) or plays a move that is not legal loses
 //! the game; the `Termination` tag says which. It is started again for the next game.
 
 pub mod openings;
@@ -121,8 +120,8 @@ pub fn engine_name(command: &str, variant: Variant) -> Result<String, ClientErro
     Ok(name)
 }
 
-/// The engine to move forfeits.
-fn forfeit(side: Color, reason: String) -> (GameResult, String) {
+/// `side` loses the game, for `reason` (a forfeit, or a table loss).
+fn lost_by(side: Color, reason: String) -> (GameResult, String) {
     let result = match side {
         Color::White => GameResult::BlackWin,
         Color::Black => GameResult::WhiteWin,
@@ -139,22 +138,19 @@ fn table_result(
     king_count: Option<u32>,
 ) -> Option<(GameResult, String)> {
     let side = pos.turn();
-    let (winner, plies) = match tables.probe(pos, king_count)? {
+    let (loser, plies) = match tables.probe(pos, king_count)? {
         Value::Draw => {
             return Some((
                 GameResult::Draw,
                 "draw: adjudicated by the endgame tables".to_string(),
             ))
         }
-        Value::Win(plies) => (side, plies),
-        Value::Loss(plies) => (side.other(), plies),
+        Value::Win(plies) => (side.other(), plies),
+        Value::Loss(plies) => (side, plies),
     };
-    let result = match winner {
-        Color::White => GameResult::WhiteWin,
-        Color::Black => GameResult::BlackWin,
-    };
-    Some((
-        result,
+    let winner = loser.other();
+    Some(lost_by(
+        loser,
         format!("adjudicated by the endgame tables: {winner} wins in {plies} plies"),
     ))
 }
@@ -230,7 +226,7 @@ fn play_game(config: &Config, players: &mut [Player; 2], index: usize) -> Played
             .and_then(|e| e.new_game(START_TIMEOUT));
         if let Err(e) = fresh {
             players[who].engine = None;
-            end = Some(forfeit(side, failure(side, name, &e)));
+            end = Some(lost_by(side, failure(side, name, &e)));
             break;
         }
     }
@@ -304,7 +300,7 @@ fn play_game(config: &Config, players: &mut [Player; 2], index: usize) -> Played
             Ok(thought) => thought,
             Err(e) => {
                 players[who].engine = None;
-                end = Some(forfeit(side, failure(side, &name, &e)));
+                end = Some(lost_by(side, failure(side, &name, &e)));
                 break;
             }
         };
@@ -324,7 +320,7 @@ fn play_game(config: &Config, players: &mut [Player; 2], index: usize) -> Played
         let mv = match mv {
             Ok(mv) => mv,
             Err(e) => {
-                end = Some(forfeit(
+                end = Some(lost_by(
                     side,
                     format!("rules infraction: {side}'s engine {name}: {e}"),
                 ));
