@@ -237,6 +237,52 @@ impl Signature {
     }
 }
 
+/// The signature and the index in one layer of `pos` as its table holds it, whichever side
+/// is to move: [`Signature::of`] and [`Signature::index`] of [`normalized`]`(pos)`, computed
+/// without turning the board (x86 has no bit-reversal instruction: a Black-to-move position
+/// is ranked from its highest square down instead). The probe's hot path.
+#[inline]
+pub(crate) fn signature_and_index(pos: &Position) -> (Signature, u64) {
+    let (white, black) = (pos.pieces(Color::White).0, pos.pieces(Color::Black).0);
+    let kings = pos.kings(Color::White).0 | pos.kings(Color::Black).0;
+    let (white_men, black_men) = (white & !kings, black & !kings);
+    let (white_kings, black_kings) = (white & kings, black & kings);
+    let free = !(white_men | black_men);
+    let free_men = free.count_ones();
+    if pos.turn() == Color::White {
+        let sig = Signature {
+            white_men: white_men.count_ones() as u8,
+            white_kings: white_kings.count_ones() as u8,
+            black_men: black_men.count_ones() as u8,
+            black_kings: black_kings.count_ones() as u8,
+        };
+        let mut index = rank(white_men >> WHITE_MEN_SHIFT);
+        index = index * binomial(MAN_SQUARES, sig.black_men as u32) + rank(black_men);
+        index = index * binomial(free_men, sig.white_kings as u32) + rank_among(white_kings, free);
+        let free_men = free_men - sig.white_kings as u32;
+        let index = index * binomial(free_men, sig.black_kings as u32)
+            + rank_among(black_kings, free & !white_kings);
+        (sig, index)
+    } else {
+        // Turned 180°: square s becomes 31 − s, and a Black man on s a White man on 31 − s,
+        // which the White-man rank counts from bit 4: 27 − s.
+        let sig = Signature {
+            white_men: black_men.count_ones() as u8,
+            white_kings: black_kings.count_ones() as u8,
+            black_men: white_men.count_ones() as u8,
+            black_kings: white_kings.count_ones() as u8,
+        };
+        let mut index = rank_turned(black_men, 27);
+        index = index * binomial(MAN_SQUARES, sig.black_men as u32) + rank_turned(white_men, 31);
+        index = index * binomial(free_men, sig.white_kings as u32)
+            + rank_among_turned(black_kings, free);
+        let free_men = free_men - sig.white_kings as u32;
+        let index = index * binomial(free_men, sig.black_kings as u32)
+            + rank_among_turned(white_kings, free & !black_kings);
+        (sig, index)
+    }
+}
+
 impl fmt::Display for Signature {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.name())
@@ -254,13 +300,57 @@ pub(crate) fn normalized(pos: &Position) -> Position {
 }
 
 /// The colex rank of a set of bit positions: Σ C(position, i) over its members, i from 1.
-#[inline]
+#[inline(always)]
 fn rank(mut set: u32) -> u64 {
     let mut r = 0;
     let mut i = 1;
     while set != 0 {
         r += BINOMIAL[set.trailing_zeros() as usize][i];
         set &= set - 1;
+        i += 1;
+    }
+    r
+}
+
+/// [`rank`] of the set turned 180° and shifted so that square `top` is position 0: each
+/// member `s` at position `top − s`, members taken from the highest square down.
+#[inline(always)]
+fn rank_turned(mut set: u32, top: u32) -> u64 {
+    let mut r = 0;
+    let mut i = 1;
+    while set != 0 {
+        let sq = 31 - set.leading_zeros();
+        r += BINOMIAL[(top - sq) as usize][i];
+        set ^= 1 << sq;
+        i += 1;
+    }
+    r
+}
+
+/// `rank(squeeze(set, free))` in one pass: each member at its rank among the squares of `free`.
+#[inline(always)]
+fn rank_among(mut set: u32, free: u32) -> u64 {
+    let mut r = 0;
+    let mut i = 1;
+    while set != 0 {
+        let below = (set - 1) & !set;
+        r += BINOMIAL[(free & below).count_ones() as usize][i];
+        set &= set - 1;
+        i += 1;
+    }
+    r
+}
+
+/// [`rank_among`] of the set and `free` turned 180°: each member at the count of free squares
+/// above it, members taken from the highest square down.
+#[inline(always)]
+fn rank_among_turned(mut set: u32, free: u32) -> u64 {
+    let mut r = 0;
+    let mut i = 1;
+    while set != 0 {
+        let sq = 31 - set.leading_zeros();
+        r += BINOMIAL[((free >> sq) >> 1).count_ones() as usize][i];
+        set ^= 1 << sq;
         i += 1;
     }
     r
@@ -322,6 +412,9 @@ mod tests {
                 if let Some(pos) = sig.position(index) {
                     assert_eq!(Signature::of(&pos), sig, "{sig} {index}");
                     assert_eq!(sig.index(&pos), index, "{sig} {pos}");
+                    assert_eq!(signature_and_index(&pos), (sig, index), "{sig} {pos}");
+                    let turned = pos.mirrored();
+                    assert_eq!(signature_and_index(&turned), (sig, index), "{sig} {turned}");
                     assert!(seen.insert(pos));
                     valid += 1;
                 }
@@ -333,6 +426,33 @@ mod tests {
                 valid * 100 >= sig.positions() * 90,
                 "{sig}: the index wastes little"
             );
+        }
+    }
+
+    #[test]
+    fn the_probe_index_is_the_index_of_the_normalized_position() {
+        // Beyond the exhaustive 3-piece check above: random indices of every signature up to
+        // 8 pieces, each position with either side to move.
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for sig in Signature::all_up_to(MAX_PIECES) {
+            let mut checked = 0;
+            while checked < 20 {
+                let Some(pos) = sig.position(next() % sig.positions()) else {
+                    continue;
+                };
+                for p in [pos, pos.mirrored()] {
+                    let norm = normalized(&p);
+                    let expected = (Signature::of(&norm), Signature::of(&norm).index(&norm));
+                    assert_eq!(signature_and_index(&p), expected, "{sig} {p}");
+                }
+                checked += 1;
+            }
         }
     }
 

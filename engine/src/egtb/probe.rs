@@ -2,7 +2,7 @@
 //! position, the value of each move, the best move and the line to the end of the game.
 
 use super::format::{self, decode, MappedTable};
-use super::index::{normalized, Signature};
+use super::index::{signature_and_index, Signature};
 use super::{EgtbError, Value};
 use crate::laws::LawState;
 use drafti_rules::{DrawLaws, Move, MoveList, Position, Variant};
@@ -179,13 +179,12 @@ impl Tables {
         if pos.occupied().count() > self.max_pieces {
             return None;
         }
-        let pos = normalized(pos);
-        let sig = Signature::of(&pos);
+        let (sig, index) = signature_and_index(pos);
         let slot = self.slots[sig.slot()].as_ref()?;
         if layer >= slot.layers {
             return None;
         }
-        let index = u64::from(layer) * slot.per_layer + sig.index(&pos);
+        let index = u64::from(layer) * slot.per_layer + index;
         decode(*slot.table.payload().get(index as usize)?)
     }
 
