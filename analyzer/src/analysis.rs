@@ -792,53 +792,70 @@ pub fn analyse_games(
 }
 
 fn assemble(game: &ReplayedGame, results: Vec<SegmentResult>) -> GameAnalysis {
-    let mut analysis = GameAnalysis {
-        positions: game.positions.len(),
-        nodes: results.iter().map(|r| r.nodes).sum(),
-        ..GameAnalysis::default()
-    };
+    let nodes = results.iter().map(|r| r.nodes).sum();
     let mut evals = Vec::with_capacity(game.positions.len());
+    let mut moves = Vec::with_capacity(game.moves.len());
     for r in results {
         evals.extend(r.evals);
-        analysis.moves.extend(r.moves);
+        moves.extend(r.moves);
     }
-    for m in &analysis.moves {
-        let side = match m.mover {
-            Color::White => &mut analysis.white,
-            Color::Black => &mut analysis.black,
+    GameAnalysis::from_moves(game, moves, evals.pop(), nodes)
+}
+
+impl GameAnalysis {
+    /// A game's analysis from its judged moves and the search of its last position: the
+    /// counts and accuracies of both sides worked out as the analysis does (for a report
+    /// rebuilt from `drafti analyze --json`, whose moves carry these numbers).
+    pub fn from_moves(
+        game: &ReplayedGame,
+        moves: Vec<MoveAnalysis>,
+        final_eval: Option<PositionEval>,
+        nodes: u64,
+    ) -> GameAnalysis {
+        let mut analysis = GameAnalysis {
+            positions: game.positions.len(),
+            nodes,
+            moves,
+            ..GameAnalysis::default()
         };
-        side.count(m.verdict.judgement);
-        analysis.verified += usize::from(m.confirmed_depth.is_some());
-    }
-    // White's win percentage in every position, for the volatility weights: the best score
-    // of each move's position (the re-searched one where there was one), then the last.
-    let white_win = |turn: Color, s: Score| {
-        let s = if turn == Color::White { s } else { -s };
-        win_percent(judge::winning_chances(s))
-    };
-    let mut white_wins: Vec<f64> = analysis
-        .moves
-        .iter()
-        .map(|m| white_win(m.mover, m.best_score))
-        .collect();
-    if let (Some(last), Some(pos)) = (evals.last(), game.positions.last()) {
-        white_wins.push(white_win(pos.turn(), last.score));
-    }
-    for color in [Color::White, Color::Black] {
-        let moves: Vec<(usize, f64)> = analysis
+        for m in &analysis.moves {
+            let side = match m.mover {
+                Color::White => &mut analysis.white,
+                Color::Black => &mut analysis.black,
+            };
+            side.count(m.verdict.judgement);
+            analysis.verified += usize::from(m.confirmed_depth.is_some());
+        }
+        // White's win percentage in every position, for the volatility weights: the best score
+        // of each move's position (the re-searched one where there was one), then the last.
+        let white_win = |turn: Color, s: Score| {
+            let s = if turn == Color::White { s } else { -s };
+            win_percent(judge::winning_chances(s))
+        };
+        let mut white_wins: Vec<f64> = analysis
             .moves
             .iter()
-            .filter(|m| m.mover == color)
-            .map(|m| (m.ply - 1, m.verdict.accuracy))
+            .map(|m| white_win(m.mover, m.best_score))
             .collect();
-        let accuracy = game_accuracy(&white_wins, &moves);
-        match color {
-            Color::White => analysis.white.accuracy = accuracy,
-            Color::Black => analysis.black.accuracy = accuracy,
+        if let (Some(last), Some(pos)) = (&final_eval, game.positions.last()) {
+            white_wins.push(white_win(pos.turn(), last.score));
         }
+        for color in [Color::White, Color::Black] {
+            let moves: Vec<(usize, f64)> = analysis
+                .moves
+                .iter()
+                .filter(|m| m.mover == color)
+                .map(|m| (m.ply - 1, m.verdict.accuracy))
+                .collect();
+            let accuracy = game_accuracy(&white_wins, &moves);
+            match color {
+                Color::White => analysis.white.accuracy = accuracy,
+                Color::Black => analysis.black.accuracy = accuracy,
+            }
+        }
+        analysis.final_eval = final_eval;
+        analysis
     }
-    analysis.final_eval = evals.pop();
-    analysis
 }
 
 /// A line of moves from `pos` in notation (`c3-d4 d6xb4 …`), each move as short as it can

@@ -24,6 +24,7 @@ use drafti_engine::Score;
 use drafti_pdn::{write_game_to, ParseError};
 use drafti_rules::{Color, Variant};
 use serde::Serialize;
+use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
 use std::fmt::Write as _;
 use std::io::{IsTerminal, Write};
@@ -183,11 +184,18 @@ pub struct Args {
 /// One game as read, waiting for analysis.
 struct Item {
     file: String,
+    /// Which input (0-based).
+    input: usize,
+    /// 0-based number of the game across all inputs (all shards counted).
+    ordinal: u64,
     /// 1-based number of the game in its file.
     index: usize,
-    /// Line of the game's start in its file.
+    /// Line and column of the game's start in its file.
     line: u32,
+    column: u32,
     raw: Vec<u8>,
+    /// The splitter cut the game at its size limit.
+    truncated: bool,
     game: Result<ReplayedGame, ParseError>,
 }
 
@@ -296,7 +304,9 @@ fn move_json(game: &ReplayedGame, m: &MoveAnalysis) -> MoveJson {
         win_before: round1(win_percent(m.verdict.wc_before)),
         win_after: round1(win_percent(m.verdict.wc_after)),
         accuracy: round1(m.verdict.accuracy),
-        best: pv.first().cloned(),
+        best: m
+            .best
+            .map(|b| b.notation(&before.legal_moves(game.variant), numeric)),
         pv,
         judgement: m.judgement().map(|j| j.as_str()),
         reason: m.verdict.proven.map(|r| r.as_str()),
@@ -304,6 +314,84 @@ fn move_json(game: &ReplayedGame, m: &MoveAnalysis) -> MoveJson {
         confirmed_depth: m.confirmed_depth,
         exact: m.exact,
     }
+}
+
+/// Where a game's JSON came from, as exactly as `drafti report --from-analysis` needs to
+/// read the game again and report it as a direct run would (its validation, opening and board
+/// at every ply come from this text, through the rules core).
+#[derive(Serialize)]
+struct RecordJson<'a> {
+    /// 1-based number of the game across all inputs, all shards counted (what `--shard`
+    /// counts): the parts of a job array merge by it, and a gap names the missing shard.
+    ordinal: u64,
+    /// Which input (1-based, in the order given; `file` is its name).
+    input: usize,
+    /// The column of the game's first byte (`line` is the game's own field).
+    column: u32,
+    /// The game's text as the splitter cut it, from the end of the previous game.
+    text: Cow<'a, str>,
+    /// `text` is not UTF-8 in the file: each character of `text` is one byte (U+0000-U+00FF).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    bytes: bool,
+    /// The game was cut at the splitter's size limit.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    truncated: bool,
+}
+
+impl<'a> RecordJson<'a> {
+    fn of(item: &'a Item) -> RecordJson<'a> {
+        let (text, bytes) = match std::str::from_utf8(&item.raw) {
+            Ok(t) => (Cow::Borrowed(t), false),
+            Err(_) => (
+                Cow::Owned(item.raw.iter().map(|&b| char::from(b)).collect()),
+                true,
+            ),
+        };
+        RecordJson {
+            ordinal: item.ordinal + 1,
+            input: item.input + 1,
+            column: item.column,
+            text,
+            bytes,
+            truncated: item.truncated,
+        }
+    }
+}
+
+/// What the whole run shares, on the first line of its output only (one part of a job array
+/// is one run): `drafti report --from-analysis` refuses parts of different runs' kinds.
+#[derive(Serialize)]
+struct RunJson<'a> {
+    /// Every input's name, in the order given (those without a game too).
+    inputs: &'a [String],
+    /// `--shard K/N`, if given.
+    shard: Option<String>,
+    /// `--variant`, when it overrode the tags.
+    variant: Option<&'static str>,
+    /// The engine: the version and a fingerprint of its search (see [`engine_fingerprint`]).
+    engine: &'a str,
+}
+
+/// `drafti 0.1.0 (search 1a2b3c4d)`: the version and a hash of a small fixed search (its
+/// depth, nodes, score and line), so parts analysed by engines that search differently —
+/// another evaluation, another move ordering — are told apart under one version number.
+pub fn engine_fingerprint() -> String {
+    let pos = drafti_rules::Position::start(Color::White);
+    let mut engine = drafti_engine::Engine::new(Variant::Tanzanian, 1);
+    let r = engine.search(&pos, &drafti_engine::Limits::depth(7), &[], |_| {});
+    let line: Vec<String> = r.pv.iter().map(|m| m.full_notation(false)).collect();
+    let text = format!(
+        "{} {} {} {}",
+        r.depth,
+        r.nodes,
+        r.score.raw(),
+        line.join(" ")
+    );
+    // FNV-1a: stable across builds and platforms (std's hasher promises neither).
+    let hash = text.bytes().fold(0x811c_9dc5u32, |h, b| {
+        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+    });
+    format!("drafti {} (search {hash:08x})", env!("CARGO_PKG_VERSION"))
 }
 
 #[derive(Serialize)]
@@ -323,6 +411,13 @@ struct GameJson<'a> {
     nodes: u64,
     sides: Option<SidesJson>,
     moves: Vec<MoveJson>,
+    /// The search of the last position, from its side to move, as `score_before` /
+    /// `proven_before` (`null` for a game not analysed).
+    final_score: Option<i32>,
+    final_proven: Option<i32>,
+    record: RecordJson<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    run: Option<RunJson<'a>>,
 }
 
 fn side_name(c: Color) -> &'static str {
@@ -425,7 +520,18 @@ fn game_text(item: &Item, game: &ReplayedGame, a: &GameAnalysis) -> String {
     out
 }
 
-fn game_json(item: &Item, game: &ReplayedGame, a: &GameAnalysis, search: &str) -> String {
+/// What a game's JSON line says besides the game: the settings, and on the run's first line
+/// the run.
+struct JsonContext<'a> {
+    search: &'a str,
+    run: Option<RunJson<'a>>,
+}
+
+fn game_json(item: &Item, game: &ReplayedGame, a: &GameAnalysis, cx: JsonContext<'_>) -> String {
+    let (final_score, final_proven) = a
+        .final_eval
+        .as_ref()
+        .map_or((None, None), |e| score_json(e.score));
     let value = GameJson {
         file: &item.file,
         index: item.index,
@@ -437,7 +543,7 @@ fn game_json(item: &Item, game: &ReplayedGame, a: &GameAnalysis, search: &str) -
         plies: game.moves.len(),
         status: "analysed",
         errors: Vec::new(),
-        search: search.to_string(),
+        search: cx.search.to_string(),
         positions: a.positions,
         nodes: a.nodes,
         sides: Some(SidesJson {
@@ -445,6 +551,10 @@ fn game_json(item: &Item, game: &ReplayedGame, a: &GameAnalysis, search: &str) -
             black: (&a.black).into(),
         }),
         moves: a.moves.iter().map(|m| move_json(game, m)).collect(),
+        final_score,
+        final_proven,
+        record: RecordJson::of(item),
+        run: cx.run,
     };
     let mut text = serde_json::to_string(&value).expect("serializable");
     text.push('\n');
@@ -452,7 +562,7 @@ fn game_json(item: &Item, game: &ReplayedGame, a: &GameAnalysis, search: &str) -
 }
 
 /// The report of a game that was not analysed (unreadable or invalid).
-fn skipped_report(item: &Item, json: bool, search: &str) -> String {
+fn skipped_report(item: &Item, json: Option<JsonContext<'_>>) -> String {
     let errors: Vec<ErrorJson<'_>> = match &item.game {
         Err(e) => vec![ErrorJson {
             line: e.span.line,
@@ -472,7 +582,7 @@ fn skipped_report(item: &Item, json: bool, search: &str) -> String {
             })
             .collect(),
     };
-    if json {
+    if let Some(cx) = json {
         let game = item.game.as_ref().ok();
         let value = GameJson {
             file: &item.file,
@@ -485,11 +595,15 @@ fn skipped_report(item: &Item, json: bool, search: &str) -> String {
             plies: game.map_or(0, |g| g.moves.len()),
             status: "invalid",
             errors,
-            search: search.to_string(),
+            search: cx.search.to_string(),
             positions: 0,
             nodes: 0,
             sides: None,
             moves: Vec::new(),
+            final_score: None,
+            final_proven: None,
+            record: RecordJson::of(item),
+            run: cx.run,
         };
         let mut text = serde_json::to_string(&value).expect("serializable");
         text.push('\n');
@@ -520,6 +634,13 @@ struct Run<'a> {
     options: AnalysisOptions,
     search: String,
     json: bool,
+    /// The inputs' names, `--shard`, `--variant` and the engine (the JSON's `run`).
+    inputs: Vec<String>,
+    shard: Option<Shard>,
+    forced_variant: Option<Variant>,
+    engine: String,
+    /// JSON lines written (the first carries `run`).
+    lines: u64,
     pool: rayon::ThreadPool,
     bar: Option<indicatif::ProgressBar>,
     out: &'a mut dyn Write,
@@ -532,6 +653,20 @@ struct Run<'a> {
 }
 
 impl Run<'_> {
+    /// The context of the next JSON line (counted as written).
+    fn json_context(&mut self) -> JsonContext<'_> {
+        self.lines += 1;
+        JsonContext {
+            search: &self.search,
+            run: (self.lines == 1).then(|| RunJson {
+                inputs: &self.inputs,
+                shard: self.shard.map(|s| s.to_string()),
+                variant: self.forced_variant.map(Variant::name),
+                engine: &self.engine,
+            }),
+        }
+    }
+
     fn flush(&mut self, items: &mut Vec<Item>) -> std::io::Result<()> {
         let games: Vec<&ReplayedGame> = items.iter().filter_map(Item::analysable).collect();
         let positions: usize = games.iter().map(|g| g.positions.len()).sum();
@@ -570,7 +705,7 @@ impl Run<'_> {
                         self.totals.flagged[2] += side.blunders as u64;
                     }
                     text = if self.json {
-                        game_json(&item, game, &a, &self.search)
+                        game_json(&item, game, &a, self.json_context())
                     } else {
                         game_text(&item, game, &a)
                     };
@@ -588,7 +723,11 @@ impl Run<'_> {
                 }
                 None => {
                     self.totals.invalid += 1;
-                    text = skipped_report(&item, self.json, &self.search);
+                    text = if self.json {
+                        skipped_report(&item, Some(self.json_context()))
+                    } else {
+                        skipped_report(&item, None)
+                    };
                     if let Some(pdn) = &mut self.pdn {
                         // Written back untouched.
                         let raw = String::from_utf8_lossy(&item.raw);
@@ -652,6 +791,15 @@ pub fn run(args: Args) -> CommandResult {
         search: options.label(),
         options,
         json: args.json,
+        inputs: opened.inputs.iter().map(|i| i.name.clone()).collect(),
+        shard: args.shard,
+        forced_variant: args.variant,
+        engine: if args.json {
+            engine_fingerprint()
+        } else {
+            String::new()
+        },
+        lines: 0,
         pool,
         bar: progress_bar(),
         out: &mut out,
@@ -664,18 +812,27 @@ pub fn run(args: Args) -> CommandResult {
     let bytes = Cell::new(0u64);
     let mut items: Vec<Item> = Vec::new();
     let mut buffered = 0usize;
+    let shard = args.shard.unwrap_or(Shard { index: 1, count: 1 });
+    let mut handed = 0u64;
     let result = run_games(
         opened.inputs,
         &batch,
         |p| bytes.set(p.bytes),
         |job| Item {
             file: job.file.to_string(),
+            input: job.file_index,
+            ordinal: 0,
             index: job.raw.index + 1,
             line: job.raw.line,
+            column: job.raw.column,
             raw: job.raw.bytes.clone(),
+            truncated: job.raw.truncated,
             game: job.game,
         },
-        |item: Item| -> std::io::Result<()> {
+        |mut item: Item| -> std::io::Result<()> {
+            // The sink sees this shard's games in input order: the K-th, then every N-th.
+            item.ordinal = shard.index - 1 + handed * shard.count;
+            handed += 1;
             buffered += item.analysable().map_or(0, |g| g.positions.len());
             items.push(item);
             if buffered >= FLUSH_POSITIONS {

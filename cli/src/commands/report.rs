@@ -8,6 +8,7 @@
 use crate::common::{jobs, report_written, thousands, warn_empty_inputs};
 use crate::common::{parse_variant, CliError, CommandResult};
 use crate::input::{open_inputs, EncodingArg};
+use crate::report::from_analysis::{next_game, Parts};
 use crate::report::html::{games_text, RunInfo};
 use crate::report::output::HtmlOutput;
 use crate::report::text;
@@ -59,6 +60,16 @@ pub struct Args {
     files: Vec<String>,
     #[command(flatten)]
     encoding: EncodingArg,
+    /// Build the report from the JSON Lines of `drafti analyze --json` (the parts of a
+    /// sharded run, in any order; `-` for stdin) instead of analysing: the same summary and
+    /// HTML as a direct run with the same settings (see README, "Archives too big for one
+    /// machine").
+    #[arg(long, value_name = "PART.jsonl", num_args = 1.., conflicts_with_all = [
+        "files", "encoding", "depth", "nodes", "verify_depth", "verify_nodes", "no_verify",
+        "confirm_depth", "confirm_nodes", "no_confirm", "nominate", "egtb", "no_egtb",
+        "variant", "jobs",
+    ])]
+    from_analysis: Vec<String>,
     /// Also write the report as one self-contained HTML file (no external assets).
     #[arg(long, value_name = "OUT", conflicts_with = "html_dir")]
     html: Option<PathBuf>,
@@ -143,6 +154,9 @@ fn progress_bar(total_bytes: Option<u64>) -> Option<indicatif::ProgressBar> {
 }
 
 pub fn run(args: Args) -> CommandResult {
+    if !args.from_analysis.is_empty() {
+        return from_analysis(args);
+    }
     let (inputs, total_bytes, source): (Vec<Input>, Option<u64>, String) =
         if args.files.is_empty() && (!stdin_is_piped() || stdin_is_empty()?) {
             (
@@ -184,13 +198,7 @@ pub fn run(args: Args) -> CommandResult {
         ..BatchOptions::default()
     };
 
-    // The game sections are written while the summary is gathered (output.rs).
-    let mut html_out = match (&args.html, &args.html_dir) {
-        (Some(out), _) => Some(HtmlOutput::file(out)),
-        (None, Some(dir)) => Some(HtmlOutput::dir(dir)),
-        (None, None) => None,
-    }
-    .transpose()?;
+    let mut html_out = html_output(&args)?;
 
     let bar = progress_bar(total_bytes);
     let mut collector = Collector::new(names.clone(), &book);
@@ -228,13 +236,53 @@ pub fn run(args: Args) -> CommandResult {
         }
     };
 
-    let text = text::summary(&mut collector, &info);
+    let names = collector.names.clone();
+    let done = finish(collector, html_out, &info)?;
+    warn_empty_inputs(&names, &summary.games_per_input);
+    let secs = started.elapsed().as_secs_f64();
+    eprintln!(
+        "{}, {} positions analysed on {jobs} threads in {secs:.1} s ({:.0} positions/s); {} blunders",
+        games_text(done.games),
+        thousands(done.positions),
+        done.positions as f64 / secs.max(1e-9),
+        thousands(done.blunders)
+    );
+    Ok(done.exit)
+}
+
+/// Where `--html` or `--html-dir` sends the HTML (its game sections are written while the
+/// summary is gathered: output.rs).
+fn html_output(args: &Args) -> Result<Option<HtmlOutput>, CliError> {
+    match (&args.html, &args.html_dir) {
+        (Some(out), _) => Some(HtmlOutput::file(out)),
+        (None, Some(dir)) => Some(HtmlOutput::dir(dir)),
+        (None, None) => None,
+    }
+    .transpose()
+}
+
+/// What a finished report tells on stderr, and its exit code.
+struct Finished {
+    games: u64,
+    games_per_input: Vec<u64>,
+    positions: u64,
+    blunders: u64,
+    /// 1 when some game is invalid or unreadable.
+    exit: ExitCode,
+}
+
+/// Writes the text summary on stdout and completes the HTML files.
+fn finish(
+    mut collector: Collector<'_>,
+    html_out: Option<HtmlOutput>,
+    info: &RunInfo,
+) -> Result<Finished, CliError> {
+    let text = text::summary(&mut collector, info);
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     report_written(out.write_all(text.as_bytes()).and_then(|()| out.flush()))?;
-
-    if let Some(out) = html_out.take() {
-        let written = out.finish(&mut collector, &info)?;
+    if let Some(out) = html_out {
+        let written = out.finish(&mut collector, info)?;
         eprintln!(
             "wrote {} ({}{}, {:.1} MB)",
             written.path.display(),
@@ -247,16 +295,55 @@ pub fn run(args: Args) -> CommandResult {
             written.bytes as f64 / 1e6
         );
     }
-    warn_empty_inputs(&names, &summary.games_per_input);
-    let secs = started.elapsed().as_secs_f64();
+    Ok(Finished {
+        games: collector.games,
+        games_per_input: collector.games_per_input.clone(),
+        positions: collector.positions,
+        blunders: collector.totals.blunders,
+        exit: ExitCode::from(u8::from(collector.invalid + collector.unreadable > 0)),
+    })
+}
+
+/// `--from-analysis`: the games and their numbers from `drafti analyze --json` parts, one
+/// game at a time.
+fn from_analysis(args: Args) -> CommandResult {
+    let opened = open_inputs(&args.from_analysis, EncodingArg::default())?;
+    let mut parts = Parts::open(opened.inputs)?;
+    let book = Book::builtin();
+    let settings = WorkSettings {
+        // Not searched: `next_game` hands the analysis in the parts to `describe`.
+        analysis: report_defaults(),
+        parallel_positions: false,
+        book: &book,
+        html: args.html.is_some() || args.html_dir.is_some(),
+    };
+    let mut html_out = html_output(&args)?;
+    let names = parts.run.inputs.clone();
+    let mut collector = Collector::new(names.clone(), &book);
+    collector.paged = html_out.as_ref().is_some_and(HtmlOutput::paged);
+    let started = std::time::Instant::now();
+    while let Some(g) = next_game(&mut parts, &settings)? {
+        if let Some(section) = collector.add(g) {
+            if let Some(out) = html_out.as_mut() {
+                out.section(&section)
+                    .map_err(|e| CliError(format!("cannot write the HTML report: {e}")))?;
+            }
+        }
+    }
+    // As a direct run names its source: the file, or how many.
+    let source = match names.as_slice() {
+        [one] => one.clone(),
+        many => format!("{} files", many.len()),
+    };
+    let search = parts.run.search.clone();
+    let done = finish(collector, html_out, &RunInfo { source, search })?;
+    warn_empty_inputs(&names, &done.games_per_input);
     eprintln!(
-        "{}, {} positions analysed on {jobs} threads in {secs:.1} s ({:.0} positions/s); {} blunders",
-        games_text(collector.games),
-        thousands(collector.positions),
-        collector.positions as f64 / secs.max(1e-9),
-        thousands(collector.totals.blunders)
+        "{} from the analysis in {:.1} s ({} positions); {} blunders",
+        games_text(done.games),
+        started.elapsed().as_secs_f64(),
+        thousands(done.positions),
+        thousands(done.blunders)
     );
-    Ok(ExitCode::from(u8::from(
-        collector.invalid + collector.unreadable > 0,
-    )))
+    Ok(done.exit)
 }

@@ -13,6 +13,7 @@
 //! keeps tallies, a short list of the biggest blunders and one index row per game section.
 
 pub mod corpus;
+pub mod from_analysis;
 pub mod html;
 pub mod output;
 pub mod text;
@@ -165,6 +166,24 @@ pub fn game_anchor(file_index: usize, index: usize) -> String {
 
 /// Runs on the workers: everything about one game that the summary and the HTML need.
 pub fn work(job: GameJob<'_>, settings: &WorkSettings<'_>) -> GameOut {
+    describe(job, settings, |game| {
+        if settings.parallel_positions {
+            analyse_games(&[game], &settings.analysis, &|_| {})
+                .pop()
+                .unwrap_or_default()
+        } else {
+            analyse_game(game, &settings.analysis)
+        }
+    })
+}
+
+/// Everything about one game that the summary and the HTML need, with `analyse` giving the
+/// analysis of a valid game (a search, or the numbers of `drafti analyze --json`).
+pub fn describe(
+    job: GameJob<'_>,
+    settings: &WorkSettings<'_>,
+    analyse: impl FnOnce(&ReplayedGame) -> GameAnalysis,
+) -> GameOut {
     let anchor = game_anchor(job.file_index, job.raw.index);
     let game = match job.game {
         Ok(game) => game,
@@ -194,15 +213,7 @@ pub fn work(job: GameJob<'_>, settings: &WorkSettings<'_>) -> GameOut {
         }
     };
     let valid = game.is_valid();
-    let analysis: Option<GameAnalysis> = valid.then(|| {
-        if settings.parallel_positions {
-            analyse_games(&[&game], &settings.analysis, &|_| {})
-                .pop()
-                .unwrap_or_default()
-        } else {
-            analyse_game(&game, &settings.analysis)
-        }
-    });
+    let analysis: Option<GameAnalysis> = valid.then(|| analyse(&game));
     let window = game.positions.len().min(CLASSIFY_PLIES + 1);
     let opening = settings
         .book

@@ -1,0 +1,168 @@
+//! `drafti report --from-analysis`: the report built from the parts of a sharded `drafti
+//! analyze --json` run is the direct report, byte for byte (text summary, single HTML file
+//! and the pages of `--html-dir`), for two inputs with valid and invalid games, the parts given
+//! in either order; parts that cannot make that report (a shard twice or missing, parts
+//! concatenated, of other settings, a malformed line) are refused, saying why.
+
+use drafti_tests::drafti;
+use std::path::{Path, PathBuf};
+
+/// Two inputs, as the tests name them (relative to the tests crate, so the report reads the
+/// same on every machine): the report fixture (six games, two of them invalid) and a game with
+/// a planted blunder.
+const FILES: [&str; 2] = ["fixtures/report/small.pdn", "fixtures/analyze/planted.pdn"];
+
+/// The analysis of both runs: small, deterministic, and without endgame tables (whatever the
+/// machine has built). `analyze` adds `--no-confirm`: the report confirms no verdict unless
+/// asked, `analyze` does.
+const SEARCH: [&str; 5] = ["--nodes", "400", "--verify-depth", "4", "--no-egtb"];
+
+/// `drafti analyze --json` of shard `k` of `n` with `extra` settings, into `dir`.
+fn analyse_part(dir: &Path, k: usize, n: usize, extra: &[&str]) -> PathBuf {
+    let shard = format!("{k}/{n}");
+    let mut args = vec!["analyze", "--json", "--no-confirm", "--shard", &shard];
+    args.extend(FILES);
+    args.extend(SEARCH);
+    args.extend(extra);
+    let (code, json, stderr) = run(&args);
+    assert!(code == 0 || code == 1, "{stderr}");
+    let part = dir.join(format!("part-{k}-of-{n}{}.jsonl", extra.join("")));
+    std::fs::write(&part, &json).unwrap();
+    part
+}
+
+fn temp_dir() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("drafti-from-analysis-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs drafti in the tests crate's folder; returns (exit code, stdout, stderr).
+fn run(args: &[&str]) -> (i32, Vec<u8>, String) {
+    let output = drafti()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(args)
+        .output()
+        .expect("drafti runs");
+    (
+        output.status.code().unwrap_or(-1),
+        output.stdout,
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn read(p: &Path) -> Vec<u8> {
+    std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+#[test]
+fn the_report_from_sharded_analysis_is_the_direct_report() {
+    let dir = temp_dir();
+    let (direct_html, direct_pages) = (dir.join("direct.html"), dir.join("direct-pages"));
+    let mut args = vec!["report"];
+    args.extend(FILES);
+    args.extend(SEARCH);
+    let with_html = [&args[..], &["--html", path(&direct_html)]].concat();
+    let (code, direct, stderr) = run(&with_html);
+    assert_eq!(code, 1, "two games are invalid: {stderr}");
+    let with_pages = [&args[..], &["--html-dir", path(&direct_pages)]].concat();
+    let (code, paged_summary, stderr) = run(&with_pages);
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(paged_summary, direct);
+
+    // The job array: shard 1/2 and 2/2, each its own JSON Lines.
+    let parts = [analyse_part(&dir, 1, 2, &[]), analyse_part(&dir, 2, 2, &[])];
+    let (p1, p2) = (path(&parts[0]), path(&parts[1]));
+
+    let (html, pages) = (dir.join("from.html"), dir.join("from-pages"));
+    let (code, summary, stderr) =
+        run(&["report", "--from-analysis", p2, p1, "--html", path(&html)]);
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(
+        String::from_utf8_lossy(&summary),
+        String::from_utf8_lossy(&direct),
+        "the summary differs from the direct run's"
+    );
+    assert!(
+        read(&html) == read(&direct_html),
+        "the HTML differs from the direct run's"
+    );
+    let (code, summary, stderr) = run(&[
+        "report",
+        "--from-analysis",
+        p1,
+        p2,
+        "--html-dir",
+        path(&pages),
+    ]);
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(summary, direct);
+    for page in ["index.html", "games-0001.html"] {
+        assert!(
+            read(&pages.join(page)) == read(&direct_pages.join(page)),
+            "{page} differs from the direct run's"
+        );
+    }
+
+    // Parts that cannot make the report are refused, saying why.
+    let refused = |args: &[&str], why: &str| {
+        let (code, stdout, stderr) = run(args);
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+        assert!(stdout.is_empty(), "{args:?}");
+        assert!(stderr.contains(why), "{args:?}: {stderr}");
+    };
+    refused(
+        &["report", "--from-analysis", p1, p2, p1],
+        &format!("{p1} and {p1} are both shard 1/2: one shard given twice?"),
+    );
+    refused(
+        &["report", "--from-analysis", p1],
+        "game 2 of the archive (after ",
+    );
+    refused(
+        &["report", "--from-analysis", p1],
+        "the part of shard 2/2 is missing",
+    );
+    // A rerun appended to the file of the first (`>>`).
+    let whole = read(&analyse_part(&dir, 1, 1, &[]));
+    let both = dir.join("both.jsonl");
+    std::fs::write(&both, [&whole[..], &whole[..]].concat()).unwrap();
+    refused(
+        &["report", "--from-analysis", path(&both)],
+        "the first line of another run: give each run's output as its own part",
+    );
+    let other = analyse_part(&dir, 2, 2, &["--nominate", "0.1"]);
+    refused(
+        &["report", "--from-analysis", p1, path(&other)],
+        "other settings (400 nodes; moves with a pass drop of 0.1",
+    );
+    let thirds = analyse_part(&dir, 2, 3, &[]);
+    refused(
+        &["report", "--from-analysis", p1, path(&thirds)],
+        "another number of shards (3)",
+    );
+    // A line cut short (a job killed while writing): the part, its line, what is wrong.
+    let cut = dir.join("cut.jsonl");
+    let text = read(&parts[1]);
+    let second_line = text.iter().position(|&b| b == b'\n').unwrap() + 1;
+    std::fs::write(&cut, &text[..second_line + 100]).unwrap();
+    refused(
+        &["report", "--from-analysis", p1, path(&cut)],
+        &format!(
+            "{}:2: not a line of `drafti analyze --json`: EOF while parsing",
+            path(&cut)
+        ),
+    );
+    let old = dir.join("old.jsonl");
+    std::fs::write(&old, "{\"file\":\"a.pdn\",\"index\":1,\"line\":1,\"search\":\"depth 6\",\"status\":\"analysed\"}\n").unwrap();
+    refused(
+        &["report", "--from-analysis", path(&old)],
+        "old.jsonl:1: the line has no `record`",
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
