@@ -166,6 +166,7 @@ fn main() {
                                     true,
                                     &budget,
                                     max_plies,
+                                    None,
                                     i,
                                 );
                                 (g.end, g.moves.len(), *start)

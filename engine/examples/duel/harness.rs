@@ -2,15 +2,18 @@
 //! swapped, games adjudicated by the rules core (`Game`: no legal move, the draw laws with
 //! law 2's count) and a ply cap, W/D/L with Elo and its 95% interval from the pentanomial
 //! distribution of game pairs, and an optional SPRT stop. With node or depth budgets the
-//! match is deterministic for any number of parallel games.
+//! match is deterministic for any number of parallel games. With endgame tables a position
+//! they hold ends the game with their exact result (table adjudication, as engine matches
+//! do), so drawn endings the players cannot end do not run to the ply cap.
 //!
 //! Kept free of the engine's internals behind [`Player`], so a program outside the
 //! repository can pit another engine (an older commit) against this one with the same code.
 
+use drafti_engine::egtb::{Tables, Value};
 use drafti_engine::{Config, Engine, Limits};
 use drafti_rules::{Color, DrawLaws, Game, Move, MoveList, Outcome, Position, Variant};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 /// What a player may spend on a move.
@@ -84,6 +87,14 @@ impl ThisEngine {
         engine.set_keep_table(true);
         ThisEngine { engine }
     }
+
+    /// The same engine probing `tables` in its search.
+    pub fn with_tables(mut self, tables: Option<Arc<Tables>>) -> ThisEngine {
+        self.engine
+            .set_tables(tables)
+            .expect("tables for the match's variant");
+        self
+    }
 }
 
 impl Player for ThisEngine {
@@ -156,6 +167,12 @@ pub enum GameEnd {
     Loss,
     /// A draw law.
     LawDraw,
+    /// The endgame tables' result: A wins.
+    TableWin,
+    /// The endgame tables' result: B wins.
+    TableLoss,
+    /// The endgame tables' result: a draw.
+    TableDraw,
     /// The ply cap (scored as a draw).
     Capped,
 }
@@ -164,10 +181,18 @@ impl GameEnd {
     /// A's points.
     pub fn points(self) -> f64 {
         match self {
-            GameEnd::Win => 1.0,
-            GameEnd::Loss => 0.0,
+            GameEnd::Win | GameEnd::TableWin => 1.0,
+            GameEnd::Loss | GameEnd::TableLoss => 0.0,
             _ => 0.5,
         }
+    }
+
+    /// Whether the endgame tables ended the game.
+    pub fn by_tables(self) -> bool {
+        matches!(
+            self,
+            GameEnd::TableWin | GameEnd::TableLoss | GameEnd::TableDraw
+        )
     }
 }
 
@@ -222,15 +247,17 @@ pub fn play_game(
     a_white: bool,
     budget: &Budget,
     max_plies: usize,
+    tables: Option<&Tables>,
     number: usize,
 ) -> GameRecord {
     let start = Position::start(Color::White);
     play_from(
-        a, b, variant, &start, opening, a_white, budget, max_plies, number,
+        a, b, variant, &start, opening, a_white, budget, max_plies, tables, number,
     )
 }
 
-/// Plays one game from `start` after `opening`: A has White when `a_white`.
+/// Plays one game from `start` after `opening`: A has White when `a_white`; a position
+/// `tables` hold ends the game with their result.
 #[allow(clippy::too_many_arguments)]
 pub fn play_from(
     a: &mut dyn Player,
@@ -241,6 +268,7 @@ pub fn play_from(
     a_white: bool,
     budget: &Budget,
     max_plies: usize,
+    tables: Option<&Tables>,
     number: usize,
 ) -> GameRecord {
     a.new_game();
@@ -263,7 +291,12 @@ pub fn play_from(
         game.play(mv);
         moves.push(*mv);
     }
+    let mut by_tables = None;
     while game.outcome().is_none() && moves.len() < max_plies {
+        if let Some(value) = tables.and_then(|t| t.probe(game.position(), game.king_count())) {
+            by_tables = Some(value);
+            break;
+        }
         if moves.len() == 200 {
             record.at_200 = Some(*game.position());
         }
@@ -285,16 +318,23 @@ pub fn play_from(
         game.play(&choice.mv);
         moves.push(choice.mv);
     }
-    record.end = match game.outcome() {
-        Some(Outcome::Win(c)) => {
-            if (c == Color::White) == a_white {
-                GameEnd::Win
-            } else {
-                GameEnd::Loss
+    let a_to_move = (game.position().turn() == Color::White) == a_white;
+    record.end = match (by_tables, game.outcome()) {
+        (Some(Value::Draw), _) => GameEnd::TableDraw,
+        (Some(Value::Win(_)), _) if a_to_move => GameEnd::TableWin,
+        (Some(Value::Loss(_)), _) if !a_to_move => GameEnd::TableWin,
+        (Some(_), _) => GameEnd::TableLoss,
+        (None, outcome) => match outcome {
+            Some(Outcome::Win(c)) => {
+                if (c == Color::White) == a_white {
+                    GameEnd::Win
+                } else {
+                    GameEnd::Loss
+                }
             }
-        }
-        Some(Outcome::Draw(_)) => GameEnd::LawDraw,
-        None => GameEnd::Capped,
+            Some(Outcome::Draw(_)) => GameEnd::LawDraw,
+            None => GameEnd::Capped,
+        },
     };
     record.moves = moves;
     record
@@ -321,6 +361,8 @@ pub struct Tally {
     pub a_up_at_200: u64,
     /// Games ended by the cap.
     pub capped: u64,
+    /// Games ended by the endgame tables.
+    pub by_tables: u64,
     /// Sum of plies.
     pub plies: u64,
     /// Depth sums and searches of A and B.
@@ -337,10 +379,13 @@ impl Tally {
         let mut points = 0.0;
         for g in games {
             let i = match g.end {
-                GameEnd::Win => 0,
-                GameEnd::Loss => 2,
+                GameEnd::Win | GameEnd::TableWin => 0,
+                GameEnd::Loss | GameEnd::TableLoss => 2,
                 _ => 1,
             };
+            if g.end.by_tables() {
+                self.by_tables += 1;
+            }
             self.wdl[i] += 1;
             points += g.end.points();
             if let Some(pos) = &g.at_200 {
@@ -432,7 +477,7 @@ impl Tally {
         };
         let ((da, na), (db, nb)) = (per(0), per(1));
         format!(
-            "games {} W/D/L {}/{}/{} score {:.1}% Elo {:+.1} [{:+.1}, {:+.1}] pairs {:?} | ply200 {} (piece up {}: A {} B {}) capped {} avg plies {:.0} | depth A {:.1} B {:.1} nodes/move A {:.0} B {:.0}",
+            "games {} W/D/L {}/{}/{} score {:.1}% Elo {:+.1} [{:+.1}, {:+.1}] pairs {:?} | ply200 {} (piece up {}: A {} B {}) capped {} tables {} avg plies {:.0} | depth A {:.1} B {:.1} nodes/move A {:.0} B {:.0}",
             self.games(),
             self.wdl[0],
             self.wdl[1],
@@ -447,6 +492,7 @@ impl Tally {
             self.a_up_at_200,
             self.up_at_200 - self.a_up_at_200,
             self.capped,
+            self.by_tables,
             self.plies as f64 / self.games().max(1) as f64,
             da,
             db,
@@ -472,6 +518,8 @@ pub struct MatchOptions {
     pub sprt: Option<(f64, f64)>,
     /// Print a line every this many pairs (0: never).
     pub progress_every: usize,
+    /// Endgame tables that adjudicate the positions they hold.
+    pub tables: Option<Arc<Tables>>,
 }
 
 /// Plays the match; `make_a` and `make_b` build a player for each worker. Returns the tally
@@ -514,6 +562,7 @@ pub fn play_match(
                             a_white,
                             &options.budget,
                             options.max_plies,
+                            options.tables.as_deref(),
                             2 * i + usize::from(!a_white),
                         )
                     };

@@ -8,13 +8,18 @@
 //! with colours swapped. `--budget` is `nodes=N`, `depth=D` or `ms=T` (time per move; run
 //! with `--jobs 1` then). Prints W/D/L from A's side, Elo with its 95% interval, how many
 //! games reached ply 200 and with one side a piece up there (`--dump` lists those positions).
+//! `--egtb DIR` (tables as `drafti egtb build --dir DIR` makes them): a position the tables
+//! hold ends the game with their result, and both players probe them in their search
+//! (`--tables-for a|b|none` gives them to one player only, or to neither).
 
 #[path = "harness.rs"]
 mod harness;
 
+use drafti_engine::egtb::Tables;
 use drafti_engine::Config;
 use drafti_rules::Variant;
 use harness::{material, piece_difference, play_match, Budget, MatchOptions, Player, ThisEngine};
+use std::sync::Arc;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -61,7 +66,21 @@ fn main() {
         max_plies: number("--max-plies", 300),
         sprt,
         progress_every: number("--progress", 25),
+        tables: value("--egtb").map(|dir| {
+            Arc::new(Tables::open(dir.as_ref(), variant).unwrap_or_else(|e| {
+                eprintln!("--egtb: {e}");
+                std::process::exit(2);
+            }))
+        }),
     };
+    let tables_for = value("--tables-for").unwrap_or_else(|| "ab".into());
+    let tables_of = |player: char| {
+        options
+            .tables
+            .clone()
+            .filter(|_| tables_for.contains(player))
+    };
+    let (tables_a, tables_b) = (tables_of('a'), tables_of('b'));
     if !options.budget.deterministic() && options.jobs > 1 {
         eprintln!("warning: a time budget with several games at once: the games share the cores");
     }
@@ -71,8 +90,12 @@ fn main() {
         "{label_a} vs {label_b}, {budget:?}, {} openings",
         options.openings.len()
     );
-    let make_a = || -> Box<dyn Player> { Box::new(ThisEngine::new(variant, tt, config_a.clone())) };
-    let make_b = || -> Box<dyn Player> { Box::new(ThisEngine::new(variant, tt, config_b.clone())) };
+    let make_a = || -> Box<dyn Player> {
+        Box::new(ThisEngine::new(variant, tt, config_a.clone()).with_tables(tables_a.clone()))
+    };
+    let make_b = || -> Box<dyn Player> {
+        Box::new(ThisEngine::new(variant, tt, config_b.clone()).with_tables(tables_b.clone()))
+    };
     let (tally, games) = play_match(&options, &make_a, &make_b);
     println!("{label_a} vs {label_b} {budget:?}: {}", tally.summary());
     if args.iter().any(|a| a == "--dump") {
