@@ -1,25 +1,26 @@
 //! The knockout of an Event with more than three players: who eliminated whom, points
 //! (opponents eliminated), the champion and the final ranking.
 
-use super::order::SortKey;
-use super::{
-    GameRef, Knockout, MatchReport, MatchStatus, PlayerTotals, RankedPlayer, Warning, WarningKind,
-};
+use super::archive::Archive;
+use super::matches::{MatchSummary, Note};
+use super::{Knockout, PlayerTotals, RankedPlayer};
 use std::collections::BTreeMap;
 
 #[derive(Default)]
 struct Entry {
     eliminated: Vec<String>,
-    /// Who eliminated the player, and the game that decided it.
-    eliminated_by: Option<(String, GameRef)>,
+    /// Who eliminated the player (a name id), and the game that decided it.
+    eliminated_by: Option<(u32, u32)>,
     goals: u32,
 }
 
-/// The knockout of `matches` (in match order, with the key of each match's first game).
+/// The knockout of `matches` (in match order); its warnings go to `notes`.
 pub(crate) fn knockout(
-    matches: &[(SortKey, MatchReport)],
+    archive: &Archive,
+    matches: &[MatchSummary],
     players: &[PlayerTotals],
-) -> (Knockout, Vec<(SortKey, Warning)>) {
+    notes: &mut Vec<Note>,
+) -> Knockout {
     let mut entries: BTreeMap<&str, Entry> = players
         .iter()
         .map(|p| {
@@ -32,44 +33,38 @@ pub(crate) fn knockout(
             )
         })
         .collect();
-    let mut warnings = Vec::new();
-    for (key, m) in matches {
-        for name in &m.players {
-            if let Some((by, decided_at)) = entries
-                .get(name.as_str())
-                .and_then(|e| e.eliminated_by.as_ref())
-            {
-                let first = m.games.first().map(|g| g.at.clone());
-                warnings.push((
-                    key.clone(),
-                    Warning {
-                        kind: WarningKind::PlayedAfterElimination,
-                        message: format!(
-                            "{name} plays {} – {} although {by} eliminated them ({decided_at})",
-                            m.players[0], m.players[1]
-                        ),
-                        games: std::iter::once(decided_at.clone()).chain(first).collect(),
-                    },
-                ));
+    for (n, m) in matches.iter().enumerate() {
+        let first = m.games.first().copied();
+        for (side, &player) in m.players.iter().enumerate() {
+            if let (Some((by, decided_at)), Some(first)) = (
+                entries
+                    .get(archive.name(player))
+                    .and_then(|e| e.eliminated_by),
+                first,
+            ) {
+                notes.push(Note::PlayedAfterElimination {
+                    in_match: n as u32,
+                    first,
+                    side: side as u8,
+                    player,
+                    by,
+                    decided_at,
+                });
             }
         }
-        if let (Some(winner), Some(loser)) = (&m.winner, &m.loser) {
-            let decided_at = m
-                .decided_after
-                .and_then(|n| m.games.get(n - 1))
-                .map(|g| g.at.clone());
-            if let Some(e) = entries.get_mut(winner.as_str()) {
-                e.eliminated.push(loser.clone());
+        if let Some(w) = m.winner {
+            let (winner, loser) = (m.players[w], m.players[1 - w]);
+            let decided_at = m.decided_after.and_then(|n| m.games.get(n - 1)).copied();
+            if let Some(e) = entries.get_mut(archive.name(winner)) {
+                e.eliminated.push(archive.name(loser).to_string());
             }
-            if let (Some(e), Some(at)) = (entries.get_mut(loser.as_str()), decided_at) {
-                e.eliminated_by.get_or_insert((winner.clone(), at));
+            if let (Some(e), Some(at)) = (entries.get_mut(archive.name(loser)), decided_at) {
+                e.eliminated_by.get_or_insert((winner, at));
             }
         }
     }
 
-    let all_decided = matches
-        .iter()
-        .all(|(_, m)| m.status == MatchStatus::Decided);
+    let all_decided = matches.iter().all(|m| m.winner.is_some());
     let still_in: Vec<&str> = entries
         .iter()
         .filter(|(_, e)| e.eliminated_by.is_none())
@@ -87,7 +82,7 @@ pub(crate) fn knockout(
             name: name.to_string(),
             points: e.eliminated.len() as u32,
             eliminated: e.eliminated,
-            eliminated_by: e.eliminated_by.map(|(by, _)| by),
+            eliminated_by: e.eliminated_by.map(|(by, _)| archive.name(by).to_string()),
             goals: e.goals,
         })
         .collect();
@@ -107,5 +102,5 @@ pub(crate) fn knockout(
             i + 1
         };
     }
-    (Knockout { champion, ranking }, warnings)
+    Knockout { champion, ranking }
 }

@@ -1,252 +1,341 @@
 //! One match by the laws: the two-game rule with sudden-death limboti, the start-order law
 //! and goals (see the module docs of [`standings`](super) for the decisions).
+//!
+//! A match is played game by game by [`MatchPlay`], from the compact records: once to sum
+//! it up (its score, its warnings), and again when its games are written, one at a time, so
+//! no per-game report is ever kept.
 
-use super::{
-    GameOutcome, GameSummary, MatchGame, MatchReport, MatchStatus, StandingsOptions, Warning,
-    WarningKind, SUPA_GOALS,
-};
+use super::archive::{Archive, Record, NONE};
+use super::{GameOutcome, MatchStatus, StandingsOptions, SUPA_GOALS};
 
-/// What the match knows about a game once it is read.
-struct Played {
-    winner: Option<usize>,
-    starter: Option<usize>,
+/// Why a player had to start a game (the words are in [`super::view`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Why {
+    /// This side won the previous game and the winner starts.
+    WinnerStarts(u8),
+    /// This side lost the previous game and the loser starts.
+    LoserStarts(u8),
+    /// The previous game was drawn and this side started it.
+    DrawStartedBy(u8),
 }
 
-/// Plays out the match of `games` (all between the same two players, in match order).
-/// Returns the report and the warnings, each with the position in `games` of the game it
-/// belongs to.
-pub(crate) fn play_match(
-    games: &[&GameSummary],
-    options: &StandingsOptions,
-) -> (MatchReport, Vec<(usize, Warning)>) {
-    let players = match games.first() {
-        Some(g) => [
-            g.white_name().unwrap_or_default(),
-            g.black_name().unwrap_or_default(),
-        ],
-        None => [String::new(), String::new()],
-    };
-    let side_of = |name: Option<String>| name.and_then(|n| players.iter().position(|p| *p == n));
+/// A warning, compactly: games by record number, players by side or name id; its words are
+/// written when it is reported.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Note {
+    ResultMismatch {
+        game: u32,
+    },
+    PlaysBothSides {
+        game: u32,
+    },
+    NoPlayerName {
+        game: u32,
+    },
+    StartOrder {
+        in_match: u32,
+        previous: u32,
+        game: u32,
+        started: u8,
+        expected: u8,
+        why: Why,
+    },
+    StartUnknown {
+        in_match: u32,
+        previous: u32,
+        game: u32,
+        expected: u8,
+        why: Why,
+    },
+    ColourOrder {
+        previous: u32,
+        game: u32,
+    },
+    GameAfterDecision {
+        in_match: u32,
+        game: u32,
+    },
+    PlayedAfterElimination {
+        in_match: u32,
+        /// The first game of the match, which orders the warning.
+        first: u32,
+        /// The player's side in the match.
+        side: u8,
+        player: u32,
+        by: u32,
+        decided_at: u32,
+    },
+}
 
-    let mut report = MatchReport {
-        players: players.clone(),
-        score: [0, 0],
-        draws: 0,
-        unfinished: 0,
-        goals: [0, 0],
-        status: MatchStatus::Undecided,
-        winner: None,
-        loser: None,
-        decided_after: None,
-        limboti: 0,
-        undecided_reason: None,
-        games: Vec::with_capacity(games.len()),
-    };
-    let mut warnings = Vec::new();
-    let mut blocked_by: Option<usize> = None; // first counted unfinished game
-    let mut first_two_winners: Vec<Option<usize>> = Vec::new();
-    let mut previous: Option<(usize, Played)> = None;
+impl Note {
+    /// Where the note goes among the warnings: after the game it is about in match order
+    /// (as [`Archive::sort_key`] orders games), then, for notes of the same game, in the
+    /// order they are found (a game has at most one note of each kind but the last).
+    pub(crate) fn order(&self) -> (u32, u8) {
+        match *self {
+            Note::ResultMismatch { game } => (game, 0),
+            Note::PlaysBothSides { game } | Note::NoPlayerName { game } => (game, 1),
+            Note::StartOrder { game, .. } | Note::StartUnknown { game, .. } => (game, 2),
+            Note::ColourOrder { game, .. } => (game, 3),
+            Note::GameAfterDecision { game, .. } => (game, 4),
+            Note::PlayedAfterElimination { first, side, .. } => (first, 5 + side),
+        }
+    }
+}
 
-    for (pos, g) in games.iter().enumerate() {
-        let counted = report.status == MatchStatus::Undecided;
-        let number = pos + 1;
-        let winner = g.result.winner().and_then(|c| side_of(g.player(c)));
-        let starter = g.first_mover.and_then(|c| side_of(g.player(c)));
+/// A match summed up: everything but its games' rows.
+#[derive(Clone, Debug)]
+pub(crate) struct MatchSummary {
+    /// Name ids: White of the first game, then Black of the first game.
+    pub(crate) players: [u32; 2],
+    pub(crate) score: [u32; 2],
+    pub(crate) draws: u32,
+    pub(crate) unfinished: u32,
+    pub(crate) goals: [u32; 2],
+    /// The side that won the match, once decided.
+    pub(crate) winner: Option<usize>,
+    pub(crate) decided_after: Option<usize>,
+    pub(crate) limboti: usize,
+    /// The match number of the first counted game without a result.
+    pub(crate) blocked_by: Option<usize>,
+    /// The winners (sides) of the first two games.
+    pub(crate) first_two: [Option<usize>; 2],
+    /// Counted supa wins of each side.
+    pub(crate) supa_wins: [u32; 2],
+    /// The games (record numbers) in match order.
+    pub(crate) games: Vec<u32>,
+}
+
+impl MatchSummary {
+    pub(crate) fn status(&self) -> MatchStatus {
+        match self.winner {
+            Some(_) => MatchStatus::Decided,
+            None => MatchStatus::Undecided,
+        }
+    }
+
+    /// Why an undecided match is undecided.
+    pub(crate) fn undecided_reason(&self) -> Option<String> {
+        if self.winner.is_some() {
+            return None;
+        }
+        let n = self.games.len();
+        let first_two = |side| self.first_two.iter().filter(|w| **w == Some(side)).count();
+        Some(match self.blocked_by {
+            Some(k) => format!("game {k} of the match has no result"),
+            None if n < 2 => format!("{n} game played; a match is two games"),
+            None if n == 2 => format!(
+                "{}-{} after two games: limboti must follow",
+                self.score[0], self.score[1]
+            ),
+            None => format!(
+                "{}-{} after two games and {} limboti, none won yet",
+                first_two(0),
+                first_two(1),
+                self.limboti
+            ),
+        })
+    }
+}
+
+/// What one game of a match is, once played.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Step {
+    /// 1 and 2 are the match's two games; 3 and on are limboti.
+    pub(crate) number: usize,
+    pub(crate) winner: Option<usize>,
+    pub(crate) starter: Option<usize>,
+    pub(crate) supa: bool,
+    pub(crate) goals: u32,
+    pub(crate) counted: bool,
+}
+
+/// A match being played, game by game, in match order.
+pub(crate) struct MatchPlay<'a> {
+    archive: &'a Archive,
+    options: &'a StandingsOptions,
+    in_match: u32,
+    pub(crate) summary: MatchSummary,
+    /// The previous game: its record number, winner and starter.
+    previous: Option<(u32, Option<usize>, Option<usize>)>,
+    played: usize,
+}
+
+impl<'a> MatchPlay<'a> {
+    /// The match number `in_match` of its Event between `players` (White, then Black of
+    /// its first game), of the games `games` (in match order, all between the two).
+    pub(crate) fn new(
+        archive: &'a Archive,
+        options: &'a StandingsOptions,
+        in_match: u32,
+        players: [u32; 2],
+        games: Vec<u32>,
+    ) -> MatchPlay<'a> {
+        MatchPlay {
+            archive,
+            options,
+            in_match,
+            summary: MatchSummary {
+                players,
+                score: [0, 0],
+                draws: 0,
+                unfinished: 0,
+                goals: [0, 0],
+                winner: None,
+                decided_after: None,
+                limboti: 0,
+                blocked_by: None,
+                first_two: [None, None],
+                supa_wins: [0, 0],
+                games,
+            },
+            previous: None,
+            played: 0,
+        }
+    }
+
+    fn side_of(&self, name: u32) -> Option<usize> {
+        (name != NONE)
+            .then(|| self.summary.players.iter().position(|p| *p == name))
+            .flatten()
+    }
+
+    /// Plays the next game, record `index`; its warnings go to `notes` when given.
+    pub(crate) fn step(&mut self, index: u32, notes: Option<&mut Vec<Note>>) -> Step {
+        let g: &Record = &self.archive.records[index as usize];
+        let counted = self.summary.winner.is_none();
+        let number = self.played + 1;
+        self.played = number;
+        let winner = g.result.winner().and_then(|c| self.side_of(g.player(c)));
+        let starter = g.first_mover.and_then(|c| self.side_of(g.player(c)));
         let supa = winner.is_some() && g.king_appeared == Some(false);
 
-        // The start-order law, from the previous game.
-        if let Some((prev_pos, prev)) = &previous {
-            let prev_game = games[*prev_pos];
-            if let Some((expected, why)) = expected_starter(prev, prev_game, &players, options) {
-                let name = &players[expected];
-                let concerned = vec![prev_game.at(), g.at()];
+        if let (Some(notes), Some((previous, prev_winner, prev_starter))) = (notes, self.previous) {
+            // The start-order law, from the previous game.
+            let prev_game = &self.archive.records[previous as usize];
+            if let Some((expected, why)) =
+                self.expected_starter(prev_game, prev_winner, prev_starter)
+            {
                 match starter {
-                    Some(s) if s != expected => warnings.push((
-                        pos,
-                        Warning {
-                            kind: WarningKind::StartOrder,
-                            message: format!(
-                                "{}: {} started, but {name} should have: {why} ({})",
-                                g.at(),
-                                players[s],
-                                prev_game.at()
-                            ),
-                            games: concerned,
-                        },
-                    )),
+                    Some(s) if s != expected => notes.push(Note::StartOrder {
+                        in_match: self.in_match,
+                        previous,
+                        game: index,
+                        started: s as u8,
+                        expected: expected as u8,
+                        why,
+                    }),
                     Some(_) => {}
-                    None => warnings.push((
-                        pos,
-                        Warning {
-                            kind: WarningKind::StartUnknown,
-                            message: format!(
-                                "{}: no moves, so who started is unknown; {name} should have: {why} ({})",
-                                g.at(),
-                                prev_game.at()
-                            ),
-                            games: concerned,
-                        },
-                    )),
+                    None => notes.push(Note::StartUnknown {
+                        in_match: self.in_match,
+                        previous,
+                        game: index,
+                        expected: expected as u8,
+                        why,
+                    }),
                 }
             }
-        }
-
-        // The optional colour law: who had White in the previous game has Black now.
-        if let Some((prev_pos, _)) = &previous {
-            let prev_game = games[*prev_pos];
-            if options.swap_colours {
-                if let Some(warning) = colour_order(prev_game, g) {
-                    warnings.push((pos, warning));
-                }
+            // The optional colour law: who had White in the previous game has Black now.
+            if self.options.swap_colours && g.white == prev_game.white {
+                notes.push(Note::ColourOrder {
+                    previous,
+                    game: index,
+                });
+            }
+            if !counted {
+                notes.push(Note::GameAfterDecision {
+                    in_match: self.in_match,
+                    game: index,
+                });
             }
         }
 
         let mut goals = 0;
         if counted {
+            let m = &mut self.summary;
             match (g.result, winner) {
                 (GameOutcome::WhiteWin | GameOutcome::BlackWin, Some(w)) => {
-                    goals = if supa && options.supa { SUPA_GOALS } else { 1 };
-                    report.score[w] += 1;
-                    report.goals[w] += goals;
+                    goals = if supa && self.options.supa {
+                        SUPA_GOALS
+                    } else {
+                        1
+                    };
+                    m.score[w] += 1;
+                    m.goals[w] += goals;
+                    m.supa_wins[w] += u32::from(supa);
                 }
-                (GameOutcome::Draw | GameOutcome::NoWinner, _) => report.draws += 1,
+                (GameOutcome::Draw | GameOutcome::NoWinner, _) => m.draws += 1,
                 _ => {
-                    report.unfinished += 1;
-                    blocked_by.get_or_insert(number);
+                    m.unfinished += 1;
+                    m.blocked_by.get_or_insert(number);
                 }
             }
             if number > 2 {
-                report.limboti += 1;
+                m.limboti += 1;
+            } else {
+                m.first_two[number - 1] = winner;
             }
-            if number <= 2 {
-                first_two_winners.push(winner);
-            }
-            if blocked_by.is_none() {
+            if m.blocked_by.is_none() {
                 let decided_by = match number {
-                    2 if first_two_winners[0].is_some()
-                        && first_two_winners[0] == first_two_winners[1] =>
-                    {
-                        winner
-                    }
+                    2 if m.first_two[0].is_some() && m.first_two[0] == m.first_two[1] => winner,
                     n if n > 2 => winner,
                     _ => None,
                 };
                 if let Some(w) = decided_by {
-                    report.status = MatchStatus::Decided;
-                    report.winner = Some(players[w].clone());
-                    report.loser = Some(players[1 - w].clone());
-                    report.decided_after = Some(number);
+                    m.winner = Some(w);
+                    m.decided_after = Some(number);
                 }
             }
-        } else {
-            warnings.push((
-                pos,
-                Warning {
-                    kind: WarningKind::GameAfterDecision,
-                    message: format!(
-                        "{}: played after the match {} – {} was decided (won by {} after {} \
-                         games); not counted",
-                        g.at(),
-                        players[0],
-                        players[1],
-                        report.winner.as_deref().unwrap_or("?"),
-                        report.decided_after.unwrap_or(0)
-                    ),
-                    games: vec![g.at()],
-                },
-            ));
         }
-
-        report.games.push(MatchGame {
-            at: g.at(),
+        self.previous = Some((index, winner, starter));
+        Step {
             number,
-            white: g.white_name().unwrap_or_default(),
-            black: g.black_name().unwrap_or_default(),
-            result: g.result.as_str().to_string(),
-            winner: winner.map(|w| players[w].clone()),
-            first_mover: g.first_mover.map(Into::into),
-            started_by: starter.map(|s| players[s].clone()),
-            king_appeared: g.king_appeared,
+            winner,
+            starter,
             supa,
             goals,
             counted,
-        });
-        previous = Some((pos, Played { winner, starter }));
+        }
     }
 
-    if report.status == MatchStatus::Undecided {
-        let n = report.games.len();
-        report.undecided_reason = Some(match blocked_by {
-            Some(k) => format!("game {k} of the match has no result"),
-            None if n < 2 => format!("{n} game played; a match is two games"),
-            None if n == 2 => format!(
-                "{}-{} after two games: limboti must follow",
-                report.score[0], report.score[1]
-            ),
-            None => format!(
-                "{}-{} after two games and {} limboti, none won yet",
-                score_of_first_two(&first_two_winners, 0),
-                score_of_first_two(&first_two_winners, 1),
-                report.limboti
-            ),
-        });
+    /// Who must start the game after `previous` (a side), and why, if the laws say.
+    fn expected_starter(
+        &self,
+        previous: &Record,
+        prev_winner: Option<usize>,
+        prev_starter: Option<usize>,
+    ) -> Option<(usize, Why)> {
+        match (previous.result, prev_winner) {
+            (GameOutcome::WhiteWin | GameOutcome::BlackWin, Some(w)) => {
+                Some(if self.options.loser_starts {
+                    (1 - w, Why::LoserStarts((1 - w) as u8))
+                } else {
+                    (w, Why::WinnerStarts(w as u8))
+                })
+            }
+            (GameOutcome::Draw, _) => prev_starter.map(|s| (1 - s, Why::DrawStartedBy(s as u8))),
+            _ => None,
+        }
     }
-    (report, warnings)
 }
 
-/// A warning if `game` does not swap the colours of `prev` (names as the tags give them; a
-/// game without both names is reported elsewhere).
-fn colour_order(prev: &GameSummary, game: &GameSummary) -> Option<Warning> {
-    let (white, black) = (game.white_name()?, game.black_name()?);
-    let prev_white = prev.white_name()?;
-    (white == prev_white).then(|| Warning {
-        kind: WarningKind::ColourOrder,
-        message: format!(
-            "{}: {white} has White again, but players swap colours after every game: {black} \
-             should have White ({} had {white} with White)",
-            game.at(),
-            prev.at()
-        ),
-        games: vec![prev.at(), game.at()],
-    })
-}
-
-/// Games won by `side` among the first two.
-fn score_of_first_two(winners: &[Option<usize>], side: usize) -> usize {
-    winners.iter().filter(|w| **w == Some(side)).count()
-}
-
-/// Who must start the game after `prev` (a side index), and why in words, if the laws say.
-fn expected_starter(
-    prev: &Played,
-    game: &GameSummary,
-    players: &[String; 2],
+/// Plays out the match number `in_match` of `games` (in match order); its warnings go to
+/// `notes`.
+pub(crate) fn play_match(
+    archive: &Archive,
     options: &StandingsOptions,
-) -> Option<(usize, String)> {
-    match (game.result, prev.winner) {
-        (GameOutcome::WhiteWin | GameOutcome::BlackWin, Some(w)) => Some(if options.loser_starts {
-            (
-                1 - w,
-                format!(
-                    "{} lost the previous game and the loser starts",
-                    players[1 - w]
-                ),
-            )
-        } else {
-            (
-                w,
-                format!("{} won the previous game and the winner starts", players[w]),
-            )
-        }),
-        (GameOutcome::Draw, _) => prev.starter.map(|s| {
-            (
-                1 - s,
-                format!(
-                    "the previous game was drawn and {} started it, so the other player starts",
-                    players[s]
-                ),
-            )
-        }),
-        _ => None,
+    in_match: u32,
+    games: Vec<u32>,
+    notes: &mut Vec<Note>,
+) -> MatchSummary {
+    let players = games.first().map_or([NONE, NONE], |&g| {
+        let r = &archive.records[g as usize];
+        [r.white, r.black]
+    });
+    let mut play = MatchPlay::new(archive, options, in_match, players, games);
+    for pos in 0..play.summary.games.len() {
+        let index = play.summary.games[pos];
+        play.step(index, Some(notes));
     }
+    play.summary
 }

@@ -6,11 +6,17 @@
 //! ```text
 //! ReplayedGame ──GameSummary::from_replayed──▶ GameSummary (players, result, who started,
 //!                                               whether a king appeared)
-//! [GameSummary] ──compute──▶ Standings ─▶ per Event: matches (score, winner), warnings,
-//!                                          players, and for > 3 players the knockout ranking
+//! GameSummary ──Archive::push──▶ Archive (one 32-byte record a game, names interned)
+//! Archive ──events──▶ EventView, one Event at a time: matches (score, winner), players,
+//!                     for > 3 players the knockout ranking; the games of each match and
+//!                     the warnings are rebuilt one by one as they are written
+//! [GameSummary] ──compute──▶ Standings (every Event's whole report, for small archives)
 //! ```
 //! The library only reads [`GameSummary`] values, so it can be fed from anything (tests build
-//! them by hand); [`GameSummary::from_replayed`] builds one from the replay.
+//! them by hand); [`GameSummary::from_replayed`] builds one from the replay. Memory grows
+//! with the games by their compact records (32 bytes a game, plus 8 for the Event's and the
+//! match's lists of game numbers) and with the warnings of one Event (about 20 bytes each);
+//! each Event's summaries are let go once it is written.
 //!
 //! # The laws as implemented (RULES.md, "Matches and tournaments"; the article's
 //! "Leyes ampliamente aceptadas" and "Reglas opcionales")
@@ -97,17 +103,20 @@
 //! assert_eq!(m.goals, [24, 0]); // two supa wins
 //! ```
 
+mod archive;
 mod knockout;
 mod matches;
 mod order;
 mod summary;
 #[cfg(test)]
 mod tests;
+mod view;
 
+pub use archive::Archive;
 pub use summary::{king_appeared, GameOutcome, GameSummary, Side};
+pub use view::EventView;
 
 use serde::Serialize;
-use std::collections::BTreeMap;
 
 /// Which optional laws apply.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -368,152 +377,15 @@ pub struct Warning {
     pub games: Vec<GameRef>,
 }
 
-/// Computes the standings of `games` (in input order: file order, then game order).
+/// Computes the standings of `games` (in input order: file order, then game order), every
+/// game and warning in memory; [`Archive::events`] gives them an Event at a time, to be
+/// written as they go.
 ///
 /// Never panics; every oddity of the records becomes a [`Warning`].
 pub fn compute(games: &[GameSummary], options: &StandingsOptions) -> Standings {
+    let archive: Archive = games.iter().collect();
     Standings {
         options: *options,
-        events: events(games, options).collect(),
+        events: archive.events(options).map(|e| e.to_standings()).collect(),
     }
-}
-
-/// The Events of [`compute`], one at a time, each computed when it is asked for: a caller
-/// that writes each Event and lets it go holds one Event's report at a time, not the
-/// archive's.
-pub fn events<'a>(
-    games: &'a [GameSummary],
-    options: &'a StandingsOptions,
-) -> impl Iterator<Item = EventStandings> + 'a {
-    // Events in order of first appearance.
-    let mut event_order: Vec<String> = Vec::new();
-    let mut by_event: BTreeMap<String, Vec<usize>> = BTreeMap::new();
-    for (i, g) in games.iter().enumerate() {
-        let event = order::event_name(g.event.as_deref());
-        let list = by_event.entry(event.clone()).or_default();
-        if list.is_empty() {
-            event_order.push(event);
-        }
-        list.push(i);
-    }
-    event_order.into_iter().map(move |event| {
-        let indices = by_event.remove(&event).unwrap_or_default();
-        compute_event(event, games, &indices, options)
-    })
-}
-
-/// The standings of one Event: `indices` are its games' positions in `games`.
-fn compute_event(
-    event: String,
-    games: &[GameSummary],
-    indices: &[usize],
-    options: &StandingsOptions,
-) -> EventStandings {
-    let mut warnings: Vec<(order::SortKey, Warning)> = Vec::new();
-    // Games by pair, in sort order.
-    let mut pairs: BTreeMap<(String, String), Vec<usize>> = BTreeMap::new();
-    for &i in indices {
-        let g = &games[i];
-        let key = order::SortKey::of(g, i);
-        if let Some(w) = &g.result_warning {
-            warnings.push((
-                key.clone(),
-                Warning {
-                    kind: WarningKind::ResultMismatch,
-                    message: format!("{}: {w}; the game counts as unfinished", g.at()),
-                    games: vec![g.at()],
-                },
-            ));
-        }
-        match (g.white_name(), g.black_name()) {
-            (Some(w), Some(b)) if w != b => {
-                let pair = if w < b { (w, b) } else { (b, w) };
-                pairs.entry(pair).or_default().push(i);
-            }
-            (Some(w), Some(_)) => warnings.push((
-                key,
-                Warning {
-                    kind: WarningKind::MissingPlayer,
-                    message: format!("{}: {w} plays both sides; game skipped", g.at()),
-                    games: vec![g.at()],
-                },
-            )),
-            _ => warnings.push((
-                key,
-                Warning {
-                    kind: WarningKind::MissingPlayer,
-                    message: format!("{}: no White or Black player name; game skipped", g.at()),
-                    games: vec![g.at()],
-                },
-            )),
-        }
-    }
-    let mut matches: Vec<(order::SortKey, MatchReport)> = pairs
-        .into_values()
-        .map(|mut list| {
-            list.sort_by_cached_key(|&i| order::SortKey::of(&games[i], i));
-            let ordered: Vec<&GameSummary> = list.iter().map(|&i| &games[i]).collect();
-            let first_key = order::SortKey::of(&games[list[0]], list[0]);
-            let (report, match_warnings) = matches::play_match(&ordered, options);
-            for (pos, w) in match_warnings {
-                warnings.push((order::SortKey::of(&games[list[pos]], list[pos]), w));
-            }
-            (first_key, report)
-        })
-        .collect();
-    matches.sort_by(|a, b| a.0.cmp(&b.0));
-
-    let players = player_totals(matches.iter().map(|(_, m)| m));
-    let format = if players.len() > 3 {
-        EventFormat::Knockout
-    } else {
-        EventFormat::Matches
-    };
-    let knockout = match format {
-        EventFormat::Knockout => {
-            let (knockout, ko_warnings) = knockout::knockout(&matches, &players);
-            warnings.extend(ko_warnings);
-            Some(knockout)
-        }
-        EventFormat::Matches => None,
-    };
-    warnings.sort_by(|a, b| a.0.cmp(&b.0));
-    EventStandings {
-        event,
-        format,
-        matches: matches.into_iter().map(|(_, m)| m).collect(),
-        players,
-        knockout,
-        warnings: warnings.into_iter().map(|(_, w)| w).collect(),
-    }
-}
-
-/// Each player's totals over `matches`, by name.
-fn player_totals<'a>(matches: impl Iterator<Item = &'a MatchReport>) -> Vec<PlayerTotals> {
-    let mut totals: BTreeMap<String, PlayerTotals> = BTreeMap::new();
-    for m in matches {
-        for side in 0..2 {
-            let name = &m.players[side];
-            let t = totals.entry(name.clone()).or_insert_with(|| PlayerTotals {
-                name: name.clone(),
-                ..PlayerTotals::default()
-            });
-            t.matches += 1;
-            match &m.winner {
-                Some(w) if w == name => t.matches_won += 1,
-                Some(_) => t.matches_lost += 1,
-                None => t.matches_undecided += 1,
-            }
-            t.games_won += m.score[side];
-            t.games_lost += m.score[1 - side];
-            t.games_drawn += m.draws;
-            t.goals += m.goals[side];
-            t.supa_wins += m
-                .games
-                .iter()
-                .filter(|g| g.counted && g.supa && g.winner.as_deref() == Some(name))
-                .count() as u32;
-        }
-    }
-    totals.into_values().collect()
 }

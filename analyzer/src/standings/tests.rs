@@ -577,3 +577,66 @@ fn from_replayed_reads_the_first_mover_and_the_king_history() {
     assert_eq!((g.first_mover, g.king_appeared), (None, None));
     assert_eq!(g.result, GameOutcome::WhiteWin);
 }
+
+#[test]
+fn an_event_written_as_it_goes_is_its_whole_report() {
+    // Every kind of warning, limboti, a knockout and an Event of matches: the Event written
+    // piece by piece (serde over `EventView`) is byte for byte the serialised whole report.
+    let mut mismatch = game("Cup", "1.1", "Amina", "Bakari", "1-0", "Amina", true);
+    mismatch.result = GameOutcome::Unfinished;
+    mismatch.result_warning = Some("the Result tag says 1-0 but the movetext ends with 0-1".into());
+    let mut games = vec![
+        game("Cup", "1.2", "Amina", "Bakari", "1-0", "Amina", false),
+        mismatch,
+        game("Cup", "1.3", "Amina", "Bakari", "1-0", "Bakari", false),
+        game("Cup", "1.4", "Amina", "Bakari", "0-1", "", true),
+        game("Cup", "1.1", "Chausiku", "Daudi", "1-0", "Chausiku", true),
+        game("Cup", "1.2", "Chausiku", "Daudi", "1-0", "Chausiku", true),
+        game("Cup", "1.3", "Chausiku", "Daudi", "1-0", "Chausiku", true),
+        game("Cup", "2.1", "Daudi", "Eliya", "1/2-1/2", "Daudi", true),
+        game("Cup", "2.2", "Eliya", "Daudi", "0-1", "Eliya", false),
+        game("Cup", "2.3", "Daudi", "Eliya", "0-1", "Daudi", false),
+        game("Cup", "?", "Amina", "Amina", "1-0", "Amina", true),
+        game("Cup", "3", "", "Bakari", "1-0", "", true),
+        game("Club", "1", "Fatuma", "Gimbi", "0-0", "Fatuma", true),
+        game("Club", "2", "Fatuma", "Gimbi", "1/2-1/2", "Gimbi", true),
+    ];
+    games.push(game("", "", "Hamisi", "Fatuma", "*", "Hamisi", true));
+    let games = numbered(games);
+    let all = StandingsOptions {
+        supa: true,
+        loser_starts: true,
+        swap_colours: true,
+    };
+    for options in [NO_OPTIONS, SUPA, all] {
+        let archive: Archive = games.iter().collect();
+        let whole = compute(&games, &options);
+        let streamed: Vec<String> = archive
+            .events(&options)
+            .map(|e| serde_json::to_string(&e).unwrap())
+            .collect();
+        let expected: Vec<String> = whole
+            .events
+            .iter()
+            .map(|e| serde_json::to_string(e).unwrap())
+            .collect();
+        assert_eq!(streamed, expected);
+        assert_eq!(whole.events.len(), 3);
+        let kinds: std::collections::HashSet<WarningKind> =
+            whole.warnings().map(|w| w.kind).collect();
+        let mut expected_kinds = vec![
+            WarningKind::ResultMismatch,
+            WarningKind::MissingPlayer,
+            WarningKind::StartOrder,
+            WarningKind::StartUnknown,
+            WarningKind::GameAfterDecision,
+            WarningKind::PlayedAfterElimination,
+        ];
+        if options.swap_colours {
+            expected_kinds.push(WarningKind::ColourOrder);
+        }
+        for kind in expected_kinds {
+            assert!(kinds.contains(&kind), "{kind:?} missing with {options:?}");
+        }
+    }
+}

@@ -9,7 +9,7 @@ use crate::input::{open_inputs, EncodingArg};
 use drafti_analyzer::batch::{run_games, BatchOptions, GameJob};
 use drafti_analyzer::replay::{replay_partial, ReplayOptions};
 use drafti_analyzer::standings::{
-    events, EventFormat, EventStandings, GameSummary, MatchGame, MatchReport, MatchStatus,
+    Archive, EventFormat, EventView, GameSummary, MatchGame, MatchReport, MatchStatus,
     StandingsOptions, Warning,
 };
 use drafti_pdn::ParseError;
@@ -83,7 +83,8 @@ pub fn run(args: Args) -> CommandResult {
         jobs: args.jobs,
         ..BatchOptions::default()
     };
-    let mut games = Vec::new();
+    // One compact record a game (names interned); the summaries are let go as they come.
+    let mut games = Archive::new();
     let mut unreadable = Vec::new();
     let mut invalid = 0usize;
     run_games(
@@ -95,7 +96,7 @@ pub fn run(args: Args) -> CommandResult {
             match item {
                 Item::Game(g, valid) => {
                     invalid += usize::from(!valid);
-                    games.push(*g);
+                    games.push(&g);
                 }
                 Item::Unreadable(message) => unreadable.push(message),
             }
@@ -112,37 +113,34 @@ pub fn run(args: Args) -> CommandResult {
     for message in &unreadable {
         eprintln!("error: {message}");
     }
-    // Each Event is written as soon as it is computed and then let go.
+    // Each Event is computed, then written a match, a game and a warning at a time, then let
+    // go: nothing of the output is built whole.
     let stdout = std::io::stdout();
     let mut out = Output {
         writer: std::io::BufWriter::with_capacity(1 << 16, stdout.lock()),
         closed: false,
     };
     if args.csv {
-        out.write(&format!("{}\n", CSV_HEADER.join(",")))?;
+        writeln!(out, "{}", CSV_HEADER.join(","))?;
     }
     let laws = laws(&options);
     let (mut event_count, mut matches, mut warnings, mut violations) = (0, 0, 0, 0);
-    for e in events(&games, &options) {
-        let text = if args.json {
-            let mut line = serde_json::to_string(&e)?;
-            line.push('\n');
-            line
+    for e in games.events(&options) {
+        if args.json {
+            serde_json::to_writer(&mut out, &e)?;
+            out.write_all(b"\n")?;
         } else if args.csv {
-            csv_rows(&e)
-        } else {
-            event_text(&e, &options, &laws, event_count == 0)
-        };
-        out.write(&text)?;
-        if args.csv {
-            for w in &e.warnings {
+            csv_rows(&mut out, &e)?;
+            for w in e.warnings() {
                 eprintln!("warning: {}: {}", w.kind.name(), w.message);
             }
+        } else {
+            event_text(&mut out, &e, &options, &laws, event_count == 0)?;
         }
         event_count += 1;
-        matches += e.matches.len();
-        warnings += e.warnings.len();
-        violations += e.warnings.iter().filter(|w| w.kind.is_violation()).count();
+        matches += e.match_count();
+        warnings += e.warning_count();
+        violations += e.violation_count();
     }
     out.flush()?;
     eprintln!(
@@ -174,15 +172,15 @@ struct Output<W: Write> {
     closed: bool,
 }
 
-impl<W: Write> Output<W> {
-    fn write(&mut self, text: &str) -> std::io::Result<()> {
+impl<W: Write> Write for Output<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         if self.closed {
-            return Ok(());
+            return Ok(buf.len());
         }
-        match self.writer.write_all(text.as_bytes()) {
+        match self.writer.write(buf) {
             Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
                 self.closed = true;
-                Ok(())
+                Ok(buf.len())
             }
             other => other,
         }
@@ -197,32 +195,37 @@ impl<W: Write> Output<W> {
     }
 }
 
-/// Left-aligned columns, two spaces apart, widths in characters.
-fn table(out: &mut String, indent: &str, rows: &[Vec<String>]) {
-    let columns = rows.iter().map(Vec::len).max().unwrap_or(0);
-    let widths: Vec<usize> = (0..columns)
-        .map(|c| {
-            rows.iter()
-                .filter_map(|r| r.get(c))
-                .map(|s| s.chars().count())
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    for row in rows {
-        let mut line = indent.to_string();
+/// Left-aligned columns, two spaces apart, widths in characters: `rows` gives the rows
+/// afresh each time it is called, once to measure the columns and once to write them, so a
+/// long table is never held whole.
+fn table<W: Write, I: Iterator<Item = Vec<String>>>(
+    out: &mut W,
+    indent: &str,
+    rows: impl Fn() -> I,
+) -> std::io::Result<()> {
+    let mut widths: Vec<usize> = Vec::new();
+    for row in rows() {
+        if widths.len() < row.len() {
+            widths.resize(row.len(), 0);
+        }
         for (c, cell) in row.iter().enumerate() {
-            if c + 1 == row.len() {
-                line.push_str(cell);
-            } else {
+            widths[c] = widths[c].max(cell.chars().count());
+        }
+    }
+    let mut line = String::new();
+    for row in rows() {
+        line.clear();
+        line.push_str(indent);
+        for (c, cell) in row.iter().enumerate() {
+            line.push_str(cell);
+            if c + 1 < row.len() {
                 let pad = widths[c] - cell.chars().count();
-                line.push_str(cell);
-                line.push_str(&" ".repeat(pad + 2));
+                line.extend(std::iter::repeat_n(' ', pad + 2));
             }
         }
-        out.push_str(line.trim_end());
-        out.push('\n');
+        writeln!(out, "{}", line.trim_end())?;
     }
+    Ok(())
 }
 
 /// `1 game`, `2 games`, `3 matches`.
@@ -234,7 +237,7 @@ fn count(n: usize, what: &str) -> String {
     }
 }
 
-fn event_title(e: &EventStandings) -> String {
+fn event_title(e: &EventView) -> String {
     let name = if e.event.is_empty() {
         "(no Event tag)"
     } else {
@@ -247,7 +250,7 @@ fn event_title(e: &EventStandings) -> String {
     format!(
         "Event: {name} ({format}, {}, {})",
         count(e.players.len(), "player"),
-        count(e.matches.len(), "match")
+        count(e.match_count(), "match")
     )
 }
 
@@ -341,97 +344,101 @@ fn laws(options: &StandingsOptions) -> String {
 }
 
 /// One Event as text (`first`: no blank line before it).
-fn event_text(e: &EventStandings, options: &StandingsOptions, laws: &str, first: bool) -> String {
-    let mut out = String::new();
-    {
-        if !first {
-            out.push('\n');
+fn event_text<W: Write>(
+    out: &mut W,
+    e: &EventView,
+    options: &StandingsOptions,
+    laws: &str,
+    first: bool,
+) -> std::io::Result<()> {
+    if !first {
+        writeln!(out)?;
+    }
+    writeln!(out, "{}", event_title(e))?;
+    writeln!(out, "  laws: {laws}")?;
+    writeln!(out)?;
+    for n in 0..e.match_count() {
+        writeln!(out, "  Match {}: {}", n + 1, match_line(&e.match_header(n)))?;
+        let header = [
+            "game",
+            "record",
+            "round",
+            "White – Black",
+            "result",
+            "started",
+            "",
+        ]
+        .map(String::from)
+        .to_vec();
+        table(out, "    ", || {
+            std::iter::once(header.clone()).chain(e.match_games(n).map(|g| game_row(&g, options)))
+        })?;
+    }
+    if let Some(ko) = &e.knockout {
+        writeln!(out)?;
+        writeln!(out, "  Ranking (points = opponents eliminated)")?;
+        let mut rows = vec![vec![
+            "rank".to_string(),
+            "player".to_string(),
+            "points".to_string(),
+            "goals".to_string(),
+            "eliminated".to_string(),
+            "eliminated by".to_string(),
+        ]];
+        for r in &ko.ranking {
+            rows.push(vec![
+                r.rank.to_string(),
+                r.name.clone(),
+                r.points.to_string(),
+                r.goals.to_string(),
+                if r.eliminated.is_empty() {
+                    "-".to_string()
+                } else {
+                    r.eliminated.join(", ")
+                },
+                r.eliminated_by.clone().unwrap_or_else(|| "-".into()),
+            ]);
         }
-        let _ = writeln!(out, "{}", event_title(e));
-        let _ = writeln!(out, "  laws: {laws}");
-        out.push('\n');
-        for (n, m) in e.matches.iter().enumerate() {
-            let _ = writeln!(out, "  Match {}: {}", n + 1, match_line(m));
-            let mut rows = vec![[
-                "game",
-                "record",
-                "round",
-                "White – Black",
-                "result",
-                "started",
-                "",
-            ]
-            .map(String::from)
-            .to_vec()];
-            rows.extend(m.games.iter().map(|g| game_row(g, options)));
-            table(&mut out, "    ", &rows);
+        table(out, "    ", || rows.iter().cloned())?;
+        writeln!(
+            out,
+            "  Champion: {}",
+            ko.champion
+                .as_deref()
+                .unwrap_or("none yet (some matches are undecided, or several players are in)")
+        )?;
+    } else {
+        writeln!(out)?;
+        writeln!(out, "  Players")?;
+        let mut rows = vec![vec![
+            "player".to_string(),
+            "matches W-L-U".to_string(),
+            "games W-D-L".to_string(),
+            "goals".to_string(),
+            "supa wins".to_string(),
+        ]];
+        for p in &e.players {
+            rows.push(vec![
+                p.name.clone(),
+                format!(
+                    "{}-{}-{}",
+                    p.matches_won, p.matches_lost, p.matches_undecided
+                ),
+                format!("{}-{}-{}", p.games_won, p.games_drawn, p.games_lost),
+                p.goals.to_string(),
+                p.supa_wins.to_string(),
+            ]);
         }
-        if let Some(ko) = &e.knockout {
-            out.push('\n');
-            let _ = writeln!(out, "  Ranking (points = opponents eliminated)");
-            let mut rows = vec![vec![
-                "rank".to_string(),
-                "player".to_string(),
-                "points".to_string(),
-                "goals".to_string(),
-                "eliminated".to_string(),
-                "eliminated by".to_string(),
-            ]];
-            for r in &ko.ranking {
-                rows.push(vec![
-                    r.rank.to_string(),
-                    r.name.clone(),
-                    r.points.to_string(),
-                    r.goals.to_string(),
-                    if r.eliminated.is_empty() {
-                        "-".to_string()
-                    } else {
-                        r.eliminated.join(", ")
-                    },
-                    r.eliminated_by.clone().unwrap_or_else(|| "-".into()),
-                ]);
-            }
-            table(&mut out, "    ", &rows);
-            let _ = writeln!(
-                out,
-                "  Champion: {}",
-                ko.champion
-                    .as_deref()
-                    .unwrap_or("none yet (some matches are undecided, or several players are in)")
-            );
-        } else {
-            out.push('\n');
-            let _ = writeln!(out, "  Players");
-            let mut rows = vec![vec![
-                "player".to_string(),
-                "matches W-L-U".to_string(),
-                "games W-D-L".to_string(),
-                "goals".to_string(),
-                "supa wins".to_string(),
-            ]];
-            for p in &e.players {
-                rows.push(vec![
-                    p.name.clone(),
-                    format!(
-                        "{}-{}-{}",
-                        p.matches_won, p.matches_lost, p.matches_undecided
-                    ),
-                    format!("{}-{}-{}", p.games_won, p.games_drawn, p.games_lost),
-                    p.goals.to_string(),
-                    p.supa_wins.to_string(),
-                ]);
-            }
-            table(&mut out, "    ", &rows);
-        }
-        if !e.warnings.is_empty() {
-            out.push('\n');
-            let _ = writeln!(out, "  Warnings");
-            for w in &e.warnings {
-                let _ = writeln!(out, "    {}", warning_line(w));
-            }
+        table(out, "    ", || rows.iter().cloned())?;
+    }
+    if e.warning_count() > 0 {
+        writeln!(out)?;
+        writeln!(out, "  Warnings")?;
+        for w in e.warnings() {
+            writeln!(out, "    {}", warning_line(&w))?;
         }
     }
-    out
+    Ok(())
 }
 
 /// A CSV field: quoted when it holds a comma, a quote, or a line break (quotes doubled).
@@ -464,8 +471,7 @@ const CSV_HEADER: [&str; 16] = [
 ];
 
 /// One Event's rows of `--csv`.
-fn csv_rows(e: &EventStandings) -> String {
-    let mut out = String::new();
+fn csv_rows<W: Write>(out: &mut W, e: &EventView) -> std::io::Result<()> {
     {
         let format = match e.format {
             EventFormat::Knockout => "knockout",
@@ -506,11 +512,10 @@ fn csv_rows(e: &EventStandings) -> String {
                 p.supa_wins.to_string(),
             ];
             let row: Vec<String> = fields.iter().map(|f| csv_field(f)).collect();
-            out.push_str(&row.join(","));
-            out.push('\n');
+            writeln!(out, "{}", row.join(","))?;
         }
     }
-    out
+    Ok(())
 }
 
 #[cfg(test)]

@@ -1,0 +1,440 @@
+//! One Event's standings, computed from the compact records and read out a piece at a time:
+//! the matches' summaries, players and knockout are kept (a few per match or player), the
+//! games of a match and the warnings are rebuilt one by one when they are written.
+
+use super::archive::{Archive, NONE};
+use super::knockout::knockout;
+use super::matches::{play_match, MatchPlay, MatchSummary, Note, Why};
+use super::{
+    EventFormat, EventStandings, GameRef, Knockout, MatchGame, MatchReport, PlayerTotals,
+    StandingsOptions, Warning, WarningKind,
+};
+use serde::ser::{Serialize, SerializeStruct, Serializer};
+use std::collections::{BTreeMap, HashMap};
+
+/// The standings of one Event, as [`Archive::events`] gives them. Serialised (with serde) it
+/// is exactly its [`EventStandings`], written as it goes.
+pub struct EventView<'a> {
+    archive: &'a Archive,
+    options: &'a StandingsOptions,
+    /// The `Event` tag; empty when the games have none.
+    pub event: String,
+    /// Knockout (more than three players) or just matches.
+    pub format: EventFormat,
+    matches: Vec<MatchSummary>,
+    /// Every player of the Event, by name.
+    pub players: Vec<PlayerTotals>,
+    /// The knockout (only for [`EventFormat::Knockout`]).
+    pub knockout: Option<Knockout>,
+    /// The warnings, compactly, in game order.
+    notes: Vec<Note>,
+}
+
+impl Archive {
+    /// The standings of the archive's Events, in order of first appearance, each computed
+    /// when it is asked for: a caller that writes each Event and lets it go holds one
+    /// Event's summaries at a time.
+    pub fn events<'a>(
+        &'a self,
+        options: &'a StandingsOptions,
+    ) -> impl Iterator<Item = EventView<'a>> + 'a {
+        let mut order: Vec<u32> = Vec::new();
+        let mut by_event: HashMap<u32, Vec<u32>> = HashMap::new();
+        for (i, r) in self.records.iter().enumerate() {
+            let list = by_event.entry(r.event).or_default();
+            if list.is_empty() {
+                order.push(r.event);
+            }
+            list.push(i as u32);
+        }
+        order.into_iter().map(move |event| {
+            let games = by_event.remove(&event).unwrap_or_default();
+            EventView::compute(self, options, event, games)
+        })
+    }
+}
+
+impl<'a> EventView<'a> {
+    /// The standings of the Event `event` (a name id), whose games are `games` (record
+    /// numbers, in input order).
+    fn compute(
+        archive: &'a Archive,
+        options: &'a StandingsOptions,
+        event: u32,
+        games: Vec<u32>,
+    ) -> EventView<'a> {
+        let mut notes: Vec<Note> = Vec::new();
+        // Games by unordered pair of players.
+        let mut pairs: HashMap<(u32, u32), Vec<u32>> = HashMap::new();
+        for &i in &games {
+            let g = &archive.records[i as usize];
+            if g.result_warning {
+                notes.push(Note::ResultMismatch { game: i });
+            }
+            match (g.white, g.black) {
+                (w, b) if w != NONE && b != NONE && w != b => {
+                    pairs.entry((w.min(b), w.max(b))).or_default().push(i)
+                }
+                (w, b) if w != NONE && b != NONE => notes.push(Note::PlaysBothSides { game: i }),
+                _ => notes.push(Note::NoPlayerName { game: i }),
+            }
+        }
+        drop(games);
+        // Matches in order of their first game, each with its games in match order.
+        let mut lists: Vec<Vec<u32>> = pairs.into_values().collect();
+        for list in &mut lists {
+            list.sort_by_key(|&i| archive.sort_key(i));
+        }
+        lists.sort_by_key(|list| archive.sort_key(list[0]));
+        let matches: Vec<MatchSummary> = lists
+            .into_iter()
+            .enumerate()
+            .map(|(n, list)| play_match(archive, options, n as u32, list, &mut notes))
+            .collect();
+
+        let players = player_totals(archive, &matches);
+        let format = if players.len() > 3 {
+            EventFormat::Knockout
+        } else {
+            EventFormat::Matches
+        };
+        let knockout = match format {
+            EventFormat::Knockout => Some(knockout(archive, &matches, &players, &mut notes)),
+            EventFormat::Matches => None,
+        };
+        // In place: no second copy of an Event's warnings, however many.
+        notes.sort_unstable_by_key(|n| {
+            let (game, then) = n.order();
+            (archive.sort_key(game), then)
+        });
+        EventView {
+            archive,
+            options,
+            event: archive.name(event).to_string(),
+            format,
+            matches,
+            players,
+            knockout,
+            notes,
+        }
+    }
+
+    /// How many matches.
+    pub fn match_count(&self) -> usize {
+        self.matches.len()
+    }
+
+    /// Match `n` (in order of first game) without its games.
+    pub fn match_header(&self, n: usize) -> MatchReport {
+        let m = &self.matches[n];
+        let name = |id: u32| self.archive.name(id).to_string();
+        MatchReport {
+            players: m.players.map(name),
+            score: m.score,
+            draws: m.draws,
+            unfinished: m.unfinished,
+            goals: m.goals,
+            status: m.status(),
+            winner: m.winner.map(|w| name(m.players[w])),
+            loser: m.winner.map(|w| name(m.players[1 - w])),
+            decided_after: m.decided_after,
+            limboti: m.limboti,
+            undecided_reason: m.undecided_reason(),
+            games: Vec::new(),
+        }
+    }
+
+    /// The games of match `n`, in match order, each built when it is asked for.
+    pub fn match_games(&self, n: usize) -> impl Iterator<Item = MatchGame> + '_ {
+        let m = &self.matches[n];
+        let mut play = MatchPlay::new(self.archive, self.options, n as u32, m.players, Vec::new());
+        m.games.iter().map(move |&index| {
+            let step = play.step(index, None);
+            let g = &self.archive.records[index as usize];
+            let name = |side: usize| self.archive.name(m.players[side]).to_string();
+            MatchGame {
+                at: self.archive.at(index),
+                number: step.number,
+                white: self.archive.name(g.white).to_string(),
+                black: self.archive.name(g.black).to_string(),
+                result: g.result.as_str().to_string(),
+                winner: step.winner.map(name),
+                first_mover: g.first_mover.map(Into::into),
+                started_by: step.starter.map(name),
+                king_appeared: g.king_appeared,
+                supa: step.supa,
+                goals: step.goals,
+                counted: step.counted,
+            }
+        })
+    }
+
+    /// How many warnings.
+    pub fn warning_count(&self) -> usize {
+        self.notes.len()
+    }
+
+    /// How many warnings are violations (see [`WarningKind::is_violation`]).
+    pub fn violation_count(&self) -> usize {
+        self.notes.iter().filter(|n| kind(n).is_violation()).count()
+    }
+
+    /// The warnings, in game order, each written when it is asked for.
+    pub fn warnings(&self) -> impl Iterator<Item = Warning> + '_ {
+        self.notes.iter().map(|n| self.warning(n))
+    }
+
+    /// The whole report of the Event, every game and warning in memory.
+    pub fn to_standings(&self) -> EventStandings {
+        EventStandings {
+            event: self.event.clone(),
+            format: self.format,
+            matches: (0..self.matches.len())
+                .map(|n| MatchReport {
+                    games: self.match_games(n).collect(),
+                    ..self.match_header(n)
+                })
+                .collect(),
+            players: self.players.clone(),
+            knockout: self.knockout.clone(),
+            warnings: self.warnings().collect(),
+        }
+    }
+
+    /// A note in words.
+    fn warning(&self, note: &Note) -> Warning {
+        let a = self.archive;
+        let players = |in_match: u32| self.matches[in_match as usize].players.map(|p| a.name(p));
+        let why_words = |in_match: u32, why: Why| {
+            let players = players(in_match);
+            match why {
+                Why::WinnerStarts(w) => format!(
+                    "{} won the previous game and the winner starts",
+                    players[w as usize]
+                ),
+                Why::LoserStarts(l) => format!(
+                    "{} lost the previous game and the loser starts",
+                    players[l as usize]
+                ),
+                Why::DrawStartedBy(s) => format!(
+                    "the previous game was drawn and {} started it, so the other player starts",
+                    players[s as usize]
+                ),
+            }
+        };
+        let (message, games) = match *note {
+            Note::ResultMismatch { game } => (
+                format!(
+                    "{}: {}; the game counts as unfinished",
+                    a.at(game),
+                    a.result_warning(game)
+                ),
+                vec![a.at(game)],
+            ),
+            Note::PlaysBothSides { game } => (
+                format!(
+                    "{}: {} plays both sides; game skipped",
+                    a.at(game),
+                    a.name(a.records[game as usize].white)
+                ),
+                vec![a.at(game)],
+            ),
+            Note::NoPlayerName { game } => (
+                format!(
+                    "{}: no White or Black player name; game skipped",
+                    a.at(game)
+                ),
+                vec![a.at(game)],
+            ),
+            Note::StartOrder {
+                in_match,
+                previous,
+                game,
+                started,
+                expected,
+                why,
+            } => {
+                let p = players(in_match);
+                (
+                    format!(
+                        "{}: {} started, but {} should have: {} ({})",
+                        a.at(game),
+                        p[started as usize],
+                        p[expected as usize],
+                        why_words(in_match, why),
+                        a.at(previous)
+                    ),
+                    vec![a.at(previous), a.at(game)],
+                )
+            }
+            Note::StartUnknown {
+                in_match,
+                previous,
+                game,
+                expected,
+                why,
+            } => (
+                format!(
+                    "{}: no moves, so who started is unknown; {} should have: {} ({})",
+                    a.at(game),
+                    players(in_match)[expected as usize],
+                    why_words(in_match, why),
+                    a.at(previous)
+                ),
+                vec![a.at(previous), a.at(game)],
+            ),
+            Note::ColourOrder { previous, game } => {
+                let g = &a.records[game as usize];
+                let (white, black) = (a.name(g.white), a.name(g.black));
+                (
+                    format!(
+                        "{}: {white} has White again, but players swap colours after every \
+                         game: {black} should have White ({} had {white} with White)",
+                        a.at(game),
+                        a.at(previous)
+                    ),
+                    vec![a.at(previous), a.at(game)],
+                )
+            }
+            Note::GameAfterDecision { in_match, game } => {
+                let m = &self.matches[in_match as usize];
+                let p = players(in_match);
+                (
+                    format!(
+                        "{}: played after the match {} – {} was decided (won by {} after {} \
+                         games); not counted",
+                        a.at(game),
+                        p[0],
+                        p[1],
+                        m.winner.map_or("?", |w| p[w]),
+                        m.decided_after.unwrap_or(0)
+                    ),
+                    vec![a.at(game)],
+                )
+            }
+            Note::PlayedAfterElimination {
+                in_match,
+                player,
+                by,
+                decided_at,
+                ..
+            } => {
+                let m = &self.matches[in_match as usize];
+                let p = players(in_match);
+                let decided: GameRef = a.at(decided_at);
+                (
+                    format!(
+                        "{} plays {} – {} although {} eliminated them ({decided})",
+                        a.name(player),
+                        p[0],
+                        p[1],
+                        a.name(by)
+                    ),
+                    std::iter::once(decided)
+                        .chain(m.games.first().map(|&g| a.at(g)))
+                        .collect(),
+                )
+            }
+        };
+        Warning {
+            kind: kind(note),
+            message,
+            games,
+        }
+    }
+}
+
+/// What a note is about.
+fn kind(note: &Note) -> WarningKind {
+    match note {
+        Note::ResultMismatch { .. } => WarningKind::ResultMismatch,
+        Note::PlaysBothSides { .. } | Note::NoPlayerName { .. } => WarningKind::MissingPlayer,
+        Note::StartOrder { .. } => WarningKind::StartOrder,
+        Note::StartUnknown { .. } => WarningKind::StartUnknown,
+        Note::ColourOrder { .. } => WarningKind::ColourOrder,
+        Note::GameAfterDecision { .. } => WarningKind::GameAfterDecision,
+        Note::PlayedAfterElimination { .. } => WarningKind::PlayedAfterElimination,
+    }
+}
+
+/// Each player's totals over `matches`, by name.
+fn player_totals(archive: &Archive, matches: &[MatchSummary]) -> Vec<PlayerTotals> {
+    let mut totals: BTreeMap<&str, PlayerTotals> = BTreeMap::new();
+    for m in matches {
+        for side in 0..2 {
+            let name = archive.name(m.players[side]);
+            let t = totals.entry(name).or_insert_with(|| PlayerTotals {
+                name: name.to_string(),
+                ..PlayerTotals::default()
+            });
+            t.matches += 1;
+            match m.winner {
+                Some(w) if w == side => t.matches_won += 1,
+                Some(_) => t.matches_lost += 1,
+                None => t.matches_undecided += 1,
+            }
+            t.games_won += m.score[side];
+            t.games_lost += m.score[1 - side];
+            t.games_drawn += m.draws;
+            t.goals += m.goals[side];
+            t.supa_wins += m.supa_wins[side];
+        }
+    }
+    totals.into_values().collect()
+}
+
+/// A sequence serialised from a fresh iterator, one element at a time.
+struct Lazy<F>(F);
+
+impl<F, I> Serialize for Lazy<F>
+where
+    F: Fn() -> I,
+    I: Iterator,
+    I::Item: Serialize,
+{
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq((self.0)())
+    }
+}
+
+/// A match of a view, serialised as its [`MatchReport`], games written as they are built.
+struct MatchOut<'v, 'a> {
+    view: &'v EventView<'a>,
+    n: usize,
+}
+
+impl Serialize for MatchOut<'_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let h = self.view.match_header(self.n);
+        let mut s = serializer.serialize_struct("MatchReport", 12)?;
+        s.serialize_field("players", &h.players)?;
+        s.serialize_field("score", &h.score)?;
+        s.serialize_field("draws", &h.draws)?;
+        s.serialize_field("unfinished", &h.unfinished)?;
+        s.serialize_field("goals", &h.goals)?;
+        s.serialize_field("status", &h.status)?;
+        s.serialize_field("winner", &h.winner)?;
+        s.serialize_field("loser", &h.loser)?;
+        s.serialize_field("decided_after", &h.decided_after)?;
+        s.serialize_field("limboti", &h.limboti)?;
+        s.serialize_field("undecided_reason", &h.undecided_reason)?;
+        s.serialize_field("games", &Lazy(|| self.view.match_games(self.n)))?;
+        s.end()
+    }
+}
+
+impl Serialize for EventView<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut s = serializer.serialize_struct("EventStandings", 6)?;
+        s.serialize_field("event", &self.event)?;
+        s.serialize_field("format", &self.format)?;
+        s.serialize_field(
+            "matches",
+            &Lazy(|| (0..self.matches.len()).map(|n| MatchOut { view: self, n })),
+        )?;
+        s.serialize_field("players", &self.players)?;
+        s.serialize_field("knockout", &self.knockout)?;
+        s.serialize_field("warnings", &Lazy(|| self.warnings()))?;
+        s.end()
+    }
+}
