@@ -15,9 +15,9 @@ struct Entry {
 }
 
 /// The knockout of `matches` (in match order); its warnings go to `notes`.
-pub(crate) fn knockout(
+pub(crate) fn knockout<'a>(
     archive: &Archive,
-    matches: &[MatchSummary],
+    matches: impl Iterator<Item = MatchSummary<'a>>,
     players: &[PlayerTotals],
     notes: &mut Vec<Note>,
 ) -> Knockout {
@@ -33,7 +33,9 @@ pub(crate) fn knockout(
             )
         })
         .collect();
-    for (n, m) in matches.iter().enumerate() {
+    let mut all_decided = true;
+    for (n, m) in matches.enumerate() {
+        all_decided &= m.winner.is_some();
         let first = m.games.first().copied();
         for (side, &player) in m.players.iter().enumerate() {
             if let (Some((by, decided_at)), Some(first)) = (
@@ -64,7 +66,6 @@ pub(crate) fn knockout(
         }
     }
 
-    let all_decided = matches.iter().all(|m| m.winner.is_some());
     let still_in: Vec<&str> = entries
         .iter()
         .filter(|(_, e)| e.eliminated_by.is_none())

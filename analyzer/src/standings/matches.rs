@@ -54,6 +54,9 @@ pub(crate) enum Note {
     GameAfterDecision {
         in_match: u32,
         game: u32,
+        /// The side that won the match, and after how many games.
+        winner: u8,
+        decided_after: u32,
     },
     PlayedAfterElimination {
         in_match: u32,
@@ -83,9 +86,10 @@ impl Note {
     }
 }
 
-/// A match summed up: everything but its games' rows.
+/// A match summed up: everything but its games' rows. Only ever kept for one match at a
+/// time: it is played again from its records whenever it is needed.
 #[derive(Clone, Debug)]
-pub(crate) struct MatchSummary {
+pub(crate) struct MatchSummary<'a> {
     /// Name ids: White of the first game, then Black of the first game.
     pub(crate) players: [u32; 2],
     pub(crate) score: [u32; 2],
@@ -103,10 +107,10 @@ pub(crate) struct MatchSummary {
     /// Counted supa wins of each side.
     pub(crate) supa_wins: [u32; 2],
     /// The games (record numbers) in match order.
-    pub(crate) games: Vec<u32>,
+    pub(crate) games: &'a [u32],
 }
 
-impl MatchSummary {
+impl MatchSummary<'_> {
     pub(crate) fn status(&self) -> MatchStatus {
         match self.winner {
             Some(_) => MatchStatus::Decided,
@@ -155,22 +159,26 @@ pub(crate) struct MatchPlay<'a> {
     archive: &'a Archive,
     options: &'a StandingsOptions,
     in_match: u32,
-    pub(crate) summary: MatchSummary,
+    pub(crate) summary: MatchSummary<'a>,
     /// The previous game: its record number, winner and starter.
     previous: Option<(u32, Option<usize>, Option<usize>)>,
     played: usize,
 }
 
 impl<'a> MatchPlay<'a> {
-    /// The match number `in_match` of its Event between `players` (White, then Black of
-    /// its first game), of the games `games` (in match order, all between the two).
+    /// The match number `in_match` of its Event, of the games `games` (in match order, all
+    /// between the same two players, each with both names).
     pub(crate) fn new(
         archive: &'a Archive,
         options: &'a StandingsOptions,
         in_match: u32,
-        players: [u32; 2],
-        games: Vec<u32>,
+        games: &'a [u32],
     ) -> MatchPlay<'a> {
+        // The players: White, then Black of the first game.
+        let players = games.first().map_or([NONE, NONE], |&g| {
+            let r = &archive.records[g as usize];
+            [r.white, r.black]
+        });
         MatchPlay {
             archive,
             options,
@@ -246,6 +254,8 @@ impl<'a> MatchPlay<'a> {
                 notes.push(Note::GameAfterDecision {
                     in_match: self.in_match,
                     game: index,
+                    winner: self.summary.winner.unwrap_or(0) as u8,
+                    decided_after: self.summary.decided_after.unwrap_or(0) as u32,
                 });
             }
         }
@@ -320,22 +330,17 @@ impl<'a> MatchPlay<'a> {
 }
 
 /// Plays out the match number `in_match` of `games` (in match order); its warnings go to
-/// `notes`.
-pub(crate) fn play_match(
-    archive: &Archive,
-    options: &StandingsOptions,
+/// `notes` when given.
+pub(crate) fn play_match<'a>(
+    archive: &'a Archive,
+    options: &'a StandingsOptions,
     in_match: u32,
-    games: Vec<u32>,
-    notes: &mut Vec<Note>,
-) -> MatchSummary {
-    let players = games.first().map_or([NONE, NONE], |&g| {
-        let r = &archive.records[g as usize];
-        [r.white, r.black]
-    });
-    let mut play = MatchPlay::new(archive, options, in_match, players, games);
-    for pos in 0..play.summary.games.len() {
-        let index = play.summary.games[pos];
-        play.step(index, Some(notes));
+    games: &'a [u32],
+    mut notes: Option<&mut Vec<Note>>,
+) -> MatchSummary<'a> {
+    let mut play = MatchPlay::new(archive, options, in_match, games);
+    for &index in games {
+        play.step(index, notes.as_deref_mut());
     }
     play.summary
 }

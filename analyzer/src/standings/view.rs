@@ -1,6 +1,8 @@
-//! One Event's standings, computed from the compact records and read out a piece at a time:
-//! the matches' summaries, players and knockout are kept (a few per match or player), the
-//! games of a match and the warnings are rebuilt one by one when they are written.
+//! One Event's standings, computed from the compact records and read out a piece at a time.
+//! Kept: the Event's game numbers grouped by match (4 bytes a game), where each match
+//! starts and ends (8 bytes a match), the players' totals and knockout, and the warnings
+//! as compact notes (24 bytes each). A match is played again from its records whenever its
+//! summary or its games are asked for; the warnings are put in words one by one.
 
 use super::archive::{Archive, NONE};
 use super::knockout::knockout;
@@ -12,6 +14,64 @@ use super::{
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 use std::collections::{BTreeMap, HashMap};
 
+/// The matches of an Event: its games grouped by match, each match in match order, and
+/// the matches in order of their first game.
+struct EventMatches<'a> {
+    archive: &'a Archive,
+    options: &'a StandingsOptions,
+    games: Vec<u32>,
+    /// Each match's games as `games[start..end]`.
+    ranges: Vec<(u32, u32)>,
+}
+
+impl<'a> EventMatches<'a> {
+    /// Groups `games` (record numbers; each with two different players) into matches.
+    fn new(archive: &'a Archive, options: &'a StandingsOptions, mut games: Vec<u32>) -> Self {
+        let pair = |i: u32| {
+            let r = &archive.records[i as usize];
+            (r.white.min(r.black), r.white.max(r.black))
+        };
+        // By pair, then match order: each match is a run (sort keys are unique).
+        games.sort_unstable_by_key(|&i| (pair(i), archive.sort_key(i)));
+        let mut ranges = Vec::new();
+        let mut start = 0;
+        for end in 1..=games.len() {
+            if end == games.len() || pair(games[end]) != pair(games[start]) {
+                ranges.push((start as u32, end as u32));
+                start = end;
+            }
+        }
+        ranges.sort_unstable_by_key(|&(start, _)| archive.sort_key(games[start as usize]));
+        EventMatches {
+            archive,
+            options,
+            games,
+            ranges,
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.ranges.len()
+    }
+
+    /// The games of match `n`, in match order.
+    fn games(&self, n: usize) -> &[u32] {
+        let (start, end) = self.ranges[n];
+        &self.games[start as usize..end as usize]
+    }
+
+    /// Match `n` played out; its warnings go to `notes` when given.
+    fn summary(&self, n: usize, notes: Option<&mut Vec<Note>>) -> MatchSummary<'_> {
+        play_match(self.archive, self.options, n as u32, self.games(n), notes)
+    }
+
+    /// The name ids of the players of match `n`: White, then Black of its first game.
+    fn players(&self, n: usize) -> [u32; 2] {
+        let r = &self.archive.records[self.games(n)[0] as usize];
+        [r.white, r.black]
+    }
+}
+
 /// The standings of one Event, as [`Archive::events`] gives them. Serialised (with serde) it
 /// is exactly its [`EventStandings`], written as it goes.
 pub struct EventView<'a> {
@@ -21,7 +81,7 @@ pub struct EventView<'a> {
     pub event: String,
     /// Knockout (more than three players) or just matches.
     pub format: EventFormat,
-    matches: Vec<MatchSummary>,
+    matches: EventMatches<'a>,
     /// Every player of the Event, by name.
     pub players: Vec<PlayerTotals>,
     /// The knockout (only for [`EventFormat::Knockout`]).
@@ -64,42 +124,42 @@ impl<'a> EventView<'a> {
         games: Vec<u32>,
     ) -> EventView<'a> {
         let mut notes: Vec<Note> = Vec::new();
-        // Games by unordered pair of players.
-        let mut pairs: HashMap<(u32, u32), Vec<u32>> = HashMap::new();
-        for &i in &games {
+        let mut games = games;
+        games.retain(|&i| {
             let g = &archive.records[i as usize];
             if g.result_warning {
                 notes.push(Note::ResultMismatch { game: i });
             }
             match (g.white, g.black) {
-                (w, b) if w != NONE && b != NONE && w != b => {
-                    pairs.entry((w.min(b), w.max(b))).or_default().push(i)
+                (w, b) if w != NONE && b != NONE && w != b => true,
+                (w, b) if w != NONE && b != NONE => {
+                    notes.push(Note::PlaysBothSides { game: i });
+                    false
                 }
-                (w, b) if w != NONE && b != NONE => notes.push(Note::PlaysBothSides { game: i }),
-                _ => notes.push(Note::NoPlayerName { game: i }),
+                _ => {
+                    notes.push(Note::NoPlayerName { game: i });
+                    false
+                }
             }
+        });
+        let matches = EventMatches::new(archive, options, games);
+        let mut totals: BTreeMap<&str, PlayerTotals> = BTreeMap::new();
+        for n in 0..matches.len() {
+            add_totals(archive, &mut totals, &matches.summary(n, Some(&mut notes)));
         }
-        drop(games);
-        // Matches in order of their first game, each with its games in match order.
-        let mut lists: Vec<Vec<u32>> = pairs.into_values().collect();
-        for list in &mut lists {
-            list.sort_by_key(|&i| archive.sort_key(i));
-        }
-        lists.sort_by_key(|list| archive.sort_key(list[0]));
-        let matches: Vec<MatchSummary> = lists
-            .into_iter()
-            .enumerate()
-            .map(|(n, list)| play_match(archive, options, n as u32, list, &mut notes))
-            .collect();
-
-        let players = player_totals(archive, &matches);
+        let players: Vec<PlayerTotals> = totals.into_values().collect();
         let format = if players.len() > 3 {
             EventFormat::Knockout
         } else {
             EventFormat::Matches
         };
         let knockout = match format {
-            EventFormat::Knockout => Some(knockout(archive, &matches, &players, &mut notes)),
+            EventFormat::Knockout => Some(knockout(
+                archive,
+                (0..matches.len()).map(|n| matches.summary(n, None)),
+                &players,
+                &mut notes,
+            )),
             EventFormat::Matches => None,
         };
         // In place: no second copy of an Event's warnings, however many.
@@ -126,7 +186,7 @@ impl<'a> EventView<'a> {
 
     /// Match `n` (in order of first game) without its games.
     pub fn match_header(&self, n: usize) -> MatchReport {
-        let m = &self.matches[n];
+        let m = self.matches.summary(n, None);
         let name = |id: u32| self.archive.name(id).to_string();
         MatchReport {
             players: m.players.map(name),
@@ -146,12 +206,13 @@ impl<'a> EventView<'a> {
 
     /// The games of match `n`, in match order, each built when it is asked for.
     pub fn match_games(&self, n: usize) -> impl Iterator<Item = MatchGame> + '_ {
-        let m = &self.matches[n];
-        let mut play = MatchPlay::new(self.archive, self.options, n as u32, m.players, Vec::new());
-        m.games.iter().map(move |&index| {
+        let games = self.matches.games(n);
+        let players = self.matches.players(n);
+        let mut play = MatchPlay::new(self.archive, self.options, n as u32, games);
+        games.iter().map(move |&index| {
             let step = play.step(index, None);
             let g = &self.archive.records[index as usize];
-            let name = |side: usize| self.archive.name(m.players[side]).to_string();
+            let name = |side: usize| self.archive.name(players[side]).to_string();
             MatchGame {
                 at: self.archive.at(index),
                 number: step.number,
@@ -204,7 +265,7 @@ impl<'a> EventView<'a> {
     /// A note in words.
     fn warning(&self, note: &Note) -> Warning {
         let a = self.archive;
-        let players = |in_match: u32| self.matches[in_match as usize].players.map(|p| a.name(p));
+        let players = |in_match: u32| self.matches.players(in_match as usize).map(|p| a.name(p));
         let why_words = |in_match: u32, why: Why| {
             let players = players(in_match);
             match why {
@@ -296,8 +357,12 @@ impl<'a> EventView<'a> {
                     vec![a.at(previous), a.at(game)],
                 )
             }
-            Note::GameAfterDecision { in_match, game } => {
-                let m = &self.matches[in_match as usize];
+            Note::GameAfterDecision {
+                in_match,
+                game,
+                winner,
+                decided_after,
+            } => {
                 let p = players(in_match);
                 (
                     format!(
@@ -306,20 +371,20 @@ impl<'a> EventView<'a> {
                         a.at(game),
                         p[0],
                         p[1],
-                        m.winner.map_or("?", |w| p[w]),
-                        m.decided_after.unwrap_or(0)
+                        p[winner as usize],
+                        decided_after
                     ),
                     vec![a.at(game)],
                 )
             }
             Note::PlayedAfterElimination {
                 in_match,
+                first,
                 player,
                 by,
                 decided_at,
                 ..
             } => {
-                let m = &self.matches[in_match as usize];
                 let p = players(in_match);
                 let decided: GameRef = a.at(decided_at);
                 (
@@ -330,9 +395,7 @@ impl<'a> EventView<'a> {
                         p[1],
                         a.name(by)
                     ),
-                    std::iter::once(decided)
-                        .chain(m.games.first().map(|&g| a.at(g)))
-                        .collect(),
+                    vec![decided, a.at(first)],
                 )
             }
         };
@@ -357,30 +420,30 @@ fn kind(note: &Note) -> WarningKind {
     }
 }
 
-/// Each player's totals over `matches`, by name.
-fn player_totals(archive: &Archive, matches: &[MatchSummary]) -> Vec<PlayerTotals> {
-    let mut totals: BTreeMap<&str, PlayerTotals> = BTreeMap::new();
-    for m in matches {
-        for side in 0..2 {
-            let name = archive.name(m.players[side]);
-            let t = totals.entry(name).or_insert_with(|| PlayerTotals {
-                name: name.to_string(),
-                ..PlayerTotals::default()
-            });
-            t.matches += 1;
-            match m.winner {
-                Some(w) if w == side => t.matches_won += 1,
-                Some(_) => t.matches_lost += 1,
-                None => t.matches_undecided += 1,
-            }
-            t.games_won += m.score[side];
-            t.games_lost += m.score[1 - side];
-            t.games_drawn += m.draws;
-            t.goals += m.goals[side];
-            t.supa_wins += m.supa_wins[side];
+/// Adds match `m` to its players' totals (kept by name).
+fn add_totals<'a>(
+    archive: &'a Archive,
+    totals: &mut BTreeMap<&'a str, PlayerTotals>,
+    m: &MatchSummary,
+) {
+    for side in 0..2 {
+        let name = archive.name(m.players[side]);
+        let t = totals.entry(name).or_insert_with(|| PlayerTotals {
+            name: name.to_string(),
+            ..PlayerTotals::default()
+        });
+        t.matches += 1;
+        match m.winner {
+            Some(w) if w == side => t.matches_won += 1,
+            Some(_) => t.matches_lost += 1,
+            None => t.matches_undecided += 1,
         }
+        t.games_won += m.score[side];
+        t.games_lost += m.score[1 - side];
+        t.games_drawn += m.draws;
+        t.goals += m.goals[side];
+        t.supa_wins += m.supa_wins[side];
     }
-    totals.into_values().collect()
 }
 
 /// A sequence serialised from a fresh iterator, one element at a time.
