@@ -1,8 +1,9 @@
 //! Issue 16, defect 2: `drafti validate` reads archives whose lines are long (CR-only line
 //! ends, games run together on one line) in flat memory: the peak resident memory of the
-//! process does not grow with the archive. One test in its own binary: a child's recorded
-//! peak includes the RSS of the test process that spawned it, which is kept small here (the
-//! archives are written to disk piece by piece, never held in memory).
+//! process does not grow with the archive. Defect 10: `drafti standings` stays close to
+//! `validate` on an archive of one Event. The memory tests are in their own binary: a
+//! child's recorded peak includes the RSS of the test process that spawned it, which is kept
+//! small here (the archives are written to disk piece by piece, never held in memory).
 
 #![cfg(target_os = "linux")]
 
@@ -48,12 +49,23 @@ fn write_archive(name: &str, copies: usize, sep: &[u8]) -> String {
     path.to_string_lossy().into_owned()
 }
 
+/// Removes an archive of [`write_archive`], and its directory once it is empty (the other
+/// test may still be using it).
+fn remove_archive(path: &str) {
+    let path = std::path::Path::new(path);
+    std::fs::remove_file(path).ok();
+    if let Some(dir) = path.parent() {
+        std::fs::remove_dir(dir).ok();
+    }
+}
+
 #[test]
 fn validate_memory_is_flat_on_long_lines() {
     let stars = std::env::temp_dir().join(format!("drafti-memory-stars-{}", std::process::id()));
     std::fs::write(&stars, "* ".repeat(40_000)).unwrap();
     // 40,000 games on one 80 KB line: 1.8 GB before the fix.
     let (code, peak) = peak_rss_kib(&["validate", "-j2", stars.to_str().unwrap()]);
+    std::fs::remove_file(&stars).ok();
     assert_eq!(code, 0);
     assert!(peak < 64 << 10, "peak RSS {peak} KiB");
 
@@ -65,11 +77,39 @@ fn validate_memory_is_flat_on_long_lines() {
             // 1.8 MB and 7 MB; the bundled corpus with CR-only line ends needed 7 GB.
             let file = write_archive(&format!("{name}{copies}.pdn"), copies, sep);
             let (code, peak) = peak_rss_kib(&["validate", "-j2", &file]);
+            remove_archive(&file);
             assert_eq!(code, 0, "{name} x{copies}");
             assert!(
                 peak < base + (8 << 10),
                 "{name} x{copies}: peak RSS {peak} KiB, the LF archive {base} KiB"
             );
         }
+    }
+    remove_archive(&lf);
+}
+
+#[test]
+fn standings_memory_stays_close_to_validate_on_one_big_event() {
+    // 32,000 games, 28 MB, one Event of 3 matches with 48,000 game_after_decision warnings:
+    // before, standings kept a ~0.9 KB summary a game and the Event's whole report (peak
+    // 50-100 MB over validate's); now 32-byte records and 24-byte warnings (10-20 MB over).
+    let file = write_archive("event16.pdn", 16, b"\n");
+    let (code, validate) = peak_rss_kib(&["validate", "-j2", &file]);
+    assert_eq!(code, 0);
+    for format in [None, Some("--json"), Some("--csv")] {
+        let mut args = vec!["standings", "-j2", &file];
+        args.extend(format);
+        let (code, peak) = peak_rss_kib(&args);
+        if format == Some("--csv") {
+            remove_archive(&file);
+        }
+        assert_eq!(
+            code, 1,
+            "{format:?}: the archive has game_after_decision warnings"
+        );
+        assert!(
+            peak < validate + (32 << 10),
+            "standings {format:?}: peak RSS {peak} KiB, validate {validate} KiB"
+        );
     }
 }

@@ -74,6 +74,46 @@ impl Record {
     }
 }
 
+/// How many records a block of [`Records`] holds (128 KiB).
+const BLOCK: usize = 4096;
+
+/// The records in blocks of a fixed size: growing never copies them and leaves at most one
+/// block partly empty (a vector doubling its capacity holds up to twice its records, and
+/// both copies while it moves).
+#[derive(Debug, Default)]
+pub(crate) struct Records {
+    blocks: Vec<Vec<Record>>,
+    len: usize,
+}
+
+impl Records {
+    fn push(&mut self, record: Record) {
+        if self.len.is_multiple_of(BLOCK) {
+            self.blocks.push(Vec::with_capacity(BLOCK));
+        }
+        if let Some(block) = self.blocks.last_mut() {
+            block.push(record);
+        }
+        self.len += 1;
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &Record> {
+        self.blocks.iter().flatten()
+    }
+}
+
+impl std::ops::Index<usize> for Records {
+    type Output = Record;
+
+    fn index(&self, index: usize) -> &Record {
+        &self.blocks[index / BLOCK][index % BLOCK]
+    }
+}
+
 /// Where each Round and Date goes in match order, by id (`NONE` after every value).
 #[derive(Debug)]
 struct Ranks {
@@ -103,7 +143,7 @@ fn rank_by<K: Ord>(count: usize, key: impl Fn(u32) -> K) -> Vec<u32> {
 /// [`events`](Archive::events).
 #[derive(Debug, Default)]
 pub struct Archive {
-    pub(crate) records: Vec<Record>,
+    pub(crate) records: Records,
     /// Player, Event and file names.
     pub(crate) names: Interner,
     rounds: Interner,
@@ -158,7 +198,7 @@ impl Archive {
 
     /// Whether there are no games.
     pub fn is_empty(&self) -> bool {
-        self.records.is_empty()
+        self.records.len() == 0
     }
 
     /// The string of a name id.

@@ -98,19 +98,27 @@ impl Archive {
         &'a self,
         options: &'a StandingsOptions,
     ) -> impl Iterator<Item = EventView<'a>> + 'a {
-        let mut order: Vec<u32> = Vec::new();
-        let mut by_event: HashMap<u32, Vec<u32>> = HashMap::new();
-        for (i, r) in self.records.iter().enumerate() {
-            let list = by_event.entry(r.event).or_default();
-            if list.is_empty() {
-                order.push(r.event);
-            }
-            list.push(i as u32);
+        // Each Event's list of games, allocated at its exact size (a pass to count first).
+        let mut slot: HashMap<u32, usize> = HashMap::new();
+        let mut events: Vec<(u32, usize)> = Vec::new();
+        for r in self.records.iter() {
+            let at = *slot.entry(r.event).or_insert_with(|| {
+                events.push((r.event, 0));
+                events.len() - 1
+            });
+            events[at].1 += 1;
         }
-        order.into_iter().map(move |event| {
-            let games = by_event.remove(&event).unwrap_or_default();
-            EventView::compute(self, options, event, games)
-        })
+        let mut lists: Vec<Vec<u32>> = events
+            .iter()
+            .map(|&(_, count)| Vec::with_capacity(count))
+            .collect();
+        for (i, r) in self.records.iter().enumerate() {
+            lists[slot[&r.event]].push(i as u32);
+        }
+        events
+            .into_iter()
+            .zip(lists)
+            .map(move |((event, _), games)| EventView::compute(self, options, event, games))
     }
 }
 
