@@ -392,3 +392,43 @@ fn swapped_colours_are_checked_only_when_asked() {
     let events = standings_json(&["limboti.pdn"], &["--swap-colours"], 0);
     assert!(events[0]["warnings"].as_array().unwrap().is_empty());
 }
+
+#[test]
+fn the_players_table_shows_supa_wins_only_under_supa() {
+    // supa.pdn: Amina wins both games of the match, the first with no king on the board (a
+    // supa win). Without --supa a supa win scores 1 goal like any other, so the text table
+    // has no supa column; with --supa it has, and the supa win counts 12.
+    let players = |args: &[&str]| {
+        let output = drafti()
+            .current_dir(format!("{}/fixtures/standings", env!("CARGO_MANIFEST_DIR")))
+            .arg("standings")
+            .args(args)
+            .arg("supa.pdn")
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0));
+        let text = String::from_utf8(output.stdout).unwrap();
+        let table = text.split("  Players\n").nth(1).expect("a players table");
+        table
+            .lines()
+            .take(3)
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        players(&[]),
+        [
+            "    player  matches W-L-U  games W-D-L  goals",
+            "    Amina   1-0-0          2-0-0        2",
+            "    Bakari  0-1-0          0-0-2        0",
+        ]
+    );
+    assert_eq!(
+        players(&["--supa"]),
+        [
+            "    player  matches W-L-U  games W-D-L  goals  supa wins",
+            "    Amina   1-0-0          2-0-0        13     1",
+            "    Bakari  0-1-0          0-0-2        0      0",
+        ]
+    );
+}

@@ -410,15 +410,19 @@ fn event_text<W: Write>(
     } else {
         writeln!(out)?;
         writeln!(out, "  Players")?;
-        let mut rows = vec![vec![
+        // Supa wins only under `--supa`: without it they score nothing.
+        let mut header = vec![
             "player".to_string(),
             "matches W-L-U".to_string(),
             "games W-D-L".to_string(),
             "goals".to_string(),
-            "supa wins".to_string(),
-        ]];
+        ];
+        if options.supa {
+            header.push("supa wins".to_string());
+        }
+        let mut rows = vec![header];
         for p in &e.players {
-            rows.push(vec![
+            let mut row = vec![
                 p.name.clone(),
                 format!(
                     "{}-{}-{}",
@@ -426,8 +430,11 @@ fn event_text<W: Write>(
                 ),
                 format!("{}-{}-{}", p.games_won, p.games_drawn, p.games_lost),
                 p.goals.to_string(),
-                p.supa_wins.to_string(),
-            ]);
+            ];
+            if options.supa {
+                row.push(p.supa_wins.to_string());
+            }
+            rows.push(row);
         }
         table(out, "    ", || rows.iter().cloned())?;
     }
