@@ -145,6 +145,59 @@ fn the_viewer_shows_the_rules_cores_position_at_every_step() {
         .unwrap();
     assert_board(&mut browser, "g1-4", four, 3, true);
 
+    // The engine's line shown in every position of game 2 is the analysis's (`drafti analyze
+    // --json` with the report's settings), as long as the report keeps it: the page decodes
+    // the compact lines (`=k`, `*`, cut `+`) to the moves the analysis found.
+    let analysis = drafti()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args([
+            "analyze",
+            "--json",
+            "--nodes",
+            "400",
+            "--verify-depth",
+            "8",
+            "--no-confirm",
+            SMALL,
+        ])
+        .output()
+        .expect("drafti runs");
+    let analysis = String::from_utf8(analysis.stdout).unwrap();
+    let analysed: Value = serde_json::from_str(analysis.lines().nth(1).unwrap()).unwrap();
+    let moves = analysed["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), two.moves.len());
+    let flagged = |k: usize| moves.get(k).is_some_and(|m| !m["judgement"].is_null());
+    browser.navigate(&format!("{url}#g1-2-p1")).unwrap();
+    browser.press("Home").unwrap();
+    for (k, m) in moves.iter().enumerate() {
+        let shown = browser
+            .eval("document.querySelector('#g1-2 .veng .pv').textContent")
+            .unwrap();
+        let shown = shown.as_str().unwrap();
+        let cut = shown.ends_with('\u{2026}');
+        let shown: Vec<&str> = shown
+            .split_whitespace()
+            .filter(|t| !t.ends_with('.') && *t != "\u{b7}" && *t != "\u{2026}")
+            .collect();
+        let mut line: Vec<&str> = m["pv"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap())
+            .collect();
+        if line.is_empty() {
+            line.extend(m["best"].as_str());
+        }
+        let keep = if flagged(k) || (k > 0 && flagged(k - 1)) {
+            8
+        } else {
+            2
+        };
+        assert_eq!(shown, line[..line.len().min(keep)], "game 2, position {k}");
+        assert_eq!(cut, line.len() > keep, "game 2, position {k}");
+        browser.press("ArrowRight").unwrap();
+    }
+
     // Nothing but the page itself was requested, and no script failed.
     let page_url = url.clone();
     for request in browser.requests() {

@@ -86,6 +86,7 @@
           line = [g.plies[n]].concat((g.lines[n + 1] || []).slice(0, +tok.slice(1)));
         } else {
           i = 0;
+          if (tok.charAt(0) === '*') { line.push(g.plies[n]); i = 1; }
           while (i < tok.length) { r = readMove(tok, i, false); line.push(r[0]); i = r[1]; }
         }
         line.cut = cut;

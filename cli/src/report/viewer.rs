@@ -26,9 +26,10 @@
 //! 6  the engine's line in every position 0..plies-1, separated by spaces: moves as in
 //!    field 3 without captured squares (a capture ends with `.`, or `:` when its notation
 //!    must name every landing square to be told apart from another capture), or `=k`: the
-//!    move played, then the first k moves of the next position's line; `+` at the end when
-//!    the line is cut short ([`LINE_PLIES`]; the positions before and after a flagged move
-//!    keep their whole line)
+//!    move played, then the first k moves of the next position's line, or `*` and moves:
+//!    the move played, then those moves; `+` at the end when the line is cut short
+//!    ([`LINE_PLIES`]; the positions before and after a flagged move keep up to
+//!    [`FLAGGED_LINE_PLIES`])
 //! ```
 //!
 //! Position `i`'s score is also the score "before" move `i + 1`; the score "after" move `k`
@@ -49,12 +50,15 @@ const C: &[u8; 32] = b"ghijklmnopqrstuvwxyz0123456789+/";
 /// Largest estimate written in two characters.
 const SHORT_SCORE: i32 = 2047;
 
-/// The engine's line is kept to this many plies in most positions: the best move, the reply
-/// and the answer to it. The lines of the positions before and after a flagged move are kept
-/// whole: there the player wants the refutation. (Whole lines everywhere would add about
-/// 0.8 MB to the report of the bundled corpus, 4 plies 0.26 MB, against a target of 5 MB
-/// for the whole file.)
-pub const LINE_PLIES: usize = 3;
+/// The engine's line is kept to this many plies in most positions: the best move and the
+/// reply to it. On the bundled corpus's report (target: 5 MB for the whole file) a third ply
+/// cost 171 KB and made it 5.04 MB, once the engine of December 2026 flagged 14,588 moves;
+/// whole lines everywhere would add about 0.8 MB. The lines around flagged moves are longer.
+pub const LINE_PLIES: usize = 2;
+
+/// The lines of the positions before and after a flagged move are kept to this many plies:
+/// there the player wants the refutation. (Whole, they added 44 KB to the corpus's report.)
+pub const FLAGGED_LINE_PLIES: usize = 8;
 
 fn s(sq: Square) -> char {
     S[sq.index() as usize] as char
@@ -198,7 +202,8 @@ fn line_of(a: &GameAnalysis, i: usize) -> Vec<Move> {
 }
 
 /// The line of position `i` (field 6): `=k` when it is the move played and the start of the
-/// next position's line, else its moves.
+/// next position's line, `*` and the rest when it starts with the move played, else its
+/// moves.
 fn line_field(
     out: &mut String,
     game: &ReplayedGame,
@@ -207,20 +212,25 @@ fn line_field(
     next: Option<&[Move]>,
 ) {
     let same = |x: &Move, y: &Move| x.same_move(y) && x.path().eq(y.path());
-    let pos = &game.positions[i];
-    if let (Some(first), Some(next)) = (line.first(), next) {
-        let rest = &line[1..];
-        let legal = pos.legal_moves(game.variant);
-        if same(first, &game.moves[i])
-            && !needs_full_notation(first, &legal)
-            && rest.len() <= next.len()
-            && rest.iter().zip(next).all(|(x, y)| same(x, y))
-        {
-            let _ = write!(out, "={}", rest.len());
-            return;
+    let mut pos = game.positions[i];
+    let mut line = line;
+    if let Some(first) = line.first() {
+        // The played move is in field 3, but not whether its notation names every landing.
+        let played = same(first, &game.moves[i])
+            && !needs_full_notation(first, &pos.legal_moves(game.variant));
+        if played {
+            let rest = &line[1..];
+            if next.is_some_and(|next| {
+                rest.len() <= next.len() && rest.iter().zip(next).all(|(x, y)| same(x, y))
+            }) {
+                let _ = write!(out, "={}", rest.len());
+                return;
+            }
+            out.push('*');
+            pos = pos.play(first);
+            line = rest;
         }
     }
-    let mut pos = *pos;
     for mv in line {
         let legal = pos.legal_moves(game.variant);
         line_move_field(out, mv, &legal);
@@ -286,9 +296,14 @@ pub fn game_data(game: &ReplayedGame, analysis: Option<&GameAnalysis>, numeric: 
     let lines: Vec<(Vec<Move>, bool)> = (0..plies)
         .map(|i| {
             let mut line = line_of(a, i);
-            let cut = line.len() > LINE_PLIES && !flagged(i) && !(i > 0 && flagged(i - 1));
+            let keep = if flagged(i) || (i > 0 && flagged(i - 1)) {
+                FLAGGED_LINE_PLIES
+            } else {
+                LINE_PLIES
+            };
+            let cut = line.len() > keep;
             if cut {
-                line.truncate(LINE_PLIES);
+                line.truncate(keep);
             }
             (line, cut)
         })
