@@ -168,7 +168,12 @@ fn the_viewer_shows_the_rules_cores_position_at_every_step() {
     assert_eq!(moves.len(), two.moves.len());
     let flagged = |k: usize| moves.get(k).is_some_and(|m| !m["judgement"].is_null());
     browser.navigate(&format!("{url}#g1-2-p1")).unwrap();
+    // The same page: let its hashchange run before the key goes to game 2's viewer.
+    browser
+        .eval("new Promise(function (r) { setTimeout(r, 0); })")
+        .unwrap();
     browser.press("Home").unwrap();
+    assert_board(&mut browser, "g1-2", two, 0, false);
     for (k, m) in moves.iter().enumerate() {
         let shown = browser
             .eval("document.querySelector('#g1-2 .veng .pv').textContent")
