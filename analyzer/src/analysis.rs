@@ -42,14 +42,19 @@ use std::sync::Arc;
 pub const DEFAULT_DEPTH: u32 = 6;
 
 /// The re-search of a nominated move: this many plies.
-pub const DEFAULT_VERIFY_DEPTH: u32 = 8;
+pub const DEFAULT_VERIFY_DEPTH: u32 = 10;
 
 /// The node bound of a re-search (king endings, where a depth costs far more).
 pub const DEFAULT_VERIFY_NODES: u64 = 1_000_000;
 
 /// The confirmation of a re-searched move whose verdict is near the blunder threshold (see
 /// [`DEFAULT_CONFIRM_BAND`]): this many plies.
-pub const DEFAULT_CONFIRM_DEPTH: u32 = 14;
+pub const DEFAULT_CONFIRM_DEPTH: u32 = 16;
+
+/// The node bound of a confirmation: most confirmations of middle-game positions complete
+/// their depth well within it; the king endings that would not are left at the depth reached
+/// (bounding them costs less precision than the time they take; `docs/engine.md`).
+pub const DEFAULT_CONFIRM_NODES: u64 = 500_000;
 
 /// A re-search's drop of winning chances in this range (around the blunder's 0.3) sends
 /// the move to the confirmation, as does a proven result; outside it the re-search's verdict
@@ -162,7 +167,7 @@ impl Default for AnalysisOptions {
             nominate_drop: DEFAULT_NOMINATE_DROP,
             confirm: Some(Limits {
                 depth: Some(DEFAULT_CONFIRM_DEPTH),
-                nodes: Some(DEFAULT_VERIFY_NODES),
+                nodes: Some(DEFAULT_CONFIRM_NODES),
                 ..Limits::default()
             }),
             confirm_band: DEFAULT_CONFIRM_BAND,

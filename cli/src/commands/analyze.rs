@@ -47,7 +47,8 @@ pub struct SearchArgs {
     /// with --depth, whichever is reached first).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: Option<u64>,
-    /// Re-search every nominated move (best and played move) to this depth (default 8).
+    /// Re-search every nominated move (best and played move) to this depth (analyze: 10,
+    /// report: 8).
     #[arg(long, value_name = "DEPTH", value_parser = clap::value_parser!(u32).range(1..=60))]
     pub verify_depth: Option<u32>,
     /// The node bound of each re-search (default 1000000).
@@ -57,10 +58,10 @@ pub struct SearchArgs {
     #[arg(long, conflicts_with_all = ["verify_depth", "verify_nodes", "confirm_depth", "confirm_nodes"])]
     pub no_verify: bool,
     /// Confirm a re-searched verdict near the blunder threshold (a drop of 0.2-0.5, or a
-    /// proven result) with a second re-search to this depth (analyze: 14; report: none).
+    /// proven result) with a second re-search to this depth (analyze: 16; report: none).
     #[arg(long, value_name = "DEPTH", value_parser = clap::value_parser!(u32).range(1..=60))]
     pub confirm_depth: Option<u32>,
-    /// The node bound of each confirmation (default 1000000).
+    /// The node bound of each confirmation (default 500000).
     #[arg(long, value_name = "NODES", value_parser = clap::value_parser!(u64).range(1..))]
     pub confirm_nodes: Option<u64>,
     /// Keep the first re-search's verdicts: no confirmation.
