@@ -88,6 +88,14 @@ impl ThisEngine {
         ThisEngine { engine }
     }
 
+    /// The same engine evaluating with `weights` (a trainer's fit) instead of the shipped ones.
+    pub fn with_weights(mut self, weights: Option<&drafti_engine::Weights>) -> ThisEngine {
+        if let Some(w) = weights {
+            self.engine.set_weights(w);
+        }
+        self
+    }
+
     /// The same engine probing `tables` in its search.
     pub fn with_tables(mut self, tables: Option<Arc<Tables>>) -> ThisEngine {
         self.engine

@@ -10,7 +10,9 @@
 //! games reached ply 200 and with one side a piece up there (`--dump` lists those positions).
 //! `--egtb DIR` (tables as `drafti egtb build --dir DIR` makes them): a position the tables
 //! hold ends the game with their result, and both players probe them in their search
-//! (`--tables-for a|b|none` gives them to one player only, or to neither).
+//! (`--tables-for a|b|none` gives them to one player only, or to neither). `--a-weights FILE`
+//! / `--b-weights FILE`: evaluation weights for A / B instead of the shipped ones (a fit of
+//! `examples/texel.rs`).
 
 #[path = "harness.rs"]
 mod harness;
@@ -81,6 +83,19 @@ fn main() {
             .filter(|_| tables_for.contains(player))
     };
     let (tables_a, tables_b) = (tables_of('a'), tables_of('b'));
+    let weights = |name: &str| {
+        value(name).map(|path| {
+            let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+                eprintln!("{name} {path}: {e}");
+                std::process::exit(2);
+            });
+            drafti_engine::Weights::from_text(&text).unwrap_or_else(|e| {
+                eprintln!("{name} {path}: {e}");
+                std::process::exit(2);
+            })
+        })
+    };
+    let (weights_a, weights_b) = (weights("--a-weights"), weights("--b-weights"));
     if !options.budget.deterministic() && options.jobs > 1 {
         eprintln!("warning: a time budget with several games at once: the games share the cores");
     }
@@ -91,10 +106,18 @@ fn main() {
         options.openings.len()
     );
     let make_a = || -> Box<dyn Player> {
-        Box::new(ThisEngine::new(variant, tt, config_a.clone()).with_tables(tables_a.clone()))
+        Box::new(
+            ThisEngine::new(variant, tt, config_a.clone())
+                .with_weights(weights_a.as_ref())
+                .with_tables(tables_a.clone()),
+        )
     };
     let make_b = || -> Box<dyn Player> {
-        Box::new(ThisEngine::new(variant, tt, config_b.clone()).with_tables(tables_b.clone()))
+        Box::new(
+            ThisEngine::new(variant, tt, config_b.clone())
+                .with_weights(weights_b.as_ref())
+                .with_tables(tables_b.clone()),
+        )
     };
     let (tally, games) = play_match(&options, &make_a, &make_b);
     println!("{label_a} vs {label_b} {budget:?}: {}", tally.summary());
