@@ -16,7 +16,9 @@
 //! White) from games that open with 4 to 8 random plies and then play the engine's best move,
 //! or with probability 0.1 its second or third best; a game still running at ply 300 counts
 //! as a draw. `fit` fixes `k` on the starting weights (Newton's method), then minimises the
-//! mean log-loss plus a small L2 penalty towards the starting weights with full-batch Adam,
+//! mean log-loss plus a small L2 penalty towards the starting weights with full-batch Adam
+//! (the man's and the king's base values stay at the nominal 1 and 3 men: the square terms
+//! carry the rest),
 //! and reports the log-loss of every tenth position (held out) as it goes. Each distinct
 //! position (with its result) counts once.
 
@@ -438,6 +440,10 @@ fn fit(
 
     // L2 towards the starting values (zero for the patterns): rarely seen features (kings
     // with a full board, say) stay near where they started instead of following noise.
+    let frozen: Vec<usize> = ["man", "king"]
+        .iter()
+        .filter_map(|name| GROUPS.iter().find(|g| g.name == *name).map(|g| g.offset))
+        .collect();
     let prior_mg = mg.clone();
     let prior_eg = eg.clone();
     let (b1, b2, eps): (f64, f64, f64) = (0.9, 0.999, 1e-8);
@@ -459,6 +465,12 @@ fn fit(
         }
         let t = (epoch + 1) as i32;
         for i in 0..2 * PARAMS {
+            // A man's and a king's base values stay the nominal ones the engine exports
+            // (`drafti_engine::MAN`, `KING`): the man-square and king terms carry the rest,
+            // so "one man" keeps its meaning in every score shown.
+            if frozen.contains(&(i % PARAMS)) {
+                continue;
+            }
             let (w, g, prior) = if i < PARAMS {
                 (&mut mg[i], gmg[i], prior_mg[i])
             } else {
