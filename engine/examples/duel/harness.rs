@@ -245,25 +245,6 @@ pub fn material(pos: &Position) -> String {
     format!("{}-{}", side(Color::White), side(Color::Black))
 }
 
-/// Plays one game from the standard start: A has White when `a_white`.
-#[allow(clippy::too_many_arguments)]
-pub fn play_game(
-    a: &mut dyn Player,
-    b: &mut dyn Player,
-    variant: Variant,
-    opening: &[Move],
-    a_white: bool,
-    budget: &Budget,
-    max_plies: usize,
-    tables: Option<&Tables>,
-    number: usize,
-) -> GameRecord {
-    let start = Position::start(Color::White);
-    play_from(
-        a, b, variant, &start, opening, a_white, budget, max_plies, tables, number,
-    )
-}
-
 /// Plays one game from `start` after `opening`: A has White when `a_white`; a position
 /// `tables` hold ends the game with their result.
 #[allow(clippy::too_many_arguments)]
@@ -326,23 +307,17 @@ pub fn play_from(
         game.play(&choice.mv);
         moves.push(choice.mv);
     }
+    // The tables' value is the side to move's: A's when A is to move.
     let a_to_move = (game.position().turn() == Color::White) == a_white;
     record.end = match (by_tables, game.outcome()) {
         (Some(Value::Draw), _) => GameEnd::TableDraw,
         (Some(Value::Win(_)), _) if a_to_move => GameEnd::TableWin,
         (Some(Value::Loss(_)), _) if !a_to_move => GameEnd::TableWin,
         (Some(_), _) => GameEnd::TableLoss,
-        (None, outcome) => match outcome {
-            Some(Outcome::Win(c)) => {
-                if (c == Color::White) == a_white {
-                    GameEnd::Win
-                } else {
-                    GameEnd::Loss
-                }
-            }
-            Some(Outcome::Draw(_)) => GameEnd::LawDraw,
-            None => GameEnd::Capped,
-        },
+        (None, Some(Outcome::Win(c))) if (c == Color::White) == a_white => GameEnd::Win,
+        (None, Some(Outcome::Win(_))) => GameEnd::Loss,
+        (None, Some(Outcome::Draw(_))) => GameEnd::LawDraw,
+        (None, None) => GameEnd::Capped,
     };
     record.moves = moves;
     record
@@ -562,10 +537,11 @@ pub fn play_match(
                     }
                     let opening = &options.openings[i];
                     let g = |a_white: bool, a: &mut Box<dyn Player>, b: &mut Box<dyn Player>| {
-                        play_game(
+                        play_from(
                             a.as_mut(),
                             b.as_mut(),
                             options.variant,
+                            &Position::start(Color::White),
                             opening,
                             a_white,
                             &options.budget,

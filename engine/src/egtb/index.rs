@@ -299,61 +299,64 @@ pub(crate) fn normalized(pos: &Position) -> Position {
     }
 }
 
-/// The colex rank of a set of bit positions: Σ C(position, i) over its members, i from 1.
+/// The colex rank of a set given by its members' positions in increasing order: Σ C(position,
+/// i) over them, i from 1.
 #[inline(always)]
-fn rank(mut set: u32) -> u64 {
-    let mut r = 0;
-    let mut i = 1;
-    while set != 0 {
-        r += BINOMIAL[set.trailing_zeros() as usize][i];
-        set &= set - 1;
-        i += 1;
-    }
-    r
+fn colex(positions: impl Iterator<Item = u32>) -> u64 {
+    positions
+        .zip(1..)
+        .map(|(p, i)| BINOMIAL[p as usize][i])
+        .sum()
+}
+
+/// The squares of `set`, lowest first.
+#[inline(always)]
+fn upward(mut set: u32) -> impl Iterator<Item = u32> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let sq = set.trailing_zeros();
+            set &= set - 1;
+            sq
+        })
+    })
+}
+
+/// The squares of `set`, highest first (the order of the set turned 180°).
+#[inline(always)]
+fn downward(mut set: u32) -> impl Iterator<Item = u32> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let sq = 31 - set.leading_zeros();
+            set ^= 1 << sq;
+            sq
+        })
+    })
+}
+
+/// The colex rank of a set of bit positions.
+#[inline(always)]
+fn rank(set: u32) -> u64 {
+    colex(upward(set))
 }
 
 /// [`rank`] of the set turned 180° and shifted so that square `top` is position 0: each
-/// member `s` at position `top − s`, members taken from the highest square down.
+/// member `s` at position `top − s`.
 #[inline(always)]
-fn rank_turned(mut set: u32, top: u32) -> u64 {
-    let mut r = 0;
-    let mut i = 1;
-    while set != 0 {
-        let sq = 31 - set.leading_zeros();
-        r += BINOMIAL[(top - sq) as usize][i];
-        set ^= 1 << sq;
-        i += 1;
-    }
-    r
+fn rank_turned(set: u32, top: u32) -> u64 {
+    colex(downward(set).map(|sq| top - sq))
 }
 
 /// `rank(squeeze(set, free))` in one pass: each member at its rank among the squares of `free`.
 #[inline(always)]
-fn rank_among(mut set: u32, free: u32) -> u64 {
-    let mut r = 0;
-    let mut i = 1;
-    while set != 0 {
-        let below = (set - 1) & !set;
-        r += BINOMIAL[(free & below).count_ones() as usize][i];
-        set &= set - 1;
-        i += 1;
-    }
-    r
+fn rank_among(set: u32, free: u32) -> u64 {
+    colex(upward(set).map(|sq| (free & ((1 << sq) - 1)).count_ones()))
 }
 
 /// [`rank_among`] of the set and `free` turned 180°: each member at the count of free squares
-/// above it, members taken from the highest square down.
+/// above it.
 #[inline(always)]
-fn rank_among_turned(mut set: u32, free: u32) -> u64 {
-    let mut r = 0;
-    let mut i = 1;
-    while set != 0 {
-        let sq = 31 - set.leading_zeros();
-        r += BINOMIAL[((free >> sq) >> 1).count_ones() as usize][i];
-        set ^= 1 << sq;
-        i += 1;
-    }
-    r
+fn rank_among_turned(set: u32, free: u32) -> u64 {
+    colex(downward(set).map(|sq| ((free >> sq) >> 1).count_ones()))
 }
 
 /// The set of `k` bit positions below `n` with colex rank `r`.
