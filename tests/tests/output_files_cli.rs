@@ -122,3 +122,27 @@ fn finished_analyze_replaces_the_pdn_with_the_usual_permissions() {
         assert_eq!(mode, 0o666 & !umask);
     }
 }
+
+#[test]
+fn analyze_refuses_a_pdn_on_stdout_and_makes_no_file_named_dash() {
+    let dir = temp_dir("dash");
+    let output = drafti()
+        .current_dir(&dir)
+        .args([
+            "analyze",
+            &corpus("showcase.pdn"),
+            "--depth",
+            "2",
+            "--pdn",
+            "-",
+        ])
+        .output()
+        .unwrap();
+    assert!(!output.status.success(), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("--pdn -: stdout carries the analysis"),
+        "{stderr}"
+    );
+    assert_eq!(others(&dir, ""), Vec::<String>::new());
+}

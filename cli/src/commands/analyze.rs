@@ -57,7 +57,7 @@ pub struct SearchArgs {
     /// Report the pass's verdicts without re-searching them.
     #[arg(long, conflicts_with_all = ["verify_depth", "verify_nodes", "confirm_depth", "confirm_nodes"])]
     pub no_verify: bool,
-    /// Confirm a re-searched verdict near the blunder threshold (a drop of 0.2-0.5, or a
+    /// Confirm a re-searched verdict near the blunder threshold (a drop of 0.2-0.7, or a
     /// proven result) with a second re-search to this depth (analyze: 16; report: none).
     #[arg(long, value_name = "DEPTH", value_parser = clap::value_parser!(u32).range(1..=60))]
     pub confirm_depth: Option<u32>,
@@ -65,8 +65,12 @@ pub struct SearchArgs {
     #[arg(long, value_name = "NODES", value_parser = clap::value_parser!(u64).range(1..))]
     pub confirm_nodes: Option<u64>,
     /// Keep the first re-search's verdicts: no confirmation.
-    #[arg(long, conflicts_with_all = ["confirm_depth", "confirm_nodes"])]
+    #[arg(long, conflicts_with_all = ["confirm_depth", "confirm_nodes", "confirm_band"])]
     pub no_confirm: bool,
+    /// The re-search drops of winning chances (0-2) that are confirmed, as LOW-HIGH (default
+    /// 0.2-0.7; a proven result is confirmed whatever its drop).
+    #[arg(long, value_name = "LOW-HIGH", value_parser = parse_band)]
+    pub confirm_band: Option<(f64, f64)>,
     /// Nominate for the re-search every move whose drop of winning chances (0-2) in the
     /// pass reaches this (default 0.05).
     #[arg(long, value_name = "DROP")]
@@ -149,11 +153,31 @@ impl SearchArgs {
                 confirm.nodes = Some(n);
             }
         }
+        if let Some(band) = self.confirm_band {
+            options.confirm_band = band;
+        }
         if let Some(drop) = self.nominate {
             options.nominate_drop = drop;
         }
         options
     }
+}
+
+/// `LOW-HIGH`, two drops of winning chances with 0 <= LOW < HIGH <= 2.
+fn parse_band(text: &str) -> Result<(f64, f64), String> {
+    let (low, high) = text
+        .split_once('-')
+        .ok_or_else(|| format!("{text:?}: expected LOW-HIGH, e.g. 0.2-0.5"))?;
+    let number = |t: &str| {
+        t.trim()
+            .parse::<f64>()
+            .map_err(|_| format!("{t:?} is not a number"))
+    };
+    let (low, high) = (number(low)?, number(high)?);
+    if !(0.0 <= low && low < high && high <= 2.0) {
+        return Err(format!("{text}: expected 0 <= LOW < HIGH <= 2"));
+    }
+    Ok((low, high))
 }
 
 #[derive(clap::Args)]
@@ -769,6 +793,12 @@ pub fn run(args: Args) -> CommandResult {
     let jobs = jobs(args.jobs);
     let pool = worker_pool(jobs, "analyze")?;
     let pdn = match &args.pdn {
+        // stdout carries the report (text or JSON), so the PDN cannot go there too.
+        Some(path) if path == "-" => {
+            return Err(CliError(
+                "--pdn -: stdout carries the analysis; give --pdn a file name".into(),
+            ))
+        }
         // Written beside OUT and renamed when complete: an older OUT stays until then.
         Some(path) => Some(std::io::BufWriter::new(OutputFile::create(
             std::path::Path::new(path),

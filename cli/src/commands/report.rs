@@ -66,7 +66,7 @@ pub struct Args {
     /// machine").
     #[arg(long, value_name = "PART.jsonl", num_args = 1.., conflicts_with_all = [
         "files", "encoding", "depth", "nodes", "verify_depth", "verify_nodes", "no_verify",
-        "confirm_depth", "confirm_nodes", "no_confirm", "nominate", "egtb", "no_egtb",
+        "confirm_depth", "confirm_nodes", "confirm_band", "no_confirm", "nominate", "egtb", "no_egtb",
         "variant", "jobs",
     ])]
     from_analysis: Vec<String>,
