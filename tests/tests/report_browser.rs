@@ -157,7 +157,11 @@ fn the_viewer_shows_the_rules_cores_position_at_every_step() {
             "400",
             "--verify-depth",
             "8",
-            "--no-confirm",
+            // The report's confirmation.
+            "--confirm-depth",
+            "10",
+            "--confirm-nodes",
+            "100000",
             SMALL,
         ])
         .output()

@@ -13,14 +13,20 @@ use std::path::{Path, PathBuf};
 const FILES: [&str; 2] = ["fixtures/report/small.pdn", "fixtures/analyze/planted.pdn"];
 
 /// The analysis of both runs: small, deterministic, and without endgame tables (whatever the
-/// machine has built). `analyze` adds `--no-confirm`: the report confirms no verdict unless
-/// asked, `analyze` does.
-const SEARCH: [&str; 5] = ["--nodes", "400", "--verify-depth", "4", "--no-egtb"];
+/// machine has built); no confirmation (analyze's and the report's defaults differ there).
+const SEARCH: [&str; 6] = [
+    "--nodes",
+    "400",
+    "--verify-depth",
+    "4",
+    "--no-confirm",
+    "--no-egtb",
+];
 
 /// `drafti analyze --json` of shard `k` of `n` with `extra` settings, into `dir`.
 fn analyse_part(dir: &Path, k: usize, n: usize, extra: &[&str]) -> PathBuf {
     let shard = format!("{k}/{n}");
-    let mut args = vec!["analyze", "--json", "--no-confirm", "--shard", &shard];
+    let mut args = vec!["analyze", "--json", "--shard", &shard];
     args.extend(FILES);
     args.extend(SEARCH);
     args.extend(extra);

@@ -58,10 +58,10 @@ pub struct SearchArgs {
     #[arg(long, conflicts_with_all = ["verify_depth", "verify_nodes", "confirm_depth", "confirm_nodes"])]
     pub no_verify: bool,
     /// Confirm a re-searched verdict near the blunder threshold (a drop of 0.2-0.7, or a
-    /// proven result) with a second re-search to this depth (analyze: 16; report: none).
+    /// proven result) with a second re-search to this depth (analyze: 16; report: 10).
     #[arg(long, value_name = "DEPTH", value_parser = clap::value_parser!(u32).range(1..=60))]
     pub confirm_depth: Option<u32>,
-    /// The node bound of each confirmation (default 500000).
+    /// The node bound of each confirmation (analyze: 500000; report: 100000).
     #[arg(long, value_name = "NODES", value_parser = clap::value_parser!(u64).range(1..))]
     pub confirm_nodes: Option<u64>,
     /// Keep the first re-search's verdicts: no confirmation.
