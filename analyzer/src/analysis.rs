@@ -434,6 +434,43 @@ impl<'a> Searcher<'a> {
     }
 }
 
+impl Searcher<'_> {
+    /// Every position of the game searched within `limits` as one sequence, from the last to
+    /// the first, by this thread's engine with a `tt_mb` table kept from one search to the
+    /// next (fresh for the game), as the analysis's pass does; results in the game's order.
+    /// With `tables`, a position they hold is looked up instead (exact).
+    pub fn search_in_sequence(
+        &self,
+        limits: &Limits,
+        tt_mb: usize,
+        tables: &EndgameTables,
+    ) -> Vec<PositionEval> {
+        let tables = tables.get(self.game.variant);
+        with_sized_engine(self.game.variant, tt_mb, |engine| {
+            engine.clear();
+            engine.set_keep_table(true);
+            use_tables(engine, tables);
+            let mut evals: Vec<PositionEval> = (0..self.game.positions.len())
+                .rev()
+                .map(|i| {
+                    let pos = &self.game.positions[i];
+                    if let Some((eval, _)) =
+                        tables.and_then(|t| table_eval(t, pos, self.king_counts[i]))
+                    {
+                        return eval;
+                    }
+                    engine
+                        .search(pos, &self.limits(i, limits), &self.keys[..i], |_| {})
+                        .into()
+                })
+                .collect();
+            engine.set_keep_table(false);
+            evals.reverse();
+            evals
+        })
+    }
+}
+
 /// Gives `engine` the tables (or none). Tables that do not fit its rules (which
 /// [`EndgameTables::insert`] rules out) are not used.
 fn use_tables(engine: &mut Engine, tables: Option<&Arc<Tables>>) {

@@ -1,6 +1,7 @@
 //! The pieces of the analysis quality benchmark (`drafti bench --quality`): a **reference**
 //! that searches every position of a game alone, uniformly, with a node limit (reproducible,
-//! one fresh table per search, so each position's result can be cached on its own), the
+//! one fresh table per search, so each position's result can be cached on its own) or, as
+//! the analysis does, every game as one sequence from its last position back, the
 //! reference's verdict on every move, and the agreement of an analysis's verdicts with it.
 //!
 //! ```text
@@ -35,6 +36,22 @@ pub fn reference_evals(
         .with_max_len(1)
         .map(|&i| searcher.search_alone(i, &Limits::nodes(nodes), REFERENCE_TT_MB, tables))
         .collect()
+}
+
+/// Transposition table of a reference that searches a whole game as one sequence, MiB
+/// (larger than [`REFERENCE_TT_MB`]: what it keeps from later positions is the point).
+pub const REFERENCE_SEQUENCE_TT_MB: usize = 64;
+
+/// Searches every position of `game` as one sequence, from the last to the first, in one
+/// engine whose table is kept (fresh for the game), each within `nodes`: the reference made
+/// the way the analysis searches, so what a deep search of a later position found is known
+/// when the earlier ones are searched. Results in the game's order.
+pub fn reference_evals_in_sequence(
+    game: &ReplayedGame,
+    nodes: u64,
+    tables: &EndgameTables,
+) -> Vec<PositionEval> {
+    Searcher::new(game).search_in_sequence(&Limits::nodes(nodes), REFERENCE_SEQUENCE_TT_MB, tables)
 }
 
 /// The reference's verdict on every move of `game` from the searches of all its positions

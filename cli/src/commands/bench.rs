@@ -11,8 +11,8 @@ use drafti_analyzer::analysis::{
     analyse_game, analyse_games, AnalysisOptions, EndgameTables, PositionEval,
 };
 use drafti_analyzer::quality::{
-    engine_fingerprint, reference_evals, reference_verdicts, Agreement, ClassAgreement,
-    REFERENCE_TT_MB,
+    engine_fingerprint, reference_evals, reference_evals_in_sequence, reference_verdicts,
+    Agreement, ClassAgreement, REFERENCE_SEQUENCE_TT_MB, REFERENCE_TT_MB,
 };
 use drafti_analyzer::replay::{replay, ReplayOptions, ReplayedGame};
 use drafti_engine::{Engine, Limits, Score};
@@ -40,7 +40,8 @@ pub struct Args {
     jobs: usize,
     /// Instead: the analysis quality benchmark on the real master games of --corpora: the
     /// verdicts of `drafti analyze` (at --depth/--nodes, default its default) against a
-    /// reference that searches every position alone at --reference-nodes.
+    /// reference that searches every position alone (or each game as one sequence) at
+    /// --reference-nodes.
     #[arg(long)]
     quality: bool,
     #[command(flatten)]
@@ -269,6 +270,12 @@ pub struct QualityArgs {
     /// The reference: nodes of each position's search.
     #[arg(long, value_name = "N", default_value_t = 2_000_000)]
     reference_nodes: u64,
+    /// The reference searches each game as one sequence, from its last position back to its
+    /// first, in one engine whose table is kept (as the analysis does), instead of every
+    /// position alone: what its deep search of a later position found is known when the
+    /// earlier ones are searched.
+    #[arg(long)]
+    reference_sequence: bool,
     /// Keep the reference's searches in FILE (JSON Lines, keyed by file, game and ply, with
     /// the engine's fingerprint and the node limit): read what is there, add what is missing.
     #[arg(long, value_name = "FILE")]
@@ -288,6 +295,9 @@ struct ReferenceHeader {
     /// The endgame tables used (`--egtb`), as the analysis labels them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     egtb: Option<String>,
+    /// Each game searched as one sequence (`--reference-sequence`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    sequence: bool,
 }
 
 /// One position of a reference file.
@@ -403,8 +413,13 @@ fn reference_runs(
     let header = ReferenceHeader {
         engine: engine_fingerprint(),
         nodes: args.reference_nodes,
-        tt_mb: REFERENCE_TT_MB,
+        tt_mb: if args.reference_sequence {
+            REFERENCE_SEQUENCE_TT_MB
+        } else {
+            REFERENCE_TT_MB
+        },
         egtb: tables.label(),
+        sequence: args.reference_sequence,
     };
     let mut known: HashMap<(String, usize, usize), ReferenceLine> = HashMap::new();
     let mut writer = None;
@@ -444,8 +459,50 @@ fn reference_runs(
     let total: usize = games.iter().map(|g| g.game.positions.len()).sum();
     let mut done = 0usize;
     let started = Instant::now();
+    // A sequence's results depend on the whole game: a game with any position missing is
+    // searched again from its last position, one game per worker.
+    let mut in_sequence: HashMap<usize, Vec<PositionEval>> = HashMap::new();
+    if args.reference_sequence {
+        let whole: Vec<usize> = (0..games.len())
+            .filter(|&g| {
+                let s = &games[g];
+                (0..s.game.positions.len())
+                    .any(|ply| !known.contains_key(&(s.file.clone(), s.index, ply)))
+            })
+            .collect();
+        let searched = std::sync::atomic::AtomicUsize::new(0);
+        let found: Vec<Vec<PositionEval>> = pool.install(|| {
+            whole
+                .par_iter()
+                .with_max_len(1)
+                .map(|&g| {
+                    let s = &games[g];
+                    let evals = reference_evals_in_sequence(&s.game, args.reference_nodes, tables);
+                    let n = searched.fetch_add(evals.len(), std::sync::atomic::Ordering::Relaxed)
+                        + evals.len();
+                    eprintln!(
+                        "bench --quality: reference {} game {}: {} positions searched in sequence ({} of at most {} in {:.0} s)",
+                        s.file,
+                        s.index,
+                        evals.len(),
+                        thousands(n as u64),
+                        thousands(total as u64),
+                        started.elapsed().as_secs_f64()
+                    );
+                    evals
+                })
+                .collect()
+        });
+        for (g, evals) in whole.into_iter().zip(found) {
+            let s = &games[g];
+            for ply in 0..evals.len() {
+                known.remove(&(s.file.clone(), s.index, ply));
+            }
+            in_sequence.insert(g, evals);
+        }
+    }
     let mut runs = Vec::with_capacity(games.len());
-    for s in games {
+    for (g, s) in games.iter().enumerate() {
         let game = &s.game;
         let mut evals: Vec<Option<PositionEval>> = (0..game.positions.len())
             .map(|ply| {
@@ -467,8 +524,12 @@ fn reference_runs(
             .collect();
         let missing: Vec<usize> = (0..evals.len()).filter(|&i| evals[i].is_none()).collect();
         if !missing.is_empty() {
-            let found =
-                pool.install(|| reference_evals(game, args.reference_nodes, &missing, tables));
+            let found = match in_sequence.remove(&g) {
+                Some(all) => missing.iter().map(|&i| all[i].clone()).collect(),
+                None => {
+                    pool.install(|| reference_evals(game, args.reference_nodes, &missing, tables))
+                }
+            };
             for (&ply, e) in missing.iter().zip(found) {
                 if let Some(w) = writer.as_mut() {
                     let (score, proven) = score_fields(e.score);
@@ -540,6 +601,8 @@ struct QualityJson {
     candidate_nodes_per_position: f64,
     reference_nodes: u64,
     reference_nodes_per_position: f64,
+    /// `alone` (every position with a fresh table) or `sequence` (each game backwards).
+    reference_mode: &'static str,
     ratio: f64,
     verified: usize,
     engine: String,
@@ -681,6 +744,11 @@ fn quality(args: &QualityArgs, jobs: usize, json: bool) -> CommandResult {
         candidate_nodes_per_position: per_position(candidate_nodes),
         reference_nodes: args.reference_nodes,
         reference_nodes_per_position: per_position(reference_nodes),
+        reference_mode: if args.reference_sequence {
+            "sequence"
+        } else {
+            "alone"
+        },
         ratio: args.reference_nodes as f64 / per_position(candidate_nodes).max(1.0),
         verified: analyses.iter().map(|a| a.verified).sum(),
         engine: engine_fingerprint(),
@@ -716,8 +784,13 @@ fn quality(args: &QualityArgs, jobs: usize, json: bool) -> CommandResult {
         thousands(report.verified as u64)
     );
     println!(
-        "reference: {} nodes a position, every position alone (engine {}): {:.0}x the candidate's nodes",
+        "reference: {} nodes a position, {} (engine {}): {:.0}x the candidate's nodes",
         thousands(args.reference_nodes),
+        if args.reference_sequence {
+            "each game as one sequence from its last position"
+        } else {
+            "every position alone"
+        },
         report.engine,
         report.ratio
     );
