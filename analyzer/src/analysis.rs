@@ -1052,6 +1052,35 @@ mod tests {
     }
 
     #[test]
+    fn a_game_searched_in_sequence_is_reproducible_and_uses_what_it_learned() {
+        let g =
+            game("1. c3-d4 b6-c5 2. d4xb6 a7xc5 3. e3-f4 c7-b6 4. d2-e3 h6-g5 5. f4xh6 d6-e5 *");
+        let searcher = Searcher::new(&g);
+        let limits = Limits::nodes(3_000);
+        let tables = EndgameTables::default();
+        let first = searcher.search_in_sequence(&limits, 4, &tables);
+        assert_eq!(first.len(), g.positions.len());
+        // Whatever this thread's engine searched before: the table is fresh for the game.
+        let _ = searcher.search_alone(0, &Limits::nodes(20_000), 4, &tables);
+        let again = searcher.search_in_sequence(&limits, 4, &tables);
+        for (a, b) in first.iter().zip(&again) {
+            assert_eq!(
+                (a.score, a.best, a.depth, a.nodes),
+                (b.score, b.best, b.depth, b.nodes)
+            );
+        }
+        // The first position is searched last, with the later positions' results in the
+        // table: deeper than alone within the same nodes.
+        let alone = searcher.search_alone(0, &limits, 4, &tables);
+        assert!(
+            first[0].depth >= alone.depth,
+            "{} < {}",
+            first[0].depth,
+            alone.depth
+        );
+    }
+
+    #[test]
     fn the_best_move_is_never_flagged() {
         let g = game("1. c3-d4 b6-c5 2. d4xb6 a7xc5 3. e3-f4 *");
         let a = analyse_game(&g, &AnalysisOptions::default());

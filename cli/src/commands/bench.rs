@@ -524,11 +524,12 @@ fn reference_runs(
             .collect();
         let missing: Vec<usize> = (0..evals.len()).filter(|&i| evals[i].is_none()).collect();
         if !missing.is_empty() {
-            let found = match in_sequence.remove(&g) {
-                Some(all) => missing.iter().map(|&i| all[i].clone()).collect(),
-                None => {
-                    pool.install(|| reference_evals(game, args.reference_nodes, &missing, tables))
-                }
+            let (found, from_sequence): (Vec<PositionEval>, bool) = match in_sequence.remove(&g) {
+                Some(all) => (missing.iter().map(|&i| all[i].clone()).collect(), true),
+                None => (
+                    pool.install(|| reference_evals(game, args.reference_nodes, &missing, tables)),
+                    false,
+                ),
             };
             for (&ply, e) in missing.iter().zip(found) {
                 if let Some(w) = writer.as_mut() {
@@ -552,15 +553,18 @@ fn reference_runs(
                 w.flush()?;
             }
             done += missing.len();
-            eprintln!(
-                "bench --quality: reference {} game {}: {} positions searched ({} of at most {} in {:.0} s)",
-                s.file,
-                s.index,
-                missing.len(),
-                thousands(done as u64),
-                thousands(total as u64),
-                started.elapsed().as_secs_f64()
-            );
+            // A sequence's progress was said as its game finished.
+            if !from_sequence {
+                eprintln!(
+                    "bench --quality: reference {} game {}: {} positions searched ({} of at most {} in {:.0} s)",
+                    s.file,
+                    s.index,
+                    missing.len(),
+                    thousands(done as u64),
+                    thousands(total as u64),
+                    started.elapsed().as_secs_f64()
+                );
+            }
         }
         runs.push(evals.into_iter().map(|e| e.expect("filled")).collect());
     }
