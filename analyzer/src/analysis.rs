@@ -58,7 +58,8 @@ pub const DEFAULT_CONFIRM_NODES: u64 = 500_000;
 
 /// A re-search's drop of winning chances in this range (around the blunder's 0.3, and up to
 /// the drops of 0.5-0.7 that the fitted evaluation overstates at depth 10) sends the move to
-/// the confirmation, as does a proven result; outside it the re-search's verdict stands (see `docs/engine.md`, "Quality on master games", for the measurements).
+/// the confirmation, as does a proven result; outside it the re-search's verdict stands
+/// (`docs/engine.md`, "Quality on master games", has the measurements).
 pub const DEFAULT_CONFIRM_BAND: (f64, f64) = (0.2, 0.7);
 
 /// A move whose drop of winning chances in the pass reaches this is re-searched (a little
@@ -452,17 +453,7 @@ impl Searcher<'_> {
             use_tables(engine, tables);
             let mut evals: Vec<PositionEval> = (0..self.game.positions.len())
                 .rev()
-                .map(|i| {
-                    let pos = &self.game.positions[i];
-                    if let Some((eval, _)) =
-                        tables.and_then(|t| table_eval(t, pos, self.king_counts[i]))
-                    {
-                        return eval;
-                    }
-                    engine
-                        .search(pos, &self.limits(i, limits), &self.keys[..i], |_| {})
-                        .into()
-                })
+                .map(|i| self.search_position(engine, i, limits, tables))
                 .collect();
             engine.set_keep_table(false);
             evals.reverse();
@@ -579,6 +570,24 @@ fn pass_verdict(
 }
 
 impl Searcher<'_> {
+    /// Position `i` in `engine` (its table as it is) within `limits`, or looked up in
+    /// `tables` when they hold it.
+    fn search_position(
+        &self,
+        engine: &mut Engine,
+        i: usize,
+        limits: &Limits,
+        tables: Option<&Arc<Tables>>,
+    ) -> PositionEval {
+        let pos = &self.game.positions[i];
+        if let Some((eval, _)) = tables.and_then(|t| table_eval(t, pos, self.king_counts[i])) {
+            return eval;
+        }
+        engine
+            .search(pos, &self.limits(i, limits), &self.keys[..i], |_| {})
+            .into()
+    }
+
     fn limits(&self, i: usize, limits: &Limits) -> Limits {
         Limits {
             king_count: self.king_counts[i],
@@ -701,14 +710,7 @@ impl Searcher<'_> {
             use_tables(engine, tables);
             let mut nodes = 0;
             let search = |engine: &mut Engine, i: usize| -> PositionEval {
-                let pos = &self.game.positions[i];
-                if let Some((eval, _)) =
-                    tables.and_then(|t| table_eval(t, pos, self.king_counts[i]))
-                {
-                    return eval;
-                }
-                let limits = self.limits(i, &options.limits);
-                engine.search(pos, &limits, &self.keys[..i], |_| {}).into()
+                self.search_position(engine, i, &options.limits, tables)
             };
             // The position after the segment (the next segment's first): the played score of
             // the segment's last move.
