@@ -457,54 +457,10 @@ fn reference_runs(
         writer = Some(w);
     }
     let total: usize = games.iter().map(|g| g.game.positions.len()).sum();
-    let mut done = 0usize;
     let started = Instant::now();
-    // A sequence's results depend on the whole game: a game with any position missing is
-    // searched again from its last position, one game per worker.
-    let mut in_sequence: HashMap<usize, Vec<PositionEval>> = HashMap::new();
-    if args.reference_sequence {
-        let whole: Vec<usize> = (0..games.len())
-            .filter(|&g| {
-                let s = &games[g];
-                (0..s.game.positions.len())
-                    .any(|ply| !known.contains_key(&(s.file.clone(), s.index, ply)))
-            })
-            .collect();
-        let searched = std::sync::atomic::AtomicUsize::new(0);
-        let found: Vec<Vec<PositionEval>> = pool.install(|| {
-            whole
-                .par_iter()
-                .with_max_len(1)
-                .map(|&g| {
-                    let s = &games[g];
-                    let evals = reference_evals_in_sequence(&s.game, args.reference_nodes, tables);
-                    let n = searched.fetch_add(evals.len(), std::sync::atomic::Ordering::Relaxed)
-                        + evals.len();
-                    eprintln!(
-                        "bench --quality: reference {} game {}: {} positions searched in sequence ({} of at most {} in {:.0} s)",
-                        s.file,
-                        s.index,
-                        evals.len(),
-                        thousands(n as u64),
-                        thousands(total as u64),
-                        started.elapsed().as_secs_f64()
-                    );
-                    evals
-                })
-                .collect()
-        });
-        for (g, evals) in whole.into_iter().zip(found) {
-            let s = &games[g];
-            for ply in 0..evals.len() {
-                known.remove(&(s.file.clone(), s.index, ply));
-            }
-            in_sequence.insert(g, evals);
-        }
-    }
-    let mut runs = Vec::with_capacity(games.len());
-    for (g, s) in games.iter().enumerate() {
+    let cached = |s: &Sampled| -> Vec<Option<PositionEval>> {
         let game = &s.game;
-        let mut evals: Vec<Option<PositionEval>> = (0..game.positions.len())
+        (0..game.positions.len())
             .map(|ply| {
                 let r = known.get(&(s.file.clone(), s.index, ply))?;
                 let legal = game.positions[ply].legal_moves(game.variant);
@@ -521,52 +477,90 @@ fn reference_runs(
                     exact: r.exact,
                 })
             })
-            .collect();
-        let missing: Vec<usize> = (0..evals.len()).filter(|&i| evals[i].is_none()).collect();
-        if !missing.is_empty() {
-            let (found, from_sequence): (Vec<PositionEval>, bool) = match in_sequence.remove(&g) {
-                Some(all) => (missing.iter().map(|&i| all[i].clone()).collect(), true),
-                None => (
-                    pool.install(|| reference_evals(game, args.reference_nodes, &missing, tables)),
-                    false,
-                ),
-            };
-            for (&ply, e) in missing.iter().zip(found) {
-                if let Some(w) = writer.as_mut() {
-                    let (score, proven) = score_fields(e.score);
-                    let line = ReferenceLine {
-                        file: s.file.clone(),
-                        game: s.index,
-                        ply,
-                        score,
-                        proven,
-                        best: e.best.map(|b| b.full_notation(false)),
-                        depth: e.depth,
-                        nodes: e.nodes,
-                        exact: e.exact,
-                    };
-                    writeln!(w, "{}", serde_json::to_string(&line)?)?;
-                }
+            .collect()
+    };
+    let mut evals: Vec<Vec<Option<PositionEval>>> = games.iter().map(cached).collect();
+    // The positions each game still lacks: searched now, and added to FILE.
+    let mut fresh: Vec<Vec<usize>> = evals
+        .iter()
+        .map(|e| (0..e.len()).filter(|&i| e[i].is_none()).collect())
+        .collect();
+    if args.reference_sequence {
+        // A sequence's results depend on the whole game: a game lacking any position is
+        // searched again from its last one, one game per worker.
+        let whole: Vec<usize> = (0..games.len()).filter(|&g| !fresh[g].is_empty()).collect();
+        let searched = std::sync::atomic::AtomicUsize::new(0);
+        let found: Vec<Vec<PositionEval>> = pool.install(|| {
+            whole
+                .par_iter()
+                .with_max_len(1)
+                .map(|&g| {
+                    let s = &games[g];
+                    let all = reference_evals_in_sequence(&s.game, args.reference_nodes, tables);
+                    let n = searched.fetch_add(all.len(), std::sync::atomic::Ordering::Relaxed)
+                        + all.len();
+                    eprintln!(
+                        "bench --quality: reference {} game {}: {} positions searched in sequence ({} of at most {} in {:.0} s)",
+                        s.file,
+                        s.index,
+                        all.len(),
+                        thousands(n as u64),
+                        thousands(total as u64),
+                        started.elapsed().as_secs_f64()
+                    );
+                    all
+                })
+                .collect()
+        });
+        for (g, all) in whole.into_iter().zip(found) {
+            fresh[g] = (0..all.len()).collect();
+            evals[g] = all.into_iter().map(Some).collect();
+        }
+    }
+    let mut done = 0usize;
+    let mut runs = Vec::with_capacity(games.len());
+    for ((s, mut evals), fresh) in games.iter().zip(evals).zip(fresh) {
+        if fresh.is_empty() {
+            runs.push(evals.into_iter().map(|e| e.expect("cached")).collect());
+            continue;
+        }
+        if !args.reference_sequence {
+            let found =
+                pool.install(|| reference_evals(&s.game, args.reference_nodes, &fresh, tables));
+            for (&ply, e) in fresh.iter().zip(found) {
                 evals[ply] = Some(e);
             }
-            if let Some(w) = writer.as_mut() {
-                w.flush()?;
-            }
-            done += missing.len();
-            // A sequence's progress was said as its game finished.
-            if !from_sequence {
-                eprintln!(
-                    "bench --quality: reference {} game {}: {} positions searched ({} of at most {} in {:.0} s)",
-                    s.file,
-                    s.index,
-                    missing.len(),
-                    thousands(done as u64),
-                    thousands(total as u64),
-                    started.elapsed().as_secs_f64()
-                );
-            }
+            done += fresh.len();
+            eprintln!(
+                "bench --quality: reference {} game {}: {} positions searched ({} of at most {} in {:.0} s)",
+                s.file,
+                s.index,
+                fresh.len(),
+                thousands(done as u64),
+                thousands(total as u64),
+                started.elapsed().as_secs_f64()
+            );
         }
-        runs.push(evals.into_iter().map(|e| e.expect("filled")).collect());
+        if let Some(w) = writer.as_mut() {
+            for &ply in &fresh {
+                let e = evals[ply].as_ref().expect("searched");
+                let (score, proven) = score_fields(e.score);
+                let line = ReferenceLine {
+                    file: s.file.clone(),
+                    game: s.index,
+                    ply,
+                    score,
+                    proven,
+                    best: e.best.map(|b| b.full_notation(false)),
+                    depth: e.depth,
+                    nodes: e.nodes,
+                    exact: e.exact,
+                };
+                writeln!(w, "{}", serde_json::to_string(&line)?)?;
+            }
+            w.flush()?;
+        }
+        runs.push(evals.into_iter().map(|e| e.expect("searched")).collect());
     }
     Ok(runs)
 }
