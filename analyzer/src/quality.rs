@@ -161,33 +161,40 @@ pub struct Agreement {
 impl Agreement {
     /// Adds one game: the candidate's analysis and the reference's verdicts on its moves.
     pub fn add(&mut self, candidate: &GameAnalysis, reference: &[Verdict]) {
-        for (m, r) in candidate.moves.iter().zip(reference) {
-            let c = m.judgement();
-            let r_j = r.judgement;
+        self.add_verdicts(candidate.moves.iter().map(|m| &m.verdict), reference);
+    }
+
+    /// Adds one game's verdicts of any candidate (a second reference, say) against the
+    /// reference's, move by move.
+    pub fn add_verdicts<'a>(
+        &mut self,
+        candidate: impl IntoIterator<Item = &'a Verdict>,
+        reference: &[Verdict],
+    ) {
+        for (c, r) in candidate.into_iter().zip(reference) {
+            let (c_j, r_j) = (c.judgement, r.judgement);
             self.blunder.add(
-                c == Some(Judgement::Blunder),
+                c_j == Some(Judgement::Blunder),
                 r_j == Some(Judgement::Blunder),
             );
             self.mistake.add(
-                c == Some(Judgement::Mistake),
+                c_j == Some(Judgement::Mistake),
                 r_j == Some(Judgement::Mistake),
             );
             self.inaccuracy.add(
-                c == Some(Judgement::Inaccuracy),
+                c_j == Some(Judgement::Inaccuracy),
                 r_j == Some(Judgement::Inaccuracy),
             );
             self.at_least_mistake.add(
-                c >= Some(Judgement::Mistake),
+                c_j >= Some(Judgement::Mistake),
                 r_j >= Some(Judgement::Mistake),
             );
-            if c == Some(Judgement::Blunder) && r_j >= Some(Judgement::Mistake) {
+            if c_j == Some(Judgement::Blunder) && r_j >= Some(Judgement::Mistake) {
                 self.blunders_at_least_mistake += 1;
             }
             self.moves += 1;
-            self.win_before_diff +=
-                (win_percent(m.verdict.wc_before) - win_percent(r.wc_before)).abs();
-            self.win_after_diff +=
-                (win_percent(m.verdict.wc_after) - win_percent(r.wc_after)).abs();
+            self.win_before_diff += (win_percent(c.wc_before) - win_percent(r.wc_before)).abs();
+            self.win_after_diff += (win_percent(c.wc_after) - win_percent(r.wc_after)).abs();
         }
     }
 

@@ -62,3 +62,128 @@ fn text_output_is_one_line_a_stage_after_a_heading() {
     );
     assert!(lines[3].contains("MB/s"), "{text}");
 }
+
+/// `bench --quality` on one real master game (tests/fixtures/analyze/abatsiev-17.pdn) in a
+/// corpora folder of its own, at small limits: `--args` added to the common ones.
+fn quality_run(corpora: &std::path::Path, args: &[&str]) -> Value {
+    let out = drafti()
+        .args([
+            "bench",
+            "--quality",
+            "--json",
+            "--jobs",
+            "2",
+            "--sample",
+            "1",
+        ])
+        .arg("--corpora")
+        .arg(corpora)
+        .args([
+            "--depth",
+            "4",
+            "--verify-depth",
+            "6",
+            "--confirm-depth",
+            "8",
+            "--confirm-nodes",
+            "20000",
+            "--no-egtb",
+            "--reference-nodes",
+            "20000",
+        ])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn a_second_reference_searched_alike_agrees_with_the_reference_on_every_verdict() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpora = dir.path().join("corpora");
+    std::fs::create_dir(&corpora).unwrap();
+    std::fs::copy(
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/fixtures/analyze/abatsiev-17.pdn"
+        ),
+        corpora.join("russian-abatsiev-17.pdn"),
+    )
+    .unwrap();
+    let reference = dir.path().join("reference.jsonl");
+    let reference_arg = reference.to_str().unwrap();
+    let alike = quality_run(
+        &corpora,
+        &[
+            "--reference",
+            reference_arg,
+            "--second-reference-nodes",
+            "20000",
+        ],
+    );
+    assert_eq!(alike["games"], 1);
+    let moves = alike["moves"].as_u64().unwrap();
+    assert!(moves > 40, "{alike}");
+    // The same uniform searches (one fresh table each) give the same verdicts.
+    let second = &alike["second_reference"];
+    assert_eq!(second["nodes"], 20_000);
+    assert_eq!(second["mode"], "alone");
+    let classes = second["classes"].as_array().unwrap();
+    let flagged: u64 = classes
+        .iter()
+        .map(|c| c["reference"].as_u64().unwrap())
+        .sum();
+    assert!(flagged > 0, "{second}");
+    for c in classes {
+        assert_eq!(c["candidate"], c["reference"], "{second}");
+        assert_eq!(c["both"], c["reference"], "{second}");
+    }
+    // The cached reference is read back, not searched again: the same verdicts, and the
+    // file holds each position once (the header and one line a position).
+    let lines = std::fs::read_to_string(&reference).unwrap().lines().count();
+    assert_eq!(lines as u64, alike["positions"].as_u64().unwrap() + 1);
+    let again = quality_run(&corpora, &["--reference", reference_arg]);
+    assert_eq!(again["classes"], alike["classes"]);
+    assert_eq!(again.get("second_reference"), None);
+    assert_eq!(
+        std::fs::read_to_string(&reference).unwrap().lines().count(),
+        lines
+    );
+    // A second reference with twice the nodes, as one sequence, finds other verdicts: its
+    // agreement is a measure, not an identity.
+    let deeper = quality_run(
+        &corpora,
+        &[
+            "--second-reference-nodes",
+            "40000",
+            "--second-reference-sequence",
+        ],
+    );
+    assert_eq!(deeper["classes"], alike["classes"]);
+    assert_eq!(deeper["second_reference"]["mode"], "sequence");
+    let differs = deeper["second_reference"]["classes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|c| c["both"] != c["reference"] || c["candidate"] != c["reference"]);
+    assert!(differs, "{}", deeper["second_reference"]);
+}
+
+#[test]
+fn the_quality_bench_skips_cleanly_without_the_master_archives() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = drafti()
+        .args(["bench", "--quality", "--corpora"])
+        .arg(dir.path().join("absent"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("(the master-game archives): skipped"), "{err}");
+}

@@ -280,6 +280,17 @@ pub struct QualityArgs {
     /// the engine's fingerprint and the node limit): read what is there, add what is missing.
     #[arg(long, value_name = "FILE")]
     reference: Option<PathBuf>,
+    /// Also measure the reference against a second reference of N nodes a position (as
+    /// uniform, in the mode --second-reference-sequence says): how far two deep searches
+    /// agree with each other, the yardstick of the candidate's agreement.
+    #[arg(long, value_name = "N")]
+    second_reference_nodes: Option<u64>,
+    /// The second reference searches each game as one sequence (as --reference-sequence).
+    #[arg(long, requires = "second_reference_nodes")]
+    second_reference_sequence: bool,
+    /// Keep the second reference's searches in FILE (as --reference).
+    #[arg(long, value_name = "FILE", requires = "second_reference_nodes")]
+    second_reference: Option<PathBuf>,
     /// Also write to FILE (JSON Lines) every move that the candidate or the reference judges,
     /// with both sides' scores, best moves and depths: where the two disagree and why.
     #[arg(long, value_name = "FILE")]
@@ -402,28 +413,45 @@ fn sampled_games(dir: &Path, every: u64) -> Result<Option<Vec<Sampled>>, CliErro
     Ok(Some(out))
 }
 
+/// How a reference searches: nodes a position, alone or as a sequence, its cache file.
+struct ReferenceSpec<'a> {
+    nodes: u64,
+    sequence: bool,
+    file: Option<&'a Path>,
+}
+
+impl ReferenceSpec<'_> {
+    fn mode(&self) -> &'static str {
+        if self.sequence {
+            "each game as one sequence from its last position"
+        } else {
+            "every position alone"
+        }
+    }
+}
+
 /// The reference searches of every position of `games`: read from FILE where it has them
 /// (for the same engine and limit), searched (and appended to FILE) where it has not.
 fn reference_runs(
     games: &[Sampled],
-    args: &QualityArgs,
+    spec: &ReferenceSpec,
     tables: &EndgameTables,
     pool: &rayon::ThreadPool,
 ) -> Result<Vec<Vec<PositionEval>>, CliError> {
     let header = ReferenceHeader {
         engine: engine_fingerprint(),
-        nodes: args.reference_nodes,
-        tt_mb: if args.reference_sequence {
+        nodes: spec.nodes,
+        tt_mb: if spec.sequence {
             REFERENCE_SEQUENCE_TT_MB
         } else {
             REFERENCE_TT_MB
         },
         egtb: tables.label(),
-        sequence: args.reference_sequence,
+        sequence: spec.sequence,
     };
     let mut known: HashMap<(String, usize, usize), ReferenceLine> = HashMap::new();
     let mut writer = None;
-    if let Some(path) = &args.reference {
+    if let Some(path) = spec.file {
         let mut same = false;
         if let Ok(file) = std::fs::File::open(path) {
             let mut lines = std::io::BufReader::new(file).lines();
@@ -485,7 +513,7 @@ fn reference_runs(
         .iter()
         .map(|e| (0..e.len()).filter(|&i| e[i].is_none()).collect())
         .collect();
-    if args.reference_sequence {
+    if spec.sequence {
         // A sequence's results depend on the whole game: a game lacking any position is
         // searched again from its last one, one game per worker.
         let whole: Vec<usize> = (0..games.len()).filter(|&g| !fresh[g].is_empty()).collect();
@@ -496,7 +524,7 @@ fn reference_runs(
                 .with_max_len(1)
                 .map(|&g| {
                     let s = &games[g];
-                    let all = reference_evals_in_sequence(&s.game, args.reference_nodes, tables);
+                    let all = reference_evals_in_sequence(&s.game, spec.nodes, tables);
                     let n = searched.fetch_add(all.len(), std::sync::atomic::Ordering::Relaxed)
                         + all.len();
                     eprintln!(
@@ -524,9 +552,8 @@ fn reference_runs(
             runs.push(evals.into_iter().map(|e| e.expect("cached")).collect());
             continue;
         }
-        if !args.reference_sequence {
-            let found =
-                pool.install(|| reference_evals(&s.game, args.reference_nodes, &fresh, tables));
+        if !spec.sequence {
+            let found = pool.install(|| reference_evals(&s.game, spec.nodes, &fresh, tables));
             for (&ply, e) in fresh.iter().zip(found) {
                 evals[ply] = Some(e);
             }
@@ -611,6 +638,53 @@ struct QualityJson {
     seconds: f64,
     positions_per_second: f64,
     jobs: usize,
+    /// The reference against a second reference (`--second-reference-nodes`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    second_reference: Option<SecondReferenceJson>,
+}
+
+/// How a second reference's verdicts agree with the reference's (the second as candidate).
+#[derive(Serialize)]
+struct SecondReferenceJson {
+    nodes: u64,
+    mode: &'static str,
+    classes: Vec<ClassJson>,
+    blunders_at_least_mistake: usize,
+}
+
+fn mode_name(sequence: bool) -> &'static str {
+    if sequence {
+        "sequence"
+    } else {
+        "alone"
+    }
+}
+
+fn class_rows(a: &Agreement) -> Vec<ClassJson> {
+    vec![
+        ClassJson::new("blunder", &a.blunder),
+        ClassJson::new("mistake", &a.mistake),
+        ClassJson::new("inaccuracy", &a.inaccuracy),
+        ClassJson::new(">= mistake", &a.at_least_mistake),
+    ]
+}
+
+fn print_class_rows(rows: &[ClassJson], candidate: &str) {
+    println!(
+        "{:<11} {:>9} {:>9} {:>6} {:>9} {:>6}",
+        "class", candidate, "reference", "both", "precision", "recall"
+    );
+    for c in rows {
+        println!(
+            "{:<11} {:>9} {:>9} {:>6} {:>9} {:>6}",
+            c.class,
+            c.candidate,
+            c.reference,
+            c.both,
+            fmt_ratio(c.precision),
+            fmt_ratio(c.recall)
+        );
+    }
 }
 
 fn fmt_ratio(x: Option<f64>) -> String {
@@ -705,7 +779,21 @@ fn quality(args: &QualityArgs, jobs: usize, json: bool) -> CommandResult {
     let analyses = pool.install(|| analyse_games(&refs, &options, &|_| {}));
     let seconds = start.elapsed().as_secs_f64();
     let candidate_nodes: u64 = analyses.iter().map(|a| a.nodes).sum();
-    let reference = reference_runs(&games, args, &options.tables, &pool)?;
+    let spec = ReferenceSpec {
+        nodes: args.reference_nodes,
+        sequence: args.reference_sequence,
+        file: args.reference.as_deref(),
+    };
+    let reference = reference_runs(&games, &spec, &options.tables, &pool)?;
+    let second_spec = args.second_reference_nodes.map(|nodes| ReferenceSpec {
+        nodes,
+        sequence: args.second_reference_sequence,
+        file: args.second_reference.as_deref(),
+    });
+    let second = match &second_spec {
+        Some(spec) => Some(reference_runs(&games, spec, &options.tables, &pool)?),
+        None => None,
+    };
     let reference_nodes: u64 = reference.iter().flatten().map(|e| e.nodes).sum();
     let mut agreement = Agreement::default();
     let mut moves_out = match &args.moves {
@@ -715,8 +803,12 @@ fn quality(args: &QualityArgs, jobs: usize, json: bool) -> CommandResult {
         )),
         None => None,
     };
-    for ((s, a), evals) in games.iter().zip(&analyses).zip(&reference) {
+    let mut second_agreement = Agreement::default();
+    for (g, ((s, a), evals)) in games.iter().zip(&analyses).zip(&reference).enumerate() {
         let verdicts = reference_verdicts(&s.game, evals);
+        if let Some(second) = &second {
+            second_agreement.add_verdicts(&reference_verdicts(&s.game, &second[g]), &verdicts);
+        }
         if let Some(w) = moves_out.as_mut() {
             for (m, r) in a.moves.iter().zip(&verdicts) {
                 if m.judgement().is_some() || r.judgement.is_some() {
@@ -742,26 +834,23 @@ fn quality(args: &QualityArgs, jobs: usize, json: bool) -> CommandResult {
         candidate_nodes_per_position: per_position(candidate_nodes),
         reference_nodes: args.reference_nodes,
         reference_nodes_per_position: per_position(reference_nodes),
-        reference_mode: if args.reference_sequence {
-            "sequence"
-        } else {
-            "alone"
-        },
+        reference_mode: mode_name(spec.sequence),
         ratio: args.reference_nodes as f64 / per_position(candidate_nodes).max(1.0),
         verified: analyses.iter().map(|a| a.verified).sum(),
         engine: engine_fingerprint(),
-        classes: vec![
-            ClassJson::new("blunder", &agreement.blunder),
-            ClassJson::new("mistake", &agreement.mistake),
-            ClassJson::new("inaccuracy", &agreement.inaccuracy),
-            ClassJson::new(">= mistake", &agreement.at_least_mistake),
-        ],
+        classes: class_rows(&agreement),
         blunders_at_least_mistake: agreement.blunders_at_least_mistake,
         win_before_mean_abs_diff: before,
         win_after_mean_abs_diff: after,
         seconds,
         positions_per_second: positions as f64 / seconds.max(1e-9),
         jobs,
+        second_reference: second_spec.as_ref().map(|spec| SecondReferenceJson {
+            nodes: spec.nodes,
+            mode: mode_name(spec.sequence),
+            classes: class_rows(&second_agreement),
+            blunders_at_least_mistake: second_agreement.blunders_at_least_mistake,
+        }),
     };
     if json {
         println!("{}", serde_json::to_string(&report)?);
@@ -784,32 +873,14 @@ fn quality(args: &QualityArgs, jobs: usize, json: bool) -> CommandResult {
     println!(
         "reference: {} nodes a position, {} (engine {}): {:.0}x the candidate's nodes",
         thousands(args.reference_nodes),
-        if args.reference_sequence {
-            "each game as one sequence from its last position"
-        } else {
-            "every position alone"
-        },
+        spec.mode(),
         report.engine,
         report.ratio
     );
     if report.ratio < 64.0 {
         println!("warning: the reference searches less than 64x the candidate's nodes");
     }
-    println!(
-        "{:<11} {:>9} {:>9} {:>6} {:>9} {:>6}",
-        "class", "candidate", "reference", "both", "precision", "recall"
-    );
-    for c in &report.classes {
-        println!(
-            "{:<11} {:>9} {:>9} {:>6} {:>9} {:>6}",
-            c.class,
-            c.candidate,
-            c.reference,
-            c.both,
-            fmt_ratio(c.precision),
-            fmt_ratio(c.recall)
-        );
-    }
+    print_class_rows(&report.classes, "candidate");
     println!(
         "blunders the reference calls at least mistakes: {} of {}",
         report.blunders_at_least_mistake, agreement.blunder.candidate
@@ -823,6 +894,18 @@ fn quality(args: &QualityArgs, jobs: usize, json: bool) -> CommandResult {
         thousands(report.positions_per_second.round() as u64),
         if jobs == 1 { "thread" } else { "threads" }
     );
+    if let (Some(spec), Some(second)) = (&second_spec, &report.second_reference) {
+        println!(
+            "second reference: {} nodes a position, {}, judged against the reference (how far two deep searches agree):",
+            thousands(spec.nodes),
+            spec.mode()
+        );
+        print_class_rows(&second.classes, "second");
+        println!(
+            "second reference's blunders the reference calls at least mistakes: {} of {}",
+            second.blunders_at_least_mistake, second_agreement.blunder.candidate
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }
 
