@@ -436,6 +436,31 @@ impl<'a> Searcher<'a> {
 }
 
 impl Searcher<'_> {
+    /// Move `i` judged alone, as a re-search judges it: its position searched within
+    /// `limits` by this thread's engine with a `tt_mb` table fresh for the move, then the
+    /// played move alone to the same depth in that table (both moves searched alike). Exact
+    /// when `tables` hold the position. Returns the analysis and the nodes spent.
+    pub fn judge_alone(
+        &self,
+        i: usize,
+        limits: &Limits,
+        tt_mb: usize,
+        tables: &EndgameTables,
+    ) -> (MoveAnalysis, u64) {
+        let tables = tables.get(self.game.variant);
+        if let Some(m) = tables.and_then(|t| self.exact_move(t, i)) {
+            return (m, 0);
+        }
+        with_sized_engine(self.game.variant, tt_mb, |engine| {
+            engine.clear();
+            engine.set_keep_table(true);
+            use_tables(engine, tables);
+            let judged = self.verify(engine, i, limits);
+            engine.set_keep_table(false);
+            judged
+        })
+    }
+
     /// Every position of the game searched within `limits` as one sequence, from the last to
     /// the first, by this thread's engine with a `tt_mb` table kept from one search to the
     /// next (fresh for the game), as the analysis's pass does; results in the game's order.

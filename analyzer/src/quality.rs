@@ -13,7 +13,7 @@
 use crate::analysis::{move_score, EndgameTables, GameAnalysis, PositionEval, Searcher};
 use crate::judge::{self, win_percent, Judgement, Verdict};
 use crate::replay::ReplayedGame;
-use drafti_engine::{Engine, Limits};
+use drafti_engine::{Engine, Limits, Score};
 use drafti_rules::{Position, Variant};
 use rayon::prelude::*;
 
@@ -54,19 +54,83 @@ pub fn reference_evals_in_sequence(
     Searcher::new(game).search_in_sequence(&Limits::nodes(nodes), REFERENCE_SEQUENCE_TT_MB, tables)
 }
 
+/// One position of a reference: its search and, for a reference that judges every move
+/// alone ([`reference_moves`]), the played move's score.
+#[derive(Clone, Debug)]
+pub struct ReferenceEval {
+    /// The position's search (or lookup in the endgame tables).
+    pub eval: PositionEval,
+    /// The score of the move played from this position, from the mover's side, searched to
+    /// `eval`'s depth in the same table (the best score when it is the best move); `None`
+    /// when the played move is judged from the next position's search instead.
+    pub played: Option<Score>,
+}
+
+impl From<PositionEval> for ReferenceEval {
+    fn from(eval: PositionEval) -> ReferenceEval {
+        ReferenceEval { eval, played: None }
+    }
+}
+
+/// Searches positions `indices` of `game` as [`reference_evals`] does, and judges the move
+/// played from each alone as the analysis's re-search does: after the position's search
+/// (fresh table, `nodes` as its limit), the played move alone to the same depth in that
+/// table, so the best and the played move are searched alike. The last position (no move)
+/// is only searched.
+pub fn reference_moves(
+    game: &ReplayedGame,
+    nodes: u64,
+    indices: &[usize],
+    tables: &EndgameTables,
+) -> Vec<ReferenceEval> {
+    let searcher = Searcher::new(game);
+    let limits = Limits::nodes(nodes);
+    indices
+        .par_iter()
+        .with_max_len(1)
+        .map(|&i| {
+            if i == game.moves.len() {
+                return searcher
+                    .search_alone(i, &limits, REFERENCE_TT_MB, tables)
+                    .into();
+            }
+            let (m, nodes) = searcher.judge_alone(i, &limits, REFERENCE_TT_MB, tables);
+            ReferenceEval {
+                eval: PositionEval {
+                    best: m.best,
+                    score: m.best_score,
+                    pv: m.pv,
+                    depth: m.depth,
+                    nodes,
+                    exact: m.exact,
+                },
+                played: Some(m.played_score),
+            }
+        })
+        .collect()
+}
+
 /// The reference's verdict on every move of `game` from the searches of all its positions
-/// (`evals[i]` is position `i`'s): the best score of position `i` against the negated score of
-/// position `i + 1`, no drop when the played move is the best one; exact when both are from
-/// the endgame tables.
-pub fn reference_verdicts(game: &ReplayedGame, evals: &[PositionEval]) -> Vec<Verdict> {
+/// (`evals[i]` is position `i`'s): the best score of position `i` against the played move's
+/// score (its own search where the reference has one, else the negated score of position
+/// `i + 1`), no drop when the played move is the best one; exact when both are from the
+/// endgame tables.
+pub fn reference_verdicts(game: &ReplayedGame, evals: &[ReferenceEval]) -> Vec<Verdict> {
     (0..game.moves.len())
         .map(|i| {
-            let is_best = evals[i].best.is_some_and(|b| b.same_move(&game.moves[i]));
-            let (best, played) = (evals[i].score, move_score(evals[i + 1].score));
-            if evals[i].exact && evals[i + 1].exact {
-                judge::judge_exact(best, played, is_best)
+            let before = &evals[i].eval;
+            let is_best = before.best.is_some_and(|b| b.same_move(&game.moves[i]));
+            let (played, exact) = match evals[i].played {
+                Some(played) => (played, before.exact),
+                None => (
+                    move_score(evals[i + 1].eval.score),
+                    before.exact && evals[i + 1].eval.exact,
+                ),
+            };
+            if exact {
+                judge::judge_exact(before.score, played, is_best)
             } else {
-                judge::judge(best, played, is_best)
+                judge::judge(before.score, played, is_best)
             }
         })
         .collect()

@@ -154,6 +154,51 @@ fn a_second_reference_searched_alike_agrees_with_the_reference_on_every_verdict(
         std::fs::read_to_string(&reference).unwrap().lines().count(),
         lines
     );
+    // Judging every move alone (the played move searched to the position's depth) is as
+    // reproducible, and its cache keeps the played moves' scores.
+    let moves_file = dir.path().join("moves.jsonl");
+    let moves_arg = moves_file.to_str().unwrap();
+    let judged = [
+        dir.path().join("judged-1.jsonl"),
+        dir.path().join("judged-2.jsonl"),
+    ];
+    let by_move = quality_run(
+        &corpora,
+        &[
+            "--reference-moves",
+            "--reference",
+            moves_arg,
+            "--moves",
+            judged[0].to_str().unwrap(),
+            "--second-reference-nodes",
+            "20000",
+            "--second-reference-moves",
+        ],
+    );
+    assert_eq!(by_move["reference_mode"], "moves");
+    for c in by_move["second_reference"]["classes"].as_array().unwrap() {
+        assert_eq!(c["candidate"], c["reference"], "{by_move}");
+        assert_eq!(c["both"], c["reference"], "{by_move}");
+    }
+    let cached = std::fs::read_to_string(&moves_file).unwrap();
+    assert!(cached.lines().next().unwrap().contains(r#""moves":true"#));
+    assert!(cached.contains(r#""played_score":"#), "{cached}");
+    let again = quality_run(
+        &corpora,
+        &[
+            "--reference-moves",
+            "--reference",
+            moves_arg,
+            "--moves",
+            judged[1].to_str().unwrap(),
+        ],
+    );
+    assert_eq!(again["classes"], by_move["classes"]);
+    assert_eq!(std::fs::read_to_string(&moves_file).unwrap(), cached);
+    // Every judged move's reference scores (the played move's from the cache) read back.
+    let judged_text = std::fs::read_to_string(&judged[0]).unwrap();
+    assert!(judged_text.lines().count() > 3, "{judged_text}");
+    assert_eq!(std::fs::read_to_string(&judged[1]).unwrap(), judged_text);
     // A second reference with twice the nodes, as one sequence, finds other verdicts: its
     // agreement is a measure, not an identity.
     let deeper = quality_run(

@@ -11,8 +11,9 @@ use drafti_analyzer::analysis::{
     analyse_game, analyse_games, AnalysisOptions, EndgameTables, PositionEval,
 };
 use drafti_analyzer::quality::{
-    engine_fingerprint, reference_evals, reference_evals_in_sequence, reference_verdicts,
-    Agreement, ClassAgreement, REFERENCE_SEQUENCE_TT_MB, REFERENCE_TT_MB,
+    engine_fingerprint, reference_evals, reference_evals_in_sequence, reference_moves,
+    reference_verdicts, Agreement, ClassAgreement, ReferenceEval, REFERENCE_SEQUENCE_TT_MB,
+    REFERENCE_TT_MB,
 };
 use drafti_analyzer::replay::{replay, ReplayOptions, ReplayedGame};
 use drafti_engine::{Engine, Limits, Score};
@@ -276,6 +277,11 @@ pub struct QualityArgs {
     /// earlier ones are searched.
     #[arg(long)]
     reference_sequence: bool,
+    /// The reference judges every move alone, as the analysis's re-search does: the position
+    /// searched (fresh table), then the played move alone to the same depth in that table,
+    /// instead of the position's search against the next position's.
+    #[arg(long, conflicts_with = "reference_sequence")]
+    reference_moves: bool,
     /// Keep the reference's searches in FILE (JSON Lines, keyed by file, game and ply, with
     /// the engine's fingerprint and the node limit): read what is there, add what is missing.
     #[arg(long, value_name = "FILE")]
@@ -288,6 +294,13 @@ pub struct QualityArgs {
     /// The second reference searches each game as one sequence (as --reference-sequence).
     #[arg(long, requires = "second_reference_nodes")]
     second_reference_sequence: bool,
+    /// The second reference judges every move alone (as --reference-moves).
+    #[arg(
+        long,
+        requires = "second_reference_nodes",
+        conflicts_with = "second_reference_sequence"
+    )]
+    second_reference_moves: bool,
     /// Keep the second reference's searches in FILE (as --reference).
     #[arg(long, value_name = "FILE", requires = "second_reference_nodes")]
     second_reference: Option<PathBuf>,
@@ -309,6 +322,9 @@ struct ReferenceHeader {
     /// Each game searched as one sequence (`--reference-sequence`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     sequence: bool,
+    /// Every move judged alone (`--reference-moves`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    moves: bool,
 }
 
 /// One position of a reference file.
@@ -330,6 +346,12 @@ struct ReferenceLine {
     /// Looked up in the endgame tables.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     exact: bool,
+    /// The played move's score searched alone (`--reference-moves`), from the mover's side:
+    /// centi-men, or `played_proven` as `proven`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    played_score: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    played_proven: Option<i32>,
 }
 
 fn score_fields(s: Score) -> (Option<i32>, Option<i32>) {
@@ -417,6 +439,7 @@ fn sampled_games(dir: &Path, every: u64) -> Result<Option<Vec<Sampled>>, CliErro
 struct ReferenceSpec<'a> {
     nodes: u64,
     sequence: bool,
+    moves: bool,
     file: Option<&'a Path>,
 }
 
@@ -424,8 +447,20 @@ impl ReferenceSpec<'_> {
     fn mode(&self) -> &'static str {
         if self.sequence {
             "each game as one sequence from its last position"
+        } else if self.moves {
+            "every move alone (its position, then the played move to the same depth)"
         } else {
             "every position alone"
+        }
+    }
+
+    fn mode_name(&self) -> &'static str {
+        if self.sequence {
+            "sequence"
+        } else if self.moves {
+            "moves"
+        } else {
+            "alone"
         }
     }
 }
@@ -437,7 +472,7 @@ fn reference_runs(
     spec: &ReferenceSpec,
     tables: &EndgameTables,
     pool: &rayon::ThreadPool,
-) -> Result<Vec<Vec<PositionEval>>, CliError> {
+) -> Result<Vec<Vec<ReferenceEval>>, CliError> {
     let header = ReferenceHeader {
         engine: engine_fingerprint(),
         nodes: spec.nodes,
@@ -448,6 +483,7 @@ fn reference_runs(
         },
         egtb: tables.label(),
         sequence: spec.sequence,
+        moves: spec.moves,
     };
     let mut known: HashMap<(String, usize, usize), ReferenceLine> = HashMap::new();
     let mut writer = None;
@@ -486,7 +522,7 @@ fn reference_runs(
     }
     let total: usize = games.iter().map(|g| g.game.positions.len()).sum();
     let started = Instant::now();
-    let cached = |s: &Sampled| -> Vec<Option<PositionEval>> {
+    let cached = |s: &Sampled| -> Vec<Option<ReferenceEval>> {
         let game = &s.game;
         (0..game.positions.len())
             .map(|ply| {
@@ -496,18 +532,21 @@ fn reference_runs(
                     Some(text) => Some(*legal.iter().find(|m| &m.full_notation(false) == text)?),
                     None => None,
                 };
-                Some(PositionEval {
+                let eval = PositionEval {
                     best,
                     score: score_of_fields(r.score, r.proven),
                     pv: best.into_iter().collect(),
                     depth: r.depth,
                     nodes: r.nodes,
                     exact: r.exact,
-                })
+                };
+                let played = (r.played_score.is_some() || r.played_proven.is_some())
+                    .then(|| score_of_fields(r.played_score, r.played_proven));
+                Some(ReferenceEval { eval, played })
             })
             .collect()
     };
-    let mut evals: Vec<Vec<Option<PositionEval>>> = games.iter().map(cached).collect();
+    let mut evals: Vec<Vec<Option<ReferenceEval>>> = games.iter().map(cached).collect();
     // The positions each game still lacks: searched now, and added to FILE.
     let mut fresh: Vec<Vec<usize>> = evals
         .iter()
@@ -518,13 +557,17 @@ fn reference_runs(
         // searched again from its last one, one game per worker.
         let whole: Vec<usize> = (0..games.len()).filter(|&g| !fresh[g].is_empty()).collect();
         let searched = std::sync::atomic::AtomicUsize::new(0);
-        let found: Vec<Vec<PositionEval>> = pool.install(|| {
+        let found: Vec<Vec<ReferenceEval>> = pool.install(|| {
             whole
                 .par_iter()
                 .with_max_len(1)
                 .map(|&g| {
                     let s = &games[g];
-                    let all = reference_evals_in_sequence(&s.game, spec.nodes, tables);
+                    let all: Vec<ReferenceEval> =
+                        reference_evals_in_sequence(&s.game, spec.nodes, tables)
+                            .into_iter()
+                            .map(ReferenceEval::from)
+                            .collect();
                     let n = searched.fetch_add(all.len(), std::sync::atomic::Ordering::Relaxed)
                         + all.len();
                     eprintln!(
@@ -553,7 +596,16 @@ fn reference_runs(
             continue;
         }
         if !spec.sequence {
-            let found = pool.install(|| reference_evals(&s.game, spec.nodes, &fresh, tables));
+            let found: Vec<ReferenceEval> = pool.install(|| {
+                if spec.moves {
+                    reference_moves(&s.game, spec.nodes, &fresh, tables)
+                } else {
+                    reference_evals(&s.game, spec.nodes, &fresh, tables)
+                        .into_iter()
+                        .map(ReferenceEval::from)
+                        .collect()
+                }
+            });
             for (&ply, e) in fresh.iter().zip(found) {
                 evals[ply] = Some(e);
             }
@@ -570,8 +622,9 @@ fn reference_runs(
         }
         if let Some(w) = writer.as_mut() {
             for &ply in &fresh {
-                let e = evals[ply].as_ref().expect("searched");
+                let ReferenceEval { eval: e, played } = evals[ply].as_ref().expect("searched");
                 let (score, proven) = score_fields(e.score);
+                let (played_score, played_proven) = played.map_or((None, None), score_fields);
                 let line = ReferenceLine {
                     file: s.file.clone(),
                     game: s.index,
@@ -582,6 +635,8 @@ fn reference_runs(
                     depth: e.depth,
                     nodes: e.nodes,
                     exact: e.exact,
+                    played_score,
+                    played_proven,
                 };
                 writeln!(w, "{}", serde_json::to_string(&line)?)?;
             }
@@ -626,7 +681,8 @@ struct QualityJson {
     candidate_nodes_per_position: f64,
     reference_nodes: u64,
     reference_nodes_per_position: f64,
-    /// `alone` (every position with a fresh table) or `sequence` (each game backwards).
+    /// `alone` (every position with a fresh table), `sequence` (each game backwards) or
+    /// `moves` (every move judged alone).
     reference_mode: &'static str,
     ratio: f64,
     verified: usize,
@@ -650,14 +706,6 @@ struct SecondReferenceJson {
     mode: &'static str,
     classes: Vec<ClassJson>,
     blunders_at_least_mistake: usize,
-}
-
-fn mode_name(sequence: bool) -> &'static str {
-    if sequence {
-        "sequence"
-    } else {
-        "alone"
-    }
 }
 
 fn class_rows(a: &Agreement) -> Vec<ClassJson> {
@@ -726,8 +774,8 @@ fn judged_move_json<'a>(
     s: &'a Sampled,
     m: &drafti_analyzer::analysis::MoveAnalysis,
     r: &drafti_analyzer::judge::Verdict,
-    before: &PositionEval,
-    after: &PositionEval,
+    before: &ReferenceEval,
+    after: &ReferenceEval,
 ) -> JudgedMoveJson<'a> {
     let notation = |mv: Option<drafti_rules::Move>| mv.map(|b| b.full_notation(false));
     JudgedMoveJson {
@@ -745,11 +793,22 @@ fn judged_move_json<'a>(
         played_is_best: m.played_is_best,
         depth: m.depth,
         confirmed_depth: m.confirmed_depth,
-        reference_best: notation(before.best),
-        reference_before: score_fields(before.score),
-        reference_after: score_fields(drafti_analyzer::analysis::move_score(after.score)),
+        reference_best: notation(before.eval.best),
+        reference_before: score_fields(before.eval.score),
+        reference_after: score_fields(
+            before
+                .played
+                .unwrap_or_else(|| drafti_analyzer::analysis::move_score(after.eval.score)),
+        ),
         reference_drop: r.drop,
-        reference_depths: (before.depth, after.depth),
+        reference_depths: (
+            before.eval.depth,
+            if before.played.is_some() {
+                before.eval.depth
+            } else {
+                after.eval.depth
+            },
+        ),
     }
 }
 
@@ -782,19 +841,21 @@ fn quality(args: &QualityArgs, jobs: usize, json: bool) -> CommandResult {
     let spec = ReferenceSpec {
         nodes: args.reference_nodes,
         sequence: args.reference_sequence,
+        moves: args.reference_moves,
         file: args.reference.as_deref(),
     };
     let reference = reference_runs(&games, &spec, &options.tables, &pool)?;
     let second_spec = args.second_reference_nodes.map(|nodes| ReferenceSpec {
         nodes,
         sequence: args.second_reference_sequence,
+        moves: args.second_reference_moves,
         file: args.second_reference.as_deref(),
     });
     let second = match &second_spec {
         Some(spec) => Some(reference_runs(&games, spec, &options.tables, &pool)?),
         None => None,
     };
-    let reference_nodes: u64 = reference.iter().flatten().map(|e| e.nodes).sum();
+    let reference_nodes: u64 = reference.iter().flatten().map(|e| e.eval.nodes).sum();
     let mut agreement = Agreement::default();
     let mut moves_out = match &args.moves {
         Some(path) => Some(std::io::BufWriter::new(
@@ -834,7 +895,7 @@ fn quality(args: &QualityArgs, jobs: usize, json: bool) -> CommandResult {
         candidate_nodes_per_position: per_position(candidate_nodes),
         reference_nodes: args.reference_nodes,
         reference_nodes_per_position: per_position(reference_nodes),
-        reference_mode: mode_name(spec.sequence),
+        reference_mode: spec.mode_name(),
         ratio: args.reference_nodes as f64 / per_position(candidate_nodes).max(1.0),
         verified: analyses.iter().map(|a| a.verified).sum(),
         engine: engine_fingerprint(),
@@ -847,7 +908,7 @@ fn quality(args: &QualityArgs, jobs: usize, json: bool) -> CommandResult {
         jobs,
         second_reference: second_spec.as_ref().map(|spec| SecondReferenceJson {
             nodes: spec.nodes,
-            mode: mode_name(spec.sequence),
+            mode: spec.mode_name(),
             classes: class_rows(&second_agreement),
             blunders_at_least_mistake: second_agreement.blunders_at_least_mistake,
         }),
