@@ -66,6 +66,13 @@ pub const DEFAULT_CONFIRM_BAND: (f64, f64) = (0.2, 0.7);
 /// under the inaccuracy's 0.075, so a verdict near a threshold is checked).
 pub const DEFAULT_NOMINATE_DROP: f64 = 0.05;
 
+/// A re-searched move is a blunder only when its last search called it one at this many of
+/// its deepest completed depths (from there on); one that became a blunder later is reported
+/// as a mistake, [`MoveAnalysis::unsettled`]. On the master games a blunder that held at 4
+/// depths or more is the deep reference's far more often than one that did not
+/// (`docs/engine.md`, "Verdicts that settle").
+pub const DEFAULT_BLUNDER_DEPTHS: u32 = 4;
+
 /// The table of each task's engine, MiB.
 pub const DEFAULT_TT_MB: usize = 16;
 
@@ -89,6 +96,9 @@ pub struct AnalysisOptions {
     pub confirm: Option<Limits>,
     /// The re-search's drops (from, below) that send a move to `confirm`.
     pub confirm_band: (f64, f64),
+    /// A re-searched blunder must be the verdict of this many of its search's deepest
+    /// completed depths, else it is reported as a mistake (1: every blunder stands).
+    pub blunder_depths: u32,
     /// Transposition table of each task's engine, MiB.
     pub tt_mb: usize,
     /// Endgame tables: a position they hold is not searched but looked up, and the verdict on
@@ -172,6 +182,7 @@ impl Default for AnalysisOptions {
                 ..Limits::default()
             }),
             confirm_band: DEFAULT_CONFIRM_BAND,
+            blunder_depths: DEFAULT_BLUNDER_DEPTHS,
             tt_mb: DEFAULT_TT_MB,
             tables: EndgameTables::default(),
         }
@@ -214,6 +225,12 @@ impl AnalysisOptions {
                 self.confirm_band.0,
                 self.confirm_band.1,
                 limits_label(c)
+            ));
+        }
+        if self.verify.is_some() && self.blunder_depths > 1 {
+            label.push_str(&format!(
+                "; a blunder only when it held at the last {} depths",
+                self.blunder_depths
             ));
         }
         if let Some(tables) = self.tables.label() {
@@ -320,6 +337,9 @@ pub struct MoveAnalysis {
     /// The position before the move is in the endgame tables: both scores and the verdict
     /// are exact (`depth` is 0).
     pub exact: bool,
+    /// The re-search's drop is a blunder's, but it became one at fewer than
+    /// [`AnalysisOptions::blunder_depths`] of its deepest depths: judged a mistake.
+    pub unsettled: bool,
 }
 
 impl MoveAnalysis {
@@ -455,7 +475,8 @@ impl Searcher<'_> {
             engine.clear();
             engine.set_keep_table(true);
             use_tables(engine, tables);
-            let judged = self.verify(engine, i, limits);
+            // The reference's verdict is its deepest depth's, settled or not.
+            let judged = self.verify(engine, i, limits, 1);
             engine.set_keep_table(false);
             judged
         })
@@ -622,8 +643,16 @@ impl Searcher<'_> {
     }
 
     /// Re-searches move `i` deeper: the whole position and the played move alone, to the same
-    /// depth, in `engine` (its table kept). Returns the analysis and the nodes spent.
-    fn verify(&self, engine: &mut Engine, i: usize, limits: &Limits) -> (MoveAnalysis, u64) {
+    /// depth, in `engine` (its table kept). A blunder that is not the verdict of the last
+    /// `blunder_depths` completed depths is judged a mistake. Returns the analysis and the
+    /// nodes spent.
+    fn verify(
+        &self,
+        engine: &mut Engine,
+        i: usize,
+        limits: &Limits,
+        blunder_depths: u32,
+    ) -> (MoveAnalysis, u64) {
         let pos = &self.game.positions[i];
         let history = &self.keys[..i];
         let played = self.game.moves[i];
@@ -674,6 +703,14 @@ impl Searcher<'_> {
             }
             confirmed = depth;
         }
+        let depth = full.depth.min(alone.depth);
+        let unsettled = verdict.judgement == Some(Judgement::Blunder)
+            && depth - confirmed.min(depth) + 1 < blunder_depths;
+        let verdict = if unsettled {
+            verdict.unsettled()
+        } else {
+            verdict
+        };
         let analysis = MoveAnalysis {
             ply: i + 1,
             mover: pos.turn(),
@@ -684,9 +721,10 @@ impl Searcher<'_> {
             played_score,
             played_is_best: is_best,
             verdict,
-            depth: full.depth.min(alone.depth),
+            depth,
             confirmed_depth: Some(confirmed),
             exact: false,
+            unsettled,
         };
         (analysis, full.nodes + alone.nodes)
     }
@@ -714,6 +752,7 @@ impl Searcher<'_> {
             depth: 0,
             confirmed_depth: None,
             exact: true,
+            unsettled: false,
         })
     }
 
@@ -763,14 +802,16 @@ impl Searcher<'_> {
                             || next.score.is_proven());
                     let m = match (&options.verify, nominated) {
                         (Some(limits), true) => {
-                            let (mut m, spent) = self.verify(engine, i, limits);
+                            let (mut m, spent) =
+                                self.verify(engine, i, limits, options.blunder_depths);
                             nodes += spent;
                             if let Some(deeper) = options.confirm.as_ref().filter(|_| {
                                 m.verdict.proven.is_some()
                                     || (options.confirm_band.0..options.confirm_band.1)
                                         .contains(&m.verdict.drop)
                             }) {
-                                let (confirmed, spent) = self.verify(engine, i, deeper);
+                                let (confirmed, spent) =
+                                    self.verify(engine, i, deeper, options.blunder_depths);
                                 nodes += spent;
                                 m = confirmed;
                             }
@@ -789,6 +830,7 @@ impl Searcher<'_> {
                             depth: eval.depth,
                             confirmed_depth: None,
                             exact: false,
+                            unsettled: false,
                         },
                     };
                     moves.push(m);

@@ -145,6 +145,17 @@ pub struct Verdict {
     pub accuracy: f64,
 }
 
+impl Verdict {
+    /// This verdict for a move whose search had not settled it (a blunder only at the last
+    /// few depths): a blunder becomes a mistake, any other verdict stays.
+    pub fn unsettled(mut self) -> Verdict {
+        if self.judgement == Some(Judgement::Blunder) {
+            self.judgement = Some(Judgement::Mistake);
+        }
+        self
+    }
+}
+
 /// The winning chances of `score` (from the side it belongs to): −1 (lost) … 1 (won). Proven
 /// results are ±1; estimates follow `2/(1+exp(−K·score)) − 1`.
 ///

@@ -1,12 +1,14 @@
 //! The pieces of the analysis quality benchmark (`drafti bench --quality`): a **reference**
 //! that searches every position of a game alone, uniformly, with a node limit (reproducible,
-//! one fresh table per search, so each position's result can be cached on its own) or, as
-//! the analysis does, every game as one sequence from its last position back, the
-//! reference's verdict on every move, and the agreement of an analysis's verdicts with it.
+//! one fresh table per search, so each position's result can be cached on its own), or, as
+//! the analysis does, every game as one sequence from its last position back, or judges
+//! every move alone as the analysis's re-search does; the reference's verdict on every move,
+//! and the agreement of an analysis's verdicts (or a second reference's) with it.
 //!
 //! ```text
 //! position i ──search(nodes N)──▶ best_i, score_i          (every i, independently)
 //! move i: best score_i, played −score_{i+1} (none when best_i is the move) ──▶ judge
+//!   (judging moves alone: played = the played move searched to score_i's depth after it)
 //! candidate's judgement of move i  vs  reference's ──▶ per class: both / candidate / reference
 //! ```
 

@@ -17,6 +17,10 @@
 //!   (Russian rules), whose 21. g3-h4 the re-search at depth 10 calls a blunder (+3.47 ->
 //!   +0.80), the confirmation at depth 16 no blunder, and the 2,000,000-node reference a move
 //!   as good as its best (a drop of 0.01; from `bench --quality --sample 8 --moves`).
+//! - `czech-2007-17.pdn`: game 17 of `shared/corpora/czech-championship-2007-102games.pdn`
+//!   (Czech rules), whose 12. c3-d4 the confirmation at depth 14 calls a blunder from depth
+//!   12 on only, and every deep reference a mistake or less (2,000,000 nodes a position: a
+//!   drop of 0.21; 4,000,000: 0.28; judged move by move at 2,000,000: 0.14).
 //! - `table-ending.pdn`: a constructed Tanzanian ending (5 pieces, then 4 after Black's
 //!   capture): White's 2. b8-d6 leaves a table draw for a loss in 4, Black's 2... h8xa1
 //!   misses the table's win in 3 (2... e7xc5).
@@ -165,8 +169,9 @@ fn a_verdict_near_the_threshold_is_confirmed_deeper() {
         );
         m
     };
-    // The re-search at depth 10 alone calls 21. g3-h4 a blunder, by a drop under 0.7 …
-    let m = ply_41(&["--no-confirm"]);
+    // The re-search at depth 10 alone (every blunder standing) calls 21. g3-h4 a blunder,
+    // by a drop under 0.7 …
+    let m = ply_41(&["--no-confirm", "--blunder-depths", "1"]);
     assert_eq!(m["judgement"], "blunder", "{m}");
     assert_eq!(m["depth"], 10);
     // … so it is searched again at depth 16, which finds much less: no blunder (at
@@ -175,6 +180,54 @@ fn a_verdict_near_the_threshold_is_confirmed_deeper() {
     assert_ne!(m["judgement"], "blunder", "{m}");
     assert!(m["win_before"].as_f64().unwrap() - m["win_after"].as_f64().unwrap() < 15.0);
     assert_eq!(m["depth"], 16);
+}
+
+#[test]
+fn a_blunder_that_has_not_settled_with_depth_is_reported_as_a_mistake() {
+    let game = fixture("czech-2007-17.pdn");
+    let ply_23 = |args: &[&str]| -> (Value, String) {
+        let (code, out) =
+            analyze(&[&[game.as_str(), "--variant", "czech", "--json"][..], args].concat());
+        assert_eq!(code, 0, "{out}");
+        let m = json_lines(&out)[0]["moves"][22].clone();
+        assert_eq!(
+            (m["move_number"].clone(), m["move"].clone()),
+            ("12.".into(), "c3-d4".into())
+        );
+        let (code, text) = analyze(&[&[game.as_str(), "--variant", "czech"][..], args].concat());
+        assert_eq!(code, 0, "{text}");
+        let line = text
+            .lines()
+            .find(|l| l.contains(" 12. c3-d4"))
+            .unwrap_or_default()
+            .to_string();
+        (m, line)
+    };
+    // With every blunder standing, the confirmation calls 12. c3-d4 a blunder (-0.05 ->
+    // -1.76 at depth 14), but only from depth 12 on: three depths.
+    let (every, _) = ply_23(&["--blunder-depths", "1"]);
+    assert_eq!(every["judgement"], "blunder", "{every}");
+    assert_eq!(every["depth"], 14, "{every}");
+    assert_eq!(every["confirmed_depth"], 12, "{every}");
+    assert_eq!(every["unsettled"], false);
+    // By default a blunder must hold at the last 4 depths: the same numbers, a mistake.
+    let (m, line) = ply_23(&[]);
+    assert_eq!(m["judgement"], "mistake", "{m}");
+    assert_eq!(m["unsettled"], true, "{m}");
+    for field in [
+        "score_before",
+        "score_after",
+        "depth",
+        "confirmed_depth",
+        "best",
+    ] {
+        assert_eq!(m[field], every[field], "{field}");
+    }
+    assert!(m["win_before"].as_f64().unwrap() - m["win_after"].as_f64().unwrap() >= 15.0);
+    assert!(
+        line.contains("c3-d4?  mistake") && line.contains("only since depth 12: not settled"),
+        "{line}"
+    );
 }
 
 #[test]

@@ -75,6 +75,11 @@ pub struct SearchArgs {
     /// pass reaches this (default 0.05).
     #[arg(long, value_name = "DROP")]
     pub nominate: Option<f64>,
+    /// A re-searched move is a blunder only when its last search called it one at this many
+    /// of its deepest completed depths; otherwise it is judged a mistake, `unsettled`
+    /// (default 4; 1: every blunder stands).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub blunder_depths: Option<u32>,
     /// Endgame tables (drafti egtb build): positions they hold get exact verdicts (default:
     /// those in $XDG_CACHE_HOME/drafti/egtb or ~/.cache/drafti/egtb, if built).
     #[arg(long, value_name = "DIR")]
@@ -158,6 +163,9 @@ impl SearchArgs {
         }
         if let Some(drop) = self.nominate {
             options.nominate_drop = drop;
+        }
+        if let Some(n) = self.blunder_depths {
+            options.blunder_depths = n;
         }
         options
     }
@@ -293,6 +301,9 @@ struct MoveJson {
     reason: Option<&'static str>,
     depth: u32,
     confirmed_depth: Option<u32>,
+    /// The drop is a blunder's, but the last search called it one at too few of its deepest
+    /// depths: judged a mistake.
+    unsettled: bool,
     /// The position before the move is in the endgame tables: scores and verdict exact.
     exact: bool,
 }
@@ -337,6 +348,7 @@ fn move_json(game: &ReplayedGame, m: &MoveAnalysis) -> MoveJson {
         reason: m.verdict.proven.map(|r| r.as_str()),
         depth: m.depth,
         confirmed_depth: m.confirmed_depth,
+        unsettled: m.unsettled,
         exact: m.exact,
     }
 }
@@ -523,6 +535,10 @@ fn game_text(item: &Item, game: &ReplayedGame, a: &GameAnalysis) -> String {
             .unwrap_or_default();
         let checked = match m.confirmed_depth {
             _ if m.exact => "exact: endgame tables".to_string(),
+            Some(c) if m.unsettled => format!(
+                "depth {}, a blunder's drop only since depth {c}: not settled",
+                m.depth
+            ),
             Some(c) if c < m.depth => format!("depth {}, since depth {c}", m.depth),
             _ => format!("depth {}", m.depth),
         };

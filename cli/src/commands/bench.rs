@@ -763,6 +763,7 @@ struct JudgedMoveJson<'a> {
     played_is_best: bool,
     depth: u32,
     confirmed_depth: Option<u32>,
+    unsettled: bool,
     reference_best: Option<String>,
     reference_before: (Option<i32>, Option<i32>),
     reference_after: (Option<i32>, Option<i32>),
@@ -793,6 +794,7 @@ fn judged_move_json<'a>(
         played_is_best: m.played_is_best,
         depth: m.depth,
         confirmed_depth: m.confirmed_depth,
+        unsettled: m.unsettled,
         reference_best: notation(before.eval.best),
         reference_before: score_fields(before.eval.score),
         reference_after: score_fields(

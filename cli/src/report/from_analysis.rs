@@ -133,6 +133,8 @@ struct MoveLine {
     depth: u32,
     confirmed_depth: Option<u32>,
     #[serde(default)]
+    unsettled: bool,
+    #[serde(default)]
     exact: bool,
 }
 
@@ -489,7 +491,16 @@ fn analysis_of(game: &ReplayedGame, line: &GameLine) -> Result<GameAnalysis, Str
             (is_best, judge_exact(best_score, played_score, is_best))
         } else {
             let is_best = best.is_some_and(|b| b.same_move(&played));
-            (is_best, judge(best_score, played_score, is_best))
+            let verdict = judge(best_score, played_score, is_best);
+            // As the analysis judged it: a blunder that had not settled is a mistake.
+            (
+                is_best,
+                if m.unsettled {
+                    verdict.unsettled()
+                } else {
+                    verdict
+                },
+            )
         };
         moves.push(MoveAnalysis {
             ply: k + 1,
@@ -504,6 +515,7 @@ fn analysis_of(game: &ReplayedGame, line: &GameLine) -> Result<GameAnalysis, Str
             depth: m.depth,
             confirmed_depth: m.confirmed_depth,
             exact: m.exact,
+            unsettled: m.unsettled,
         });
     }
     let final_eval = score_of(line.final_score, line.final_proven)
