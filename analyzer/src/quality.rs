@@ -32,11 +32,23 @@ pub fn reference_evals(
     indices: &[usize],
     tables: &EndgameTables,
 ) -> Vec<PositionEval> {
+    each_position(game, indices, |searcher, i| {
+        searcher.search_alone(i, &Limits::nodes(nodes), REFERENCE_TT_MB, tables)
+    })
+}
+
+/// `f` of every position `indices` of `game`, one position a task over rayon's current
+/// pool; results in the order of `indices`.
+fn each_position<T: Send>(
+    game: &ReplayedGame,
+    indices: &[usize],
+    f: impl Fn(&Searcher, usize) -> T + Sync,
+) -> Vec<T> {
     let searcher = Searcher::new(game);
     indices
         .par_iter()
         .with_max_len(1)
-        .map(|&i| searcher.search_alone(i, &Limits::nodes(nodes), REFERENCE_TT_MB, tables))
+        .map(|&i| f(&searcher, i))
         .collect()
 }
 
@@ -85,31 +97,26 @@ pub fn reference_moves(
     indices: &[usize],
     tables: &EndgameTables,
 ) -> Vec<ReferenceEval> {
-    let searcher = Searcher::new(game);
     let limits = Limits::nodes(nodes);
-    indices
-        .par_iter()
-        .with_max_len(1)
-        .map(|&i| {
-            if i == game.moves.len() {
-                return searcher
-                    .search_alone(i, &limits, REFERENCE_TT_MB, tables)
-                    .into();
-            }
-            let (m, nodes) = searcher.judge_alone(i, &limits, REFERENCE_TT_MB, tables);
-            ReferenceEval {
-                eval: PositionEval {
-                    best: m.best,
-                    score: m.best_score,
-                    pv: m.pv,
-                    depth: m.depth,
-                    nodes,
-                    exact: m.exact,
-                },
-                played: Some(m.played_score),
-            }
-        })
-        .collect()
+    each_position(game, indices, |searcher, i| {
+        if i == game.moves.len() {
+            return searcher
+                .search_alone(i, &limits, REFERENCE_TT_MB, tables)
+                .into();
+        }
+        let (m, nodes) = searcher.judge_alone(i, &limits, REFERENCE_TT_MB, tables);
+        ReferenceEval {
+            eval: PositionEval {
+                best: m.best,
+                score: m.best_score,
+                pv: m.pv,
+                depth: m.depth,
+                nodes,
+                exact: m.exact,
+            },
+            played: Some(m.played_score),
+        }
+    })
 }
 
 /// The reference's verdict on every move of `game` from the searches of all its positions
