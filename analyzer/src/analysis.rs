@@ -1022,8 +1022,13 @@ pub fn flag_comment(
         .map(|r| format!("{r}; "))
         .unwrap_or_default();
     let exact = if m.exact { "; endgame tables" } else { "" };
+    let unsettled = if m.unsettled {
+        "; a blunder's drop, not settled"
+    } else {
+        ""
+    };
     format!(
-        "{reason}{} (best {}: {best}{exact})",
+        "{reason}{} (best {}: {best}{exact}{unsettled})",
         m.played_score, m.best_score
     )
 }

@@ -228,6 +228,27 @@ fn a_blunder_that_has_not_settled_with_depth_is_reported_as_a_mistake() {
         line.contains("c3-d4?  mistake") && line.contains("only since depth 12: not settled"),
         "{line}"
     );
+    // The annotated PDN gives it a mistake's NAG and says why in its comment.
+    let dir = std::env::temp_dir().join(format!("drafti-unsettled-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("annotated.pdn");
+    let (code, _) = analyze(&[
+        game.as_str(),
+        "--variant",
+        "czech",
+        "--pdn",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0);
+    // (Lines are wrapped: compared with every line end as a space.)
+    let pdn = std::fs::read_to_string(&out).unwrap().replace('\n', " ");
+    assert!(
+        pdn.contains(
+            "12. c3-d4? {[%eval -1.76] -1.76 (best -0.05: e1-d2; a blunder's drop, not settled)}"
+        ),
+        "{pdn}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
