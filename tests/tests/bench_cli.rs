@@ -232,3 +232,21 @@ fn the_quality_bench_skips_cleanly_without_the_master_archives() {
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("(the master-game archives): skipped"), "{err}");
 }
+
+#[test]
+fn one_file_cannot_hold_both_references() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("reference.jsonl");
+    let out = drafti()
+        .args(["bench", "--quality", "--second-reference-nodes", "1000"])
+        .arg("--reference")
+        .arg(&file)
+        .arg("--second-reference")
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("name the same file"), "{err}");
+    assert!(!file.exists());
+}

@@ -816,6 +816,12 @@ fn judged_move_json<'a>(
 
 /// `drafti bench --quality`.
 fn quality(args: &QualityArgs, jobs: usize, json: bool) -> CommandResult {
+    if args.reference.is_some() && args.reference == args.second_reference {
+        // A reference file holds one reference: the second would overwrite the first.
+        return Err(CliError(
+            "--reference and --second-reference name the same file: give each its own".into(),
+        ));
+    }
     let Some(games) = sampled_games(&args.corpora, args.sample)? else {
         eprintln!(
             "bench --quality: no folder {} (the master-game archives): skipped",
