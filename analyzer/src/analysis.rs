@@ -704,13 +704,10 @@ impl Searcher<'_> {
             confirmed = depth;
         }
         let depth = full.depth.min(alone.depth);
-        let unsettled = verdict.judgement == Some(Judgement::Blunder)
-            && depth - confirmed.min(depth) + 1 < blunder_depths;
-        let verdict = if unsettled {
-            verdict.unsettled()
-        } else {
-            verdict
-        };
+        // `confirmed` is at most `depth`: the depths from it on gave the final verdict.
+        let unsettled =
+            verdict.judgement == Some(Judgement::Blunder) && depth - confirmed + 1 < blunder_depths;
+        let verdict = verdict.unsettled_if(unsettled);
         let analysis = MoveAnalysis {
             ply: i + 1,
             mover: pos.turn(),

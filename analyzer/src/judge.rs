@@ -146,10 +146,10 @@ pub struct Verdict {
 }
 
 impl Verdict {
-    /// This verdict for a move whose search had not settled it (a blunder only at the last
-    /// few depths): a blunder becomes a mistake, any other verdict stays.
-    pub fn unsettled(mut self) -> Verdict {
-        if self.judgement == Some(Judgement::Blunder) {
+    /// This verdict, for a move whose search had not settled it when `unsettled` (a blunder
+    /// only at the last few depths): then a blunder becomes a mistake; any other verdict stays.
+    pub fn unsettled_if(mut self, unsettled: bool) -> Verdict {
+        if unsettled && self.judgement == Some(Judgement::Blunder) {
             self.judgement = Some(Judgement::Mistake);
         }
         self

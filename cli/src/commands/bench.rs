@@ -435,34 +435,47 @@ fn sampled_games(dir: &Path, every: u64) -> Result<Option<Vec<Sampled>>, CliErro
     Ok(Some(out))
 }
 
-/// How a reference searches: nodes a position, alone or as a sequence, its cache file.
-struct ReferenceSpec<'a> {
-    nodes: u64,
-    sequence: bool,
-    moves: bool,
-    file: Option<&'a Path>,
+/// How a reference judges a move.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ReferenceMode {
+    /// Every position searched alone; the played move from the next position's search.
+    Alone,
+    /// Each game as one sequence from its last position, the table kept.
+    Sequence,
+    /// Every move alone: its position, then the played move to the same depth.
+    Moves,
 }
 
-impl ReferenceSpec<'_> {
-    fn mode(&self) -> &'static str {
-        if self.sequence {
-            "each game as one sequence from its last position"
-        } else if self.moves {
-            "every move alone (its position, then the played move to the same depth)"
-        } else {
-            "every position alone"
+impl ReferenceMode {
+    fn of(sequence: bool, moves: bool) -> ReferenceMode {
+        match (sequence, moves) {
+            (true, _) => ReferenceMode::Sequence,
+            (false, true) => ReferenceMode::Moves,
+            (false, false) => ReferenceMode::Alone,
         }
     }
 
-    fn mode_name(&self) -> &'static str {
-        if self.sequence {
-            "sequence"
-        } else if self.moves {
-            "moves"
-        } else {
-            "alone"
+    /// The JSON's name and the text's description.
+    fn names(self) -> (&'static str, &'static str) {
+        match self {
+            ReferenceMode::Alone => ("alone", "every position alone"),
+            ReferenceMode::Sequence => (
+                "sequence",
+                "each game as one sequence from its last position",
+            ),
+            ReferenceMode::Moves => (
+                "moves",
+                "every move alone (its position, then the played move to the same depth)",
+            ),
         }
     }
+}
+
+/// How a reference searches: nodes a position, its mode, its cache file.
+struct ReferenceSpec<'a> {
+    nodes: u64,
+    mode: ReferenceMode,
+    file: Option<&'a Path>,
 }
 
 /// The reference searches of every position of `games`: read from FILE where it has them
@@ -476,14 +489,14 @@ fn reference_runs(
     let header = ReferenceHeader {
         engine: engine_fingerprint(),
         nodes: spec.nodes,
-        tt_mb: if spec.sequence {
+        tt_mb: if spec.mode == ReferenceMode::Sequence {
             REFERENCE_SEQUENCE_TT_MB
         } else {
             REFERENCE_TT_MB
         },
         egtb: tables.label(),
-        sequence: spec.sequence,
-        moves: spec.moves,
+        sequence: spec.mode == ReferenceMode::Sequence,
+        moves: spec.mode == ReferenceMode::Moves,
     };
     let mut known: HashMap<(String, usize, usize), ReferenceLine> = HashMap::new();
     let mut writer = None;
@@ -552,7 +565,7 @@ fn reference_runs(
         .iter()
         .map(|e| (0..e.len()).filter(|&i| e[i].is_none()).collect())
         .collect();
-    if spec.sequence {
+    if spec.mode == ReferenceMode::Sequence {
         // A sequence's results depend on the whole game: a game lacking any position is
         // searched again from its last one, one game per worker.
         let whole: Vec<usize> = (0..games.len()).filter(|&g| !fresh[g].is_empty()).collect();
@@ -595,9 +608,9 @@ fn reference_runs(
             runs.push(evals.into_iter().map(|e| e.expect("cached")).collect());
             continue;
         }
-        if !spec.sequence {
+        if spec.mode != ReferenceMode::Sequence {
             let found: Vec<ReferenceEval> = pool.install(|| {
-                if spec.moves {
+                if spec.mode == ReferenceMode::Moves {
                     reference_moves(&s.game, spec.nodes, &fresh, tables)
                 } else {
                     reference_evals(&s.game, spec.nodes, &fresh, tables)
@@ -848,15 +861,13 @@ fn quality(args: &QualityArgs, jobs: usize, json: bool) -> CommandResult {
     let candidate_nodes: u64 = analyses.iter().map(|a| a.nodes).sum();
     let spec = ReferenceSpec {
         nodes: args.reference_nodes,
-        sequence: args.reference_sequence,
-        moves: args.reference_moves,
+        mode: ReferenceMode::of(args.reference_sequence, args.reference_moves),
         file: args.reference.as_deref(),
     };
     let reference = reference_runs(&games, &spec, &options.tables, &pool)?;
     let second_spec = args.second_reference_nodes.map(|nodes| ReferenceSpec {
         nodes,
-        sequence: args.second_reference_sequence,
-        moves: args.second_reference_moves,
+        mode: ReferenceMode::of(args.second_reference_sequence, args.second_reference_moves),
         file: args.second_reference.as_deref(),
     });
     let second = match &second_spec {
@@ -903,7 +914,7 @@ fn quality(args: &QualityArgs, jobs: usize, json: bool) -> CommandResult {
         candidate_nodes_per_position: per_position(candidate_nodes),
         reference_nodes: args.reference_nodes,
         reference_nodes_per_position: per_position(reference_nodes),
-        reference_mode: spec.mode_name(),
+        reference_mode: spec.mode.names().0,
         ratio: args.reference_nodes as f64 / per_position(candidate_nodes).max(1.0),
         verified: analyses.iter().map(|a| a.verified).sum(),
         engine: engine_fingerprint(),
@@ -916,7 +927,7 @@ fn quality(args: &QualityArgs, jobs: usize, json: bool) -> CommandResult {
         jobs,
         second_reference: second_spec.as_ref().map(|spec| SecondReferenceJson {
             nodes: spec.nodes,
-            mode: spec.mode_name(),
+            mode: spec.mode.names().0,
             classes: class_rows(&second_agreement),
             blunders_at_least_mistake: second_agreement.blunders_at_least_mistake,
         }),
@@ -942,7 +953,7 @@ fn quality(args: &QualityArgs, jobs: usize, json: bool) -> CommandResult {
     println!(
         "reference: {} nodes a position, {} (engine {}): {:.0}x the candidate's nodes",
         thousands(args.reference_nodes),
-        spec.mode(),
+        spec.mode.names().1,
         report.engine,
         report.ratio
     );
@@ -967,7 +978,7 @@ fn quality(args: &QualityArgs, jobs: usize, json: bool) -> CommandResult {
         println!(
             "second reference: {} nodes a position, {}, judged against the reference (how far two deep searches agree):",
             thousands(spec.nodes),
-            spec.mode()
+            spec.mode.names().1
         );
         print_class_rows(&second.classes, "second");
         println!(

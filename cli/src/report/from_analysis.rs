@@ -491,16 +491,9 @@ fn analysis_of(game: &ReplayedGame, line: &GameLine) -> Result<GameAnalysis, Str
             (is_best, judge_exact(best_score, played_score, is_best))
         } else {
             let is_best = best.is_some_and(|b| b.same_move(&played));
-            let verdict = judge(best_score, played_score, is_best);
             // As the analysis judged it: a blunder that had not settled is a mistake.
-            (
-                is_best,
-                if m.unsettled {
-                    verdict.unsettled()
-                } else {
-                    verdict
-                },
-            )
+            let verdict = judge(best_score, played_score, is_best).unsettled_if(m.unsettled);
+            (is_best, verdict)
         };
         moves.push(MoveAnalysis {
             ply: k + 1,
