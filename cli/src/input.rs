@@ -4,7 +4,7 @@
 //! encoding is decided once (or given with `--encoding`), and the games see UTF-8.
 
 use crate::common::CliError;
-use drafti_analyzer::batch::Input;
+use drafti_archive::batch::Input;
 use drafti_pdn::{encoding_for_label, DecodingReader, Encoding};
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, ErrorKind, IsTerminal};

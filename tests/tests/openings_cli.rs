@@ -1,7 +1,7 @@
 //! End-to-end tests of `drafti openings` on the hand-made archive
 //! `tests/fixtures/openings/hand.pdn` (counts worked out by hand below) and on
 //! `random300.pdn` (300 random legal games, half of them Black-first, written by
-//! `cargo run --release -p drafti-analyzer --example make_book -- --random-games 300 --seed 7`).
+//! `cargo run --release -p drafti-archive --example make_book -- --random-games 300 --seed 7`).
 
 use drafti_tests::drafti;
 use serde_json::Value;

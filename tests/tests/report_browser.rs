@@ -6,7 +6,7 @@
 //! position at that ply. The page must load with no request leaving it and no script error.
 #![cfg(unix)]
 
-use drafti_analyzer::replay::{replay, ReplayOptions, ReplayedGame};
+use drafti_archive::replay::{replay, ReplayOptions, ReplayedGame};
 use drafti_rules::{Color, Square};
 use drafti_tests::browser::{file_url, Browser};
 use drafti_tests::drafti;

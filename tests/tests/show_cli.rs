@@ -1,7 +1,7 @@
 //! `drafti show FILE --game N --ply K`: the board of a stored game at a ply, as the rules
 //! core replays it, and clear errors for games, plies and files that are not there.
 
-use drafti_analyzer::replay::{replay, ReplayOptions};
+use drafti_archive::replay::{replay, ReplayOptions};
 use drafti_tests::drafti;
 
 const SMALL: &str = "fixtures/report/small.pdn";

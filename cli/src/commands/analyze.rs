@@ -13,13 +13,13 @@ use crate::common::{
     jobs, parse_variant, thousands, worker_pool, CliError, CommandResult, OutputFile,
 };
 use crate::input::{open_inputs, EncodingArg};
-use drafti_analyzer::analysis::{
+use drafti_analysis::judge::{win_percent, SideSummary};
+use drafti_analysis::{
     analyse_games, annotate, line_notation, AnalysisOptions, EndgameTables, GameAnalysis,
     MoveAnalysis,
 };
-use drafti_analyzer::batch::{run_games, BatchError, BatchOptions, Shard};
-use drafti_analyzer::judge::{win_percent, SideSummary};
-use drafti_analyzer::replay::{ReplayOptions, ReplayedGame};
+use drafti_archive::batch::{run_games, BatchError, BatchOptions, Shard};
+use drafti_archive::replay::{ReplayOptions, ReplayedGame};
 use drafti_engine::Score;
 use drafti_pdn::{write_game_to, ParseError};
 use drafti_rules::{Color, Variant};

@@ -7,15 +7,13 @@
 
 use crate::commands::selfplay::{random_game, First, RandomGames};
 use crate::common::{jobs, thousands, worker_pool, CliError, CommandResult};
-use drafti_analyzer::analysis::{
-    analyse_game, analyse_games, AnalysisOptions, EndgameTables, PositionEval,
-};
-use drafti_analyzer::quality::{
+use drafti_analysis::quality::{
     engine_fingerprint, reference_evals, reference_evals_in_sequence, reference_moves,
     reference_verdicts, Agreement, ClassAgreement, ReferenceEval, REFERENCE_SEQUENCE_TT_MB,
     REFERENCE_TT_MB,
 };
-use drafti_analyzer::replay::{replay, ReplayOptions, ReplayedGame};
+use drafti_analysis::{analyse_game, analyse_games, AnalysisOptions, EndgameTables, PositionEval};
+use drafti_archive::replay::{replay, ReplayOptions, ReplayedGame};
 use drafti_engine::{Engine, Limits, Score};
 use drafti_pdn::{parse_game, write_game_to, GameReader, GameRecord, GameSplitter, RawGame};
 use drafti_rules::{perft, Color, Position, Variant};
@@ -226,7 +224,7 @@ pub fn run(args: Args) -> CommandResult {
         .sum();
     let what = format!(
         "{analysed} of the games at depth {}",
-        drafti_analyzer::analysis::DEFAULT_DEPTH
+        drafti_analysis::DEFAULT_DEPTH
     );
     Measurement::new("analyze", what, positions as u64, "positions", start).print(args.json)?;
 
@@ -786,8 +784,8 @@ struct JudgedMoveJson<'a> {
 
 fn judged_move_json<'a>(
     s: &'a Sampled,
-    m: &drafti_analyzer::analysis::MoveAnalysis,
-    r: &drafti_analyzer::judge::Verdict,
+    m: &drafti_analysis::MoveAnalysis,
+    r: &drafti_analysis::judge::Verdict,
     before: &ReferenceEval,
     after: &ReferenceEval,
 ) -> JudgedMoveJson<'a> {
@@ -813,7 +811,7 @@ fn judged_move_json<'a>(
         reference_after: score_fields(
             before
                 .played
-                .unwrap_or_else(|| drafti_analyzer::analysis::move_score(after.eval.score)),
+                .unwrap_or_else(|| drafti_analysis::move_score(after.eval.score)),
         ),
         reference_drop: r.drop,
         reference_depths: (

@@ -6,8 +6,8 @@
 use crate::commands::validate::progress_bar;
 use crate::common::{parse_variant, CliError, CommandResult};
 use crate::input::{open_inputs, EncodingArg};
-use drafti_analyzer::batch::{run_games, BatchError, BatchOptions};
-use drafti_analyzer::replay::{canonical_record, Notation, ReplayOptions};
+use drafti_archive::batch::{run_games, BatchError, BatchOptions};
+use drafti_archive::replay::{canonical_record, Notation, ReplayOptions};
 use drafti_pdn::write_game_to;
 use drafti_rules::Variant;
 use std::io::Write;

@@ -4,12 +4,12 @@
 
 use crate::common::{parse_variant, report_written, warn_empty_inputs, CliError, CommandResult};
 use crate::input::{open_inputs, EncodingArg};
-use drafti_analyzer::batch::{run_games, BatchError, BatchOptions, GameJob, Shard};
-use drafti_analyzer::openings::{
+use drafti_archive::batch::{run_games, BatchError, BatchOptions, GameJob, Shard};
+use drafti_archive::openings::{
     discover, merge_rows, Book, Candidate, Classification, OpeningStats, RowKind, StatsRow,
     CLASSIFY_PLIES, CSV_HEADER,
 };
-use drafti_analyzer::replay::{ProblemKind, ReplayOptions};
+use drafti_archive::replay::{ProblemKind, ReplayOptions};
 use drafti_pdn::GameResult;
 use drafti_rules::{Color, Position, Variant};
 use serde::Serialize;

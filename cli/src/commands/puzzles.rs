@@ -17,14 +17,14 @@ use crate::common::{CliError, CommandResult, OutputFile};
 use crate::input::{open_inputs, EncodingArg};
 use crate::report::{corpus, is_numeric, move_number};
 use crate::svg::{self, escape, Arrow};
-use drafti_analyzer::batch::{run_games, BatchError, BatchOptions, GameJob, Input, Shard};
-use drafti_analyzer::puzzles::solve::played;
-use drafti_analyzer::puzzles::{
+use drafti_analysis::puzzles::solve::played;
+use drafti_analysis::puzzles::{
     mine_game, verify_puzzle, Collection, Entry, GainKind, Puzzle, PuzzleOptions, Source, Stats,
     DEFAULT_NODES, VERIFY_FACTOR,
 };
-use drafti_analyzer::replay::{ReplayOptions, ReplayedGame};
-use drafti_analyzer::selfplay::mainline;
+use drafti_analysis::selfplay::mainline;
+use drafti_archive::batch::{run_games, BatchError, BatchOptions, GameJob, Input, Shard};
+use drafti_archive::replay::{ReplayOptions, ReplayedGame};
 use drafti_engine::egtb::Tables;
 use drafti_pdn::{
     write_game_to, Comment, GameRecord, GameResult, Line, MoveNode, ResultToken, Tag,

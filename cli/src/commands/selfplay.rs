@@ -1,11 +1,11 @@
 //! `drafti selfplay`: games played by the machine, as PDN on stdout. `--random` picks each
 //! move uniformly at random among the legal moves (for tests and benchmarks); otherwise the
-//! engine plays both sides at `--depth D` (default 6) or `--nodes N` (`drafti_analyzer::selfplay`: a few random
+//! engine plays both sides at `--depth D` (default 6) or `--nodes N` (`drafti_analysis::selfplay`: a few random
 //! opening plies, some noise, adjudication at the ply cap), optionally against a second
 //! limit (`--opponent-depth`/`--opponent-nodes`, colours swapped every other game).
 
 use crate::common::{jobs, parse_variant, worker_pool, CliError, CommandResult};
-use drafti_analyzer::selfplay::{mainline, Rng};
+use drafti_analysis::selfplay::{mainline, Rng};
 use drafti_pdn::{write_game_to, GameRecord, GameResult, Line, ResultToken, Tag};
 use drafti_rules::{Color, Game, MoveList, Outcome, Position, Variant};
 use rayon::prelude::*;
@@ -156,7 +156,7 @@ pub fn random_game(args: &RandomGames, game_no: u64) -> GameRecord {
 pub fn run(mut args: Args) -> CommandResult {
     if !args.random {
         if args.depth.is_none() && args.nodes.is_none() {
-            args.depth = Some(drafti_analyzer::analysis::DEFAULT_DEPTH);
+            args.depth = Some(drafti_analysis::DEFAULT_DEPTH);
         }
         return run_engine(args);
     }
@@ -189,7 +189,7 @@ pub fn run(mut args: Args) -> CommandResult {
 
 /// Engine self-play: `--depth`/`--nodes` (and an opponent's limits for a match).
 fn run_engine(args: Args) -> CommandResult {
-    use drafti_analyzer::selfplay::{play_game, SelfplayOptions};
+    use drafti_analysis::selfplay::{play_game, SelfplayOptions};
     use drafti_engine::Limits;
     let limits = match (args.depth, args.nodes) {
         (_, Some(n)) => Limits::nodes(n),

@@ -5,7 +5,7 @@ use crate::common::{parse_fen, parse_variant, report_written, CliError, CommandR
 use crate::input::{open_inputs, EncodingArg};
 use crate::report::move_number;
 use crate::svg::{self, Arrow};
-use drafti_analyzer::replay::{replay, ReplayOptions};
+use drafti_archive::replay::{replay, ReplayOptions};
 use drafti_pdn::{parse_game, GameSplitter};
 use drafti_rules::{Position, Variant};
 use std::io::Write;

@@ -2,13 +2,13 @@
 //! archives — match scores and winners, start-order checks, goals ("supa"), the knockout
 //! ranking — as text tables, JSON Lines (one object per Event) or CSV (one row per player).
 //!
-//! The laws and the decisions are documented in `drafti_analyzer::standings`.
+//! The laws and the decisions are documented in `drafti_archive::standings`.
 
 use crate::common::{CliError, CommandResult};
 use crate::input::{open_inputs, EncodingArg};
-use drafti_analyzer::batch::{run_games, BatchOptions, GameJob};
-use drafti_analyzer::replay::{replay_partial, ReplayOptions};
-use drafti_analyzer::standings::{
+use drafti_archive::batch::{run_games, BatchOptions, GameJob};
+use drafti_archive::replay::{replay_partial, ReplayOptions};
+use drafti_archive::standings::{
     Archive, EventFormat, EventView, GameSummary, MatchGame, MatchReport, MatchStatus,
     StandingsOptions, Warning,
 };
@@ -317,10 +317,10 @@ fn game_row(g: &MatchGame, options: &StandingsOptions) -> Vec<String> {
     ]
 }
 
-fn side_name(side: drafti_analyzer::standings::Side) -> &'static str {
+fn side_name(side: drafti_archive::standings::Side) -> &'static str {
     match side {
-        drafti_analyzer::standings::Side::White => "White",
-        drafti_analyzer::standings::Side::Black => "Black",
+        drafti_archive::standings::Side::White => "White",
+        drafti_archive::standings::Side::Black => "Black",
     }
 }
 
@@ -485,7 +485,7 @@ fn csv_rows<W: Write>(out: &mut W, e: &EventView) -> std::io::Result<()> {
             EventFormat::Matches => "matches",
         };
         // Knockout: in ranking order; otherwise by name.
-        let order: Vec<(String, Option<&drafti_analyzer::standings::RankedPlayer>)> =
+        let order: Vec<(String, Option<&drafti_archive::standings::RankedPlayer>)> =
             match &e.knockout {
                 Some(ko) => ko
                     .ranking

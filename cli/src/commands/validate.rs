@@ -5,8 +5,8 @@ use crate::common::{
     parse_variant, report_written, thousands, warn_empty_inputs, CliError, CommandResult,
 };
 use crate::input::{open_inputs, EncodingArg};
-use drafti_analyzer::batch::{run_games, BatchError, BatchOptions, GameJob, Shard};
-use drafti_analyzer::replay::{replay_partial, Problem, ReplayOptions, Severity};
+use drafti_archive::batch::{run_games, BatchError, BatchOptions, GameJob, Shard};
+use drafti_archive::replay::{replay_partial, Problem, ReplayOptions, Severity};
 use drafti_pdn::{ParseError, RawGame, Span, Tag};
 use drafti_rules::{Position, Variant};
 use serde::ser::{SerializeMap, Serializer};
@@ -210,13 +210,13 @@ fn human_problem(out: &mut String, file: &str, raw: &RawGame, label: &str, p: &P
             }
         }
         if !p.legal.is_empty() {
-            let what = if p.kind == drafti_analyzer::replay::ProblemKind::AmbiguousMove {
+            let what = if p.kind == drafti_archive::replay::ProblemKind::AmbiguousMove {
                 "candidates"
             } else {
                 "legal moves"
             };
             let _ = writeln!(out, "   = {what}: {}", p.legal.join(", "));
-        } else if p.kind == drafti_analyzer::replay::ProblemKind::IllegalMove {
+        } else if p.kind == drafti_archive::replay::ProblemKind::IllegalMove {
             let _ = writeln!(out, "   = legal moves: none");
         }
     }
@@ -226,7 +226,7 @@ fn human_problem(out: &mut String, file: &str, raw: &RawGame, label: &str, p: &P
 fn syntax_problem(e: &ParseError) -> Problem {
     let mut p = Problem::new(
         Severity::Error,
-        drafti_analyzer::replay::ProblemKind::Syntax,
+        drafti_archive::replay::ProblemKind::Syntax,
         e.span,
         format!("{} (expected {}, found {})", e.message, e.expected, e.found),
     );
@@ -265,7 +265,7 @@ fn report(job: GameJob<'_>, json: bool, show_warnings: bool, options: &ReplayOpt
             variant: game
                 .problems
                 .iter()
-                .all(|p| p.kind != drafti_analyzer::replay::ProblemKind::UnknownVariant)
+                .all(|p| p.kind != drafti_archive::replay::ProblemKind::UnknownVariant)
                 .then(|| game.variant.name()),
             plies: game.moves.len(),
             result: game.played_result().map(|r| r.as_str()),

@@ -335,7 +335,7 @@ fn play_game(config: &Config, players: &mut [Player; 2], index: usize) -> Played
     let (result, termination) = end.expect("the loop ends with a result");
 
     let mut nodes =
-        drafti_analyzer::selfplay::mainline(&opening.start, variant, &played, config.numeric);
+        drafti_analysis::selfplay::mainline(&opening.start, variant, &played, config.numeric);
     for (node, comment) in nodes.iter_mut().zip(comments) {
         if let Some(text) = comment {
             node.comments.push(Comment {

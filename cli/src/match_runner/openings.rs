@@ -6,7 +6,7 @@
 //! search of its position scores it within ±0.25 men (the side to move is neither clearly
 //! better nor worse). Only as many are searched as the match needs.
 
-use drafti_analyzer::replay::{replay, ReplayOptions};
+use drafti_archive::replay::{replay, ReplayOptions};
 use drafti_engine::{Engine, Limits};
 use drafti_rules::{Color, Move, MoveList, Position, Variant};
 use std::collections::HashSet;

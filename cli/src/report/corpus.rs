@@ -1,7 +1,7 @@
 //! The bundled corpus, embedded in the binary: what `drafti report` reads when it is given
 //! no FILES and nothing is piped in (see `corpus/README.md` for how the files were made).
 
-use drafti_analyzer::batch::Input;
+use drafti_archive::batch::Input;
 
 /// Hand-annotated records that use every notation feature.
 pub const SHOWCASE: &[u8] = include_bytes!("../../../corpus/showcase.pdn");

@@ -11,13 +11,13 @@
 use super::output::{page_name, PAGE_GAMES};
 use super::{is_numeric, move_number, short_name, viewer, Collector, FlagBrief, IndexRow, Status};
 use crate::svg::escape;
-use drafti_analyzer::analysis::{GameAnalysis, MoveAnalysis};
-use drafti_analyzer::judge::{
+use drafti_analysis::judge::{
     win_percent, Judgement, SideSummary, BLUNDER_DROP, INACCURACY_DROP, K, MISTAKE_DROP,
     PROVEN_INACCURACY_WC, PROVEN_MISTAKE_WC,
 };
-use drafti_analyzer::openings::{RowKind, CLASSIFY_PLIES};
-use drafti_analyzer::replay::ReplayedGame;
+use drafti_analysis::{GameAnalysis, MoveAnalysis};
+use drafti_archive::openings::{RowKind, CLASSIFY_PLIES};
+use drafti_archive::replay::ReplayedGame;
 use drafti_pdn::Line;
 use drafti_rules::Color;
 use std::fmt::Write as _;

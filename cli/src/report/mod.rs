@@ -19,11 +19,11 @@ pub mod output;
 pub mod text;
 pub mod viewer;
 
-use drafti_analyzer::analysis::{analyse_game, analyse_games, AnalysisOptions, GameAnalysis};
-use drafti_analyzer::batch::GameJob;
-use drafti_analyzer::judge::{Judgement, SideSummary};
-use drafti_analyzer::openings::{Book, Classification, OpeningStats, CLASSIFY_PLIES};
-use drafti_analyzer::replay::ReplayedGame;
+use drafti_analysis::judge::{Judgement, SideSummary};
+use drafti_analysis::{analyse_game, analyse_games, AnalysisOptions, GameAnalysis};
+use drafti_archive::batch::GameJob;
+use drafti_archive::openings::{Book, Classification, OpeningStats, CLASSIFY_PLIES};
+use drafti_archive::replay::ReplayedGame;
 use drafti_pdn::GameResult;
 use drafti_rules::{Color, Position};
 use std::collections::HashMap;

@@ -5,8 +5,8 @@
 use super::html::RunInfo;
 use super::Collector;
 use crate::common::thousands;
-use drafti_analyzer::judge::{BLUNDER_DROP, INACCURACY_DROP, MISTAKE_DROP};
-use drafti_analyzer::openings::{RowKind, CLASSIFY_PLIES};
+use drafti_analysis::judge::{BLUNDER_DROP, INACCURACY_DROP, MISTAKE_DROP};
+use drafti_archive::openings::{RowKind, CLASSIFY_PLIES};
 use std::fmt::Write as _;
 
 /// Players listed in the text summary.

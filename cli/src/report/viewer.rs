@@ -37,8 +37,8 @@
 //! judge keeps the winning chances then), its re-search score when field 5 has one, else
 //! position `k`'s score. So the graph of the page is exactly [`super::white_win_curve`].
 
-use drafti_analyzer::analysis::GameAnalysis;
-use drafti_analyzer::replay::ReplayedGame;
+use drafti_analysis::GameAnalysis;
+use drafti_archive::replay::ReplayedGame;
 use drafti_engine::Score;
 use drafti_rules::{Color, Move, Position, Square};
 use std::fmt::Write as _;
@@ -347,8 +347,8 @@ pub fn geometry_js() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use drafti_analyzer::analysis::{analyse_game, AnalysisOptions};
-    use drafti_analyzer::replay::{replay, ReplayOptions};
+    use drafti_analysis::{analyse_game, AnalysisOptions};
+    use drafti_archive::replay::{replay, ReplayOptions};
     use drafti_engine::Limits;
 
     fn game(text: &str) -> ReplayedGame {

@@ -5,7 +5,7 @@
 //! must give the same text (idempotence).
 #![no_main]
 
-use drafti_analyzer::replay::{canonical_record, replay, replay_partial, Notation, ReplayOptions};
+use drafti_archive::replay::{canonical_record, replay, replay_partial, Notation, ReplayOptions};
 use drafti_pdn::{parse_games, write_game, GameReader, ReadError};
 use drafti_rules::Variant;
 use libfuzzer_sys::fuzz_target;

@@ -14,7 +14,7 @@
 //! The driver never prints: progress is reported through a callback.
 //!
 //! ```
-//! use drafti_analyzer::batch::{run_games, BatchOptions, Input};
+//! use drafti_archive::batch::{run_games, BatchOptions, Input};
 //! let text = "1. c3-d4 d6-e5 *\n1. c3-d4 d4-e5 *\n";
 //! let inputs = vec![Input::new("mem", Box::new(text.as_bytes()))];
 //! let mut valid = Vec::new();
@@ -85,7 +85,7 @@ pub struct ParseShardError(pub String);
 impl FromStr for Shard {
     type Err = ParseShardError;
     /// ```
-    /// use drafti_analyzer::batch::Shard;
+    /// use drafti_archive::batch::Shard;
     /// let s: Shard = "2/4".parse().unwrap();
     /// assert!(s.takes(1) && s.takes(5) && !s.takes(0));
     /// assert!("0/4".parse::<Shard>().is_err() && "5/4".parse::<Shard>().is_err());

@@ -16,7 +16,7 @@
 //! - **Window**: only the first [`CLASSIFY_PLIES`] plies of a game are looked at.
 //!
 //! ```
-//! use drafti_analyzer::openings::{Book, OpeningStats};
+//! use drafti_archive::openings::{Book, OpeningStats};
 //! use drafti_pdn::GameResult;
 //! use drafti_rules::{Color, Position, Variant};
 //!

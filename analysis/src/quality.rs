@@ -12,9 +12,9 @@
 //! candidate's judgement of move i  vs  reference's ──▶ per class: both / candidate / reference
 //! ```
 
-use crate::analysis::{move_score, EndgameTables, GameAnalysis, PositionEval, Searcher};
 use crate::judge::{self, win_percent, Judgement, Verdict};
-use crate::replay::ReplayedGame;
+use crate::{move_score, EndgameTables, GameAnalysis, PositionEval, Searcher};
+use drafti_archive::replay::ReplayedGame;
 use drafti_engine::{Engine, Limits, Score};
 use drafti_rules::{Position, Variant};
 use rayon::prelude::*;

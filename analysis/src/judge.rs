@@ -15,7 +15,7 @@
 //! (7.6 men) an inaccuracy, and a win thrown away with as much left likewise.
 //!
 //! [`K`] was fitted on drafti's own self-play games by logistic regression of the game result
-//! on the search score (`cargo run --release -p drafti-analyzer --example fit_k`; see
+//! on the search score (`cargo run --release -p drafti-analysis --example fit_k`; see
 //! `docs/engine.md`, "Judgement and the fitted k").
 //!
 //! Accuracy is lichess's: a move's accuracy falls exponentially with the drop of the mover's
@@ -24,7 +24,7 @@
 //!
 //! ```
 //! use drafti_engine::Score;
-//! use drafti_analyzer::judge::{judge, Judgement};
+//! use drafti_analysis::judge::{judge, Judgement};
 //! // Two men given away from an even position: a blunder.
 //! let j = judge(Score::centi_men(10), Score::centi_men(-190), false);
 //! assert_eq!(j.judgement, Some(Judgement::Blunder));
@@ -161,7 +161,7 @@ impl Verdict {
 ///
 /// ```
 /// use drafti_engine::Score;
-/// use drafti_analyzer::judge::winning_chances;
+/// use drafti_analysis::judge::winning_chances;
 /// assert_eq!(winning_chances(Score::DRAW), 0.0);
 /// assert_eq!(winning_chances(Score::win_in(5)), 1.0);
 /// assert!((winning_chances(Score::centi_men(100)) + winning_chances(Score::centi_men(-100))).abs() < 1e-12);
@@ -280,7 +280,7 @@ fn proven_judgement(wc: f64) -> Judgement {
 ///
 /// ```
 /// use drafti_engine::Score;
-/// use drafti_analyzer::judge::{judge_exact, Judgement, ProvenReason};
+/// use drafti_analysis::judge::{judge_exact, Judgement, ProvenReason};
 /// let v = judge_exact(Score::DRAW, Score::loss_in(12), false);
 /// assert_eq!((v.judgement, v.proven), (Some(Judgement::Blunder), Some(ProvenReason::DrawThrownAway)));
 /// assert_eq!(judge_exact(Score::win_in(7), Score::win_in(11), false).judgement, None);
@@ -334,7 +334,7 @@ impl SideSummary {
 /// without moves.
 ///
 /// ```
-/// use drafti_analyzer::judge::game_accuracy;
+/// use drafti_analysis::judge::game_accuracy;
 /// let wins = [50.0, 50.0, 50.0, 50.0, 50.0];
 /// assert_eq!(game_accuracy(&wins, &[(0, 100.0), (2, 100.0)]), Some(100.0));
 /// let a = game_accuracy(&wins, &[(0, 100.0), (2, 20.0)]).unwrap();

@@ -79,7 +79,7 @@ impl GameOutcome {
     /// [`Unfinished`](GameOutcome::Unfinished) and the second value says why.
     ///
     /// ```
-    /// use drafti_analyzer::standings::GameOutcome;
+    /// use drafti_archive::standings::GameOutcome;
     /// let game = drafti_pdn::parse_games(b"[Result \"1-0\"]\n1. c3-d4 0-1").remove(0).unwrap();
     /// let (outcome, why) = GameOutcome::of_record(&game);
     /// assert_eq!(outcome, GameOutcome::Unfinished);
@@ -222,7 +222,7 @@ impl GameSummary {
 /// without moves is unknown too.
 ///
 /// ```
-/// use drafti_analyzer::standings::king_appeared;
+/// use drafti_archive::standings::king_appeared;
 /// use drafti_rules::{Color, Position, Variant};
 /// let start = Position::start(Color::White);
 /// let mv = start.parse_move(Variant::Tanzanian, "c3-d4").unwrap().remove(0);

@@ -28,8 +28,8 @@
 //! gives back.
 //!
 //! ```
-//! use drafti_analyzer::puzzles::{mine_game, PuzzleOptions};
-//! use drafti_analyzer::replay::{replay, ReplayOptions};
+//! use drafti_analysis::puzzles::{mine_game, PuzzleOptions};
+//! use drafti_archive::replay::{replay, ReplayOptions};
 //! // Black's last move d6-c5?? lets White give a man and take two.
 //! let text = br#"[FEN "B:Wa1,c3,e3,g3:Bd6,f6,h6"] 1... d6-c5 *"#;
 //! let record = drafti_pdn::parse_games(text).remove(0).unwrap();
@@ -47,8 +47,8 @@ pub use collection::{Collection, Entry, Source};
 pub use solve::End;
 pub use themes::Themes;
 
-use crate::replay::ReplayedGame;
 use crate::selfplay::with_engine;
+use drafti_archive::replay::ReplayedGame;
 use drafti_engine::egtb::{EgtbError, Tables};
 use drafti_engine::{Engine, Limits, Score};
 use drafti_rules::{DrawLaws, Move, Position, Variant};
@@ -548,7 +548,7 @@ pub fn verify_puzzle(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::replay::{replay, ReplayOptions};
+    use drafti_archive::replay::{replay, ReplayOptions};
 
     fn game(text: &str) -> ReplayedGame {
         let record = drafti_pdn::parse_games(text.as_bytes()).remove(0).unwrap();

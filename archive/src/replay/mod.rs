@@ -29,7 +29,7 @@
 //! Ply numbers in problems are 1-based: the first move of the game is ply 1.
 //!
 //! ```
-//! use drafti_analyzer::replay::{replay, ReplayOptions};
+//! use drafti_archive::replay::{replay, ReplayOptions};
 //! let record = drafti_pdn::parse_games(b"1. c3-b4 f6-g5 2. b4-c5 b6xd4 *").remove(0).unwrap();
 //! let game = replay(record, &ReplayOptions::default());
 //! assert!(game.is_valid());

@@ -4,14 +4,14 @@
 //! from White's side at every position after the random opening.
 //!
 //! ```text
-//! cargo run --release -p drafti-analyzer --example fit_k -- [GAMES] [NODES] [SEED]
+//! cargo run --release -p drafti-analysis --example fit_k -- [GAMES] [NODES] [SEED]
 //! ```
 //! Defaults: 400 games, 4,000 nodes a move (about depth 6-8, near the analysis default of
 //! depth 6), seed 1. The games are
 //! played with the self-play defaults (4 random opening plies, noise 0.1, 200-ply cap).
 
-use drafti_analyzer::judge::wc_of_centi_men;
-use drafti_analyzer::selfplay::{play_games, SelfplayOptions, Termination};
+use drafti_analysis::judge::wc_of_centi_men;
+use drafti_analysis::selfplay::{play_games, SelfplayOptions, Termination};
 use drafti_engine::Limits;
 use drafti_pdn::GameResult;
 use std::time::Instant;

@@ -15,9 +15,9 @@
 //! of the game's earlier positions and the running count.
 //!
 //! ```
-//! use drafti_analyzer::analysis::{analyse_game, AnalysisOptions};
+//! use drafti_analysis::{analyse_game, AnalysisOptions};
 //! use drafti_engine::Limits;
-//! use drafti_analyzer::replay::{replay, ReplayOptions};
+//! use drafti_archive::replay::{replay, ReplayOptions};
 //! let record = drafti_pdn::parse_games(b"1. c3-d4 b6-c5 2. d4xb6 a7xc5 3. e3-f4 *").remove(0).unwrap();
 //! let game = replay(record, &ReplayOptions::default());
 //! let options = AnalysisOptions { limits: Limits::depth(4), ..AnalysisOptions::default() };
@@ -29,7 +29,7 @@
 use crate::judge::{
     self, game_accuracy, win_percent, Judgement, ProvenReason, SideSummary, Verdict,
 };
-use crate::replay::ReplayedGame;
+use drafti_archive::replay::ReplayedGame;
 use drafti_engine::egtb::{Tables, Value};
 use drafti_engine::{Engine, Limits, Score, SearchResult};
 use drafti_pdn::{Comment, GameRecord, Nag};
@@ -583,7 +583,7 @@ struct SegmentResult {
 ///
 /// ```
 /// use drafti_engine::Score;
-/// use drafti_analyzer::analysis::move_score;
+/// use drafti_analysis::move_score;
 /// assert_eq!(move_score(Score::loss_in(4)), Score::win_in(5));
 /// assert_eq!(move_score(Score::centi_men(-35)), Score::centi_men(35));
 /// ```
@@ -1086,7 +1086,7 @@ pub fn annotate(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::replay::{replay, ReplayOptions};
+    use drafti_archive::replay::{replay, ReplayOptions};
 
     fn game(text: &str) -> ReplayedGame {
         let record = drafti_pdn::parse_games(text.as_bytes()).remove(0).unwrap();

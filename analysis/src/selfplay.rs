@@ -18,7 +18,7 @@
 //!
 //! ```
 //! use drafti_engine::Limits;
-//! use drafti_analyzer::selfplay::{play_game, SelfplayOptions};
+//! use drafti_analysis::selfplay::{play_game, SelfplayOptions};
 //! let options = SelfplayOptions { max_plies: 20, ..SelfplayOptions::new(Limits::depth(2)) };
 //! let a = play_game(&options, 0);
 //! let b = play_game(&options, 0);
@@ -28,7 +28,7 @@
 //! assert_eq!(record.tag("White"), Some("drafti d2"));
 //! ```
 
-use crate::replay::move_token;
+use drafti_archive::replay::move_token;
 use drafti_engine::{Engine, Limits, Score};
 use drafti_pdn::{GameRecord, GameResult, Line, MoveNode, MoveNumber, ResultToken, Tag};
 use drafti_rules::{Color, Game, Move, MoveList, Outcome, Position, Variant};
@@ -425,7 +425,7 @@ mod tests {
         let g = play_game(&options, 1);
         let text = drafti_pdn::write_game(&g.record(&options, 1));
         let record = drafti_pdn::parse_games(text.as_bytes()).remove(0).unwrap();
-        let replayed = crate::replay::replay(record, &Default::default());
+        let replayed = drafti_archive::replay::replay(record, &Default::default());
         assert!(replayed.is_valid(), "{:?}", replayed.problems);
         assert_eq!(replayed.moves.len(), g.moves.len());
     }

@@ -3,7 +3,7 @@
 //! moves.
 //!
 //! ```text
-//! cargo run --release -p drafti-analyzer --example make_book > corpus/openings.tsv
+//! cargo run --release -p drafti-archive --example make_book > corpus/openings.tsv
 //! ```
 //!
 //! With `--random-games N [--seed S] [--plies P]` it writes instead an archive of N random
@@ -11,10 +11,10 @@
 //! half of them Black-first; a random result unless the rules decided it), for measuring `drafti openings`:
 //!
 //! ```text
-//! cargo run --release -p drafti-analyzer --example make_book -- --random-games 200000 --seed 1 > random.pdn
+//! cargo run --release -p drafti-archive --example make_book -- --random-games 200000 --seed 1 > random.pdn
 //! ```
 
-use drafti_analyzer::openings::{Book, DEFAULT_BOOK_DEPTHS};
+use drafti_archive::openings::{Book, DEFAULT_BOOK_DEPTHS};
 use drafti_rules::{Color, Game, Outcome, Position, Variant};
 use std::io::{BufWriter, Write};
 

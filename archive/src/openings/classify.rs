@@ -20,7 +20,7 @@ pub struct Classification<'b> {
 /// (board turned 180°, colours swapped).
 ///
 /// ```
-/// use drafti_analyzer::openings::normalised;
+/// use drafti_archive::openings::normalised;
 /// use drafti_rules::{Color, Position};
 /// assert_eq!(normalised(&Position::start(Color::Black), Color::Black), Position::start(Color::White));
 /// ```

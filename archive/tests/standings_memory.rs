@@ -3,7 +3,7 @@
 //! measures the peak of live heap bytes while an archive of one Event is read in and its
 //! standings written out the way `drafti standings` writes them.
 
-use drafti_analyzer::standings::{Archive, GameOutcome, GameSummary, StandingsOptions};
+use drafti_archive::standings::{Archive, GameOutcome, GameSummary, StandingsOptions};
 use drafti_rules::Color;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -79,7 +79,7 @@
 //!   equal players are listed by name.
 //!
 //! ```
-//! use drafti_analyzer::standings::{compute, GameOutcome, GameSummary, StandingsOptions};
+//! use drafti_archive::standings::{compute, GameOutcome, GameSummary, StandingsOptions};
 //! use drafti_rules::Color;
 //! let game = |n: usize, result| GameSummary {
 //!     file: "club.pdn".into(),

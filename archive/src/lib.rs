@@ -1,0 +1,13 @@
+//! Archives of draughts games, without an engine: each game read, replayed through the rules
+//! and validated ([`replay`]), many games at once in input order ([`batch`]), classified by
+//! opening with statistics across archives ([`openings`]), and ranked by the Tanzanian match
+//! laws ([`standings`]).
+//!
+//! ```text
+//! bytes ──drafti-pdn──▶ GameRecord ──replay──▶ ReplayedGame ──▶ openings, standings
+//!                         (batch: many files, rayon, input order, shards)
+//! ```
+pub mod batch;
+pub mod openings;
+pub mod replay;
+pub mod standings;
