@@ -465,3 +465,184 @@ pub fn run(
         }
     });
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::player::EnginePlayer;
+    use drafti_engine::Config;
+
+    /// Moves a king away and back (the reverse of its last move when it can), or fails as
+    /// told.
+    struct Shuffler {
+        last: Option<Move>,
+        fail_new_game: bool,
+        illegal: bool,
+    }
+
+    impl Shuffler {
+        fn new() -> Shuffler {
+            Shuffler {
+                last: None,
+                fail_new_game: false,
+                illegal: false,
+            }
+        }
+    }
+
+    impl Player for Shuffler {
+        fn new_game(&mut self) -> Result<(), Forfeit> {
+            self.last = None;
+            if self.fail_new_game {
+                return Err(Forfeit::new(ForfeitKind::Abandoned, "cannot start"));
+            }
+            Ok(())
+        }
+
+        fn play(&mut self, turn: &Turn<'_>) -> Result<Reply, Forfeit> {
+            let pos = turn.game.position();
+            let legal = pos.legal_moves(turn.variant);
+            let back = self.last.and_then(|last| {
+                legal
+                    .iter()
+                    .copied()
+                    .find(|m| m.from() == last.to() && m.to() == last.from())
+            });
+            let king_move = legal
+                .iter()
+                .copied()
+                .find(|m| pos.kings(pos.turn()).contains(m.from()));
+            let mv = back.or(king_move).unwrap_or(legal[0]);
+            self.last = Some(mv);
+            // An "illegal" move here: a legal move of the other side's position.
+            let mv = if self.illegal {
+                pos.with_turn(pos.turn().other()).legal_moves(turn.variant)[0]
+            } else {
+                mv
+            };
+            Ok(Reply {
+                mv,
+                score: None,
+                depth: None,
+                nodes: None,
+                elapsed: Duration::ZERO,
+            })
+        }
+    }
+
+    fn settings(start: &str, repetition: bool, max_plies: usize) -> MatchSettings {
+        MatchSettings {
+            variant: Variant::Tanzanian,
+            games: 2,
+            openings: vec![Opening::at(Position::from_fen(start).unwrap())],
+            control: Control::Nodes(100),
+            adjudication: Adjudication {
+                max_plies,
+                repetition,
+                tables: None,
+            },
+            concurrency: 1,
+            names: ["one".to_string(), "two".to_string()],
+        }
+    }
+
+    fn pair(a: Shuffler, b: Shuffler) -> [Box<dyn Player>; 2] {
+        [Box::new(a), Box::new(b)]
+    }
+
+    // Kings that can shuttle, men far apart so no law ends the game.
+    const SHUFFLE: &str = "W:WK29,21:BK4,12";
+
+    #[test]
+    fn repetition_and_ply_cap() {
+        let s = settings(SHUFFLE, true, 100);
+        let mut players = pair(Shuffler::new(), Shuffler::new());
+        let game = play_game(&s, &mut players, &s.openings[0], true, 0);
+        assert_eq!(
+            game.termination,
+            Termination::Repetition,
+            "{:?}",
+            game.moves
+        );
+        // The third visit of a position: at least two round trips of both kings.
+        assert!(game.moves.len() >= 8);
+        assert_eq!(game.winner(), None);
+        assert_eq!(game.first_player_score(), GameScore::Draw);
+        let s = settings(SHUFFLE, false, 30);
+        let game = play_game(&s, &mut players, &s.openings[0], false, 1);
+        assert_eq!(game.termination, Termination::PlyCap(30));
+        assert_eq!(game.moves.len(), 30);
+        assert_eq!(game.white, 1);
+        assert_eq!(game.names, ["two".to_string(), "one".to_string()]);
+        assert_eq!(
+            game.termination.to_string(),
+            "draw: adjudicated at the ply cap (30 plies)"
+        );
+    }
+
+    #[test]
+    fn failing_players_forfeit() {
+        let s = settings(SHUFFLE, true, 100);
+        let broken = Shuffler {
+            fail_new_game: true,
+            ..Shuffler::new()
+        };
+        let mut players = pair(Shuffler::new(), broken);
+        let game = play_game(&s, &mut players, &s.openings[0], true, 0);
+        assert_eq!(game.winner(), Some(Color::White));
+        assert_eq!(game.first_player_score(), GameScore::Win);
+        assert_eq!(
+            game.termination.to_string(),
+            "abandoned: Black's engine two: cannot start"
+        );
+        let cheat = Shuffler {
+            illegal: true,
+            ..Shuffler::new()
+        };
+        let mut players = pair(cheat, Shuffler::new());
+        let game = play_game(&s, &mut players, &s.openings[0], true, 0);
+        assert!(game.moves.is_empty());
+        assert_eq!(game.winner(), Some(Color::Black));
+        assert!(game
+            .termination
+            .to_string()
+            .starts_with("rules infraction: White's engine one: move "));
+    }
+
+    #[test]
+    fn games_come_in_order_and_a_stop_is_kept() {
+        let mut s = settings("W:W21-32:B1-12", true, 40);
+        s.games = 6;
+        s.concurrency = 2;
+        s.openings = crate::openings::even_material(Variant::Tanzanian, 2);
+        let players = || -> [Box<dyn Player>; 2] {
+            [
+                Box::new(EnginePlayer::new(Variant::Tanzanian, 1, Config::default())),
+                Box::new(EnginePlayer::new(Variant::Tanzanian, 1, Config::default())),
+            ]
+        };
+        let mut seen = Vec::new();
+        run(&s, &players, |game| {
+            seen.push(game.clone());
+            game.index < 3
+        });
+        assert_eq!(
+            seen.iter().map(|g| g.index).collect::<Vec<_>>(),
+            [0, 1, 2, 3]
+        );
+        // Both games of a pair start from one opening; the engines' moves carry comments.
+        assert_eq!(seen[0].moves[..2], seen[1].moves[..2]);
+        let comments = seen[0].comments();
+        assert_eq!(comments[1].as_deref(), Some("opening"));
+        assert!(comments[2].as_deref().is_some_and(|c| c.contains('/')));
+        // The same engines on one worker give the same games.
+        s.concurrency = 1;
+        let mut again = Vec::new();
+        run(&s, &players, |game| {
+            again.push(game.moves.clone());
+            true
+        });
+        assert_eq!(again.len(), 6);
+        assert!(seen.iter().zip(&again).all(|(a, b)| a.moves == *b));
+    }
+}
