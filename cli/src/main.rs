@@ -5,7 +5,6 @@
 
 mod commands;
 mod common;
-mod hub;
 mod input;
 mod match_runner;
 mod report;

@@ -1,5 +1,5 @@
 //! Switches for the engine's parts, so that each can be measured against the others in a
-//! match (`cargo run --release -p drafti-engine --example duel -- --a lmr=0`). The default is
+//! match (`cargo run --release -p drafti-hub --example duel -- --a lmr=0`). The default is
 //! the engine as shipped; docs/engine.md says what each switch was worth.
 
 use std::fmt;

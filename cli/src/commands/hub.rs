@@ -3,7 +3,7 @@
 //! GUI may change them with `set-param` before `init`.
 
 use crate::common::{parse_variant, CommandResult};
-use crate::hub::engine::{serve, Settings, MAX_HASH_MB};
+use drafti_hub::engine::{serve, Host, Settings, MAX_HASH_MB};
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
@@ -36,11 +36,19 @@ pub fn run(args: Args) -> CommandResult {
         depth: args.depth,
         king_count: args.king_count,
     };
+    // Tables from the default folder when built for these rules (stderr says which; a
+    // damaged one is reported there and not used).
+    let host = Host {
+        tables: Box::new(|variant| {
+            crate::commands::egtb::tables_for_search(None, variant).map_err(|e| e.to_string())
+        }),
+        diagnostics: Box::new(|line| eprintln!("{line}")),
+    };
     let stdin = std::io::BufReader::new(std::io::stdin());
-    match serve(stdin, std::io::stdout(), settings) {
+    match serve(stdin, std::io::stdout(), settings, host) {
         Ok(()) => Ok(ExitCode::SUCCESS),
         // The GUI closed its end: quit quietly, as the protocol asks.
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+        Err(e) if e.gui_gone() => Ok(ExitCode::SUCCESS),
         Err(e) => Err(e.into()),
     }
 }

@@ -1,4 +1,4 @@
-//! `drafti match`: two Hub engines play each other (see `match_runner`): one line per game on
+//! `drafti match`: two Hub engines play each other (drafti-hub's runner): one line per game on
 //! stderr, the games as PDN with `--pdn`, and the summary on stdout — W/D/L of the first
 //! engine, its score, the Elo difference with a 95% interval (pentanomial model once the
 //! games come in pairs), and with `--sprt` the log-likelihood ratio and the verdict; the
@@ -13,8 +13,11 @@
 //! `ply_cap`, `forfeit`, `tables`: adjudicated by the endgame tables of `--egtb`).
 
 use crate::common::{parse_variant, CliError, CommandResult};
-use crate::match_runner::stats::{Sprt, Tally, Verdict};
-use crate::match_runner::{self, openings, Config, Control, Played};
+use crate::match_runner;
+use drafti_hub::openings;
+use drafti_hub::runner::{self, Adjudication, Control, MatchSettings, PlayedGame, Termination};
+use drafti_hub::stats::{Sprt, Tally, Verdict};
+use drafti_hub::{HubPlayer, Player};
 use drafti_rules::Variant;
 use serde::Serialize;
 use std::io::Write;
@@ -170,20 +173,14 @@ struct Terminations {
 }
 
 impl Terminations {
-    fn add(&mut self, played: &Played) {
-        let t = &played.termination;
-        let counter = if t.contains("by the endgame tables") {
-            &mut self.tables
-        } else if t.contains("three times") {
-            &mut self.repetition
-        } else if t.contains("ply cap") {
-            &mut self.ply_cap
-        } else if t.starts_with("draw") {
-            &mut self.draw_rule
-        } else if t.contains("wins") {
-            &mut self.normal
-        } else {
-            &mut self.forfeit
+    fn add(&mut self, played: &PlayedGame) {
+        let counter = match &played.termination {
+            Termination::TablesDraw | Termination::TablesWin { .. } => &mut self.tables,
+            Termination::Repetition => &mut self.repetition,
+            Termination::PlyCap(_) => &mut self.ply_cap,
+            Termination::Rules(drafti_rules::Outcome::Draw(_)) => &mut self.draw_rule,
+            Termination::Rules(drafti_rules::Outcome::Win(_)) => &mut self.normal,
+            Termination::Forfeit { .. } => &mut self.forfeit,
         };
         *counter += 1;
     }
@@ -275,14 +272,14 @@ pub fn run(args: Args) -> CommandResult {
         Some(path) => {
             let text =
                 std::fs::read_to_string(path).map_err(|e| CliError(format!("{path}: {e}")))?;
-            let (list, skipped) = openings::from_file(&text, args.variant)
+            let (list, skipped) = match_runner::openings_from_file(&text, args.variant)
                 .map_err(|e| CliError(format!("{path}: {e}")))?;
             if skipped > 0 {
                 eprintln!("drafti: {path}: {skipped} games skipped (not valid, or already over)");
             }
             list
         }
-        None => openings::builtin(args.variant, pairs_needed, args.seed),
+        None => openings::balanced(args.variant, pairs_needed, args.seed),
     };
     if opening_list.is_empty() {
         return Err(CliError("no opening to play".to_string()));
@@ -306,7 +303,7 @@ pub fn run(args: Args) -> CommandResult {
     } else {
         let mut names = [String::new(), String::new()];
         for i in 0..2 {
-            names[i] = match_runner::engine_name(&engines[i], args.variant)
+            names[i] = HubPlayer::engine_name(&engines[i], args.variant)
                 .map_err(|e| CliError(format!("engine {}: {e}", engines[i])))?;
         }
         if names[0] == names[1] || names.iter().any(String::is_empty) {
@@ -317,19 +314,26 @@ pub fn run(args: Args) -> CommandResult {
         }
         names
     };
-    let config = Config {
+    let settings = MatchSettings {
         variant: args.variant,
-        commands: engines,
-        names: names.clone(),
         games,
-        control,
         openings: opening_list,
-        max_plies: args.max_plies,
-        margin: Duration::from_millis(args.margin),
-        move_timeout: Duration::from_secs(args.move_timeout.max(1)),
+        control,
+        adjudication: Adjudication {
+            max_plies: args.max_plies,
+            repetition: true,
+            tables,
+        },
         concurrency: args.concurrency as usize,
-        numeric: args.numeric,
-        tables,
+        names: names.clone(),
+    };
+    let margin = Duration::from_millis(args.margin);
+    let move_timeout = Duration::from_secs(args.move_timeout.max(1));
+    let variant = args.variant;
+    let players = || -> [Box<dyn Player>; 2] {
+        engines.clone().map(|command| -> Box<dyn Player> {
+            Box::new(HubPlayer::new(&command, variant, margin, move_timeout))
+        })
     };
 
     let mut pdn = match &args.pdn {
@@ -343,8 +347,8 @@ pub fn run(args: Args) -> CommandResult {
     let mut pending_pair = None;
     let mut write_error: Option<std::io::Error> = None;
     let mut decided = Verdict::Continue;
-    match_runner::run(&config, |played| {
-        let score = played.first_engine_score();
+    runner::run(&settings, &players, |played| {
+        let score = played.first_player_score();
         tally.add(score);
         terminations.add(played);
         if played.index % 2 == 0 {
@@ -357,7 +361,8 @@ pub fn run(args: Args) -> CommandResult {
             if played.index > 0 {
                 text.push('\n');
             }
-            drafti_pdn::write_game_to(&played.record, &mut text);
+            let record = match_runner::record(played, variant, args.numeric);
+            drafti_pdn::write_game_to(&record, &mut text);
             if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
                 write_error.get_or_insert(e);
             }
@@ -368,9 +373,9 @@ pub fn run(args: Args) -> CommandResult {
             games,
             names[played.white],
             names[1 - played.white],
-            played.result,
+            match_runner::result(played),
             played.termination,
-            played.plies,
+            played.moves.len(),
             names[0],
             tally.wins,
             tally.draws,

@@ -1,8 +1,8 @@
 //! The text of Hub protocol version 2: lines of `command arg=value arg="quoted value" flag`,
 //! position strings, moves, scores — read into typed values with errors, and written back.
 //!
-//! Both sides use this module: the engine loop ([`super::engine`]) reads GUI commands with
-//! [`Command::parse`], the match runner's client ([`super::client`]) reads engine answers with
+//! Both sides use this module: the engine loop ([`crate::engine`]) reads GUI commands with
+//! [`Command::parse`], the client ([`crate::client`]) reads engine answers with
 //! [`Message::parse`].
 //!
 //! On 8×8 boards the squares are numbered the standard way (square 1 = b8 … 32 = g1, White's
@@ -56,10 +56,13 @@ impl Message {
 
     /// Reads a line; `Ok(None)` for a blank one.
     ///
-    /// ```ignore
+    /// ```
+    /// use drafti_hub::protocol::Message;
     /// let m = Message::parse(r#"pos pos=We moves="22-18 9-13" x"#).unwrap().unwrap();
+    /// assert_eq!(m.command, "pos");
     /// assert_eq!(m.get("moves"), Some("22-18 9-13"));
     /// assert!(m.has("x"));
+    /// assert_eq!(m.to_string(), r#"pos pos=We moves="22-18 9-13" x"#);
     /// ```
     pub fn parse(line: &str) -> Result<Option<Message>, SyntaxError> {
         let mut rest = line.trim_start();
@@ -315,6 +318,17 @@ impl Level {
 impl Command {
     /// Reads a GUI line; `Ok(None)` for a blank one. Unknown arguments are ignored (the
     /// protocol's rule for extensions); unknown commands are an error.
+    ///
+    /// ```
+    /// use drafti_hub::protocol::{Command, CommandError, GoMode};
+    /// use drafti_rules::{Color, Position};
+    /// assert_eq!(Command::parse("go think").unwrap(), Some(Command::Go(GoMode::Think)));
+    /// let pos = Command::parse(r#"pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves="22-18 11-15""#);
+    /// let Ok(Some(Command::Pos { position, moves })) = pos else { panic!("{pos:?}") };
+    /// assert_eq!(position, Position::start(Color::White));
+    /// assert_eq!(moves[1].text, "11-15");
+    /// assert!(matches!(Command::parse("fly away"), Err(CommandError::Unknown(_))));
+    /// ```
     pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
         let Some(m) = Message::parse(line)? else {
             return Ok(None);

@@ -4,7 +4,7 @@
 //! count) or a ply cap.
 //!
 //! ```text
-//! cargo run --release -p drafti-engine --example endings -- --budget nodes=50000 \
+//! cargo run --release -p drafti-hub --example endings -- --budget nodes=50000 \
 //!     --positions 40 [--a SETTINGS] [--b SETTINGS] [--material 2K1M-1K,3K-1K,...] [--show]
 //! ```
 //! Materials are written strong side first, `K` kings and `M` men (`2K1M-1K`); the strong
@@ -12,14 +12,49 @@
 //! kings against one always start with one of the three on the main diagonal (otherwise the
 //! law draws at once). Prints, per material, the strong side's wins, the draws (by a law or
 //! at the cap) and its losses, and the mean plies to a win.
-
-#[path = "duel/harness.rs"]
-#[allow(dead_code)]
-mod harness;
+//!
+//! Each game is one game of drafti-hub's runner (`play_game`) between two in-process
+//! players, adjudicated by the rules and the ply cap only.
 
 use drafti_engine::Config;
-use drafti_rules::{Bitboard, Color, Game, Position, Variant, MAIN_DIAGONAL};
-use harness::{play_from, Budget, GameEnd, ThisEngine};
+use drafti_hub::runner::{play_game, Adjudication, Control, MatchSettings, Termination};
+use drafti_hub::{EnginePlayer, Opening, Player};
+use drafti_rules::{Bitboard, Color, Game, Outcome, Position, Variant, MAIN_DIAGONAL};
+use std::time::Duration;
+
+/// How a game ended, from the strong side's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum GameEnd {
+    Win,
+    Loss,
+    LawDraw,
+    Capped,
+    Other,
+}
+
+impl GameEnd {
+    fn of(termination: &Termination) -> GameEnd {
+        match termination {
+            Termination::Rules(Outcome::Win(Color::White)) => GameEnd::Win,
+            Termination::Rules(Outcome::Win(Color::Black)) => GameEnd::Loss,
+            Termination::Rules(Outcome::Draw(_)) => GameEnd::LawDraw,
+            Termination::PlyCap(_) => GameEnd::Capped,
+            _ => GameEnd::Other,
+        }
+    }
+}
+
+/// `nodes=N`, `depth=D` or `ms=T`.
+fn parse_budget(text: &str) -> Option<Control> {
+    let (kind, value) = text.split_once('=')?;
+    let n: u64 = value.parse().ok()?;
+    match kind {
+        "nodes" => Some(Control::Nodes(n)),
+        "depth" => Some(Control::Depth(u32::try_from(n).ok()?)),
+        "ms" => Some(Control::MoveTime(Duration::from_millis(n))),
+        _ => None,
+    }
+}
 
 /// Strong kings, strong men, weak kings, weak men.
 type Material = (u32, u32, u32, u32);
@@ -120,7 +155,7 @@ fn main() {
         c
     };
     let (config_a, config_b) = (config("--a"), config("--b"));
-    let budget = Budget::parse(&value("--budget").unwrap_or_else(|| "nodes=50000".into()))
+    let budget = parse_budget(&value("--budget").unwrap_or_else(|| "nodes=50000".into()))
         .expect("--budget nodes=N | depth=D | ms=T");
     let positions: usize = value("--positions").map_or(40, |v| v.parse().unwrap());
     let max_plies: usize = value("--max-plies").map_or(200, |v| v.parse().unwrap());
@@ -129,6 +164,19 @@ fn main() {
     });
     let show = args.iter().any(|a| a == "--show");
     let variant = Variant::Tanzanian;
+    let settings = MatchSettings {
+        variant,
+        games: 0,
+        openings: Vec::new(),
+        control: budget,
+        adjudication: Adjudication {
+            max_plies,
+            repetition: false,
+            tables: None,
+        },
+        concurrency: 1,
+        names: ["A".to_string(), "B".to_string()],
+    };
     println!("A[{config_a}] (strong) vs B[{config_b}], {budget:?}, {positions} positions each");
     let (mut total_wins, mut total) = (0, 0);
     for text in materials.split(',') {
@@ -150,26 +198,19 @@ fn main() {
                 .chunks(positions.div_ceil(2).max(1))
                 .map(|chunk| {
                     let (ca, cb) = (config_a.clone(), config_b.clone());
+                    let settings = &settings;
                     scope.spawn(move || {
-                        let mut a = ThisEngine::new(variant, 16, ca);
-                        let mut b = ThisEngine::new(variant, 16, cb);
+                        let mut players: [Box<dyn Player>; 2] = [
+                            Box::new(EnginePlayer::new(variant, 16, ca)),
+                            Box::new(EnginePlayer::new(variant, 16, cb)),
+                        ];
                         chunk
                             .iter()
                             .enumerate()
                             .map(|(i, start)| {
-                                let g = play_from(
-                                    &mut a,
-                                    &mut b,
-                                    variant,
-                                    start,
-                                    &[],
-                                    true,
-                                    &budget,
-                                    max_plies,
-                                    None,
-                                    i,
-                                );
-                                (g.end, g.moves.len(), *start)
+                                let opening = Opening::at(*start);
+                                let g = play_game(settings, &mut players, &opening, true, i);
+                                (GameEnd::of(&g.termination), g.moves.len(), *start)
                             })
                             .collect::<Vec<_>>()
                     })

@@ -1,10 +1,11 @@
-//! The GUI side of the Hub protocol: one engine process driven by `drafti match`.
+//! The GUI side of the Hub protocol: one engine process driven over its pipes (a match's
+//! [`crate::HubPlayer`] holds one).
 //!
 //! The engine's output is read on a thread into a channel, so every wait has a deadline: an
 //! engine that hangs is noticed, killed and reported as [`ClientError::Timeout`]; one that
 //! exits as [`ClientError::Exited`] (with the last lines it wrote to stderr).
 
-use super::protocol::{parse_score, Message};
+use crate::protocol::{parse_score, Message};
 use drafti_engine::Score;
 use std::collections::VecDeque;
 use std::io::{self, BufRead, BufReader, Write};
@@ -17,14 +18,29 @@ use std::time::{Duration, Instant};
 /// What went wrong with an engine.
 #[derive(Debug, thiserror::Error)]
 pub enum ClientError {
+    /// The process could not be started.
     #[error("cannot start '{command}': {source}")]
-    Spawn { command: String, source: io::Error },
+    Spawn {
+        /// The command line.
+        command: String,
+        /// Why not.
+        source: io::Error,
+    },
+    /// The process ended (or closed its input).
     #[error("the engine exited{status}{}", if stderr.is_empty() { String::new() } else { format!(" (stderr: {stderr})") })]
-    Exited { status: String, stderr: String },
+    Exited {
+        /// ` with status N`, ` on a signal`, or empty when unknown.
+        status: String,
+        /// Its last lines on stderr, joined by ` / `.
+        stderr: String,
+    },
+    /// No answer in time (the process was killed).
     #[error("no answer within {:.1} s", .0.as_secs_f64())]
     Timeout(Duration),
+    /// The engine answered `error message=...`.
     #[error("the engine answered 'error {0}'")]
     Refused(String),
+    /// An answer that breaks the protocol.
     #[error("unreadable answer '{0}'")]
     Protocol(String),
 }

@@ -12,12 +12,32 @@
 //! `LLR = n (s1 - s0) (2 s - s0 - s1) / (2 var)`, stopped at `ln(β/(1-α))` (H0, elo0 holds)
 //! or `ln((1-β)/α)` (H1, elo1 holds); its counts get half a game (or pair) of each outcome
 //! as a prior, so that a match one engine wins every game of is decided too.
+//!
+//! ```
+//! use drafti_hub::stats::{GameScore, Sprt, Tally, Verdict};
+//! let mut tally = Tally::default();
+//! for pair in 0..30 {
+//!     // Two pairs of three of won and drawn, one of two draws: a score of 2/3.
+//!     let second = if pair % 3 == 2 { GameScore::Draw } else { GameScore::Win };
+//!     tally.add(GameScore::Draw);
+//!     tally.add(second);
+//!     tally.add_pair(GameScore::Draw, second);
+//! }
+//! assert!(tally.pentanomial());
+//! let (elo, low, high) = tally.elo();
+//! assert!(low < elo && elo < high && (elo - 120.4).abs() < 0.1);
+//! let sprt = Sprt { elo0: 0.0, elo1: 50.0, alpha: 0.05, beta: 0.05 };
+//! assert_eq!(sprt.verdict(&tally), Verdict::H1);
+//! ```
 
 /// W/D/L and pair results, from the first engine's point of view.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
+    /// Games the first engine won.
     pub wins: u32,
+    /// Games drawn.
     pub draws: u32,
+    /// Games the first engine lost.
     pub losses: u32,
     /// `pairs[k]`: pairs in which the first engine scored `k` half-points (0…4).
     pub pairs: [u32; 5],
@@ -26,8 +46,11 @@ pub struct Tally {
 /// The score of a game for the first engine: 0, 1 or 2 half-points.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GameScore {
+    /// 0 half-points.
     Loss = 0,
+    /// 1 half-point.
     Draw = 1,
+    /// 2 half-points.
     Win = 2,
 }
 
@@ -46,6 +69,7 @@ impl Tally {
         self.pairs[a as usize + b as usize] += 1;
     }
 
+    /// Games counted.
     pub fn games(&self) -> u32 {
         self.wins + self.draws + self.losses
     }
@@ -159,9 +183,13 @@ pub fn elo_of_score(score: f64) -> f64 {
 /// An SPRT between `elo0` and `elo1` with error rates `alpha` and `beta`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sprt {
+    /// The Elo difference of H0.
     pub elo0: f64,
+    /// The Elo difference of H1.
     pub elo1: f64,
+    /// The false-positive rate (H1 accepted though H0 holds).
     pub alpha: f64,
+    /// The false-negative rate.
     pub beta: f64,
 }
 
@@ -185,6 +213,7 @@ impl Sprt {
         )
     }
 
+    /// Where the test stands on `tally`.
     pub fn verdict(&self, tally: &Tally) -> Verdict {
         let llr = tally.llr(self.elo0, self.elo1);
         let (lower, upper) = self.bounds();

@@ -1,4 +1,5 @@
-//! The engine side of the Hub protocol: `drafti hub`'s loop.
+//! The engine side of the Hub protocol: [`serve`] answers a GUI on any reader and writer
+//! (`drafti hub` runs it on stdin and stdout).
 //!
 //! Three threads: one reads the GUI's lines, one searches (a fresh thread per `go`, which
 //! takes the [`Engine`] and gives it back with the result), and the loop between them, which
@@ -12,10 +13,50 @@
 //! a `pos` with an illegal move (the position is then unset, so a following `go` is refused
 //! too), a bad parameter, and any command but `ping`, `ponder-hit`, `stop` and `quit` during a
 //! search. A stray `stop` or `ponder-hit` after a search ended is ignored (it crossed `done`).
+//!
+//! The loop reads no environment and prints nothing of its own: endgame tables come from the
+//! [`Host`]'s provider, and what a person should hear about (a table that cannot be used)
+//! goes to its diagnostics.
+//!
+//! ```
+//! use drafti_hub::{serve, Host, Settings};
+//! use std::io::{BufRead, BufReader, Write};
+//! use std::sync::Arc;
+//!
+//! let (from_gui, mut to_engine) = std::io::pipe()?;
+//! let (from_engine, to_gui) = std::io::pipe()?;
+//! let settings = Settings { hash_mb: 1, ..Settings::default() };
+//! let engine = std::thread::spawn(move || {
+//!     serve(BufReader::new(from_gui), to_gui, settings, Host::default())
+//! });
+//! writeln!(to_engine, "hub")?;
+//! writeln!(to_engine, "init")?;
+//! writeln!(to_engine, "pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww")?;
+//! writeln!(to_engine, "level depth=3")?;
+//! writeln!(to_engine, "go think")?;
+//! let mut lines = BufReader::new(from_engine).lines();
+//! let mut answers = Vec::new();
+//! for line in &mut lines {
+//!     let line = line?;
+//!     let done = line.starts_with("done");
+//!     answers.push(line);
+//!     if done {
+//!         break;
+//!     }
+//! }
+//! assert!(answers[0].starts_with("id name=drafti"));
+//! assert!(answers.contains(&"wait".to_string()) && answers.contains(&"ready".to_string()));
+//! assert!(answers.iter().any(|l| l.starts_with("info depth=3")));
+//! assert!(answers.last().unwrap().starts_with("done move="));
+//! writeln!(to_engine, "quit")?;
+//! engine.join().expect("the loop ends")?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
-use super::protocol::{
+use crate::protocol::{
     line_string, move_string, score_string, Command, GoMode, HubMove, Level, Message,
 };
+use drafti_engine::egtb::Tables;
 use drafti_engine::{DepthInfo, Engine, Limits, SearchResult, StopFlag, DEFAULT_DEPTH, MAX_DEPTH};
 use drafti_rules::{DrawLaws, Game, Outcome, Position, Variant};
 use std::io::{self, BufRead, Write};
@@ -136,6 +177,47 @@ impl Settings {
 /// The largest table `hash` accepts.
 pub const MAX_HASH_MB: usize = 16_384;
 
+/// Endgame tables for a variant: `Ok(None)` when there are none; an error says why the
+/// tables there cannot be used.
+pub type TableProvider =
+    Box<dyn FnMut(Variant) -> Result<Option<Arc<Tables>>, String> + Send + 'static>;
+
+/// What the engine loop needs from the program it runs in.
+pub struct Host {
+    /// Asked for tables each time `init` builds an engine (after a change of variant, too).
+    pub tables: TableProvider,
+    /// Receives one line for a person per thing that went wrong without stopping the loop
+    /// (tables that could not be used).
+    pub diagnostics: Box<dyn FnMut(&str) + Send + 'static>,
+}
+
+impl Default for Host {
+    /// No endgame tables; diagnostics dropped.
+    fn default() -> Host {
+        Host {
+            tables: Box::new(|_| Ok(None)),
+            diagnostics: Box::new(|_| {}),
+        }
+    }
+}
+
+/// Why [`serve`] stopped before `quit` or the end of its input.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// Writing to the GUI failed; [`ServeError::gui_gone`] tells a closed pipe apart.
+    #[error(transparent)]
+    Io(#[from] io::Error),
+}
+
+impl ServeError {
+    /// Whether the GUI closed its end (the protocol's way to end the engine, not a failure).
+    pub fn gui_gone(&self) -> bool {
+        match self {
+            ServeError::Io(e) => e.kind() == io::ErrorKind::BrokenPipe,
+        }
+    }
+}
+
 /// How the engine names itself in the handshake.
 fn identity() -> Message {
     Message::new("id")
@@ -197,17 +279,26 @@ fn time_budget(level: &Level) -> Option<(Duration, Duration)> {
     if let Some(t) = level.move_time {
         return Some((t, t));
     }
-    let time = level.time?;
-    let inc = level.inc.unwrap_or_default();
+    let (target, usable) = clock_target(level.time?, level.inc.unwrap_or_default(), level.moves);
+    // An iteration costs about as much as all before it: none is started after half.
+    Some((target / 2, (target * 3).min(usable)))
+}
+
+/// The time to aim at for one move on a clock with `time` left, `inc` added before the move
+/// and `moves` to play in it (none: sudden death), and the most that may be used.
+pub(crate) fn clock_target(
+    time: Duration,
+    inc: Duration,
+    moves: Option<u32>,
+) -> (Duration, Duration) {
     // The protocol adds the increment before the move.
     let available = time + inc;
     // Leave room for the GUI's and the pipe's overhead.
     let reserve = (available / 20).min(Duration::from_millis(300));
     let usable = available.saturating_sub(reserve);
-    let moves_to_go = level.moves.unwrap_or(30).max(1);
+    let moves_to_go = moves.unwrap_or(30).max(1);
     let target = (usable.saturating_sub(inc) / moves_to_go + inc).min(usable);
-    // An iteration costs about as much as all before it: none is started after half.
-    Some((target / 2, (target * 3).min(usable)))
+    (target, usable)
 }
 
 /// The engine's limits for a search under `level`, `settings`' caps and the game's count.
@@ -267,6 +358,7 @@ enum Flow {
 
 struct Session {
     settings: Settings,
+    host: Host,
     /// `None` before `init` and while a search holds it.
     engine: Option<Engine>,
     /// The settings `engine` was made with.
@@ -278,12 +370,15 @@ struct Session {
     events: Sender<Event>,
 }
 
-/// Runs the protocol on `input` and `output` until `quit` or the end of the input.
+/// Runs the protocol on `input` and `output` until `quit` or the end of the input, starting
+/// from `settings` (the GUI may change them with `set-param`); the module's example shows a
+/// whole exchange.
 pub fn serve(
     input: impl BufRead + Send + 'static,
     output: impl Write + Send + 'static,
     settings: Settings,
-) -> io::Result<()> {
+    host: Host,
+) -> Result<(), ServeError> {
     let (events, inbox) = mpsc::channel();
     let reader_events = events.clone();
     thread::Builder::new()
@@ -291,6 +386,7 @@ pub fn serve(
         .spawn(move || read_lines(input, reader_events))?;
     let mut session = Session {
         settings,
+        host,
         engine: None,
         built: None,
         setup: None,
@@ -299,7 +395,7 @@ pub fn serve(
         out: Output(Arc::new(Mutex::new(Box::new(output)))),
         events,
     };
-    session.run(inbox)
+    Ok(session.run(inbox)?)
 }
 
 /// Sends every input line (invalid UTF-8 replaced) to the loop, then `Eof`.
@@ -463,16 +559,15 @@ impl Session {
             self.settings.laws(),
         );
         engine.set_keep_table(true);
-        // Endgame tables from the default folder, when built for these rules (stderr says
-        // which; a damaged one is reported there and not used).
-        match crate::commands::egtb::tables_for_search(None, self.settings.variant) {
-            Ok(Some(tables)) => {
-                if let Err(e) = engine.set_tables(Some(tables)) {
-                    eprintln!("endgame tables not used: {e}");
-                }
-            }
-            Ok(None) => {}
-            Err(e) => eprintln!("endgame tables not used: {e}"),
+        // Tables that do not fit (or could not be opened) are reported and the engine plays
+        // without them.
+        let unusable = match (self.host.tables)(self.settings.variant) {
+            Ok(Some(tables)) => engine.set_tables(Some(tables)).err().map(|e| e.to_string()),
+            Ok(None) => None,
+            Err(e) => Some(e),
+        };
+        if let Some(e) = unusable {
+            (self.host.diagnostics)(&format!("endgame tables not used: {e}"));
         }
         self.engine = Some(engine);
         self.built = Some(self.settings.clone());
