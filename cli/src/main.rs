@@ -9,7 +9,6 @@ mod hub;
 mod input;
 mod match_runner;
 mod report;
-mod svg;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

@@ -15,8 +15,7 @@ use crate::commands::report::{stdin_is_empty, stdin_is_piped};
 use crate::common::{jobs, parse_variant, report_written, thousands, warn_empty_inputs};
 use crate::common::{CliError, CommandResult, OutputFile};
 use crate::input::{open_inputs, EncodingArg};
-use crate::report::{corpus, is_numeric, move_number};
-use crate::svg::{self, escape, Arrow};
+use crate::report::corpus;
 use drafti_analysis::puzzles::solve::played;
 use drafti_analysis::puzzles::{
     mine_game, verify_puzzle, Collection, Entry, GainKind, Puzzle, PuzzleOptions, Source, Stats,
@@ -29,6 +28,8 @@ use drafti_engine::egtb::Tables;
 use drafti_pdn::{
     write_game_to, Comment, GameRecord, GameResult, Line, MoveNode, ResultToken, Tag,
 };
+use drafti_report::svg::{self, escape, Arrow};
+use drafti_report::{is_numeric, move_number};
 use drafti_rules::{Color, Move, Position, Variant};
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -668,7 +669,7 @@ fn html_page(entries: &[Entry], source: &str, stats: &Stats, nodes: u64) -> Stri
         thousands(entries.len() as u64),
         escape(source)
     );
-    out.push_str(&svg::report_defs());
+    out.push_str(&svg::diagram_defs());
     let _ = write!(
         out,
         r#"<header><h1>Puzzles</h1><p>{} puzzles mined by drafti from {} ({} positions screened). Each solution is the only winning line at every move of the side to play, checked again at {} nodes per move. Open “Solution” to see it.</p></header><main>"#,
