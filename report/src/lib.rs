@@ -1,7 +1,7 @@
 //! Reports on archives of draughts games: the text summary and the HTML report of `drafti
-//! report` (with the in-page game viewer), and SVG diagrams of positions. The crate renders;
-//! it never prints, exits or reads the environment, and writes only to the writers it is
-//! handed (files, atomic or not, are the caller's).
+//! report` (with the in-page game viewer), SVG diagrams of positions, and the outputs of
+//! `drafti puzzles`. The crate renders; it never prints, exits or reads the environment, and
+//! writes only to the writers it is handed (files, atomic or not, are the caller's).
 //!
 //! ```text
 //! the caller's batch (drafti_archive::batch::run_games: parse + replay, in input order)
@@ -16,11 +16,12 @@
 //! Modules: [`text`] the text summary; [`html`] the HTML report's parts; [`pages`] which
 //! page holds what, and the writing of a report's pages; [`viewer`] the data of the in-page
 //! viewer (its script and the style are the files of `assets/`); [`svg`] board diagrams and
-//! the escaping of XML text.
+//! the escaping of XML text; [`puzzles`] the puzzles as text, JSON Lines, PDN and a page.
 
 mod collect;
 pub mod html;
 pub mod pages;
+pub mod puzzles;
 pub mod svg;
 pub mod text;
 pub mod viewer;
