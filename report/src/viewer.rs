@@ -338,7 +338,7 @@ pub fn game_data(game: &ReplayedGame, analysis: Option<&GameAnalysis>, numeric: 
 }
 
 /// The usual start position's board (field 1 leaves it out).
-pub fn start_board_js() -> String {
+pub(crate) fn start_board_js() -> String {
     let mut board = String::with_capacity(33);
     board_field(&mut board, &Position::start(Color::White));
     board.pop();
@@ -347,7 +347,7 @@ pub fn start_board_js() -> String {
 
 /// The script's table of squares: for each index, its file and rank (0-7), algebraic name
 /// and number, as a JavaScript array literal.
-pub fn geometry_js() -> String {
+pub(crate) fn geometry_js() -> String {
     let cells: Vec<String> = Square::ALL
         .iter()
         .map(|sq| format!("[{},{},\"{sq}\",{}]", sq.file(), sq.rank(), sq.number()))
