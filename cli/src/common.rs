@@ -1,5 +1,6 @@
 //! What the commands share: errors that end a command, variant and FEN arguments.
 
+pub use drafti_report::thousands;
 use drafti_rules::{Position, Variant};
 use std::fmt;
 
@@ -70,19 +71,6 @@ pub fn warn_empty_inputs(names: &[String], games_per_input: &[u64]) {
             eprintln!("warning: {name}: no games found");
         }
     }
-}
-
-/// A count with thousands separators: `12,345`.
-pub fn thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// An output file that appears only once it is complete: the bytes go to a temporary file

@@ -8,7 +8,6 @@ mod common;
 mod input;
 mod match_runner;
 mod report;
-mod svg;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

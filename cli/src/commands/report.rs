@@ -2,21 +2,21 @@
 //! pass; a text summary on stdout and, with `--html OUT`, one self-contained HTML file.
 //! With no FILES and nothing piped in, it reports on the corpus bundled in the binary.
 //!
-//! The rendering lives in `crate::report`; this module holds the flags, the choice of
-//! input, the progress bar and the files written.
+//! The rendering is `drafti_report`'s; this module holds the flags, the choice of input, the
+//! progress bar and the files written (`crate::report::output`).
 
 use crate::common::{jobs, report_written, thousands, warn_empty_inputs};
 use crate::common::{parse_variant, CliError, CommandResult};
 use crate::input::{open_inputs, EncodingArg};
+use crate::report::corpus;
 use crate::report::from_analysis::{next_game, Parts};
-use crate::report::html::{games_text, RunInfo};
 use crate::report::output::HtmlOutput;
-use crate::report::text;
-use crate::report::{corpus, work, Collector, WorkSettings};
 use drafti_analysis::AnalysisOptions;
 use drafti_archive::batch::{run_games, BatchError, BatchOptions, Input};
 use drafti_archive::openings::Book;
 use drafti_archive::replay::ReplayOptions;
+use drafti_report::html::games_text;
+use drafti_report::{text, work, Collector, RunInfo, WorkSettings};
 use drafti_rules::Variant;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -226,7 +226,7 @@ pub fn run(args: Args) -> CommandResult {
             }
         },
         |job| work(job, &settings),
-        |g| -> std::io::Result<()> {
+        |g| -> Result<(), CliError> {
             if let Some(section) = collector.add(g) {
                 if let Some(out) = html_out.as_mut() {
                     out.section(&section)?;
@@ -240,12 +240,8 @@ pub fn run(args: Args) -> CommandResult {
     }
     let summary = match result {
         Ok(s) => s,
-        Err(e) => {
-            return Err(match e {
-                BatchError::Sink(e) => CliError(format!("cannot write the HTML report: {e}")),
-                e => CliError(e.to_string()),
-            });
-        }
+        Err(BatchError::Sink(e)) => return Err(e),
+        Err(e) => return Err(CliError(e.to_string())),
     };
 
     let names = collector.names.clone();
@@ -289,10 +285,9 @@ fn finish(
     html_out: Option<HtmlOutput>,
     info: &RunInfo,
 ) -> Result<Finished, CliError> {
-    let text = text::summary(&mut collector, info);
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    report_written(out.write_all(text.as_bytes()).and_then(|()| out.flush()))?;
+    report_written(text::write_summary(&mut out, &mut collector, info).and_then(|()| out.flush()))?;
     if let Some(out) = html_out {
         let written = out.finish(&mut collector, info)?;
         eprintln!(
@@ -337,8 +332,7 @@ fn from_analysis(args: Args) -> CommandResult {
     while let Some(g) = next_game(&mut parts, &settings)? {
         if let Some(section) = collector.add(g) {
             if let Some(out) = html_out.as_mut() {
-                out.section(&section)
-                    .map_err(|e| CliError(format!("cannot write the HTML report: {e}")))?;
+                out.section(&section)?;
             }
         }
     }

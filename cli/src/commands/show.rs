@@ -3,10 +3,10 @@
 
 use crate::common::{parse_fen, parse_variant, report_written, CliError, CommandResult};
 use crate::input::{open_inputs, EncodingArg};
-use crate::report::move_number;
-use crate::svg::{self, Arrow};
 use drafti_archive::replay::{replay, ReplayOptions};
 use drafti_pdn::{parse_game, GameSplitter};
+use drafti_report::move_number;
+use drafti_report::svg::{self, Arrow};
 use drafti_rules::{Position, Variant};
 use std::io::Write;
 use std::process::ExitCode;
@@ -140,12 +140,9 @@ pub fn run(args: Args) -> CommandResult {
     let mut out = std::io::stdout().lock();
     report_written(out.write_all(text.as_bytes()).and_then(|()| out.flush()))?;
     if let Some(path) = args.svg {
-        let mut doc = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-        doc.push_str(&svg::board(pos, &shown.arrows));
-        doc.push('\n');
-        std::fs::write(&path, doc).map_err(|e| {
-            crate::common::CliError(format!("cannot write {}: {e}", path.display()))
-        })?;
+        std::fs::File::create(&path)
+            .and_then(|mut file| svg::write_document(&mut file, pos, &shown.arrows))
+            .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
         eprintln!("wrote {}", path.display());
     }
     Ok(ExitCode::SUCCESS)

@@ -13,13 +13,13 @@
 //! The first line of each part carries its run (inputs, shard, variant, engine): parts of
 //! different runs' kinds are refused, and a gap in the ordinals names the missing shard.
 
-use super::{describe, GameOut, WorkSettings};
 use drafti_analysis::judge::{judge, judge_exact};
 use drafti_analysis::{GameAnalysis, MoveAnalysis, PositionEval};
 use drafti_archive::batch::{GameJob, Input, Shard};
 use drafti_archive::replay::{replay, ReplayOptions, ReplayedGame};
 use drafti_engine::Score;
 use drafti_pdn::{parse_game, RawGame};
+use drafti_report::{describe, GameOut, WorkSettings};
 use drafti_rules::{Move, Position, Variant};
 use serde::Deserialize;
 use std::cmp::Reverse;

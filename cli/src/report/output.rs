@@ -1,31 +1,16 @@
-//! Where the HTML report goes: one file (`--html OUT`), or a folder of pages (`--html-dir
-//! DIR`: `index.html` with the summary and the index of games, and `games-0001.html`, … with
-//! [`PAGE_GAMES`] games each). Game sections arrive one by one while the summary is still
-//! being gathered: a single file's sections wait in a scratch file, a folder's go straight
-//! into their page; the summary is written last. Every file appears only once complete
-//! ([`OutputFile`]: nothing is left behind on an error or an interrupt).
+//! The files of the HTML report: one file (`--html OUT`), or a folder of pages (`--html-dir
+//! DIR`). What each holds is `drafti_report::pages`'s; here every file appears only once
+//! complete ([`OutputFile`]: nothing is left behind on an error or an interrupt), and a
+//! single file's game sections wait in a scratch file until the summary is written.
 
-use super::html::{self, RunInfo};
-use super::Collector;
 use crate::common::{CliError, OutputFile};
+use drafti_report::pages::{self, PageError, PageSink, Pages};
+use drafti_report::{Collector, RunInfo};
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 type Out = BufWriter<OutputFile>;
-
-/// Games per page of `--html-dir` (about 1.3 MB of HTML each for engine games).
-pub const PAGE_GAMES: usize = 500;
-
-/// The file name of page `n` (0-based) of `--html-dir`.
-pub fn page_name(n: usize) -> String {
-    format!("games-{:04}.html", n + 1)
-}
-
-/// The page of `--html-dir` that holds the game section number `ordinal` (0-based).
-pub fn page_of(ordinal: usize) -> String {
-    page_name(ordinal / PAGE_GAMES)
-}
 
 /// What was written.
 pub struct Written {
@@ -37,22 +22,38 @@ pub struct Written {
     pub files: usize,
 }
 
+/// The pages of `--html-dir`: files in a folder, counted as they are committed.
+struct Folder {
+    dir: PathBuf,
+    bytes: u64,
+    files: usize,
+}
+
+impl PageSink for Folder {
+    type Page = Out;
+
+    fn create(&mut self, name: &str) -> std::io::Result<Out> {
+        // OutputFile's message names the file.
+        create(&self.dir.join(name)).map_err(|e| std::io::Error::other(e.0))
+    }
+
+    fn commit(&mut self, _name: &str, page: Out) -> std::io::Result<()> {
+        self.bytes += commit(page)?;
+        self.files += 1;
+        Ok(())
+    }
+}
+
 enum Target {
     /// One file, its sections meanwhile in the scratch file `part`.
     File { out: PathBuf, part: Out },
-    /// A folder of pages; the page being written.
-    Dir {
-        dir: PathBuf,
-        page: Option<Out>,
-        pages: usize,
-        bytes: u64,
-    },
+    /// A folder of pages.
+    Dir { dir: PathBuf, pages: Pages<Folder> },
 }
 
 /// The HTML report being written.
 pub struct HtmlOutput {
     target: Target,
-    sections: usize,
 }
 
 fn create(path: &Path) -> Result<Out, CliError> {
@@ -74,7 +75,6 @@ impl HtmlOutput {
                 out: out.to_path_buf(),
                 part,
             },
-            sections: 0,
         })
     }
 
@@ -85,11 +85,12 @@ impl HtmlOutput {
         Ok(HtmlOutput {
             target: Target::Dir {
                 dir: dir.to_path_buf(),
-                page: None,
-                pages: 0,
-                bytes: 0,
+                pages: Pages::new(Folder {
+                    dir: dir.to_path_buf(),
+                    bytes: 0,
+                    files: 0,
+                }),
             },
-            sections: 0,
         })
     }
 
@@ -99,33 +100,16 @@ impl HtmlOutput {
     }
 
     /// Adds the next game section (in order).
-    pub fn section(&mut self, section: &str) -> std::io::Result<()> {
-        let ordinal = self.sections;
-        self.sections += 1;
+    pub fn section(&mut self, section: &str) -> Result<(), CliError> {
+        let failed =
+            |e: &dyn std::fmt::Display| CliError(format!("cannot write the HTML report: {e}"));
         match &mut self.target {
-            Target::File { part, .. } => part.write_all(section.as_bytes()),
-            Target::Dir {
-                dir,
-                page,
-                pages,
-                bytes,
-            } => {
-                if ordinal.is_multiple_of(PAGE_GAMES) {
-                    let n = ordinal / PAGE_GAMES;
-                    if let Some(done) = page.take() {
-                        *bytes += end_page(done, Some(&page_name(n)))?;
-                    }
-                    let path = dir.join(page_name(n));
-                    let mut w = create(&path).map_err(|e| std::io::Error::other(e.0))?;
-                    w.write_all(html::page_head(n, ordinal).as_bytes())?;
-                    *page = Some(w);
-                    *pages += 1;
+            Target::File { part, .. } => part.write_all(section.as_bytes()).map_err(|e| failed(&e)),
+            Target::Dir { pages, .. } => pages.section(section).map_err(|e| match e {
+                PageError::Create { source, .. } | PageError::Write { source, .. } => {
+                    failed(&source)
                 }
-                match page {
-                    Some(w) => w.write_all(section.as_bytes()),
-                    None => Ok(()),
-                }
-            }
+            }),
         }
     }
 
@@ -144,53 +128,30 @@ impl HtmlOutput {
             Target::File { out, part } => {
                 let part = part.into_inner().map_err(|e| io(&out)(e.into_error()))?;
                 let mut w = create(&out)?;
-                let written = (|| {
-                    w.write_all(html::head_and_summary(collector, info).as_bytes())?;
-                    std::io::copy(&mut File::open(part.temp_path())?, &mut w)?;
-                    w.write_all(html::tail().as_bytes())?;
+                let bytes = (|| {
+                    let mut sections = File::open(part.temp_path())?;
+                    pages::write_single(&mut w, collector, info, &mut sections)?;
                     commit(w)
                 })()
                 .map_err(io(&out))?;
                 Ok(Written {
                     path: out,
-                    bytes: written,
+                    bytes,
                     files: 1,
                 })
             }
-            Target::Dir {
-                dir,
-                page,
-                pages,
-                mut bytes,
-            } => {
-                if let Some(done) = page {
-                    bytes += end_page(done, None).map_err(io(&dir))?;
-                }
-                let path = dir.join("index.html");
-                let mut w = create(&path)?;
-                bytes += (|| {
-                    w.write_all(html::head_and_summary(collector, info).as_bytes())?;
-                    w.write_all(html::tail().as_bytes())?;
-                    commit(w)
-                })()
-                .map_err(io(&path))?;
+            Target::Dir { dir, pages } => {
+                let folder = pages.finish(collector, info).map_err(|e| match e {
+                    // OutputFile's message names the file.
+                    PageError::Create { source, .. } => CliError(source.to_string()),
+                    PageError::Write { page, source } => io(&dir.join(page))(source),
+                })?;
                 Ok(Written {
-                    path,
-                    bytes,
-                    files: pages + 1,
+                    path: dir.join("index.html"),
+                    bytes: folder.bytes,
+                    files: folder.files,
                 })
             }
         }
     }
-}
-
-/// Closes a page, with a link to the `next` one; returns its size.
-fn end_page(mut w: Out, next: Option<&str>) -> std::io::Result<u64> {
-    w.write_all(b"<p class=\"note\"><a href=\"index.html\">Summary and index of all games</a>")?;
-    if let Some(next) = next {
-        write!(w, " · <a href=\"{next}\">next page →</a>")?;
-    }
-    w.write_all(b"</p>")?;
-    w.write_all(html::tail().as_bytes())?;
-    commit(w)
 }

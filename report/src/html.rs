@@ -1,16 +1,19 @@
-//! The HTML report: one self-contained file (inline CSS, SVG and script, nothing fetched),
-//! written as well-formed XHTML-compatible markup so any XML parser reads it.
+//! The parts of the HTML report: self-contained pages (inline CSS and script, nothing
+//! fetched), written as well-formed XHTML-compatible markup so any XML parser reads them.
+//! [`crate::pages`] puts the parts together into one file or a folder of pages.
 //!
 //! Layout: a header, the summary (archive health, players, biggest blunders, openings, the
 //! index of games), then one `<article>` per game: its players and figures and its moves with
 //! the flagged ones marked (blunders, mistakes, inaccuracies), the record's comments and
-//! variations. That much is the page without script. The inline viewer (`viewer.js`) adds to
-//! every game a board at any ply, the evaluation graph, the engine's best move and line,
-//! drawn from the compact data each article carries (`viewer.rs`).
+//! variations. That much is the page without script. The inline viewer
+//! (`assets/viewer.js`) adds to every game a board at any ply, the evaluation graph, the
+//! engine's best move and line, drawn from the compact data each article carries
+//! ([`crate::viewer`]). The style is `assets/report.css`.
 
-use super::output::{page_name, PAGE_GAMES};
-use super::{is_numeric, move_number, short_name, viewer, Collector, FlagBrief, IndexRow, Status};
+use crate::pages::PAGE_GAMES;
 use crate::svg::escape;
+use crate::{is_numeric, move_number, short_name, thousands, viewer};
+use crate::{Collector, FlagBrief, IndexRow, Status};
 use drafti_analysis::judge::{
     win_percent, Judgement, SideSummary, BLUNDER_DROP, INACCURACY_DROP, K, MISTAKE_DROP,
     PROVEN_INACCURACY_WC, PROVEN_MISTAKE_WC,
@@ -57,7 +60,7 @@ pub fn move_anchor(anchor: &str, ply: usize) -> String {
 }
 
 /// The summary's record of a flagged move.
-pub fn brief(
+pub(crate) fn brief(
     game: &ReplayedGame,
     m: &MoveAnalysis,
     anchor: &str,
@@ -132,7 +135,7 @@ fn nags_markup(out: &mut String, node: &drafti_pdn::MoveNode) {
 }
 
 /// A percentage without decimals, rounded half up (as the page's script rounds).
-pub fn percent0(x: f64) -> String {
+fn percent0(x: f64) -> String {
     format!("{}", x.round() as i64)
 }
 
@@ -243,12 +246,13 @@ fn side_line(out: &mut String, color: Color, s: &SideSummary) {
     );
 }
 
-/// The `<article>` of one game, with the viewer's data (`data-v`, see `viewer.rs`) when the
-/// game could be replayed.
 /// The page's one way back to the index of games, fixed in a corner (a link in every game's
 /// heading cost the bundled corpus's report 76 KB).
-const UP: &str = r##"<a class="up" href="#games" title="the index of games">↑ games</a>"##;
+pub(crate) const UP: &str =
+    r##"<a class="up" href="#games" title="the index of games">↑ games</a>"##;
 
+/// The `<article>` of one game, with the viewer's data (`data-v`, see [`crate::viewer`]) when
+/// the game could be replayed.
 pub fn game_section(v: &GameView<'_>) -> String {
     let game = v.game;
     let mut out = String::with_capacity(4096);
@@ -316,7 +320,7 @@ pub fn game_section(v: &GameView<'_>) -> String {
 }
 
 /// The `<article>` of a game that could not be parsed.
-pub fn unreadable_section(anchor: &str, file: &str, index: usize, error: &str) -> String {
+pub(crate) fn unreadable_section(anchor: &str, file: &str, index: usize, error: &str) -> String {
     format!(
         r##"<article class="game" id="{anchor}"><h3><a href="#{anchor}">#{}</a> unreadable record</h3><p class="meta">{} game {}</p><div class="err"><b>Syntax error</b> (not analysed): {}</div></article>
 "##,
@@ -327,92 +331,8 @@ pub fn unreadable_section(anchor: &str, file: &str, index: usize, error: &str) -
     )
 }
 
-const CSS: &str = r#"
-:root{--ink:#2a2520;--muted:#6b6158;--paper:#faf7f2;--card:#fff;--line:#e4dccf;--accent:#8a4b1f}
-*{box-sizing:border-box}
-body{margin:0;background:var(--paper);color:var(--ink);font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
-main{max-width:1040px;margin:0 auto;padding:12px 14px 40px}
-header.top{background:#3d2a1a;color:#f6ead8;padding:18px 14px 14px}
-header.top div{max-width:1040px;margin:0 auto}
-header.top h1{margin:0 0 4px;font-size:1.6em;letter-spacing:.02em}
-header.top p{margin:0;color:#e0cfb7}
-nav{margin-top:10px;display:flex;flex-wrap:wrap;gap:6px}
-nav a{color:#f6ead8;background:#5b3a1e;padding:3px 10px;border-radius:12px;text-decoration:none;font-size:.9em}
-h2{font-size:1.25em;margin:28px 0 10px;border-bottom:2px solid var(--line);padding-bottom:4px}
-a{color:var(--accent)}
-.cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(104px,1fr));gap:8px;margin-top:14px}
-.card{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:10px 12px}
-.card .n{font-size:1.6em;font-weight:700;display:block}
-.card .l{color:var(--muted);font-size:.85em}
-.card.b .n{color:#d62828}.card.m .n{color:#c77700}.card.i .n{color:#a88a2a}.card.warn .n{color:#d62828}
-.scroll{overflow-x:auto;-webkit-overflow-scrolling:touch}
-table{border-collapse:collapse;width:100%;background:var(--card);font-size:.92em}
-th,td{padding:5px 8px;border-bottom:1px solid var(--line);text-align:left;white-space:nowrap}
-th{background:#f1ebe1;font-weight:600;white-space:normal;vertical-align:bottom}
-td.r,th.r{text-align:right;font-variant-numeric:tabular-nums}
-td.w{white-space:normal;min-width:12em}
-.note{color:var(--muted);font-size:.88em}
-ul.errs li{margin-bottom:4px}
-details summary{cursor:pointer;font-weight:600;margin:6px 0}
-article.game{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:12px 14px;margin:18px 0;content-visibility:auto;contain-intrinsic-size:auto 420px}
-article.game h3{margin:0 0 2px;font-size:1.12em}
-article.game h3 a{text-decoration:none;color:var(--muted);font-weight:400}
-article.game h3 b{background:#3d2a1a;color:#fff;border-radius:4px;padding:0 6px;font-size:.85em;margin-left:4px;font-weight:400}
-.meta{color:var(--muted);margin:2px 0 8px;font-size:.88em}
-.sides{margin:6px 0;font-size:.92em}
-.sides i{font-style:normal;font-weight:600;display:inline-block;min-width:2.6em}
-.sides i:nth-of-type(3n+1){color:#d62828}.sides i:nth-of-type(3n+2){color:#c77700}.sides i:nth-of-type(3n){color:#a88a2a}
-.ix td:nth-child(n+5):nth-child(-n+7),.ix th:nth-child(n+5):nth-child(-n+7){text-align:right;font-variant-numeric:tabular-nums}
-.moves{white-space:pre-line;columns:12.5em;column-gap:1.4em;line-height:1.8;margin:6px 0}
-.moves .c,.moves .v{display:inline-block;white-space:normal;line-height:1.45;margin:2px 0}
-.moves>b,.moves .num{color:var(--muted);font-weight:600}
-.moves i{font-style:normal;border-radius:4px;padding:1px 4px;font-weight:600;white-space:nowrap}
-i.jb,.tag.jb{background:#d62828;color:#fff}
-i.jm,.tag.jm{background:#f08c00;color:#fff}
-i.ji,.tag.ji{background:#f6e3a1;color:#5c4a00}
-.c{color:#2f6b4f;font-style:italic}
-.v{color:var(--muted)}
-.bad{color:#d62828;text-decoration:line-through}
-.err{background:#fdecea;border:1px solid #f5c2bd;border-radius:6px;padding:6px 10px;margin:6px 0}
-.err ul{margin:4px 0 0;padding-left:20px}
-.best{color:#2b9348;font-weight:600}
-.pv{color:var(--muted)}
-.up{position:fixed;right:8px;bottom:8px;z-index:5;text-decoration:none;color:var(--muted);background:var(--card);border:1px solid var(--line);border-radius:14px;padding:2px 8px;font-size:.8em;opacity:.85}
-.legend span{display:inline-block;margin-right:12px}
-.legend i{display:inline-block;width:18px;height:6px;border-radius:3px;vertical-align:middle;margin-right:4px}
-.vw{display:grid;grid-template-columns:minmax(0,1fr);gap:12px;margin:10px 0 4px;scroll-margin-top:6px}
-.vb{width:100%;height:auto;display:block;border-radius:4px;touch-action:pan-y;user-select:none}
-.vb .lt{fill:#f0d9b5}.vb .dk{fill:#b07942}.vb .hl{fill:#f4e04d;fill-opacity:.45}
-.vb .hl.jb{fill:#d62828}.vb .hl.jm{fill:#f08c00}.vb .hl.ji{fill:#e9c46a}
-.vb .no{font:.2px sans-serif;fill:#f6e7cf}.vb .co{font:600 .2px sans-serif;fill:#8a5a2b}
-.pc .p1{stroke-width:.05}.pc .p2{fill:none;stroke-width:.035;stroke-opacity:.45}
-.wm .p1,.wk .p1{fill:#fbf7ee;stroke:#3b2a1a}.wm .p2,.wk .p2,.wk .p3{stroke:#3b2a1a;fill-opacity:1}
-.bm .p1,.bk .p1{fill:#262626;stroke:#d9d0c0}.bm .p2,.bk .p2{stroke:#d9d0c0}
-.wk .p3{fill:#3b2a1a}.bk .p3{fill:#d9d0c0}
-.vc{display:flex;gap:6px;align-items:center;margin-top:8px}
-.vc button{flex:1;font-size:1.5em;line-height:1;padding:8px 0;border:1px solid var(--line);background:#f1ebe1;color:var(--ink);border-radius:6px;cursor:pointer;touch-action:manipulation}
-.vc button:active{background:#e4dccf}
-.vn{flex:1.3;text-align:center;color:var(--muted);font-size:.85em;font-variant-numeric:tabular-nums}
-.vi{min-height:5.6em;font-size:.93em}
-.vi>div{margin:2px 0}
-.vh{font-size:1.08em}
-.vh .vmv{font-weight:700;margin-right:6px}
-.tag{border-radius:4px;padding:1px 6px;font-size:.85em;font-weight:600}
-.vnote{color:#2f6b4f;font-style:italic}
-.veng b{font-weight:600}
-.vnext a.tag{text-decoration:none}
-.vg{width:100%;height:auto;display:block;margin:8px 0;cursor:pointer;border-radius:4px}
-.vg .gbg{fill:#3d3833}.vg .garea{fill:#efe6d6;stroke:#b07942;stroke-width:1.5}
-.vg .gmid{stroke:#8a7f73;stroke-dasharray:4 3}.vg .gcur{stroke:#3a6ea5;stroke-width:2.5}
-.vg .gdot{stroke:#fff;stroke-width:1}
-.on .moves{position:relative;margin:0}
-.mv{cursor:pointer;border-radius:4px;padding:1px 3px;white-space:nowrap}
-.mv:hover{outline:1px solid #b07942}
-.mv.cur{outline:2px solid #3a6ea5;background:#dbe7f3}
-.js .nojs{display:none}
-@media (min-width:760px){.vw{grid-template-columns:minmax(0,400px) minmax(0,1fr)}}
-@media (max-width:560px){.moves{columns:10.5em;column-gap:1em}body{font-size:14px}main{padding:8px 8px 30px}article.game{padding:10px 10px}th,td{padding:4px}td:first-child{white-space:normal}.hide-s,.ix td:nth-child(n+7),.ix th:nth-child(n+7){display:none}}
-"#;
+/// The style of the report's pages.
+pub(crate) const CSS: &str = include_str!("../assets/report.css");
 
 /// The link to `anchor` (a game's, or a move's `g1-2-p17`) when its game has a section:
 /// `#anchor`, or `games-0003.html#anchor` in a paged report.
@@ -428,31 +348,6 @@ fn game_href(index: &[IndexRow], anchor: &str) -> Option<String> {
     ))
 }
 
-/// The start of page `n` of a paged report, whose first game is section `first` (0-based):
-/// up to its game sections. Its top (`#games`, where the ↑ games link leads) links to the
-/// summary and index and to the page before.
-pub fn page_head(n: usize, first: usize) -> String {
-    let mut out = String::with_capacity(16 * 1024);
-    out.push_str("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/>");
-    out.push_str(r#"<meta name="viewport" content="width=device-width, initial-scale=1"/>"#);
-    let _ = write!(
-        out,
-        "<title>drafti report – games from {}</title><style>{CSS}</style></head><body>{UP}",
-        first + 1
-    );
-    let previous = match n.checked_sub(1) {
-        Some(p) => format!(r#"<a href="{}">← page {}</a>"#, page_name(p), p + 1),
-        None => String::new(),
-    };
-    let _ = write!(
-        out,
-        r##"<header class="top"><div><h1>drafti report</h1><p>Page {} of the games (games from number {} of the run on).</p><nav id="games"><a href="index.html">Summary and index of all games</a>{previous}<a href="#reading">How to read</a></nav></div></header><main>"##,
-        n + 1,
-        first + 1
-    );
-    out
-}
-
 /// What the header says about the run.
 pub struct RunInfo {
     /// Where the games came from (`the bundled corpus`, or the file names).
@@ -466,7 +361,7 @@ pub fn games_text(n: u64) -> String {
     if n == 1 {
         "1 game".to_string()
     } else {
-        format!("{} games", crate::common::thousands(n))
+        format!("{} games", thousands(n))
     }
 }
 
@@ -476,7 +371,7 @@ fn pct(v: Option<f64>) -> String {
 }
 
 /// The document up to and including the summary (everything before the game sections).
-pub fn head_and_summary(c: &mut Collector<'_>, info: &RunInfo) -> String {
+pub(crate) fn head_and_summary(c: &mut Collector<'_>, info: &RunInfo) -> String {
     let mut out = String::with_capacity(64 * 1024);
     out.push_str("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/>");
     out.push_str(r#"<meta name="viewport" content="width=device-width, initial-scale=1"/>"#);
@@ -513,7 +408,7 @@ pub fn head_and_summary(c: &mut Collector<'_>, info: &RunInfo) -> String {
         let _ = write!(
             out,
             r#"<div class="card {class}"><span class="n">{}</span><span class="l">{label}</span></div>"#,
-            crate::common::thousands(n)
+            thousands(n)
         );
     }
     out.push_str("</div>");
@@ -525,19 +420,19 @@ pub fn head_and_summary(c: &mut Collector<'_>, info: &RunInfo) -> String {
             out,
             r#"<tr><td>{}</td><td class="r">{}</td></tr>"#,
             escape(name),
-            crate::common::thousands(*n)
+            thousands(*n)
         );
     }
     out.push_str("</table></div>");
     let _ = write!(
         out,
         r#"<p>{} valid, {} invalid, {} unreadable; {} warnings; {} plies, {} positions searched.</p>"#,
-        crate::common::thousands(c.valid),
-        crate::common::thousands(c.invalid),
-        crate::common::thousands(c.unreadable),
-        crate::common::thousands(c.warnings),
-        crate::common::thousands(c.plies),
-        crate::common::thousands(c.positions),
+        thousands(c.valid),
+        thousands(c.invalid),
+        thousands(c.unreadable),
+        thousands(c.warnings),
+        thousands(c.plies),
+        thousands(c.positions),
     );
     if !c.errors.is_empty() {
         out.push_str(r#"<p>First errors (run <code>drafti validate</code> for all of them):</p><ul class="errs">"#);
@@ -558,12 +453,12 @@ pub fn head_and_summary(c: &mut Collector<'_>, info: &RunInfo) -> String {
             out,
             r#"<tr><td>{}</td><td class="r">{}</td><td class="r hide-s">{}</td><td class="r hide-s">{}</td><td class="r">{}</td><td class="r">{}</td><td class="r hide-s">{}</td><td class="r">{}</td><td class="r">{}</td></tr>"#,
             escape(name),
-            crate::common::thousands(p.games),
+            thousands(p.games),
             pct(p.score_pct()),
-            crate::common::thousands(p.moves),
-            crate::common::thousands(p.blunders),
-            crate::common::thousands(p.mistakes),
-            crate::common::thousands(p.inaccuracies),
+            thousands(p.moves),
+            thousands(p.blunders),
+            thousands(p.mistakes),
+            thousands(p.inaccuracies),
             p.blunder_rate()
                 .map_or_else(|| "–".to_string(), |r| format!("{r:.2}")),
             pct(p.accuracy()),
@@ -648,8 +543,8 @@ pub fn head_and_summary(c: &mut Collector<'_>, info: &RunInfo) -> String {
         let _ = write!(
             out,
             r#"<p class="note">The first {} of {} games have a section below; the tables above count all of them (<code>drafti report --html-dir DIR</code> writes every game, in pages of {}).</p>"#,
-            crate::common::thousands(c.index.len() as u64),
-            crate::common::thousands(c.games),
+            thousands(c.index.len() as u64),
+            thousands(c.games),
             PAGE_GAMES
         );
     }
@@ -698,8 +593,8 @@ pub fn head_and_summary(c: &mut Collector<'_>, info: &RunInfo) -> String {
 }
 
 /// The end of the document: how to read the report, and the viewer's script.
-pub fn tail() -> String {
-    let script = include_str!("viewer.js");
+pub(crate) fn tail() -> String {
+    let script = include_str!("../assets/viewer.js");
     debug_assert!(!script.contains("]]>") && !script.contains("</"));
     format!(
         r#"<h2 id="reading">How to read this report</h2><p>The engine estimates each side's <b>winning chances</b> in every position (50% is even; 100% a sure win). A move is a <b>blunder (??)</b> when it costs the player at least {:.0} points of them, or throws away a proven win, or walks into a proven loss — unless the game was decided anyway: when the side the proven result favours had more than {:.0}% of the chances without it, the move is only a mistake, more than {:.1}% only an inaccuracy (as lichess grades a mate let in when already lost). In a position the endgame tables hold the verdict is exact (“draw thrown away: loss in 12”, “win in 31 missed”). A <b>mistake (?)</b> costs at least {:.1} points; an <b>inaccuracy (?!)</b> at least {:.2}. <b>Accuracy</b> is 100% when every move keeps the chances the best move would keep (lichess's formula).</p><p>Each game has a board: step through it with the buttons, the arrow keys (Home and End for the start and the end), a swipe on the board, or a click on any move or on the graph of White's winning chances (more light area: better for White; dots mark the flagged moves). The board shows the position after the current move, the move's squares tinted (red, orange or yellow when it is flagged), and the engine's best move in the position as a green arrow; before a flagged move the move played is drawn too, in its colour. The address of the page follows the board (<code>#g1-3-p17</code>: game 3 of the first file after 17 plies), so a position can be bookmarked or sent.</p><p class="note">Made by drafti. Searches are limited by nodes or depth, never by time, so the same archive gives the same report.</p></main><script>//<![CDATA[

@@ -35,7 +35,7 @@
 //! Position `i`'s score is also the score "before" move `i + 1`; the score "after" move `k`
 //! is the position before it's score when the played move was the engine's best move (the
 //! judge keeps the winning chances then), its re-search score when field 5 has one, else
-//! position `k`'s score. So the graph of the page is exactly [`super::white_win_curve`].
+//! position `k`'s score: the page's graph and the judge's verdicts rest on the same scores.
 
 use drafti_analysis::GameAnalysis;
 use drafti_archive::replay::ReplayedGame;
@@ -247,7 +247,18 @@ fn needs_full_notation(mv: &Move, legal: &[Move]) -> bool {
             .any(|m| m.from() == mv.from() && m.to() == mv.to() && !m.same_move(mv))
 }
 
-/// The `data-v` text of a game (see the module docs).
+/// The `data-v` text of a game (see the module docs): `numeric` when the record is written
+/// with square numbers.
+///
+/// ```
+/// use drafti_archive::replay::{replay, ReplayOptions};
+///
+/// let record = drafti_pdn::parse_games(&b"1. c3-d4 f6-e5 *"[..]).remove(0).unwrap();
+/// let game = replay(record, &ReplayOptions::default());
+/// let data = drafti_report::viewer::game_data(&game, None, false);
+/// // Version 1, the usual start with White to move, algebraic, two quiet moves, no analysis.
+/// assert_eq!(data, "1|w|a|VRKO|||");
+/// ```
 pub fn game_data(game: &ReplayedGame, analysis: Option<&GameAnalysis>, numeric: bool) -> String {
     let plies = game.moves.len();
     let mut out = String::with_capacity(64 + plies * 12);
@@ -327,7 +338,7 @@ pub fn game_data(game: &ReplayedGame, analysis: Option<&GameAnalysis>, numeric: 
 }
 
 /// The usual start position's board (field 1 leaves it out).
-pub fn start_board_js() -> String {
+pub(crate) fn start_board_js() -> String {
     let mut board = String::with_capacity(33);
     board_field(&mut board, &Position::start(Color::White));
     board.pop();
@@ -336,7 +347,7 @@ pub fn start_board_js() -> String {
 
 /// The script's table of squares: for each index, its file and rank (0-7), algebraic name
 /// and number, as a JavaScript array literal.
-pub fn geometry_js() -> String {
+pub(crate) fn geometry_js() -> String {
     let cells: Vec<String> = Square::ALL
         .iter()
         .map(|sq| format!("[{},{},\"{sq}\",{}]", sq.file(), sq.rank(), sq.number()))

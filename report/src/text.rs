@@ -1,10 +1,8 @@
-//! The text summary of `drafti report` (stdout): archive health, blunders per player, the
-//! biggest blunders, the openings table, and a few lines on how to read them. It holds no
-//! timing, so the same input and search limits always print the same text.
+//! The text summary of `drafti report`: archive health, blunders per player, the biggest
+//! blunders, the openings table, and a few lines on how to read them. It holds no timing, so
+//! the same input and search limits always give the same text.
 
-use super::html::RunInfo;
-use super::Collector;
-use crate::common::thousands;
+use crate::{thousands, Collector, RunInfo};
 use drafti_analysis::judge::{BLUNDER_DROP, INACCURACY_DROP, MISTAKE_DROP};
 use drafti_archive::openings::{RowKind, CLASSIFY_PLIES};
 use std::fmt::Write as _;
@@ -31,8 +29,48 @@ fn fit(text: &str, width: usize) -> String {
     }
 }
 
-/// The whole text summary.
-pub fn summary(c: &mut Collector<'_>, info: &RunInfo) -> String {
+/// Writes the whole text summary of the games `c` gathered to `out`, in one write.
+///
+/// ```
+/// use drafti_analysis::AnalysisOptions;
+/// use drafti_archive::batch::{run_games, BatchOptions, Input};
+/// use drafti_archive::openings::Book;
+/// use drafti_report::{work, Collector, RunInfo, WorkSettings};
+///
+/// let pdn = b"[White \"Ann\"]\n[Black \"Bob\"]\n1. c3-d4 f6-e5 2. d4xf6 g7xe5 1-0\n";
+/// let book = Book::builtin();
+/// let settings = WorkSettings {
+///     analysis: AnalysisOptions::from_limits(Some(2), None),
+///     parallel_positions: false,
+///     book: &book,
+///     html: false,
+/// };
+/// let mut collector = Collector::new(vec!["two.pdn".to_string()], &book);
+/// let inputs = vec![Input::new("two.pdn", Box::new(&pdn[..]))];
+/// let batch = BatchOptions { jobs: 1, ..BatchOptions::default() };
+/// let added = |g| -> Result<(), std::convert::Infallible> {
+///     collector.add(g);
+///     Ok(())
+/// };
+/// run_games(inputs, &batch, |_| {}, |job| work(job, &settings), added).unwrap();
+///
+/// let info = RunInfo { source: "two.pdn".into(), search: "depth 2".into() };
+/// let mut out = Vec::new();
+/// drafti_report::text::write_summary(&mut out, &mut collector, &info).unwrap();
+/// let text = String::from_utf8(out).unwrap();
+/// assert!(text.starts_with("drafti report: 1 game from two.pdn\n"));
+/// assert!(text.contains("1 valid, 0 invalid"));
+/// assert!(text.lines().any(|l| l.trim_start().starts_with("Ann ")));
+/// ```
+pub fn write_summary(
+    out: &mut impl std::io::Write,
+    c: &mut Collector<'_>,
+    info: &RunInfo,
+) -> std::io::Result<()> {
+    out.write_all(summary(c, info).as_bytes())
+}
+
+fn summary(c: &mut Collector<'_>, info: &RunInfo) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,

@@ -1,8 +1,8 @@
-//! SVG board diagrams for `drafti show --svg`: the position with square names, and optional
-//! arrows for moves (each with its head drawn, no markers); compact diagrams sharing one
-//! board for pages with many of them (`drafti puzzles --html`); and the text escaping of
-//! every XML and HTML document drafti writes. The HTML report draws its boards in the page
-//! (`report/viewer.js`).
+//! SVG board diagrams: a standalone board with square names ([`board`], `drafti show
+//! --svg`) and optional arrows for moves (each with its head drawn, no markers); compact
+//! diagrams sharing one board for pages with many of them ([`diagram`], the puzzles page);
+//! and the text escaping of every XML and HTML document drafti writes ([`escape`]). The HTML
+//! report draws its boards in the page (`assets/viewer.js`).
 
 use drafti_rules::{Color, Position, Square};
 use std::fmt::Write;
@@ -10,9 +10,11 @@ use std::fmt::Write;
 const CELL: u32 = 48;
 const MARGIN: u32 = 18;
 
-/// An arrow from one square to another, drawn over the board.
+/// An arrow along a move's squares, drawn over the board.
 pub struct Arrow {
+    /// The squares it passes, from the first to the one its head points at.
     pub path: Vec<Square>,
+    /// Its colour, as SVG writes one (`#3a6ea5`).
     pub color: &'static str,
 }
 
@@ -23,6 +25,18 @@ fn centre(sq: Square) -> (u32, u32) {
 }
 
 /// The board as an SVG element (White at the bottom), with arrows along each move's path.
+///
+/// ```
+/// use drafti_report::svg::{board, Arrow};
+/// use drafti_rules::Position;
+///
+/// let pos = Position::from_fen("W:W21,K32:B1").unwrap();
+/// let arrow = Arrow { path: vec!["c3".parse().unwrap(), "d4".parse().unwrap()], color: "#3a6ea5" };
+/// let svg = board(&pos, &[arrow]);
+/// assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+/// assert_eq!(svg.matches("<circle").count(), 3);
+/// assert_eq!(svg.matches(">K</text>").count(), 1);
+/// ```
 pub fn board(pos: &Position, arrows: &[Arrow]) -> String {
     let size = 8 * CELL + 2 * MARGIN;
     let mut s = String::new();
@@ -100,16 +114,28 @@ pub fn board(pos: &Position, arrows: &[Arrow]) -> String {
     s
 }
 
+/// Writes [`board`] to `out` as a standalone SVG file (an XML declaration first).
+pub fn write_document(
+    out: &mut impl std::io::Write,
+    pos: &Position,
+    arrows: &[Arrow],
+) -> std::io::Result<()> {
+    let mut doc = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    doc.push_str(&board(pos, arrows));
+    doc.push('\n');
+    out.write_all(doc.as_bytes())
+}
+
 // ---------------------------------------------------------------------------------------
 // Compact static diagrams for pages with many boards (the puzzles page; the report draws
 // its boards in the page instead).
 //
 // Such a page holds hundreds of diagrams, so the board (squares, coordinates, square numbers)
-// and the four pieces are drawn once, in `report_defs`, and every diagram places them with
+// and the four pieces are drawn once, in `diagram_defs`, and every diagram places them with
 // `<use href="#…">`: about a kilobyte per diagram instead of ten. Inline SVG in HTML needs
 // no namespace, so these carry none (and the page references nothing outside itself).
 
-/// The ids that [`diagram`] uses; [`report_defs`] defines them.
+/// The ids that [`diagram`] uses; [`diagram_defs`] defines them.
 const BOARD_ID: &str = "dr-board";
 
 /// The width and height of a diagram's view box.
@@ -117,7 +143,7 @@ const SIZE: u32 = 8 * CELL + 2 * MARGIN;
 
 /// The board and the pieces, once per HTML document, in a hidden SVG: what every
 /// [`diagram`] of the document refers to.
-pub fn report_defs() -> String {
+pub fn diagram_defs() -> String {
     let mut s = String::from(
         r##"<svg class="defs" width="0" height="0" aria-hidden="true" focusable="false"><defs>"##,
     );
@@ -179,8 +205,18 @@ pub fn report_defs() -> String {
     s
 }
 
-/// One report diagram: the board of [`report_defs`], the pieces of `pos` and `arrows`
+/// One compact diagram: the board of [`diagram_defs`], the pieces of `pos` and `arrows`
 /// (each with an arrowhead at its last square). `label` is the accessible name.
+///
+/// ```
+/// use drafti_report::svg::{diagram, diagram_defs};
+/// use drafti_rules::{Color, Position};
+///
+/// let page = format!("{}{}", diagram_defs(), diagram(&Position::start(Color::White), &[], "start"));
+/// // Every diagram uses the board and the pieces that the page defines once.
+/// assert_eq!(page.matches(r##"<use href="#dr-wm""##).count(), 12);
+/// assert!(page.contains(r#"<g id="dr-wm">"#));
+/// ```
 pub fn diagram(pos: &Position, arrows: &[Arrow], label: &str) -> String {
     let mut s = String::with_capacity(1200);
     let _ = write!(
@@ -247,6 +283,11 @@ fn arrow_markup(s: &mut String, arrow: &Arrow) {
 }
 
 /// Text made safe for XML and HTML content and attribute values.
+///
+/// ```
+/// assert_eq!(drafti_report::escape(r#"<b class="x">Tom & Jerry's</b>"#),
+///            "&lt;b class=&quot;x&quot;&gt;Tom &amp; Jerry&#39;s&lt;/b&gt;");
+/// ```
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {

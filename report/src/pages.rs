@@ -1,0 +1,284 @@
+//! Where the HTML report's parts go: one self-contained document ([`write_single`]), or a
+//! folder of pages ([`Pages`]: `index.html` with the summary and the index of games, and
+//! `games-0001.html`, … with [`PAGE_GAMES`] games each, linked to each other).
+//!
+//! Game sections arrive one by one while the summary is still being gathered, and a
+//! document starts with its summary: a single document's sections wait in a scratch writer of
+//! the caller's, handed back as a reader at the end; a folder's go straight into their page,
+//! and its index is written last. A [`PageSink`] makes the pages (files that appear once
+//! complete, buffers in memory): this module decides only what each holds.
+
+use crate::html::{self, RunInfo, CSS, UP};
+use crate::Collector;
+use std::fmt::Write as _;
+use std::io::{self, Read, Write};
+
+/// Game sections per page of a paged report (about 1.3 MB of HTML each for engine games).
+pub const PAGE_GAMES: usize = 500;
+
+/// The name of page `n` (0-based) of a paged report: `games-0001.html` for the first.
+pub fn page_name(n: usize) -> String {
+    format!("games-{:04}.html", n + 1)
+}
+
+/// The page of a paged report that holds the game section number `ordinal` (0-based).
+///
+/// ```
+/// use drafti_report::pages::page_of;
+///
+/// assert_eq!(page_of(0), "games-0001.html");
+/// assert_eq!(page_of(499), "games-0001.html");
+/// assert_eq!(page_of(500), "games-0002.html");
+/// ```
+pub fn page_of(ordinal: usize) -> String {
+    page_name(ordinal / PAGE_GAMES)
+}
+
+/// The report as one document written to `out`: the head and the summary of `c`, then the
+/// game sections as `sections` reads them back (in order, as [`Collector::add`] returned
+/// them), then the tail with the viewer's script.
+///
+/// ```
+/// use drafti_analysis::AnalysisOptions;
+/// use drafti_archive::batch::{run_games, BatchOptions, Input};
+/// use drafti_archive::openings::Book;
+/// use drafti_report::{pages, work, Collector, RunInfo, WorkSettings};
+///
+/// let pdn = b"1. c3-d4 f6-e5 2. d4xf6 g7xe5 *\n";
+/// let book = Book::builtin();
+/// let settings = WorkSettings {
+///     analysis: AnalysisOptions::from_limits(Some(2), None),
+///     parallel_positions: false,
+///     book: &book,
+///     html: true,
+/// };
+/// let mut collector = Collector::new(vec!["one.pdn".to_string()], &book);
+/// let mut sections = Vec::new();
+/// let added = |g| -> Result<(), std::convert::Infallible> {
+///     if let Some(section) = collector.add(g) {
+///         sections.extend_from_slice(section.as_bytes());
+///     }
+///     Ok(())
+/// };
+/// let inputs = vec![Input::new("one.pdn", Box::new(&pdn[..]))];
+/// let batch = BatchOptions { jobs: 1, ..BatchOptions::default() };
+/// run_games(inputs, &batch, |_| {}, |job| work(job, &settings), added).unwrap();
+///
+/// let info = RunInfo { source: "one.pdn".into(), search: "depth 2".into() };
+/// let mut page = Vec::new();
+/// pages::write_single(&mut page, &mut collector, &info, &mut &sections[..]).unwrap();
+/// let page = String::from_utf8(page).unwrap();
+/// assert!(page.starts_with("<!DOCTYPE html>\n"));
+/// assert!(page.contains(r#"<article class="game" id="g1-1""#));
+/// assert!(page.ends_with("</html>\n"));
+/// ```
+pub fn write_single(
+    out: &mut impl Write,
+    c: &mut Collector<'_>,
+    info: &RunInfo,
+    sections: &mut impl Read,
+) -> io::Result<()> {
+    out.write_all(html::head_and_summary(c, info).as_bytes())?;
+    io::copy(sections, out)?;
+    out.write_all(html::tail().as_bytes())
+}
+
+/// What makes the pages of a paged report: a folder of files, or buffers in memory.
+pub trait PageSink {
+    /// A page being written.
+    type Page: Write;
+
+    /// Starts the page called `name` (`games-0001.html`, `index.html`).
+    fn create(&mut self, name: &str) -> io::Result<Self::Page>;
+
+    /// The page called `name` is complete: put it in place.
+    fn commit(&mut self, name: &str, page: Self::Page) -> io::Result<()>;
+}
+
+/// Why a page of a paged report could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum PageError {
+    /// The sink could not start the page.
+    #[error("cannot start {page}: {source}")]
+    Create {
+        /// The page's name.
+        page: String,
+        /// The sink's error.
+        source: io::Error,
+    },
+    /// Writing the page or committing it failed.
+    #[error("cannot write {page}: {source}")]
+    Write {
+        /// The page's name.
+        page: String,
+        /// The writer's or the sink's error.
+        source: io::Error,
+    },
+}
+
+impl PageError {
+    /// The page that could not be written.
+    pub fn page(&self) -> &str {
+        match self {
+            PageError::Create { page, .. } | PageError::Write { page, .. } => page,
+        }
+    }
+}
+
+/// A paged report being written: game sections go into pages of [`PAGE_GAMES`] as they come
+/// ([`section`](Self::section)), the summary into `index.html` at the end
+/// ([`finish`](Self::finish)). The collector of the run must have `paged` set, so that its
+/// index and links name the pages.
+///
+/// ```
+/// use drafti_archive::openings::Book;
+/// use drafti_report::pages::{PageSink, Pages};
+/// use drafti_report::{Collector, RunInfo};
+/// use std::collections::BTreeMap;
+///
+/// /// Pages kept in memory, by name.
+/// #[derive(Default)]
+/// struct Memory(BTreeMap<String, String>);
+///
+/// impl PageSink for Memory {
+///     type Page = Vec<u8>;
+///     fn create(&mut self, _name: &str) -> std::io::Result<Vec<u8>> {
+///         Ok(Vec::new())
+///     }
+///     fn commit(&mut self, name: &str, page: Vec<u8>) -> std::io::Result<()> {
+///         self.0.insert(name.to_string(), String::from_utf8(page).unwrap());
+///         Ok(())
+///     }
+/// }
+///
+/// let book = Book::builtin();
+/// let mut collector = Collector::new(Vec::new(), &book);
+/// collector.paged = true;
+/// let mut pages = Pages::new(Memory::default());
+/// for n in 1..=501 {
+///     pages.section(&format!("<article id=\"g1-{n}\"></article>\n")).unwrap();
+/// }
+/// let info = RunInfo { source: "nothing".into(), search: "none".into() };
+/// let Memory(written) = pages.finish(&mut collector, &info).unwrap();
+/// let names: Vec<&str> = written.keys().map(String::as_str).collect();
+/// assert_eq!(names, ["games-0001.html", "games-0002.html", "index.html"]);
+/// assert!(written["games-0001.html"].contains(r#"<a href="games-0002.html">next page →</a>"#));
+/// assert!(written["games-0002.html"].contains(r#"<a href="games-0001.html">← page 1</a>"#));
+/// assert!(written["games-0002.html"].contains(r#"<article id="g1-501">"#));
+/// ```
+pub struct Pages<S: PageSink> {
+    sink: S,
+    /// The page being written, and its number.
+    open: Option<(usize, S::Page)>,
+    /// Sections written so far.
+    sections: usize,
+}
+
+impl<S: PageSink> Pages<S> {
+    /// No page yet: the first section starts one.
+    pub fn new(sink: S) -> Pages<S> {
+        Pages {
+            sink,
+            open: None,
+            sections: 0,
+        }
+    }
+
+    /// Adds the next game section (in order); a section that fills a page closes it, with a
+    /// link to the next.
+    pub fn section(&mut self, section: &str) -> Result<(), PageError> {
+        let ordinal = self.sections;
+        self.sections += 1;
+        if ordinal.is_multiple_of(PAGE_GAMES) {
+            let n = ordinal / PAGE_GAMES;
+            if let Some((done, page)) = self.open.take() {
+                self.end_page(done, page, Some(&page_name(n)))?;
+            }
+            let name = page_name(n);
+            let mut page = self
+                .sink
+                .create(&name)
+                .map_err(|source| PageError::Create {
+                    page: name.clone(),
+                    source,
+                })?;
+            page.write_all(page_head(n, ordinal).as_bytes())
+                .map_err(|source| PageError::Write { page: name, source })?;
+            self.open = Some((n, page));
+        }
+        let (n, page) = self.open.as_mut().expect("a page was started above");
+        page.write_all(section.as_bytes())
+            .map_err(|source| PageError::Write {
+                page: page_name(*n),
+                source,
+            })
+    }
+
+    /// Closes the last page of games and writes `index.html`: the summary of `c` and the
+    /// index of games. Returns the sink.
+    pub fn finish(mut self, c: &mut Collector<'_>, info: &RunInfo) -> Result<S, PageError> {
+        if let Some((done, page)) = self.open.take() {
+            self.end_page(done, page, None)?;
+        }
+        let name = "index.html";
+        let mut page = self.sink.create(name).map_err(|source| PageError::Create {
+            page: name.to_string(),
+            source,
+        })?;
+        let write = |source| PageError::Write {
+            page: name.to_string(),
+            source,
+        };
+        page.write_all(html::head_and_summary(c, info).as_bytes())
+            .map_err(write)?;
+        page.write_all(html::tail().as_bytes()).map_err(write)?;
+        self.sink.commit(name, page).map_err(write)?;
+        Ok(self.sink)
+    }
+
+    /// Closes page `n`, with a link to the `next` one, and commits it.
+    fn end_page(
+        &mut self,
+        n: usize,
+        mut page: S::Page,
+        next: Option<&str>,
+    ) -> Result<(), PageError> {
+        let name = page_name(n);
+        let mut foot = String::from(
+            "<p class=\"note\"><a href=\"index.html\">Summary and index of all games</a>",
+        );
+        if let Some(next) = next {
+            let _ = write!(foot, " · <a href=\"{next}\">next page →</a>");
+        }
+        foot.push_str("</p>");
+        foot.push_str(&html::tail());
+        page.write_all(foot.as_bytes())
+            .and_then(|()| self.sink.commit(&name, page))
+            .map_err(|source| PageError::Write { page: name, source })
+    }
+}
+
+/// The start of page `n` of a paged report, whose first game is section `first` (0-based):
+/// up to its game sections. Its top (`#games`, where the ↑ games link leads) links to the
+/// summary and index and to the page before.
+fn page_head(n: usize, first: usize) -> String {
+    let mut out = String::with_capacity(16 * 1024);
+    out.push_str("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/>");
+    out.push_str(r#"<meta name="viewport" content="width=device-width, initial-scale=1"/>"#);
+    let _ = write!(
+        out,
+        "<title>drafti report – games from {}</title><style>{CSS}</style></head><body>{UP}",
+        first + 1
+    );
+    let previous = match n.checked_sub(1) {
+        Some(p) => format!(r#"<a href="{}">← page {}</a>"#, page_name(p), p + 1),
+        None => String::new(),
+    };
+    let _ = write!(
+        out,
+        r##"<header class="top"><div><h1>drafti report</h1><p>Page {} of the games (games from number {} of the run on).</p><nav id="games"><a href="index.html">Summary and index of all games</a>{previous}<a href="#reading">How to read</a></nav></div></header><main>"##,
+        n + 1,
+        first + 1
+    );
+    out
+}
