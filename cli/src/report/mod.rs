@@ -2,25 +2,24 @@
 //! of every game, gathered into a summary (text) and, with `--html`, a self-contained page.
 //!
 //! ```text
-//! run_games (parse + replay, in input order)
-//!   worker, per game: analyse (valid games) ─▶ classify ─▶ GameOut { figures, flags,
-//!                     first 41 positions, rendered HTML section (with --html) }
+//! analyse_archive (parse + replay, batches of games searched on the pool, input order)
+//!   worker, per game: describe (the analysis handed in) ─▶ classify ─▶ GameOut { figures,
+//!                     flags, first 41 positions, rendered HTML section (with --html) }
 //!   sink (calling thread): Collector ─▶ health, players, openings, biggest blunders;
 //!                          HTML sections streamed to a temporary file
 //! end: text summary (stdout) │ HTML = head + summary + game sections (copied) + tail
 //! ```
-//! Memory stays flat: a game's positions and analysis live only on its worker; the sink
+//! Memory stays flat: a batch's positions and analyses live only until it is described; the sink
 //! keeps tallies, a short list of the biggest blunders and one index row per game section.
 
 pub mod corpus;
-pub mod from_analysis;
 pub mod html;
 pub mod output;
 pub mod text;
 pub mod viewer;
 
 use drafti_analysis::judge::{Judgement, SideSummary};
-use drafti_analysis::{analyse_game, analyse_games, AnalysisOptions, GameAnalysis};
+use drafti_analysis::GameAnalysis;
 use drafti_archive::batch::GameJob;
 use drafti_archive::openings::{Book, Classification, OpeningStats, CLASSIFY_PLIES};
 use drafti_archive::replay::ReplayedGame;
@@ -40,10 +39,6 @@ pub const BIGGEST_SHOWN: usize = 8;
 
 /// How the workers treat each game.
 pub struct WorkSettings<'a> {
-    /// The search of every position.
-    pub analysis: AnalysisOptions,
-    /// Spread a game's positions over the current rayon pool (false with `--jobs 1`).
-    pub parallel_positions: bool,
     /// The opening book.
     pub book: &'a Book,
     /// Render the HTML section of the game.
@@ -162,19 +157,6 @@ pub fn is_numeric(game: &ReplayedGame) -> bool {
 /// The anchor of game `index` (0-based) of input `file_index`.
 pub fn game_anchor(file_index: usize, index: usize) -> String {
     format!("g{}-{}", file_index + 1, index + 1)
-}
-
-/// Runs on the workers: everything about one game that the summary and the HTML need.
-pub fn work(job: GameJob<'_>, settings: &WorkSettings<'_>) -> GameOut {
-    describe(job, settings, |game| {
-        if settings.parallel_positions {
-            analyse_games(&[game], &settings.analysis, &|_| {})
-                .pop()
-                .unwrap_or_default()
-        } else {
-            analyse_game(game, &settings.analysis)
-        }
-    })
 }
 
 /// Everything about one game that the summary and the HTML need, with `analyse` giving the
