@@ -33,7 +33,7 @@
 //! ```
 
 use drafti_engine::Score;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// The steepness of the winning-chances curve, per hundredth of a man: fitted on drafti's
@@ -48,7 +48,7 @@ pub const MISTAKE_DROP: f64 = 0.15;
 pub const INACCURACY_DROP: f64 = 0.075;
 
 /// How bad a move is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Judgement {
     /// A drop of at least [`INACCURACY_DROP`].
@@ -95,7 +95,7 @@ impl fmt::Display for Judgement {
 }
 
 /// Why a proven result made a move a blunder.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ProvenReason {
     /// The mover had a proven win before the move and none after it.

@@ -13,11 +13,12 @@
 //! ```
 
 use crate::judge::{self, win_percent, Judgement, Verdict};
-use crate::{move_score, EndgameTables, GameAnalysis, PositionEval, Searcher};
+use crate::{json, move_score, EndgameTables, GameAnalysis, PositionEval, Searcher};
 use drafti_archive::replay::ReplayedGame;
-use drafti_engine::{Engine, Limits, Score};
+use drafti_engine::{Limits, Score};
 use drafti_rules::{Position, Variant};
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
 
 /// Transposition table of each reference search, MiB (part of what makes a reference run
 /// reproducible, so it is fixed).
@@ -145,39 +146,106 @@ pub fn reference_verdicts(game: &ReplayedGame, evals: &[ReferenceEval]) -> Vec<V
         .collect()
 }
 
-/// A short stable name of the engine's behaviour: a hash of what it finds (nodes, score, best
-/// move) on fixed positions at fixed node limits. Any change of the search or the evaluation
-/// changes it, so a cached reference run is never mixed with another engine's.
-pub fn engine_fingerprint() -> String {
-    const PROBES: [(&str, Variant); 3] = [
-        ("W:W21-32:B1-12", Variant::Russian),
-        ("W:W21-32:B1-12", Variant::Czech),
-        (
-            "W:W18,21,22,24,25,26,27,29,30,31,32:B1,2,3,4,6,7,8,10,11,12,14",
-            Variant::Tanzanian,
-        ),
-    ];
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut mix = |x: u64| {
-        for b in x.to_le_bytes() {
-            hash ^= u64::from(b);
-            hash = hash.wrapping_mul(0x0100_0000_01b3);
-        }
-    };
-    for (fen, variant) in PROBES {
-        let pos = Position::from_fen(fen).expect("a valid probe position");
-        let mut engine = Engine::new(variant, REFERENCE_TT_MB);
-        let r = engine.search(&pos, &Limits::nodes(100_000), &[], |_| {});
-        mix(r.nodes);
-        mix(r.score.raw() as u64);
-        mix(u64::from(r.depth));
-        if let Some(best) = r.best {
-            for b in best.full_notation(false).bytes() {
-                mix(u64::from(b));
-            }
+/// The first line of a reference's cache file (`drafti bench --quality --reference FILE`):
+/// what its searches were made with. A file with another header is searched again.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReferenceHeader {
+    /// [`drafti_engine::Engine::fingerprint`].
+    pub engine: String,
+    /// Nodes of each search.
+    pub nodes: u64,
+    /// Transposition table of each search, MiB.
+    pub tt_mb: usize,
+    /// The endgame tables used, as the analysis labels them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub egtb: Option<String>,
+    /// Each game searched as one sequence ([`reference_evals_in_sequence`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub sequence: bool,
+    /// Every move judged alone ([`reference_moves`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub moves: bool,
+}
+
+/// One position of a reference's cache file, after its header. Scores are written as the
+/// analysis JSON writes them ([`json::score_fields`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReferenceLine {
+    /// The archive's file name.
+    pub file: String,
+    /// The game's number in it, from 1.
+    pub game: usize,
+    /// Position index: 0 is the start, `ply` the position after `ply` moves.
+    pub ply: usize,
+    /// The score in centi-men from the side to move; `null` when proven.
+    pub score: Option<i32>,
+    /// Proven result: +N win in N plies, −N loss in N plies (0: no move, lost).
+    pub proven: Option<i32>,
+    /// The best move in full notation (`null` when the game is over).
+    pub best: Option<String>,
+    /// Depth completed.
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Looked up in the endgame tables.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub exact: bool,
+    /// The played move's score searched alone ([`reference_moves`]), from the mover's side:
+    /// centi-men, or `played_proven` as `proven`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub played_score: Option<i32>,
+    /// The played move's proven result.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub played_proven: Option<i32>,
+}
+
+impl ReferenceLine {
+    /// The line of position `ply` of game `game` of `file`.
+    pub fn new(file: &str, game: usize, ply: usize, r: &ReferenceEval) -> ReferenceLine {
+        let (score, proven) = json::score_fields(r.eval.score);
+        let (played_score, played_proven) = r.played.map_or((None, None), json::score_fields);
+        ReferenceLine {
+            file: file.to_string(),
+            game,
+            ply,
+            score,
+            proven,
+            best: r.eval.best.map(|b| b.full_notation(false)),
+            depth: r.eval.depth,
+            nodes: r.eval.nodes,
+            exact: r.eval.exact,
+            played_score,
+            played_proven,
         }
     }
-    format!("{hash:016x}")
+
+    /// The search this line holds of `pos`; `None` when it does not fit (its best move is
+    /// not legal there, or a score is not one of its two fields), so it is searched again.
+    pub fn eval(&self, pos: &Position, variant: Variant) -> Option<ReferenceEval> {
+        let best = match &self.best {
+            Some(text) => Some(
+                pos.legal_moves(variant)
+                    .into_iter()
+                    .find(|m| &m.full_notation(false) == text)?,
+            ),
+            None => None,
+        };
+        let played = match (self.played_score, self.played_proven) {
+            (None, None) => None,
+            (cm, proven) => Some(json::score_from_fields(cm, proven)?),
+        };
+        Some(ReferenceEval {
+            eval: PositionEval {
+                best,
+                score: json::score_from_fields(self.score, self.proven)?,
+                pv: best.into_iter().collect(),
+                depth: self.depth,
+                nodes: self.nodes,
+                exact: self.exact,
+            },
+            played,
+        })
+    }
 }
 
 /// How one judgement class agrees: moves the candidate puts in it, moves the reference puts
@@ -275,5 +343,58 @@ impl Agreement {
     pub fn mean_win_diffs(&self) -> (f64, f64) {
         let n = self.moves.max(1) as f64;
         (self.win_before_diff / n, self.win_after_diff / n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cached_loss_on_the_spot_reads_back_as_a_loss() {
+        // White has no move: its man on a1 is blocked and cannot capture.
+        let pos = Position::from_fen("W:Wa1:Bb2,c3").unwrap();
+        assert!(pos.legal_moves(Variant::Tanzanian).is_empty());
+        let text = r#"{"file":"x.pdn","game":1,"ply":4,"score":null,"proven":0,"best":null,"depth":0,"nodes":0}"#;
+        let line: ReferenceLine = serde_json::from_str(text).unwrap();
+        let r = line.eval(&pos, Variant::Tanzanian).unwrap();
+        assert_eq!(r.eval.score, Score::loss_in(0));
+        assert_eq!(r.played, None);
+        // And written as it was read.
+        let again = ReferenceLine::new("x.pdn", 1, 4, &r);
+        assert_eq!(serde_json::to_string(&again).unwrap(), text);
+    }
+
+    #[test]
+    fn a_cached_line_goes_there_and_back() {
+        let pos = Position::from_fen("W:W21-32:B1-12").unwrap();
+        let best = pos.legal_moves(Variant::Russian)[0];
+        for (score, played) in [
+            (Score::centi_men(-35), None),
+            (Score::win_in(9), Some(Score::centi_men(12))),
+            (Score::centi_men(0), Some(Score::loss_in(0))),
+            (Score::loss_in(4), Some(Score::loss_in(6))),
+        ] {
+            let r = ReferenceEval {
+                eval: PositionEval {
+                    best: Some(best),
+                    score,
+                    pv: vec![best],
+                    depth: 11,
+                    nodes: 2_000_000,
+                    exact: false,
+                },
+                played,
+            };
+            let text = serde_json::to_string(&ReferenceLine::new("r.pdn", 3, 0, &r)).unwrap();
+            let line: ReferenceLine = serde_json::from_str(&text).unwrap();
+            let back = line.eval(&pos, Variant::Russian).unwrap();
+            assert_eq!((back.eval.score, back.played), (score, played), "{text}");
+            assert!(back.eval.best.is_some_and(|b| b.same_move(&best)));
+        }
+        // A line whose score has both fields, or neither, does not fit.
+        let both = r#"{"file":"r.pdn","game":3,"ply":0,"score":5,"proven":3,"best":null,"depth":1,"nodes":9}"#;
+        let line: ReferenceLine = serde_json::from_str(both).unwrap();
+        assert!(line.eval(&pos, Variant::Russian).is_none());
     }
 }

@@ -10,7 +10,7 @@
 //! The files, one concern each: [`score`](Score) (centi-men or win/loss in N plies),
 //! `eval` (every evaluation term and weight), `laws` (the draw laws inside the search),
 //! `tt` (transposition table), `order` (move ordering), `search` (the search itself),
-//! `geometry` (board tables).
+//! `geometry` (board tables), `fingerprint` ([`Engine::fingerprint`]: a name of its behaviour).
 //!
 //! ```
 //! use drafti_engine::{Engine, Limits};
@@ -27,6 +27,7 @@ mod config;
 pub mod egtb;
 mod endgame;
 mod eval;
+mod fingerprint;
 mod geometry;
 mod laws;
 mod order;

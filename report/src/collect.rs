@@ -1,14 +1,14 @@
-//! What a report gathers: each game described once on a worker ([`work`], [`describe`]:
+//! What a report gathers: each game described once on a worker ([`describe`]:
 //! figures, flags, the first positions, its HTML section), then added on the calling thread to
 //! a [`Collector`] (health, players, openings, biggest blunders, the index of games).
 //!
-//! Memory stays flat: a game's positions and analysis live only on its worker; the collector
+//! Memory stays flat: a game's positions and analysis live only until it is described; the collector
 //! keeps tallies, a short list of the biggest blunders and one index row per game section.
 
 use crate::html;
 use crate::pages;
 use drafti_analysis::judge::{Judgement, SideSummary};
-use drafti_analysis::{analyse_game, analyse_games, AnalysisOptions, GameAnalysis};
+use drafti_analysis::GameAnalysis;
 use drafti_archive::batch::GameJob;
 use drafti_archive::openings::{Book, Classification, OpeningStats, CLASSIFY_PLIES};
 use drafti_archive::replay::ReplayedGame;
@@ -28,10 +28,6 @@ pub const BIGGEST_SHOWN: usize = 8;
 
 /// How the workers treat each game.
 pub struct WorkSettings<'a> {
-    /// The search of every position.
-    pub analysis: AnalysisOptions,
-    /// Spread a game's positions over the current rayon pool (false with `--jobs 1`).
-    pub parallel_positions: bool,
     /// The opening book.
     pub book: &'a Book,
     /// Render the HTML section of the game.
@@ -150,19 +146,6 @@ pub fn is_numeric(game: &ReplayedGame) -> bool {
 /// The anchor of game `index` (0-based) of input `file_index`.
 pub fn game_anchor(file_index: usize, index: usize) -> String {
     format!("g{}-{}", file_index + 1, index + 1)
-}
-
-/// Runs on the workers: everything about one game that the summary and the HTML need.
-pub fn work(job: GameJob<'_>, settings: &WorkSettings<'_>) -> GameOut {
-    describe(job, settings, |game| {
-        if settings.parallel_positions {
-            analyse_games(&[game], &settings.analysis, &|_| {})
-                .pop()
-                .unwrap_or_default()
-        } else {
-            analyse_game(game, &settings.analysis)
-        }
-    })
 }
 
 /// Everything about one game that the summary and the HTML need, with `analyse` giving the

@@ -39,16 +39,15 @@ pub fn page_of(ordinal: usize) -> String {
 /// them), then the tail with the viewer's script.
 ///
 /// ```
-/// use drafti_analysis::AnalysisOptions;
+/// use drafti_analysis::{analyse_game, AnalysisOptions};
 /// use drafti_archive::batch::{run_games, BatchOptions, Input};
 /// use drafti_archive::openings::Book;
-/// use drafti_report::{pages, work, Collector, RunInfo, WorkSettings};
+/// use drafti_report::{describe, pages, Collector, RunInfo, WorkSettings};
 ///
 /// let pdn = b"1. c3-d4 f6-e5 2. d4xf6 g7xe5 *\n";
 /// let book = Book::builtin();
+/// let options = AnalysisOptions::from_limits(Some(2), None);
 /// let settings = WorkSettings {
-///     analysis: AnalysisOptions::from_limits(Some(2), None),
-///     parallel_positions: false,
 ///     book: &book,
 ///     html: true,
 /// };
@@ -62,7 +61,7 @@ pub fn page_of(ordinal: usize) -> String {
 /// };
 /// let inputs = vec![Input::new("one.pdn", Box::new(&pdn[..]))];
 /// let batch = BatchOptions { jobs: 1, ..BatchOptions::default() };
-/// run_games(inputs, &batch, |_| {}, |job| work(job, &settings), added).unwrap();
+/// run_games(inputs, &batch, |_| {}, |job| describe(job, &settings, |g| analyse_game(g, &options)), added).unwrap();
 ///
 /// let info = RunInfo { source: "one.pdn".into(), search: "depth 2".into() };
 /// let mut page = Vec::new();

@@ -32,16 +32,15 @@ fn fit(text: &str, width: usize) -> String {
 /// Writes the whole text summary of the games `c` gathered to `out`, in one write.
 ///
 /// ```
-/// use drafti_analysis::AnalysisOptions;
+/// use drafti_analysis::{analyse_game, AnalysisOptions};
 /// use drafti_archive::batch::{run_games, BatchOptions, Input};
 /// use drafti_archive::openings::Book;
-/// use drafti_report::{work, Collector, RunInfo, WorkSettings};
+/// use drafti_report::{describe, Collector, RunInfo, WorkSettings};
 ///
 /// let pdn = b"[White \"Ann\"]\n[Black \"Bob\"]\n1. c3-d4 f6-e5 2. d4xf6 g7xe5 1-0\n";
 /// let book = Book::builtin();
+/// let options = AnalysisOptions::from_limits(Some(2), None);
 /// let settings = WorkSettings {
-///     analysis: AnalysisOptions::from_limits(Some(2), None),
-///     parallel_positions: false,
 ///     book: &book,
 ///     html: false,
 /// };
@@ -52,7 +51,7 @@ fn fit(text: &str, width: usize) -> String {
 ///     collector.add(g);
 ///     Ok(())
 /// };
-/// run_games(inputs, &batch, |_| {}, |job| work(job, &settings), added).unwrap();
+/// run_games(inputs, &batch, |_| {}, |job| describe(job, &settings, |g| analyse_game(g, &options)), added).unwrap();
 ///
 /// let info = RunInfo { source: "two.pdn".into(), search: "depth 2".into() };
 /// let mut out = Vec::new();

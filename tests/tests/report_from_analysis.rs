@@ -2,7 +2,7 @@
 //! analyze --json` run is the direct report, byte for byte (text summary, single HTML file
 //! and the pages of `--html-dir`), for two inputs with valid and invalid games, the parts given
 //! in either order; parts that cannot make that report (a shard twice or missing, parts
-//! concatenated, of other settings, a malformed line) are refused, saying why.
+//! concatenated, of other settings, a malformed line, a later format) are refused, saying why.
 
 use drafti_tests::drafti;
 use std::path::{Path, PathBuf};
@@ -170,5 +170,20 @@ fn the_report_from_sharded_analysis_is_the_direct_report() {
         &["report", "--from-analysis", path(&old)],
         "old.jsonl:1: the line has no `record`",
     );
+    // A part of a later format is refused, naming the part and the line; one written before
+    // the format had a version number is read as version 1.
+    let text = String::from_utf8(read(&parts[0])).unwrap();
+    assert!(text.contains("\"run\":{\"format\":1,"));
+    let later = dir.join("later.jsonl");
+    std::fs::write(&later, text.replacen("\"format\":1,", "\"format\":2,", 1)).unwrap();
+    refused(
+        &["report", "--from-analysis", path(&later), p2],
+        &format!("{}:1: format 2 of `drafti analyze --json`", path(&later)),
+    );
+    let unversioned = dir.join("unversioned.jsonl");
+    std::fs::write(&unversioned, text.replacen("\"format\":1,", "", 1)).unwrap();
+    let (code, summary, stderr) = run(&["report", "--from-analysis", path(&unversioned), p2]);
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(summary, direct);
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -41,7 +41,7 @@ pub struct Source {
 pub struct Entry {
     /// The puzzle (as first found).
     pub puzzle: Puzzle,
-    /// Its sources, at most [`MAX_SOURCES`], in input order.
+    /// Its sources, at most `MAX_SOURCES`, in input order.
     pub sources: Vec<Source>,
     /// How many games it was found in.
     pub occurrences: u64,

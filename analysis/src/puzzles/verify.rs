@@ -1,7 +1,7 @@
 //! Verification: a solution searched again, every solver move at a (deeper) budget.
 //!
 //! A line passes when, at every solver move with a choice, the search finds the line's move
-//! (or a capture [equivalent](super::solve::equivalent) to it) as the one winning move and
+//! (or a capture [equivalent] to it) as the one winning move and
 //! every other clearly worse, and when the gain is realised: at the end of the line (no
 //! capture pending, the solver at least a man up on the reference or a man through), or
 //! by the engine's continuation from there at the same budget (the solver's moves on it

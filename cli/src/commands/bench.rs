@@ -8,17 +8,17 @@
 use crate::commands::selfplay::{random_game, First, RandomGames};
 use crate::common::{jobs, thousands, worker_pool, CliError, CommandResult};
 use drafti_analysis::quality::{
-    engine_fingerprint, reference_evals, reference_evals_in_sequence, reference_moves,
-    reference_verdicts, Agreement, ClassAgreement, ReferenceEval, REFERENCE_SEQUENCE_TT_MB,
+    reference_evals, reference_evals_in_sequence, reference_moves, reference_verdicts, Agreement,
+    ClassAgreement, ReferenceEval, ReferenceHeader, ReferenceLine, REFERENCE_SEQUENCE_TT_MB,
     REFERENCE_TT_MB,
 };
-use drafti_analysis::{analyse_game, analyse_games, AnalysisOptions, EndgameTables, PositionEval};
+use drafti_analysis::{analyse_game, analyse_games, json, AnalysisOptions, EndgameTables};
 use drafti_archive::replay::{replay, ReplayOptions, ReplayedGame};
-use drafti_engine::{Engine, Limits, Score};
+use drafti_engine::{Engine, Limits};
 use drafti_pdn::{parse_game, write_game_to, GameReader, GameRecord, GameSplitter, RawGame};
 use drafti_rules::{perft, Color, Position, Variant};
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
@@ -308,68 +308,6 @@ pub struct QualityArgs {
     moves: Option<PathBuf>,
 }
 
-/// The first line of a reference file: what its searches were made with.
-#[derive(Serialize, Deserialize, PartialEq, Eq, Debug)]
-struct ReferenceHeader {
-    engine: String,
-    nodes: u64,
-    tt_mb: usize,
-    /// The endgame tables used (`--egtb`), as the analysis labels them.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    egtb: Option<String>,
-    /// Each game searched as one sequence (`--reference-sequence`).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    sequence: bool,
-    /// Every move judged alone (`--reference-moves`).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    moves: bool,
-}
-
-/// One position of a reference file.
-#[derive(Serialize, Deserialize)]
-struct ReferenceLine {
-    file: String,
-    /// 1-based, in its file.
-    game: usize,
-    /// Position index: 0 is the start, `ply` the position after `ply` moves.
-    ply: usize,
-    /// The score in centi-men from the side to move; `null` when proven.
-    score: Option<i32>,
-    /// Proven result: +N win in N plies, −N loss in N plies.
-    proven: Option<i32>,
-    /// The best move in full notation (`null` when the game is over).
-    best: Option<String>,
-    depth: u32,
-    nodes: u64,
-    /// Looked up in the endgame tables.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    exact: bool,
-    /// The played move's score searched alone (`--reference-moves`), from the mover's side:
-    /// centi-men, or `played_proven` as `proven`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    played_score: Option<i32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    played_proven: Option<i32>,
-}
-
-fn score_fields(s: Score) -> (Option<i32>, Option<i32>) {
-    match (s.as_centi_men(), s.win_distance(), s.loss_distance()) {
-        (Some(cm), _, _) => (Some(cm), None),
-        (None, Some(w), _) => (None, Some(w as i32)),
-        (None, None, Some(l)) => (None, Some(-(l as i32))),
-        _ => (Some(0), None),
-    }
-}
-
-fn score_of_fields(cm: Option<i32>, proven: Option<i32>) -> Score {
-    match (cm, proven) {
-        (Some(cm), _) => Score::centi_men(cm),
-        (None, Some(p)) if p >= 0 => Score::win_in(p as u32),
-        (None, Some(p)) => Score::loss_in(p.unsigned_abs()),
-        (None, None) => Score::DRAW,
-    }
-}
-
 /// One sampled game of the master archives.
 struct Sampled {
     file: String,
@@ -485,7 +423,7 @@ fn reference_runs(
     pool: &rayon::ThreadPool,
 ) -> Result<Vec<Vec<ReferenceEval>>, CliError> {
     let header = ReferenceHeader {
-        engine: engine_fingerprint(),
+        engine: Engine::fingerprint().to_string(),
         nodes: spec.nodes,
         tt_mb: if spec.mode == ReferenceMode::Sequence {
             REFERENCE_SEQUENCE_TT_MB
@@ -537,23 +475,9 @@ fn reference_runs(
         let game = &s.game;
         (0..game.positions.len())
             .map(|ply| {
-                let r = known.get(&(s.file.clone(), s.index, ply))?;
-                let legal = game.positions[ply].legal_moves(game.variant);
-                let best = match &r.best {
-                    Some(text) => Some(*legal.iter().find(|m| &m.full_notation(false) == text)?),
-                    None => None,
-                };
-                let eval = PositionEval {
-                    best,
-                    score: score_of_fields(r.score, r.proven),
-                    pv: best.into_iter().collect(),
-                    depth: r.depth,
-                    nodes: r.nodes,
-                    exact: r.exact,
-                };
-                let played = (r.played_score.is_some() || r.played_proven.is_some())
-                    .then(|| score_of_fields(r.played_score, r.played_proven));
-                Some(ReferenceEval { eval, played })
+                known
+                    .get(&(s.file.clone(), s.index, ply))?
+                    .eval(&game.positions[ply], game.variant)
             })
             .collect()
     };
@@ -633,22 +557,8 @@ fn reference_runs(
         }
         if let Some(w) = writer.as_mut() {
             for &ply in &fresh {
-                let ReferenceEval { eval: e, played } = evals[ply].as_ref().expect("searched");
-                let (score, proven) = score_fields(e.score);
-                let (played_score, played_proven) = played.map_or((None, None), score_fields);
-                let line = ReferenceLine {
-                    file: s.file.clone(),
-                    game: s.index,
-                    ply,
-                    score,
-                    proven,
-                    best: e.best.map(|b| b.full_notation(false)),
-                    depth: e.depth,
-                    nodes: e.nodes,
-                    exact: e.exact,
-                    played_score,
-                    played_proven,
-                };
+                let r = evals[ply].as_ref().expect("searched");
+                let line = ReferenceLine::new(&s.file, s.index, ply, r);
                 writeln!(w, "{}", serde_json::to_string(&line)?)?;
             }
             w.flush()?;
@@ -799,16 +709,16 @@ fn judged_move_json<'a>(
         candidate: m.judgement().map(|j| j.as_str()),
         reference: r.judgement.map(|j| j.as_str()),
         best: notation(m.best),
-        score_before: score_fields(m.best_score),
-        score_after: score_fields(m.played_score),
+        score_before: json::score_fields(m.best_score),
+        score_after: json::score_fields(m.played_score),
         drop: m.verdict.drop,
         played_is_best: m.played_is_best,
         depth: m.depth,
         confirmed_depth: m.confirmed_depth,
         unsettled: m.unsettled,
         reference_best: notation(before.eval.best),
-        reference_before: score_fields(before.eval.score),
-        reference_after: score_fields(
+        reference_before: json::score_fields(before.eval.score),
+        reference_after: json::score_fields(
             before
                 .played
                 .unwrap_or_else(|| drafti_analysis::move_score(after.eval.score)),
@@ -915,7 +825,7 @@ fn quality(args: &QualityArgs, jobs: usize, json: bool) -> CommandResult {
         reference_mode: spec.mode.names().0,
         ratio: args.reference_nodes as f64 / per_position(candidate_nodes).max(1.0),
         verified: analyses.iter().map(|a| a.verified).sum(),
-        engine: engine_fingerprint(),
+        engine: Engine::fingerprint().to_string(),
         classes: class_rows(&agreement),
         blunders_at_least_mistake: agreement.blunders_at_least_mistake,
         win_before_mean_abs_diff: before,

@@ -4,19 +4,23 @@
 //!
 //! The rendering is `drafti_report`'s; this module holds the flags, the choice of input, the
 //! progress bar and the files written (`crate::report::output`).
+//! The games and their analysis come from `drafti_analysis::batch::analyse_archive` (as for
+//! `drafti analyze`) or, with `--from-analysis`, from the JSON of `drafti analyze --json`
+//! (`drafti_analysis::parts`).
 
-use crate::common::{jobs, report_written, thousands, warn_empty_inputs};
+use crate::common::{jobs, report_written, thousands, warn_empty_inputs, worker_pool};
 use crate::common::{parse_variant, CliError, CommandResult};
 use crate::input::{open_inputs, EncodingArg};
 use crate::report::corpus;
-use crate::report::from_analysis::{next_game, Parts};
 use crate::report::output::HtmlOutput;
+use drafti_analysis::batch::{analyse_archive, ArchiveGame, ArchiveOptions, Progress};
+use drafti_analysis::parts::Parts;
 use drafti_analysis::AnalysisOptions;
-use drafti_archive::batch::{run_games, BatchError, BatchOptions, Input};
+use drafti_archive::batch::{BatchError, GameJob, Input};
 use drafti_archive::openings::Book;
 use drafti_archive::replay::ReplayOptions;
 use drafti_report::html::games_text;
-use drafti_report::{text, work, Collector, RunInfo, WorkSettings};
+use drafti_report::{describe, text, Collector, GameOut, RunInfo, WorkSettings};
 use drafti_rules::Variant;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -142,9 +146,10 @@ fn progress_bar(total_bytes: Option<u64>) -> Option<indicatif::ProgressBar> {
     if !std::io::stderr().is_terminal() {
         return None;
     }
+    // Counted in positions searched, out of an estimate of the input's (see `run`).
     let bar = match total_bytes {
-        Some(total) => {
-            let bar = indicatif::ProgressBar::new(total);
+        Some(_) => {
+            let bar = indicatif::ProgressBar::new(0);
             if let Ok(style) = indicatif::ProgressStyle::with_template(
                 "{spinner} analysing [{bar:32}] {percent:>3}% {msg} ({eta} left)",
             ) {
@@ -163,6 +168,25 @@ fn progress_bar(total_bytes: Option<u64>) -> Option<indicatif::ProgressBar> {
     };
     bar.enable_steady_tick(std::time::Duration::from_millis(120));
     Some(bar)
+}
+
+/// Everything the summary and the HTML need about one game and its analysis (on the pool).
+fn describe_game(g: ArchiveGame, settings: &WorkSettings<'_>) -> GameOut {
+    let ArchiveGame {
+        file,
+        input,
+        raw,
+        game,
+        analysis,
+        ..
+    } = g;
+    let job = GameJob {
+        file: &file,
+        file_index: input,
+        raw: &raw,
+        game,
+    };
+    describe(job, settings, |_| analysis.unwrap_or_default())
 }
 
 pub fn run(args: Args) -> CommandResult {
@@ -191,41 +215,50 @@ pub fn run(args: Args) -> CommandResult {
     let search = analysis.label();
     let info = RunInfo { source, search };
     let jobs = jobs(args.jobs);
+    let pool = worker_pool(jobs, "report")?;
     let book = Book::builtin();
     let settings = WorkSettings {
-        analysis,
-        parallel_positions: jobs > 1,
         book: &book,
         html: args.html.is_some() || args.html_dir.is_some(),
     };
-    let options = BatchOptions {
-        jobs,
-        // Small chunks: every game is searched position by position, so a chunk is
-        // seconds of work; small ones keep the progress bar moving and the workers busy.
-        chunk_size: 4,
+    let archive = ArchiveOptions {
         replay: ReplayOptions {
             variant_override: args.variant,
             ..ReplayOptions::default()
         },
-        ..BatchOptions::default()
+        ..ArchiveOptions::new(analysis)
     };
 
     let mut html_out = html_output(&args)?;
 
     let bar = progress_bar(total_bytes);
+    let progress = |p: Progress| {
+        let Some(bar) = &bar else { return };
+        match p {
+            Progress::Batch {
+                bytes,
+                games,
+                positions,
+            } => {
+                bar.set_message(format!("{} games", thousands(games)));
+                // The positions read so far, scaled to the whole input by its bytes.
+                if let Some(total) = total_bytes.filter(|_| bytes > 0) {
+                    let estimate = (positions as f64 * total as f64 / bytes as f64) as u64;
+                    bar.set_length(estimate.max(positions));
+                }
+            }
+            Progress::Searched(n) => bar.inc(n),
+        }
+    };
     let mut collector = Collector::new(names.clone(), &book);
     collector.paged = html_out.as_ref().is_some_and(HtmlOutput::paged);
     let started = std::time::Instant::now();
-    let result = run_games(
+    let result = analyse_archive(
         inputs,
-        &options,
-        |p| {
-            if let Some(bar) = &bar {
-                bar.set_position(p.bytes);
-                bar.set_message(format!("{} games", thousands(p.games)));
-            }
-        },
-        |job| work(job, &settings),
+        &archive,
+        &pool,
+        &progress,
+        |g| describe_game(g, &settings),
         |g| -> Result<(), CliError> {
             if let Some(section) = collector.add(g) {
                 if let Some(out) = html_out.as_mut() {
@@ -318,19 +351,16 @@ fn from_analysis(args: Args) -> CommandResult {
     let mut parts = Parts::open(opened.inputs)?;
     let book = Book::builtin();
     let settings = WorkSettings {
-        // Not searched: `next_game` hands the analysis in the parts to `describe`.
-        analysis: report_defaults(),
-        parallel_positions: false,
         book: &book,
         html: args.html.is_some() || args.html_dir.is_some(),
     };
     let mut html_out = html_output(&args)?;
-    let names = parts.run.inputs.clone();
+    let names = parts.run().inputs.clone();
     let mut collector = Collector::new(names.clone(), &book);
     collector.paged = html_out.as_ref().is_some_and(HtmlOutput::paged);
     let started = std::time::Instant::now();
-    while let Some(g) = next_game(&mut parts, &settings)? {
-        if let Some(section) = collector.add(g) {
+    while let Some(g) = parts.next_game()? {
+        if let Some(section) = collector.add(describe_game(g, &settings)) {
             if let Some(out) = html_out.as_mut() {
                 out.section(&section)?;
             }
@@ -341,7 +371,7 @@ fn from_analysis(args: Args) -> CommandResult {
         [one] => one.clone(),
         many => format!("{} files", many.len()),
     };
-    let search = parts.run.search.clone();
+    let search = parts.run().search.clone();
     let done = finish(collector, html_out, &RunInfo { source, search })?;
     warn_empty_inputs(&names, &done.games_per_input);
     eprintln!(

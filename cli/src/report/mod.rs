@@ -3,5 +3,4 @@
 //! `drafti_report`'s; where the HTML goes is `output`.
 
 pub mod corpus;
-pub mod from_analysis;
 pub mod output;

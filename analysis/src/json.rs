@@ -1,0 +1,728 @@
+//! The analysis JSON: the wire format of `drafti analyze --json`, read back by `drafti report
+//! --from-analysis` ([`crate::parts`]). One set of types serves both directions, so the writer
+//! and the reader cannot disagree; [`score_fields`] and [`score_from_fields`] are the one
+//! mapping between a [`Score`] and its two fields.
+//!
+//! # Format
+//!
+//! JSON Lines: one [`Game`] object per game of the input, in input order, and nothing else.
+//! The first line of a run also carries the [`Run`] (`run`), with the version of this format
+//! ([`FORMAT`]); a sharded run (`--shard K/N`) is one run per shard, each with its own first
+//! line.
+//!
+//! ```text
+//! {"file":…,"index":1,…,"status":"analysed",…,"moves":[{"ply":1,…},…],…,"record":{…},"run":{"format":1,…}}
+//! {"file":…,"index":2,…,"status":"invalid","errors":[{"line":3,…}],…,"record":{…}}
+//! ```
+//!
+//! A game object, field by field (in this order):
+//! - `file`, `index`, `line`: the input's name, the game's number in it (from 1) and the line
+//!   it starts on.
+//! - `white`, `black`, `result`, `variant`: from the tags (`null` when missing); `variant` is
+//!   `tz`, `czech` or `russian`.
+//! - `plies`: the mainline plies replayed.
+//! - `status`: `analysed`, or `invalid` (then `errors` lists [`Problem`]s and `moves` is
+//!   empty).
+//! - `search`, `positions`, `nodes`: the settings, positions searched (plies + 1), nodes in
+//!   all (re-searches included).
+//! - `sides`: `white` and `black` [`Figures`] (`null` for an invalid game).
+//! - `moves`: one [`Move`] per mainline move, in order.
+//! - `final_score`, `final_proven`: the search of the last position, from its side to move,
+//!   as a score's two fields (below); `null` for an invalid game.
+//! - `record`: the game's text and where it stood ([`Record`]), so that a reader can replay it.
+//! - `run`: on the first line of a run only ([`Run`]).
+//!
+//! A score is two fields, exactly one of them set: centi-men (`score_before`, …), or a proven
+//! result (`proven_before`, …) of `+N` (the side wins in N plies) or `-N` (it loses in N);
+//! `0` is a loss on the spot (the side to move has no move). A draw is the estimate 0.
+//!
+//! ```
+//! use drafti_analysis::json::{score_fields, score_from_fields};
+//! use drafti_engine::Score;
+//! assert_eq!(score_fields(Score::centi_men(-35)), (Some(-35), None));
+//! assert_eq!(score_fields(Score::win_in(7)), (None, Some(7)));
+//! assert_eq!(score_fields(Score::loss_in(0)), (None, Some(0)));
+//! assert_eq!(score_from_fields(None, Some(0)), Some(Score::loss_in(0)));
+//! assert_eq!(score_from_fields(Some(1), Some(1)), None);
+//! ```
+
+use crate::batch::ArchiveGame;
+use crate::judge::{judge, judge_exact, win_percent, Judgement, ProvenReason, SideSummary};
+use crate::{line_notation, GameAnalysis, MoveAnalysis, PositionEval};
+use drafti_archive::batch::Shard;
+use drafti_archive::replay::ReplayedGame;
+use drafti_engine::Score;
+use drafti_rules::{Color, Position, Variant};
+use serde::{Deserialize, Serialize};
+
+/// The version of the format written: the `format` of [`Run`]. Readers refuse a later one.
+pub const FORMAT: u32 = 1;
+
+/// One line: a game, analysed or invalid.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Game {
+    /// The input's name.
+    pub file: String,
+    /// The game's number in its input, from 1.
+    pub index: usize,
+    /// The line the game starts on.
+    pub line: u32,
+    /// The White tag (`null` when missing, empty or `?`).
+    pub white: Option<String>,
+    /// The Black tag.
+    pub black: Option<String>,
+    /// The result the record states (`1-0`, `0-1`, `1/2-1/2`).
+    pub result: Option<String>,
+    /// The rules the game was replayed under (`null` when it could not be parsed).
+    pub variant: Option<String>,
+    /// Mainline plies replayed.
+    #[serde(default)]
+    pub plies: usize,
+    /// Analysed or invalid.
+    pub status: Status,
+    /// Why an invalid game is invalid.
+    #[serde(default)]
+    pub errors: Vec<Problem>,
+    /// The analysis settings (`AnalysisOptions::label`).
+    pub search: String,
+    /// Positions searched.
+    #[serde(default)]
+    pub positions: usize,
+    /// Nodes searched in all.
+    #[serde(default)]
+    pub nodes: u64,
+    /// Both sides' figures.
+    #[serde(default)]
+    pub sides: Option<Sides>,
+    /// Every mainline move.
+    #[serde(default)]
+    pub moves: Vec<Move>,
+    /// The last position's score: centi-men ...
+    pub final_score: Option<i32>,
+    /// ... or a proven result.
+    pub final_proven: Option<i32>,
+    /// The game's text and place; always written (`None` only in lines of an analyze older
+    /// than the field, which readers refuse).
+    pub record: Option<Record>,
+    /// The run, on its first line only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run: Option<Run>,
+}
+
+/// Whether a game was analysed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// Valid, and every move analysed.
+    Analysed,
+    /// Not analysed: unreadable, or replayed up to an error.
+    Invalid,
+}
+
+impl Status {
+    /// `analysed` or `invalid`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Status::Analysed => "analysed",
+            Status::Invalid => "invalid",
+        }
+    }
+}
+
+/// One error of an invalid game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Problem {
+    /// Line of the error in the input.
+    pub line: u32,
+    /// Column.
+    pub column: u32,
+    /// The ply concerned, if a move is.
+    pub ply: Option<usize>,
+    /// `syntax`, or the replay's kind of problem (`illegal_move`, …).
+    pub kind: String,
+    /// One line for people.
+    pub message: String,
+}
+
+impl Problem {
+    /// The errors of a game as read: its syntax error, or the replay's errors.
+    pub fn of_game(game: &Result<ReplayedGame, drafti_pdn::ParseError>) -> Vec<Problem> {
+        match game {
+            Err(e) => vec![Problem {
+                line: e.span.line,
+                column: e.span.column,
+                ply: None,
+                kind: "syntax".to_string(),
+                message: e.message.clone(),
+            }],
+            Ok(g) => g
+                .errors()
+                .map(|p| Problem {
+                    line: p.span.line,
+                    column: p.span.column,
+                    ply: p.ply,
+                    kind: p.kind.as_str().to_string(),
+                    message: p.message.clone(),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// Both sides' figures.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Sides {
+    /// White's.
+    pub white: Figures,
+    /// Black's.
+    pub black: Figures,
+}
+
+/// One side's figures in a game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Figures {
+    /// Moves judged.
+    pub moves: usize,
+    /// Inaccuracies.
+    pub inaccuracies: usize,
+    /// Mistakes.
+    pub mistakes: usize,
+    /// Blunders.
+    pub blunders: usize,
+    /// The game accuracy in percent, one decimal (`null` without moves).
+    pub accuracy: Option<f64>,
+}
+
+impl From<&SideSummary> for Figures {
+    fn from(s: &SideSummary) -> Figures {
+        Figures {
+            moves: s.moves,
+            inaccuracies: s.inaccuracies,
+            mistakes: s.mistakes,
+            blunders: s.blunders,
+            accuracy: s.accuracy.map(round1),
+        }
+    }
+}
+
+/// One mainline move's evaluation (every move, flagged or not).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Move {
+    /// 1-based ply.
+    pub ply: usize,
+    /// `8.` for White, `8...` for Black.
+    pub move_number: String,
+    /// `white` or `black`.
+    #[serde(with = "color_name")]
+    pub side: Color,
+    /// The move as written.
+    #[serde(rename = "move")]
+    pub text: String,
+    /// The best move's score from the mover's side, centi-men; `null` when proven.
+    pub score_before: Option<i32>,
+    /// The played move's score from the mover's side, centi-men; `null` when proven.
+    pub score_after: Option<i32>,
+    /// Proven result before the move: +N the mover wins in N plies, −N loses in N.
+    pub proven_before: Option<i32>,
+    /// Proven result after the move.
+    pub proven_after: Option<i32>,
+    /// The mover's win percentage (0–100) with best play.
+    pub win_before: f64,
+    /// The mover's win percentage after the move.
+    pub win_after: f64,
+    /// lichess's accuracy of the move, 0–100.
+    pub accuracy: f64,
+    /// The best move, in the shortest notation no other legal move shares.
+    pub best: Option<String>,
+    /// The best line, `best` first.
+    pub pv: Vec<String>,
+    /// The judgement of a flagged move.
+    pub judgement: Option<Judgement>,
+    /// Why a proven result made it a blunder.
+    pub reason: Option<ProvenReason>,
+    /// The depth the numbers come from.
+    pub depth: u32,
+    /// For a re-searched move, the depth from which its verdict held.
+    pub confirmed_depth: Option<u32>,
+    /// The drop is a blunder's, but the last search called it one at too few of its deepest
+    /// depths: judged a mistake.
+    #[serde(default)]
+    pub unsettled: bool,
+    /// The position before the move is in the endgame tables: scores and verdict exact.
+    #[serde(default)]
+    pub exact: bool,
+}
+
+/// Where a game came from, as exactly as a reader needs to read the game again and report it
+/// as a direct run would (its validation, opening and boards come from this text).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Record {
+    /// 1-based number of the game across all inputs, all shards counted (what `--shard`
+    /// counts): the parts of a job array merge by it, and a gap names the missing shard.
+    pub ordinal: u64,
+    /// Which input (1-based, in the order given; `file` is its name).
+    pub input: usize,
+    /// The column of the game's first byte (`line` is the game's own field).
+    pub column: u32,
+    /// The game's text as the splitter cut it, from the end of the previous game.
+    pub text: String,
+    /// `text` is not UTF-8 in the file: each character of `text` is one byte (U+0000-U+00FF).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bytes: bool,
+    /// The game was cut at the splitter's size limit.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub truncated: bool,
+}
+
+/// What a whole run shares, on its first line only (one part of a job array is one run).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Run {
+    /// The version of this format ([`FORMAT`]). Lines written before the field existed have
+    /// the layout of version 1, so a missing one reads as 1.
+    #[serde(default = "format_before_versions")]
+    pub format: u32,
+    /// Every input's name, in the order given (those without a game too).
+    pub inputs: Vec<String>,
+    /// `--shard K/N`, if given.
+    pub shard: Option<String>,
+    /// `--variant`, when it overrode the tags.
+    pub variant: Option<String>,
+    /// The engine: `drafti VERSION (search FINGERPRINT)`, see [`Run::engine_name`].
+    pub engine: String,
+}
+
+fn format_before_versions() -> u32 {
+    1
+}
+
+impl Run {
+    /// The run of this format over `inputs`.
+    pub fn new(inputs: Vec<String>, shard: Option<Shard>, variant: Option<Variant>) -> Run {
+        Run {
+            format: FORMAT,
+            inputs,
+            shard: shard.map(|s| s.to_string()),
+            variant: variant.map(|v| v.name().to_string()),
+            engine: Run::engine_name(),
+        }
+    }
+
+    /// `drafti 0.1.0 (search 0123456789abcdef)`: the version and
+    /// [`drafti_engine::Engine::fingerprint`], so parts analysed by engines that search
+    /// differently are told apart under one version number.
+    pub fn engine_name() -> String {
+        format!(
+            "drafti {} (search {})",
+            env!("CARGO_PKG_VERSION"),
+            drafti_engine::Engine::fingerprint()
+        )
+    }
+}
+
+/// A score as its two fields: (centi-men, proven distance ±N plies), exactly one set.
+pub fn score_fields(score: Score) -> (Option<i32>, Option<i32>) {
+    match (score.win_distance(), score.loss_distance()) {
+        (Some(n), _) => (None, Some(n as i32)),
+        (_, Some(n)) => (None, Some(-(n as i32))),
+        _ => (score.as_centi_men(), None),
+    }
+}
+
+/// The score of its two fields; `None` unless exactly one is set. A proven distance of 0 is
+/// a loss on the spot (no side wins in 0 plies).
+pub fn score_from_fields(centi_men: Option<i32>, proven: Option<i32>) -> Option<Score> {
+    match (centi_men, proven) {
+        (Some(cm), None) => Some(Score::centi_men(cm)),
+        (None, Some(n)) if n > 0 => Some(Score::win_in(n.unsigned_abs())),
+        (None, Some(n)) => Some(Score::loss_in(n.unsigned_abs())),
+        _ => None,
+    }
+}
+
+fn round1(x: f64) -> f64 {
+    (x * 10.0).round() / 10.0
+}
+
+/// `12.` for White, `12...` for Black, counted from the game's first mover.
+fn move_number(first: Color, ply: usize) -> String {
+    let i = ply - 1;
+    let (number, white) = match first {
+        Color::White => (i / 2 + 1, i.is_multiple_of(2)),
+        Color::Black => (i.div_ceil(2) + 1, !i.is_multiple_of(2)),
+    };
+    if white {
+        format!("{number}.")
+    } else {
+        format!("{number}...")
+    }
+}
+
+/// A tag's value, unless it is missing, empty or `?`.
+fn tag<'a>(game: &'a ReplayedGame, name: &str) -> Option<&'a str> {
+    game.record
+        .tag(name)
+        .map(str::trim)
+        .filter(|v| !v.is_empty() && *v != "?")
+}
+
+/// Whether the record writes its moves with square numbers (the JSON's moves follow it).
+pub fn is_numeric(game: &ReplayedGame) -> bool {
+    game.record
+        .moves
+        .nodes
+        .first()
+        .is_some_and(|n| n.mv.is_numeric())
+}
+
+impl Move {
+    /// The line of move `m` of `game`.
+    pub fn of(game: &ReplayedGame, m: &MoveAnalysis) -> Move {
+        let numeric = is_numeric(game);
+        let before = &game.positions[m.ply - 1];
+        let (score_before, proven_before) = score_fields(m.best_score);
+        let (score_after, proven_after) = score_fields(m.played_score);
+        Move {
+            ply: m.ply,
+            move_number: move_number(game.first_mover, m.ply),
+            side: m.mover,
+            text: game.record.moves.nodes[m.ply - 1].mv.text.to_string(),
+            score_before,
+            score_after,
+            proven_before,
+            proven_after,
+            win_before: round1(win_percent(m.verdict.wc_before)),
+            win_after: round1(win_percent(m.verdict.wc_after)),
+            accuracy: round1(m.verdict.accuracy),
+            best: m
+                .best
+                .map(|b| b.notation(&before.legal_moves(game.variant), numeric)),
+            pv: line_notation(before, game.variant, &m.pv, numeric),
+            judgement: m.judgement(),
+            reason: m.verdict.proven,
+            depth: m.depth,
+            confirmed_depth: m.confirmed_depth,
+            unsettled: m.unsettled,
+            exact: m.exact,
+        }
+    }
+
+    /// The best move's score, from its two fields.
+    pub fn best_score(&self) -> Option<Score> {
+        score_from_fields(self.score_before, self.proven_before)
+    }
+
+    /// The played move's score.
+    pub fn played_score(&self) -> Option<Score> {
+        score_from_fields(self.score_after, self.proven_after)
+    }
+}
+
+impl Record {
+    /// Where `g` came from, and its text.
+    pub fn of(g: &ArchiveGame) -> Record {
+        let (text, bytes) = match std::str::from_utf8(&g.raw.bytes) {
+            Ok(t) => (t.to_string(), false),
+            Err(_) => (g.raw.bytes.iter().map(|&b| char::from(b)).collect(), true),
+        };
+        Record {
+            ordinal: g.ordinal + 1,
+            input: g.input + 1,
+            column: g.raw.column,
+            text,
+            bytes,
+            truncated: g.raw.truncated,
+        }
+    }
+
+    /// The game's bytes as they were in the input.
+    pub fn bytes(&self) -> Result<Vec<u8>, GameError> {
+        if !self.bytes {
+            return Ok(self.text.clone().into_bytes());
+        }
+        self.text
+            .chars()
+            .map(|c| u8::try_from(u32::from(c)))
+            .collect::<Result<_, _>>()
+            .map_err(|_| GameError::NotBytes)
+    }
+}
+
+impl Game {
+    /// The line of `g`: its analysis when it has one, else its errors. `search` is the
+    /// settings' label; `run` goes on the first line of a run only.
+    pub fn of(g: &ArchiveGame, search: &str, run: Option<Run>) -> Game {
+        let game = g.game.as_ref().ok();
+        let mut line = Game {
+            file: g.file.clone(),
+            index: g.raw.index + 1,
+            line: g.raw.line,
+            white: game.and_then(|g| tag(g, "White")).map(str::to_string),
+            black: game.and_then(|g| tag(g, "Black")).map(str::to_string),
+            result: game
+                .and_then(|g| g.played_result())
+                .map(|r| r.as_str().to_string()),
+            variant: game.map(|g| g.variant.name().to_string()),
+            plies: game.map_or(0, |g| g.moves.len()),
+            status: Status::Invalid,
+            errors: Vec::new(),
+            search: search.to_string(),
+            positions: 0,
+            nodes: 0,
+            sides: None,
+            moves: Vec::new(),
+            final_score: None,
+            final_proven: None,
+            record: Some(Record::of(g)),
+            run,
+        };
+        match (game, &g.analysis) {
+            (Some(game), Some(a)) => {
+                (line.final_score, line.final_proven) = a
+                    .final_eval
+                    .as_ref()
+                    .map_or((None, None), |e| score_fields(e.score));
+                line.status = Status::Analysed;
+                line.positions = a.positions;
+                line.nodes = a.nodes;
+                line.sides = Some(Sides {
+                    white: (&a.white).into(),
+                    black: (&a.black).into(),
+                });
+                line.moves = a.moves.iter().map(|m| Move::of(game, m)).collect();
+            }
+            _ => line.errors = Problem::of_game(&g.game),
+        }
+        line
+    }
+
+    /// The analysis of `game` (this line's record, replayed) from the line's moves: scores,
+    /// moves, lines and depths as analysed; verdicts, counts and accuracies worked out as the
+    /// analysis does.
+    pub fn analysis(&self, game: &ReplayedGame) -> Result<GameAnalysis, GameError> {
+        if self.moves.len() != game.moves.len() {
+            return Err(GameError::MoveCount {
+                analysed: self.moves.len(),
+                record: game.moves.len(),
+            });
+        }
+        let mut moves = Vec::with_capacity(self.moves.len());
+        for (k, m) in self.moves.iter().enumerate() {
+            let ply = k + 1;
+            let bad = |what: MoveError| GameError::Move { ply, what };
+            if m.ply != ply {
+                return Err(bad(MoveError::OutOfOrder));
+            }
+            let before = &game.positions[k];
+            let played = game.moves[k];
+            let best_score = m.best_score().ok_or(bad(MoveError::NoScoreBefore))?;
+            let played_score = m.played_score().ok_or(bad(MoveError::NoScoreAfter))?;
+            let best = match &m.best {
+                Some(text) => Some(
+                    parse_move(before, game.variant, text)
+                        .ok_or_else(|| bad(MoveError::BestNotLegal(text.clone())))?,
+                ),
+                None => None,
+            };
+            let pv = parse_line(before, game.variant, &m.pv).ok_or(bad(MoveError::LineNotLegal))?;
+            // As the analysis decides it: from the tables an equally good move counts as the
+            // best; from a search, only the engine's own best move.
+            let (played_is_best, verdict) = if m.exact {
+                let is_best = played_score == best_score;
+                (is_best, judge_exact(best_score, played_score, is_best))
+            } else {
+                let is_best = best.is_some_and(|b| b.same_move(&played));
+                // As the analysis judged it: a blunder that had not settled is a mistake.
+                let verdict = judge(best_score, played_score, is_best).unsettled_if(m.unsettled);
+                (is_best, verdict)
+            };
+            moves.push(MoveAnalysis {
+                ply,
+                mover: before.turn(),
+                played,
+                best,
+                best_score,
+                pv,
+                played_score,
+                played_is_best,
+                verdict,
+                depth: m.depth,
+                confirmed_depth: m.confirmed_depth,
+                exact: m.exact,
+                unsettled: m.unsettled,
+            });
+        }
+        let final_eval = score_from_fields(self.final_score, self.final_proven)
+            .map(|score| PositionEval {
+                best: None,
+                score,
+                pv: Vec::new(),
+                depth: 0,
+                nodes: 0,
+                exact: false,
+            })
+            .ok_or(GameError::NoFinalScore)?;
+        Ok(GameAnalysis::from_moves(
+            game,
+            moves,
+            Some(final_eval),
+            self.nodes,
+        ))
+    }
+}
+
+/// Why a game's line does not fit its record.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GameError {
+    /// Not as many moves as the record has.
+    #[error("{analysed} moves analysed, the record has {record}")]
+    MoveCount {
+        /// Moves in the line.
+        analysed: usize,
+        /// Moves the record replays.
+        record: usize,
+    },
+    /// One move does not fit.
+    #[error("ply {ply}: {what}")]
+    Move {
+        /// The move's ply.
+        ply: usize,
+        /// What is wrong with it.
+        what: MoveError,
+    },
+    /// No score of the last position.
+    #[error("no final score (`final_score`, `final_proven`)")]
+    NoFinalScore,
+    /// `record.bytes` says each character is a byte, and one is not.
+    #[error("`record.text` is not bytes (U+0000-U+00FF)")]
+    NotBytes,
+    /// The record replays as valid and the line says invalid, or the other way round.
+    #[error(
+        "the record replays as {}, the analysis says `{}`",
+        if *valid { "valid" } else { "invalid" },
+        status.as_str()
+    )]
+    Status {
+        /// The record replays without errors.
+        valid: bool,
+        /// What the line says.
+        status: Status,
+    },
+    /// `record.input` is not the input named `file`.
+    #[error("input {input} is {name}, not {file}")]
+    InputName {
+        /// `record.input`.
+        input: usize,
+        /// That input's name.
+        name: String,
+        /// The line's `file`.
+        file: String,
+    },
+    /// `record.input` is not one of the run's inputs.
+    #[error("input {input} of {inputs}?")]
+    NoInput {
+        /// `record.input`.
+        input: usize,
+        /// The run's inputs.
+        inputs: usize,
+    },
+}
+
+/// Why one move's line does not fit the record.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MoveError {
+    /// Its `ply` is not its place.
+    #[error("out of order")]
+    OutOfOrder,
+    /// No score of the best move.
+    #[error("no score before")]
+    NoScoreBefore,
+    /// No score of the played move.
+    #[error("no score after")]
+    NoScoreAfter,
+    /// The best move is not one legal move of the position.
+    #[error("the best move {0} is not one legal move")]
+    BestNotLegal(String),
+    /// The line is not legal from the position.
+    #[error("its line is not legal")]
+    LineNotLegal,
+}
+
+/// The move `text` means in `pos`. The JSON writes each move as the rules core's notation
+/// against the legal moves (the full path where two captures share start and end), so it
+/// means exactly one.
+fn parse_move(pos: &Position, variant: Variant, text: &str) -> Option<drafti_rules::Move> {
+    match pos.parse_move(variant, text).ok()?.as_slice() {
+        [one] => Some(*one),
+        _ => None,
+    }
+}
+
+/// The moves of a line from `pos`.
+fn parse_line(
+    pos: &Position,
+    variant: Variant,
+    line: &[String],
+) -> Option<Vec<drafti_rules::Move>> {
+    let mut pos = *pos;
+    line.iter()
+        .map(|text| {
+            let mv = parse_move(&pos, variant, text)?;
+            pos = pos.play(&mv);
+            Some(mv)
+        })
+        .collect()
+}
+
+/// `white` / `black` for a [`Color`].
+mod color_name {
+    use drafti_rules::Color;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(color: &Color, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(match color {
+            Color::White => "white",
+            Color::Black => "black",
+        })
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Color, D::Error> {
+        match <&str>::deserialize(d)? {
+            "white" => Ok(Color::White),
+            "black" => Ok(Color::Black),
+            other => Err(serde::de::Error::unknown_variant(
+                other,
+                &["white", "black"],
+            )),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_of_score_goes_there_and_back() {
+        let scores = [
+            (Score::centi_men(35), (Some(35), None)),
+            (Score::centi_men(-120), (Some(-120), None)),
+            (Score::centi_men(0), (Some(0), None)),
+            (Score::DRAW, (Some(0), None)),
+            (Score::win_in(1), (None, Some(1))),
+            (Score::win_in(31), (None, Some(31))),
+            (Score::loss_in(12), (None, Some(-12))),
+            (Score::loss_in(1), (None, Some(-1))),
+            (Score::loss_in(0), (None, Some(0))),
+        ];
+        for (score, fields) in scores {
+            assert_eq!(score_fields(score), fields, "{score}");
+            assert_eq!(
+                score_from_fields(fields.0, fields.1),
+                Some(score),
+                "{score}"
+            );
+        }
+        assert_eq!(score_from_fields(None, None), None);
+        assert_eq!(score_from_fields(Some(3), Some(-3)), None);
+    }
+}
