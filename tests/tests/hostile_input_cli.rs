@@ -266,6 +266,45 @@ fn d06_one_bad_line_costs_only_itself() {
 }
 
 #[test]
+fn an_unclosed_bracket_costs_only_itself_in_an_archive_without_tags() {
+    let game = "1. c3-d4 f6-g5 2. g3-h4 g7-f6 1-0\n\n";
+    // Before: "no games found", exit 0.
+    let text = format!("{{ a note, never closed\n\n{}", game.repeat(1000));
+    let (code, games, _) = validate_json(&temp_file("unclosed-brace.pdn", text.as_bytes()), &[]);
+    assert_eq!((code, games.len()), (1, 1001));
+    assert_eq!(
+        games[0]["errors"][0]["message"],
+        "unterminated comment (expected '}', found end of game)"
+    );
+    assert!(statuses(&games[1..]).iter().all(|s| *s == "valid"));
+    // Before: 6 games (the `(` swallowed the other 2,000).
+    let text = format!("{}(\n\n{}", game.repeat(5), game.repeat(2000));
+    let (code, games, _) = validate_json(&temp_file("stray-paren.pdn", text.as_bytes()), &[]);
+    assert_eq!((code, games.len()), (1, 2006));
+    assert_eq!(games[5]["status"], "invalid");
+    assert_eq!(
+        (games[6]["line"].as_u64(), games[6]["status"].as_str()),
+        (Some(13), Some("valid"))
+    );
+    // Before: the last game was invalid, its result swallowed by the stray `{`.
+    let text = "[Event \"a\"]\n1. c3-d4 f6-g5 1-0\n\n[Event \"b\"]\n1. c3-d4 f6-g5 1-0\n\n{\n";
+    let (code, games, _) = validate_json(&temp_file("tagged-brace.pdn", text.as_bytes()), &[]);
+    assert_eq!(code, 1);
+    assert_eq!(statuses(&games), ["valid", "valid", "invalid"]);
+    assert_eq!(games[1]["tags"]["Event"], "b");
+    // Inside a game, the game is the only one spoilt.
+    let text = format!("1. c3-d4 {{oops f6-g5 1-0\n\n{game}{game}");
+    let (code, games, _) = validate_json(&temp_file("inner-brace.pdn", text.as_bytes()), &[]);
+    assert_eq!(code, 1);
+    assert_eq!(statuses(&games), ["invalid", "valid", "valid"]);
+    // A file that is one unclosed comment holds a game: an error, not "no games found".
+    let text = format!("{{\n{}", game.replace("\n\n", "\n").repeat(3));
+    let r = run(&["validate", &temp_file("all-comment.pdn", text.as_bytes())]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(!r.stderr.contains("no games found"), "{}", r.stderr);
+}
+
+#[test]
 fn d08_one_unreadable_token_keeps_the_game_its_tags_and_its_moves() {
     let (code, games, _) = validate_json(&bad("unreadable-token.pdn"), &[]);
     assert_eq!(code, 1);

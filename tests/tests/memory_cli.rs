@@ -89,6 +89,37 @@ fn validate_memory_is_flat_on_long_lines() {
 }
 
 #[test]
+fn a_stray_parenthesis_loses_no_game_in_flat_memory() {
+    // Five games, a `(` line, then 200,000 games (7 MB): before, the `(` opened a variation
+    // that swallowed every later game (6 games in all).
+    let path = std::env::temp_dir().join(format!("drafti-memory-paren-{}", std::process::id()));
+    let mut out = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+    let game = b"1. c3-d4 f6-g5 2. g3-h4 g7-f6 1-0\n\n";
+    for i in 0..200_005 {
+        if i == 5 {
+            out.write_all(b"(\n\n").unwrap();
+        }
+        out.write_all(game).unwrap();
+    }
+    out.flush().unwrap();
+    drop(out);
+    let file = path.to_str().unwrap();
+    let (code, peak) = peak_rss_kib(&["validate", "-j2", file]);
+    let summary = std::process::Command::new(drafti_path())
+        .args(["validate", "-j2", file])
+        .output()
+        .unwrap();
+    std::fs::remove_file(&path).ok();
+    assert_eq!(code, 1);
+    assert!(peak < 64 << 10, "peak RSS {peak} KiB");
+    let stderr = String::from_utf8_lossy(&summary.stderr);
+    assert!(
+        stderr.contains("200,006 games in 1 file: 200,005 valid, 1 invalid"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn standings_memory_stays_close_to_validate_on_one_big_event() {
     // 32,000 games, 28 MB, one Event of 3 matches with 48,000 game_after_decision warnings:
     // before, standings kept a ~0.9 KB summary a game and the Event's whole report (peak
