@@ -827,6 +827,9 @@ fn judged_move_json<'a>(
 
 /// `drafti bench --quality`.
 fn quality(args: &QualityArgs, jobs: usize, json: bool) -> CommandResult {
+    if let Some(path) = &args.moves {
+        crate::common::refuse_stdout("--moves", path, "the tables")?;
+    }
     if args.reference.is_some() && args.reference == args.second_reference {
         // A reference file holds one reference: the second would overwrite the first.
         return Err(CliError(

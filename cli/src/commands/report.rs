@@ -265,6 +265,9 @@ pub fn run(args: Args) -> CommandResult {
 /// Where `--html` or `--html-dir` sends the HTML (its game sections are written while the
 /// summary is gathered: output.rs).
 fn html_output(args: &Args) -> Result<Option<HtmlOutput>, CliError> {
+    if let Some(out) = &args.html {
+        crate::common::refuse_stdout("--html", out, "the text summary")?;
+    }
     match (&args.html, &args.html_dir) {
         (Some(out), _) => Some(HtmlOutput::file(out)),
         (None, Some(dir)) => Some(HtmlOutput::dir(dir)),

@@ -7,7 +7,7 @@
 
 use super::html::{self, RunInfo};
 use super::Collector;
-use crate::common::{CliError, OutputFile};
+use crate::common::{CliError, OutputFile, ScratchFile};
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -39,7 +39,10 @@ pub struct Written {
 
 enum Target {
     /// One file, its sections meanwhile in the scratch file `part`.
-    File { out: PathBuf, part: Out },
+    File {
+        out: PathBuf,
+        part: BufWriter<ScratchFile>,
+    },
     /// A folder of pages; the page being written.
     Dir {
         dir: PathBuf,
@@ -67,8 +70,8 @@ fn commit(w: Out) -> std::io::Result<u64> {
 impl HtmlOutput {
     /// One self-contained file `out`.
     pub fn file(out: &Path) -> Result<HtmlOutput, CliError> {
-        // A scratch OutputFile: never committed, removed when dropped or on Ctrl-C.
-        let part = create(out)?;
+        // Removed when dropped or on Ctrl-C.
+        let part = BufWriter::with_capacity(1 << 16, ScratchFile::create(out)?);
         Ok(HtmlOutput {
             target: Target::File {
                 out: out.to_path_buf(),
@@ -146,7 +149,7 @@ impl HtmlOutput {
                 let mut w = create(&out)?;
                 let written = (|| {
                     w.write_all(html::head_and_summary(collector, info).as_bytes())?;
-                    std::io::copy(&mut File::open(part.temp_path())?, &mut w)?;
+                    std::io::copy(&mut File::open(part.path())?, &mut w)?;
                     w.write_all(html::tail().as_bytes())?;
                     commit(w)
                 })()
