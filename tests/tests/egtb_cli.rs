@@ -148,8 +148,8 @@ fn verify_and_info() {
     }
 }
 
-#[test]
-fn a_corrupt_file_is_reported_by_name() {
+/// A copy of the tables in a new temporary folder (and its `tz` folder).
+fn copy_of_tables() -> (tempfile::TempDir, std::path::PathBuf) {
     let copy = tempfile::tempdir().unwrap();
     let to = copy.path().join("tz");
     std::fs::create_dir_all(&to).unwrap();
@@ -157,6 +157,40 @@ fn a_corrupt_file_is_reported_by_name() {
         let p = e.unwrap().path();
         std::fs::copy(&p, to.join(p.file_name().unwrap())).unwrap();
     }
+    (copy, to)
+}
+
+#[test]
+fn a_table_missing_after_a_move_is_an_error_naming_it() {
+    let (copy, to) = copy_of_tables();
+    std::fs::remove_file(to.join("MvKM.egtb")).unwrap();
+    let d = copy.path().to_str().unwrap();
+    // Before: "best   none: the game is over", exit 0.
+    for json in [false, true] {
+        let mut args = vec!["egtb", "probe", "--fen", "W:W22,K10:B5", "--dir", d];
+        if json {
+            args.push("--json");
+        }
+        let out = drafti().args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{out:?}");
+        assert!(out.stdout.is_empty(), "{out:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            stderr.trim_end(),
+            format!(
+                "drafti: cannot probe W:WK10,22:B5: the table MvKM is needed but missing ({})",
+                to.join("MvKM.egtb").display()
+            )
+        );
+    }
+    // The position's own table missing: an error too.
+    let out = run(&["egtb", "probe", "--fen", "B:W22,K10:B5", "--dir", d], 2);
+    assert!(out.contains("no table for B:WK10,22:B5 (MvKM)"), "{out}");
+}
+
+#[test]
+fn a_corrupt_file_is_reported_by_name() {
+    let (copy, to) = copy_of_tables();
     let file = to.join("KMvKM.egtb");
     let mut bytes = std::fs::read(&file).unwrap();
     bytes[5000] ^= 1;

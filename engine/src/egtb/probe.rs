@@ -234,36 +234,65 @@ impl Tables {
         self.value(pos, self.law_at(pos, king_count))
     }
 
-    /// Every legal move of `pos` with the value it leads to for the side to move, if every
-    /// position after them is in the tables; `law` is the law state of `pos`.
-    pub(crate) fn move_values(&self, pos: &Position, law: LawState) -> Option<Vec<(Move, Value)>> {
+    /// The value of `pos` under `law`, or why the tables cannot give it: its table is
+    /// missing ([`EgtbError::MissingTable`]), never taken for a result.
+    fn known_value(&self, pos: &Position, law: LawState) -> Result<Value, EgtbError> {
+        if let Some(v) = self.value(pos, law) {
+            return Ok(v);
+        }
+        let sig = Signature::of(pos);
+        match self.slots.get(sig.slot()).and_then(Option::as_ref) {
+            None => Err(EgtbError::MissingTable(sig)),
+            Some(slot) => Err(EgtbError::Corrupt {
+                path: slot.table.path.clone(),
+                reason: format!("no value for {}", pos.to_fen()),
+            }),
+        }
+    }
+
+    /// Every legal move of `pos` with the value it leads to for the side to move; `law` is
+    /// the law state of `pos`. An error names the first table missing for a position after
+    /// a move.
+    pub(crate) fn move_values(
+        &self,
+        pos: &Position,
+        law: LawState,
+    ) -> Result<Vec<(Move, Value)>, EgtbError> {
         let mut list = MoveList::new();
         pos.generate_moves(self.variant, &mut list);
         list.iter()
             .map(|mv| {
                 let child = pos.play(mv);
                 let child_law = law.after(&self.laws, &child, pos.turn());
-                Some((*mv, self.value(&child, child_law)?.back()))
+                Ok((*mv, self.known_value(&child, child_law)?.back()))
             })
             .collect()
     }
 
     /// Every legal move with its value for the side to move, best first (quickest win,
-    /// then draws, then the slowest loss; equal values in generation order).
+    /// then draws, then the slowest loss; equal values in generation order); empty when the
+    /// game is over. A table missing for a position after a move is an error naming it
+    /// ([`EgtbError::MissingTable`]), not a move without a value.
     pub fn rank_moves(
         &self,
         pos: &Position,
         king_count: Option<u32>,
-    ) -> Option<Vec<(Move, Value)>> {
+    ) -> Result<Vec<(Move, Value)>, EgtbError> {
         let mut moves = self.move_values(pos, self.law_at(pos, king_count))?;
         moves.sort_by_key(|(_, v)| std::cmp::Reverse(v.rank()));
-        Some(moves)
+        Ok(moves)
     }
 
     /// The line of best moves from `pos` to the end of the game (a won or lost position), at
     /// most `max_plies` long; for a draw, the first `max_plies` drawing moves. Each move is
-    /// the first best one, so the line is the same on every run.
-    pub fn line(&self, pos: &Position, king_count: Option<u32>, max_plies: usize) -> Vec<Move> {
+    /// the first best one, so the line is the same on every run. A table the line needs and
+    /// does not find is an error naming it, not a line that stops short.
+    pub fn line(
+        &self,
+        pos: &Position,
+        king_count: Option<u32>,
+        max_plies: usize,
+    ) -> Result<Vec<Move>, EgtbError> {
         let mut line = Vec::new();
         let mut pos = *pos;
         let mut law = self.law_at(&pos, king_count);
@@ -271,9 +300,7 @@ impl Tables {
             if matches!(law, LawState::Drawn(_)) {
                 break;
             }
-            let Some(moves) = self.move_values(&pos, law) else {
-                break;
-            };
+            let moves = self.move_values(&pos, law)?;
             let Some(best) = moves.iter().map(|(_, v)| v.rank()).max() else {
                 break;
             };
@@ -285,7 +312,7 @@ impl Tables {
             law = law.after(&self.laws, &child, pos.turn());
             pos = child;
         }
-        line
+        Ok(line)
     }
 }
 

@@ -321,7 +321,7 @@ fn three_kings_with_the_main_diagonal_win_within_the_count() {
     assert_eq!(tz.probe(&p, Some(9)), Some(Value::Draw));
     assert_eq!(tz.probe(&p, Some(12)), Some(Value::Draw));
     // The line wins in a game that adjudicates the laws.
-    let line = tz.line(&p, None, 100);
+    let line = tz.line(&p, None, 100).unwrap();
     assert_eq!(line.len(), 7);
     let mut game = Game::new(p, Variant::Tanzanian);
     for mv in &line {
@@ -422,6 +422,32 @@ fn a_corrupt_or_truncated_file_is_an_error_naming_it() {
         Tables::open(root.path(), Variant::Tanzanian),
         Err(EgtbError::WrongRules { .. })
     ));
+}
+
+#[test]
+fn a_missing_table_after_a_move_is_an_error_naming_it_not_the_end_of_the_game() {
+    let src = tables(Variant::Tanzanian).dir().to_path_buf();
+    let root = tempfile::tempdir().unwrap();
+    let dir = Tables::variant_dir(root.path(), Variant::Tanzanian);
+    copy_tables(&src, &dir);
+    std::fs::remove_file(dir.join("MvKM.egtb")).unwrap();
+    let partial = Tables::open(root.path(), Variant::Tanzanian).unwrap();
+    // Its own table is there; every move leads into MvKM.
+    let p = pos("W:W22,K10:B5");
+    let full = tables(Variant::Tanzanian);
+    assert_eq!(partial.probe(&p, None), full.probe(&p, None));
+    let missing = Signature::from_name("MvKM").unwrap();
+    assert!(matches!(
+        partial.rank_moves(&p, None),
+        Err(EgtbError::MissingTable(s)) if s == missing
+    ));
+    assert!(matches!(
+        partial.line(&p, None, 10),
+        Err(EgtbError::MissingTable(s)) if s == missing
+    ));
+    // With every table, the moves and the line are there.
+    assert!(!full.rank_moves(&p, None).unwrap().is_empty());
+    assert!(!full.line(&p, None, 10).unwrap().is_empty());
 }
 
 #[test]
