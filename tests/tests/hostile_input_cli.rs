@@ -244,6 +244,29 @@ fn d05_a_record_cut_short_is_invalid() {
 }
 
 #[test]
+fn a_record_cut_right_after_its_tags_is_invalid() {
+    // The bundled corpus's first game whole, the second cut after its tag lines: before, the
+    // second was valid (no move, no result, PlyCount 73).
+    let text = std::fs::read_to_string(corpus("selfplay.pdn")).unwrap();
+    let second = text.match_indices("[Event ").nth(1).unwrap().0;
+    let tags_end = second + text[second..].find("\n\n").unwrap() + 1;
+    let file = temp_file("cut-after-tags.pdn", &text.as_bytes()[..tags_end]);
+    let (code, games, _) = validate_json(&file, &[]);
+    assert_eq!(code, 1);
+    assert_eq!(statuses(&games), ["valid", "invalid"]);
+    let e = &games[1]["errors"][0];
+    assert_eq!(e["kind"], "ply_count_mismatch");
+    let stated = games[1]["tags"]["PlyCount"].as_str().unwrap();
+    assert_eq!(
+        e["message"],
+        format!(
+            "the PlyCount tag says {stated} plies, the movetext has 0: the record looks cut \
+             short (and has no result token)"
+        )
+    );
+}
+
+#[test]
 fn d06_one_bad_line_costs_only_itself() {
     for (file, message) in [
         (
