@@ -2,7 +2,7 @@
 //! law-2 count), verify, a corrupt file named in the error, and `drafti search` using the
 //! tables. Tables of at most four pieces in a temporary folder (a few seconds).
 
-use drafti_tests::drafti;
+use drafti_tests::{drafti, drafti_command, isolated_home};
 use serde_json::Value;
 use std::path::Path;
 use std::sync::OnceLock;
@@ -265,4 +265,26 @@ fn search_uses_the_tables_and_says_so() {
         2,
     );
     assert!(out.contains("tz"), "{out}");
+}
+
+#[test]
+fn the_tests_never_read_the_users_tables() {
+    // Every drafti the tests run has the empty isolated home as HOME and XDG_CACHE_HOME,
+    // so tables the user built in ~/.cache/drafti/egtb change no test's result.
+    let expected = format!(
+        "drafti: {}: No such file or directory",
+        isolated_home().join("drafti/egtb/tz").display()
+    );
+    let out = drafti().args(["egtb", "info"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).starts_with(&expected),
+        "{out:?}"
+    );
+    let out = drafti_command().args(["egtb", "info"]).output().unwrap();
+    assert!(
+        String::from_utf8_lossy(&out.stderr).starts_with(&expected),
+        "{out:?}"
+    );
+    assert_eq!(std::fs::read_dir(isolated_home()).unwrap().count(), 0);
 }

@@ -3,7 +3,7 @@
 //! outcome: the exit code (never 101, a panic), the count of games and their statuses, and
 //! for the long-line inputs the peak memory of the process.
 
-use drafti_tests::{drafti, drafti_path};
+use drafti_tests::{drafti, drafti_command};
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -180,11 +180,7 @@ fn d11_perft_and_show_report_a_write_error() {
             .write(true)
             .open("/dev/full")
             .unwrap();
-        let output = std::process::Command::new(drafti_path())
-            .args(args)
-            .stdout(full)
-            .output()
-            .unwrap();
+        let output = drafti_command().args(args).stdout(full).output().unwrap();
         assert_eq!(output.status.code(), Some(2), "{args:?}");
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(
@@ -581,7 +577,7 @@ fn d09_encoding_overrides_the_detection() {
 fn d14_validate_on_a_terminal_says_what_it_waits_for() {
     use std::io::Write;
     use std::os::fd::FromRawFd;
-    use std::process::{Command, Stdio};
+    use std::process::Stdio;
     let (mut master, mut slave) = (0, 0);
     // SAFETY: openpty writes two new descriptors into the two ints; the rest may be null.
     let status = unsafe {
@@ -601,7 +597,7 @@ fn d14_validate_on_a_terminal_says_what_it_waits_for() {
             std::fs::File::from_raw_fd(master),
         )
     };
-    let child = Command::new(drafti_path())
+    let child = drafti_command()
         .arg("validate")
         .stdin(terminal)
         .stdout(Stdio::piped())

@@ -7,7 +7,7 @@
 
 #![cfg(target_os = "linux")]
 
-use drafti_tests::drafti_path;
+use drafti_tests::drafti_command;
 use std::io::Write;
 
 /// Runs `drafti ARGS` and returns (exit code, peak resident memory in KiB) of that process
@@ -15,7 +15,7 @@ use std::io::Write;
 // The child is waited for, by `wait4` (which `Child::wait` cannot give the rusage of).
 #[allow(clippy::zombie_processes)]
 fn peak_rss_kib(args: &[&str]) -> (i32, i64) {
-    let child = std::process::Command::new(drafti_path())
+    let child = drafti_command()
         .args(args)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
@@ -105,7 +105,7 @@ fn a_stray_parenthesis_loses_no_game_in_flat_memory() {
     drop(out);
     let file = path.to_str().unwrap();
     let (code, peak) = peak_rss_kib(&["validate", "-j2", file]);
-    let summary = std::process::Command::new(drafti_path())
+    let summary = drafti_command()
         .args(["validate", "-j2", file])
         .output()
         .unwrap();

@@ -4,7 +4,7 @@
 //! (its target replaced, the link kept), a replaced file keeps its mode and owner; `-` is
 //! stdout, or refused where stdout carries something else.
 
-use drafti_tests::{drafti, drafti_path};
+use drafti_tests::{drafti, drafti_command, drafti_path};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -32,7 +32,7 @@ fn others(dir: &Path, keep: &str) -> Vec<String> {
 /// Starts `drafti ARGS`, waits until a temporary `.part` file appears in `dir` (the command
 /// is writing), interrupts it with SIGINT and returns its exit code.
 fn interrupt_while_writing(args: &[&str], dir: &Path) -> Option<i32> {
-    let mut child = Command::new(drafti_path())
+    let mut child = drafti_command()
         .args(args)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
