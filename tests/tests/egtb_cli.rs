@@ -188,6 +188,61 @@ fn a_table_missing_after_a_move_is_an_error_naming_it() {
     assert!(out.contains("no table for B:WK10,22:B5 (MvKM)"), "{out}");
 }
 
+#[cfg(unix)]
+#[test]
+fn a_fifo_named_as_a_table_is_an_error_not_a_hang() {
+    let (copy, to) = copy_of_tables();
+    let fifo = to.join("stray.egtb");
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let d = copy.path().to_str().unwrap();
+    for args in [
+        &["egtb", "info", "--dir", d][..],
+        &[
+            "search",
+            "--fen",
+            "W:WK1,22:BK30",
+            "--egtb",
+            d,
+            "--depth",
+            "2",
+        ],
+    ] {
+        // Before: blocked in open() until something wrote to the FIFO.
+        let mut child = drafti_command()
+            .args(args)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            if std::time::Instant::now() > deadline {
+                child.kill().unwrap();
+                child.wait().unwrap();
+                panic!("drafti {args:?} still waits on the FIFO");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        let mut stderr = String::new();
+        std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+        assert_eq!(status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains(&format!(
+                "{}: not an endgame table: it is a FIFO (tables are regular files)",
+                fifo.display()
+            )),
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
 #[test]
 fn a_corrupt_file_is_reported_by_name() {
     let (copy, to) = copy_of_tables();

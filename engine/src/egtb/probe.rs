@@ -1,7 +1,8 @@
-//! A set of tables for one variant, memory-mapped, and what can be asked of it: the value of a
-//! position, the value of each move, the best move and the line to the end of the game.
+//! A set of tables for one variant, in memory (or mapped), and what can be asked of it: the
+//! value of a position, the value of each move, the best move and the line to the end of the
+//! game.
 
-use super::format::{self, decode, MappedTable};
+use super::format::{self, decode, TableFile};
 use super::index::{signature_and_index, Signature};
 use super::{EgtbError, Value};
 use crate::laws::LawState;
@@ -17,7 +18,8 @@ pub struct TableInfo {
     pub bytes: u64,
 }
 
-/// The endgame tables of one variant (with its draw laws), probed through memory maps.
+/// The endgame tables of one variant (with its draw laws), read into memory or mapped
+/// ([`LOAD_LIMIT`](super::LOAD_LIMIT)).
 /// `Send + Sync`: share one set between engines and threads (e.g. in an `Arc`).
 pub struct Tables {
     variant: Variant,
@@ -29,7 +31,7 @@ pub struct Tables {
 }
 
 struct Slot {
-    table: MappedTable,
+    table: TableFile,
     per_layer: u64,
     layers: u32,
 }
@@ -54,8 +56,9 @@ impl Tables {
     }
 
     /// Opens every table of `variant` under `root` (in [`Tables::variant_dir`]), checking each
-    /// file's header, length and checksum: a damaged file is an error naming it, never a wrong
-    /// answer later.
+    /// file's type, header, length and checksum: a damaged file, or a `.egtb` that is not a
+    /// regular file (a folder, a FIFO, a link to a device), is an error naming it, never a
+    /// wrong answer (or a blocked open) later.
     pub fn open(root: &Path, variant: Variant) -> Result<Tables, EgtbError> {
         let dir = Tables::variant_dir(root, variant);
         let io = |source| EgtbError::Io {
@@ -70,7 +73,7 @@ impl Tables {
         paths.sort();
         let mut tables = Tables::empty(variant, dir.clone());
         for path in paths {
-            tables.insert(MappedTable::open(&path)?)?;
+            tables.insert(TableFile::open(&path)?)?;
         }
         if tables.count == 0 {
             return Err(EgtbError::NoTables { path: dir });
@@ -79,7 +82,7 @@ impl Tables {
     }
 
     /// Adds an opened table; it must be for this variant and laws, and named for its signature.
-    pub(crate) fn insert(&mut self, table: MappedTable) -> Result<(), EgtbError> {
+    pub(crate) fn insert(&mut self, table: TableFile) -> Result<(), EgtbError> {
         let h = table.header;
         let wrong = |reason: String| EgtbError::WrongRules {
             path: table.path.clone(),
