@@ -324,6 +324,39 @@ fn an_unclosed_bracket_costs_only_itself_in_an_archive_without_tags() {
 }
 
 #[test]
+fn every_jobs_flag_is_capped_at_parse_time() {
+    for command in [
+        &["validate"][..],
+        &["analyze"],
+        &["fmt"],
+        &["openings"],
+        &["standings"],
+        &["puzzles"],
+        &["report"],
+        &["selfplay"],
+        &["bench"],
+        &["egtb", "build"],
+        &["egtb", "verify"],
+    ] {
+        let mut args = command.to_vec();
+        args.extend(["--jobs", "1025"]);
+        let r = run(&args);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert!(r.stdout.is_empty(), "{args:?}");
+        assert!(
+            r.stderr.starts_with(
+                "error: invalid value '1025' for '--jobs <JOBS>': at most 1024 worker threads \
+                 (0: one per core); more only cost memory"
+            ),
+            "{args:?}: {}",
+            r.stderr
+        );
+    }
+    let r = run(&["validate", "-j", "1024", &bad("stray-brace.pdn")]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+}
+
+#[test]
 fn d08_one_unreadable_token_keeps_the_game_its_tags_and_its_moves() {
     let (code, games, _) = validate_json(&bad("unreadable-token.pdn"), &[]);
     assert_eq!(code, 1);

@@ -120,6 +120,22 @@ fn a_stray_parenthesis_loses_no_game_in_flat_memory() {
 }
 
 #[test]
+fn jobs_is_capped_and_the_cap_stays_in_bounded_memory() {
+    let path = std::env::temp_dir().join(format!("drafti-memory-jobs-{}", std::process::id()));
+    std::fs::write(&path, "1. c3-d4 f6-g5 1-0\n").unwrap();
+    let file = path.to_str().unwrap();
+    // Before: --jobs 16000 on one game was killed at 120 s with 3.4 GB; now refused.
+    let (code, peak) = peak_rss_kib(&["validate", "--jobs", "16000", file]);
+    assert_eq!(code, 2);
+    assert!(peak < 32 << 10, "peak RSS {peak} KiB");
+    // The cap itself: 1024 threads, about 250 MB.
+    let (code, peak) = peak_rss_kib(&["validate", "--jobs", "1024", file]);
+    std::fs::remove_file(&path).ok();
+    assert_eq!(code, 0);
+    assert!(peak < 512 << 10, "peak RSS {peak} KiB");
+}
+
+#[test]
 fn standings_memory_stays_close_to_validate_on_one_big_event() {
     // 32,000 games, 28 MB, one Event of 3 matches with 48,000 game_after_decision warnings:
     // before, standings kept a ~0.9 KB summary a game and the Event's whole report (peak

@@ -35,7 +35,7 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     /// Worker threads for the parallel replay (default: one per core).
-    #[arg(long, short = 'j', default_value_t = 0)]
+    #[arg(long, short = 'j', default_value_t = 0, value_parser = crate::common::parse_jobs)]
     jobs: usize,
     /// Instead: the analysis quality benchmark on the real master games of --corpora: the
     /// verdicts of `drafti analyze` (at --depth/--nodes, default its default) against a

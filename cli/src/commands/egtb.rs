@@ -58,7 +58,7 @@ struct BuildArgs {
     #[command(flatten)]
     dir: DirArg,
     /// Worker threads (default: one per core).
-    #[arg(long, short = 'j', default_value_t = 0)]
+    #[arg(long, short = 'j', default_value_t = 0, value_parser = crate::common::parse_jobs)]
     jobs: usize,
 }
 
@@ -91,7 +91,7 @@ struct VerifyArgs {
     #[command(flatten)]
     dir: DirArg,
     /// Worker threads (default: one per core).
-    #[arg(long, short = 'j', default_value_t = 0)]
+    #[arg(long, short = 'j', default_value_t = 0, value_parser = crate::common::parse_jobs)]
     jobs: usize,
 }
 

@@ -80,7 +80,7 @@ pub struct Args {
     #[arg(long, conflicts_with_all = ["pdn", "html", "difficulty"])]
     verify: bool,
     /// Worker threads (default: one per core).
-    #[arg(long, short = 'j', default_value_t = 0)]
+    #[arg(long, short = 'j', default_value_t = 0, value_parser = crate::common::parse_jobs)]
     jobs: usize,
     /// Only every N-th game from the K-th (K = 1..N), counted across the files.
     #[arg(long, value_name = "K/N")]

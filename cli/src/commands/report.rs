@@ -93,7 +93,7 @@ pub struct Args {
     #[command(flatten)]
     search: crate::commands::analyze::SearchArgs,
     /// Worker threads (default: one per core; 1 runs everything on one thread).
-    #[arg(long, short = 'j', default_value_t = 0)]
+    #[arg(long, short = 'j', default_value_t = 0, value_parser = crate::common::parse_jobs)]
     jobs: usize,
     /// Rules for every game, whatever its tags say: tz, czech or russian.
     #[arg(long, value_parser = parse_variant)]
