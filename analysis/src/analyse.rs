@@ -286,7 +286,8 @@ impl From<SearchResult> for PositionEval {
 const TABLE_LINE_PLIES: usize = 24;
 
 /// A position of a game looked up in the endgame tables: its exact evaluation and every
-/// legal move's value, when the tables hold the position and every position after it.
+/// legal move's value, when the tables hold the position, every position after it and its
+/// line (a missing table leaves the position to the search, never a result).
 fn table_eval(
     tables: &Tables,
     pos: &Position,
@@ -296,11 +297,11 @@ fn table_eval(
         return None;
     }
     let value = tables.probe(pos, king_count)?;
-    let moves = tables.rank_moves(pos, king_count)?;
+    let moves = tables.rank_moves(pos, king_count).ok()?;
     let eval = PositionEval {
         best: moves.first().map(|m| m.0),
         score: value.score(),
-        pv: tables.line(pos, king_count, TABLE_LINE_PLIES),
+        pv: tables.line(pos, king_count, TABLE_LINE_PLIES).ok()?,
         depth: 0,
         nodes: 0,
         exact: true,

@@ -65,7 +65,10 @@ fn main() {
                         let mv = if here.turn() == p.turn() {
                             engine.search(&here, &limits(count), &[], |_| {}).best
                         } else {
-                            tables.rank_moves(&here, count).map(|m| m[0].0)
+                            tables
+                                .rank_moves(&here, count)
+                                .ok()
+                                .and_then(|m| m.first().map(|m| m.0))
                         };
                         let Some(mv) = mv else { break };
                         game.play(&mv);
@@ -91,7 +94,10 @@ fn main() {
                         let mv = if here.turn() == p.turn() {
                             engine.search(&here, &limits(count), &[], |_| {}).best
                         } else {
-                            tables.rank_moves(&here, count).map(|m| m[0].0)
+                            tables
+                                .rank_moves(&here, count)
+                                .ok()
+                                .and_then(|m| m.first().map(|m| m.0))
                         };
                         let Some(mv) = mv else { break };
                         game.play(&mv);

@@ -67,9 +67,17 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 ///   comments and variations, so games without tags and text between games are cut apart
 ///   (comments right after a result stay with their game);
 /// - inside a comment that was never closed, at a line that looks like a tag
-///   (`[Name "`), so an unterminated comment spoils only its own game; a comment opened
-///   after a result and never closed is a chunk of its own (text between games), so the
-///   game before it stays as it was.
+///   (`[Name "`), and inside a comment or a variation that was never closed, at a line
+///   that starts with move number 1 (`1.`, `1...`, `1…`) right after a blank line (how
+///   games without tags begin), so an unclosed `{` or `(` spoils only its own game. A
+///   comment opened after a result and never closed (up to such a line or the end of the
+///   input) is a chunk of its own (text between games), so the game before it stays as it
+///   was; so is a `(` after a result. A chunk holding a comment that never closed is
+///   always a chunk (an error to the parser), never dropped as blank text.
+///
+/// A comment or variation may hold a blank line and a line starting `1.` and still close
+/// later: that is taken for a new game too (the one guess that needs no look-ahead, so the
+/// scan stays linear and bounded whatever the line structure).
 ///
 /// Lines end with `\n`, `\r\n` or a lone `\r` (old Mac files); a byte-order mark at the start
 /// of a line and the DOS end-of-file byte 0x1A are white space. `%` lines are skipped. The
@@ -103,6 +111,10 @@ struct State {
     line: u32,
     column: u32,
     at_line_start: bool,
+    /// Every piece of the current line so far is white space.
+    line_blank: bool,
+    /// The line before the current one was blank (white space only).
+    prev_blank: bool,
     next_index: usize,
     started: bool,
     ready: VecDeque<RawGame>,
@@ -162,6 +174,8 @@ impl<R: BufRead> GameSplitter<R> {
                 line: 1,
                 column: 1,
                 at_line_start: true,
+                line_blank: true,
+                prev_blank: false,
                 next_index: 0,
                 started: false,
                 ready: VecDeque::new(),
@@ -322,7 +336,8 @@ impl State {
         self.cur.offset = start.offset;
         self.cur.line = start.line;
         self.cur.column = start.column;
-        if cur.substantive {
+        // A comment still open here never closed: the chunk is an error, not blank text.
+        if cur.substantive || cur.in_comment {
             if cur.bytes.capacity() > 2 * cur.bytes.len() + 4096 {
                 cur.bytes.shrink_to_fit();
             }
@@ -394,6 +409,13 @@ impl State {
                 self.cur.offset = 3;
             }
         }
+        if self.at_line_start {
+            self.line_blank = true;
+        }
+        if self.line_blank {
+            // Leading white space only: the scan below looks at these bytes again at most.
+            self.line_blank = skip_blank(piece, c.seg) == piece.len();
+        }
         self.scan_piece(piece, &mut c);
         self.store(&piece[c.seg..]);
         self.offset += piece.len();
@@ -401,6 +423,7 @@ impl State {
             self.line += 1;
             self.column = 1;
             self.at_line_start = true;
+            self.prev_blank = self.line_blank;
         } else {
             self.column = c.mark.1 + count_chars(&piece[c.mark.0..]);
             self.at_line_start = false;
@@ -411,8 +434,10 @@ impl State {
         let ls = c.seg;
         let mut i = ls;
         if self.cur.in_comment {
-            if self.at_line_start && looks_like_tag(&piece[ls..]) {
-                // The comment was never closed: this tag starts the next game.
+            if self.at_line_start
+                && (looks_like_tag(&piece[ls..]) || self.first_move_after_blank(&piece[ls..]))
+            {
+                // The comment was never closed: this line starts the next game.
                 match self.cur.stray.take() {
                     Some(stray) if stray.at <= self.cur.bytes.len() => {
                         self.split_stray(stray, piece, ls, c)
@@ -432,17 +457,11 @@ impl State {
             }
         }
         if i == ls && self.at_line_start {
-            let mut j = ls;
-            loop {
-                while j < piece.len() && is_space(piece[j]) {
-                    j += 1;
-                }
-                if piece[j..].starts_with(BOM) {
-                    j += 3;
-                } else {
-                    break;
-                }
+            if self.cur.depth > 0 && self.first_move_after_blank(&piece[ls..]) {
+                // A variation that never closed: this line starts the next game.
+                self.split_at(piece, ls, c);
             }
+            let j = skip_blank(piece, ls);
             if j == piece.len() {
                 self.cur.blank_after_tags = self.cur.first_tag.is_some();
                 return;
@@ -499,6 +518,35 @@ impl State {
                     i = at;
                 }
             }
+        }
+    }
+
+    /// Whether `line` (at a line start) starts with move number 1 after a blank line.
+    #[inline]
+    fn first_move_after_blank(&self, line: &[u8]) -> bool {
+        self.prev_blank && starts_first_move(&line[skip_blank(line, 0)..])
+    }
+
+    /// The end of the input: a comment opened after the result and never closed is a
+    /// chunk of its own, then the last game (or chunk) ends.
+    fn finish(&mut self) {
+        let end = Start {
+            at: 0,
+            offset: self.offset,
+            line: self.line,
+            column: self.column,
+        };
+        match self.cur.stray.take() {
+            Some(stray) if self.cur.in_comment && stray.at <= self.cur.bytes.len() => {
+                let tail = self.cur.bytes.split_off(stray.at);
+                let chunk_truncated = std::mem::take(&mut self.cur.truncated);
+                self.emit(stray);
+                self.cur.bytes = tail;
+                self.cur.in_comment = true;
+                self.cur.truncated = chunk_truncated;
+                self.emit(end);
+            }
+            _ => self.emit(end),
         }
     }
 
@@ -740,13 +788,7 @@ impl<R: BufRead> Iterator for GameSplitter<R> {
                 Ok(true) => {}
                 Ok(false) => {
                     self.finished = true;
-                    let end = Start {
-                        at: 0,
-                        offset: self.state.offset,
-                        line: self.state.line,
-                        column: self.state.column,
-                    };
-                    self.state.emit(end);
+                    self.state.finish();
                 }
                 Err(e) => {
                     self.finished = true;
@@ -790,6 +832,27 @@ pub(crate) fn is_result(token: &[u8]) -> bool {
         token,
         b"1-0" | b"0-1" | b"1/2-1/2" | b"2-0" | b"0-2" | b"1-1" | b"0-0" | b"*"
     )
+}
+
+/// The index of the first byte of `bytes[j..]` that is not white space or a byte-order mark.
+#[inline]
+fn skip_blank(bytes: &[u8], mut j: usize) -> usize {
+    loop {
+        while j < bytes.len() && is_space(bytes[j]) {
+            j += 1;
+        }
+        if bytes[j..].starts_with(BOM) {
+            j += 3;
+        } else {
+            return j;
+        }
+    }
+}
+
+/// Whether `text` starts with move number 1: `1.` or `1…` (so `1...` too), not `10.`.
+#[inline]
+fn starts_first_move(text: &[u8]) -> bool {
+    text.starts_with(b"1.") || text.starts_with("1\u{2026}".as_bytes())
 }
 
 /// The tag name at the start of `rest` (after `[`), skipping spaces.
@@ -948,6 +1011,72 @@ mod tests {
                 "[Event \"b\"]\n1. c3-d4 *\n"
             ]
         );
+    }
+
+    #[test]
+    fn an_unclosed_bracket_between_tagless_games_is_a_chunk_of_its_own() {
+        let game = "1. c3-d4 f6-g5 2. g3-h4 g7-f6 1-0\n\n";
+        // A comment opened before the first game and never closed.
+        let text = format!("{{ a note, never closed\n\n{}", game.repeat(1000));
+        let t = texts(text.as_bytes());
+        assert_eq!(t.len(), 1001);
+        assert_eq!(t[0], "{ a note, never closed\n\n");
+        assert!(t[1..].iter().all(|g| g == game));
+        // A `(` line between games.
+        let text = format!("{}(\n\n{}", game.repeat(5), game.repeat(200));
+        let t = texts(text.as_bytes());
+        assert_eq!(t.len(), 206);
+        assert_eq!(t[5], "(\n\n");
+        assert!(t[6..].iter().all(|g| g == game));
+        // A `{` after the last game of a tagged archive: the game stays whole.
+        let t = texts(b"[Event \"a\"]\n1. c3-d4 1-0\n\n[Event \"b\"]\n1. c3-b4 0-1\n\n{\n");
+        assert_eq!(
+            t,
+            [
+                "[Event \"a\"]\n1. c3-d4 1-0\n\n",
+                "[Event \"b\"]\n1. c3-b4 0-1\n\n",
+                "{\n"
+            ]
+        );
+        // A `{` after a result, in the middle of a tagless archive.
+        let t = texts(format!("{game}{{ stray\n\n{game}").as_bytes());
+        assert_eq!(t, [game, "{ stray\n\n", game]);
+        // A file that is one unclosed comment is an error, not an archive without games.
+        assert_eq!(
+            texts(b"{ all of it\n1. c3-d4 1-0\n"),
+            ["{ all of it\n1. c3-d4 1-0\n"]
+        );
+    }
+
+    #[test]
+    fn an_unclosed_bracket_inside_a_game_spoils_that_game_only() {
+        let game = "1. c3-d4 f6-g5 1-0\n";
+        for spoilt in [
+            "1. c3-d4 {oops f6-g5 2. g3-h4 1-0\n\n",
+            "1. c3-d4 (1. a3-b4 f6-g5 2. g3-h4 1-0\n\n",
+            "1. c3-d4 (1. a3-b4 {x\n\n",
+            "1. c3-d4 (1. a3-b4 (2. g3-h4 1-0\n \n",
+        ] {
+            let t = texts(format!("{spoilt}{game}\n{game}").as_bytes());
+            assert_eq!(t, [spoilt, &format!("{game}\n"), game], "{spoilt:?}");
+        }
+        // A `1.` line right after the spoilt game, with no blank line, is taken for the
+        // comment's text: the spoilt game runs on to the next blank line.
+        let t = texts(format!("1. c3-d4 {{oops\n{game}\n{game}").as_bytes());
+        assert_eq!(t.len(), 2);
+    }
+
+    #[test]
+    fn comments_and_variations_that_close_keep_blank_lines_and_later_moves() {
+        for text in [
+            &b"1. c3-d4 {a\n\nb\n10. c3-d4} f6-g5 1-0\n"[..],
+            b"1. c3-d4 (1. a3-b4\n\n2. g3-h4) f6-g5 1-0\n",
+            b"1. c3-d4 (1. a3-b4 {x\n\n} 1-0) f6-g5 1-0\n",
+        ] {
+            assert_eq!(texts(text).len(), 1, "{}", String::from_utf8_lossy(text));
+        }
+        // A closed comment between games is not a game.
+        assert_eq!(texts(b"1. c3-d4 1-0\n{a\n\nb}\n").len(), 1);
     }
 
     #[test]

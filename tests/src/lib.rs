@@ -6,18 +6,53 @@ pub mod browser;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-/// A command running the `drafti` binary of this build profile, built first if need be.
+/// A command running the `drafti` binary of this build profile, built first if need be,
+/// with the empty [`isolated_home`] as its `HOME` and `XDG_CACHE_HOME` (a test that wants
+/// tables passes `--egtb`/`--dir` or sets `XDG_CACHE_HOME` itself, which overrides it).
 ///
 /// A binary-only package cannot be a (dev-)dependency (Cargo ignores it, so
 /// `CARGO_BIN_EXE_drafti` is not set in this crate's tests): the binary is built with the same
 /// cargo, target directory and profile as the running test, once per test process (a no-op
 /// when it is fresh).
 pub fn drafti() -> assert_cmd::Command {
-    assert_cmd::Command::new(drafti_path())
+    let mut command = assert_cmd::Command::new(drafti_path());
+    command
+        .env("HOME", isolated_home())
+        .env("XDG_CACHE_HOME", isolated_home());
+    command
 }
 
-/// The path of the `drafti` binary of this build profile (built first if need be), for tests
-/// that spawn it themselves (to signal it, or to measure it).
+/// [`drafti`] as a plain `std::process::Command`, for tests that spawn the binary themselves
+/// (to signal it, talk to it or measure it): isolated the same way.
+pub fn drafti_command() -> std::process::Command {
+    let mut command = std::process::Command::new(drafti_path());
+    isolate(&mut command);
+    command
+}
+
+/// Gives `command` (drafti, or a program that runs drafti) the empty [`isolated_home`] as
+/// `HOME` and `XDG_CACHE_HOME`.
+pub fn isolate(command: &mut std::process::Command) -> &mut std::process::Command {
+    command
+        .env("HOME", isolated_home())
+        .env("XDG_CACHE_HOME", isolated_home())
+}
+
+/// An empty folder of this test process (`<temp>/drafti-home-<pid>`), the home and cache of
+/// every drafti the tests run: nothing of the user's (endgame tables built in
+/// `~/.cache/drafti/egtb`) changes what a test sees.
+pub fn isolated_home() -> &'static Path {
+    static HOME: OnceLock<PathBuf> = OnceLock::new();
+    HOME.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("drafti-home-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("the tests' home folder");
+        dir
+    })
+}
+
+/// The path of the `drafti` binary of this build profile (built first if need be). Spawn it
+/// through [`drafti_command`] (or [`isolate`] the program that runs it), not directly.
 pub fn drafti_path() -> &'static Path {
     static BIN: OnceLock<PathBuf> = OnceLock::new();
     let bin = BIN.get_or_init(|| {

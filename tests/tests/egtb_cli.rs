@@ -2,7 +2,7 @@
 //! law-2 count), verify, a corrupt file named in the error, and `drafti search` using the
 //! tables. Tables of at most four pieces in a temporary folder (a few seconds).
 
-use drafti_tests::drafti;
+use drafti_tests::{drafti, drafti_command, isolated_home};
 use serde_json::Value;
 use std::path::Path;
 use std::sync::OnceLock;
@@ -148,8 +148,8 @@ fn verify_and_info() {
     }
 }
 
-#[test]
-fn a_corrupt_file_is_reported_by_name() {
+/// A copy of the tables in a new temporary folder (and its `tz` folder).
+fn copy_of_tables() -> (tempfile::TempDir, std::path::PathBuf) {
     let copy = tempfile::tempdir().unwrap();
     let to = copy.path().join("tz");
     std::fs::create_dir_all(&to).unwrap();
@@ -157,6 +157,95 @@ fn a_corrupt_file_is_reported_by_name() {
         let p = e.unwrap().path();
         std::fs::copy(&p, to.join(p.file_name().unwrap())).unwrap();
     }
+    (copy, to)
+}
+
+#[test]
+fn a_table_missing_after_a_move_is_an_error_naming_it() {
+    let (copy, to) = copy_of_tables();
+    std::fs::remove_file(to.join("MvKM.egtb")).unwrap();
+    let d = copy.path().to_str().unwrap();
+    // Before: "best   none: the game is over", exit 0.
+    for json in [false, true] {
+        let mut args = vec!["egtb", "probe", "--fen", "W:W22,K10:B5", "--dir", d];
+        if json {
+            args.push("--json");
+        }
+        let out = drafti().args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{out:?}");
+        assert!(out.stdout.is_empty(), "{out:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            stderr.trim_end(),
+            format!(
+                "drafti: cannot probe W:WK10,22:B5: the table MvKM is needed but missing ({})",
+                to.join("MvKM.egtb").display()
+            )
+        );
+    }
+    // The position's own table missing: an error too.
+    let out = run(&["egtb", "probe", "--fen", "B:W22,K10:B5", "--dir", d], 2);
+    assert!(out.contains("no table for B:WK10,22:B5 (MvKM)"), "{out}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_named_as_a_table_is_an_error_not_a_hang() {
+    let (copy, to) = copy_of_tables();
+    let fifo = to.join("stray.egtb");
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let d = copy.path().to_str().unwrap();
+    for args in [
+        &["egtb", "info", "--dir", d][..],
+        &[
+            "search",
+            "--fen",
+            "W:WK1,22:BK30",
+            "--egtb",
+            d,
+            "--depth",
+            "2",
+        ],
+    ] {
+        // Before: blocked in open() until something wrote to the FIFO.
+        let mut child = drafti_command()
+            .args(args)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            if std::time::Instant::now() > deadline {
+                child.kill().unwrap();
+                child.wait().unwrap();
+                panic!("drafti {args:?} still waits on the FIFO");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        let mut stderr = String::new();
+        std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+        assert_eq!(status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains(&format!(
+                "{}: not an endgame table: it is a FIFO (tables are regular files)",
+                fifo.display()
+            )),
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn a_corrupt_file_is_reported_by_name() {
+    let (copy, to) = copy_of_tables();
     let file = to.join("KMvKM.egtb");
     let mut bytes = std::fs::read(&file).unwrap();
     bytes[5000] ^= 1;
@@ -231,4 +320,26 @@ fn search_uses_the_tables_and_says_so() {
         2,
     );
     assert!(out.contains("tz"), "{out}");
+}
+
+#[test]
+fn the_tests_never_read_the_users_tables() {
+    // Every drafti the tests run has the empty isolated home as HOME and XDG_CACHE_HOME,
+    // so tables the user built in ~/.cache/drafti/egtb change no test's result.
+    let expected = format!(
+        "drafti: {}: No such file or directory",
+        isolated_home().join("drafti/egtb/tz").display()
+    );
+    let out = drafti().args(["egtb", "info"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).starts_with(&expected),
+        "{out:?}"
+    );
+    let out = drafti_command().args(["egtb", "info"]).output().unwrap();
+    assert!(
+        String::from_utf8_lossy(&out.stderr).starts_with(&expected),
+        "{out:?}"
+    );
+    assert_eq!(std::fs::read_dir(isolated_home()).unwrap().count(), 0);
 }

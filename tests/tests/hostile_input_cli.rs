@@ -3,7 +3,7 @@
 //! outcome: the exit code (never 101, a panic), the count of games and their statuses, and
 //! for the long-line inputs the peak memory of the process.
 
-use drafti_tests::{drafti, drafti_path};
+use drafti_tests::{drafti, drafti_command};
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -180,11 +180,7 @@ fn d11_perft_and_show_report_a_write_error() {
             .write(true)
             .open("/dev/full")
             .unwrap();
-        let output = std::process::Command::new(drafti_path())
-            .args(args)
-            .stdout(full)
-            .output()
-            .unwrap();
+        let output = drafti_command().args(args).stdout(full).output().unwrap();
         assert_eq!(output.status.code(), Some(2), "{args:?}");
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(
@@ -244,6 +240,29 @@ fn d05_a_record_cut_short_is_invalid() {
 }
 
 #[test]
+fn a_record_cut_right_after_its_tags_is_invalid() {
+    // The bundled corpus's first game whole, the second cut after its tag lines: before, the
+    // second was valid (no move, no result, PlyCount 73).
+    let text = std::fs::read_to_string(corpus("selfplay.pdn")).unwrap();
+    let second = text.match_indices("[Event ").nth(1).unwrap().0;
+    let tags_end = second + text[second..].find("\n\n").unwrap() + 1;
+    let file = temp_file("cut-after-tags.pdn", &text.as_bytes()[..tags_end]);
+    let (code, games, _) = validate_json(&file, &[]);
+    assert_eq!(code, 1);
+    assert_eq!(statuses(&games), ["valid", "invalid"]);
+    let e = &games[1]["errors"][0];
+    assert_eq!(e["kind"], "ply_count_mismatch");
+    let stated = games[1]["tags"]["PlyCount"].as_str().unwrap();
+    assert_eq!(
+        e["message"],
+        format!(
+            "the PlyCount tag says {stated} plies, the movetext has 0: the record looks cut \
+             short (and has no result token)"
+        )
+    );
+}
+
+#[test]
 fn d06_one_bad_line_costs_only_itself() {
     for (file, message) in [
         (
@@ -263,6 +282,78 @@ fn d06_one_bad_line_costs_only_itself() {
         assert_eq!(games[1]["line"], 8, "{file}");
         assert_eq!(games[2]["tags"]["White"], "Bakari", "{file}");
     }
+}
+
+#[test]
+fn an_unclosed_bracket_costs_only_itself_in_an_archive_without_tags() {
+    let game = "1. c3-d4 f6-g5 2. g3-h4 g7-f6 1-0\n\n";
+    // Before: "no games found", exit 0.
+    let text = format!("{{ a note, never closed\n\n{}", game.repeat(1000));
+    let (code, games, _) = validate_json(&temp_file("unclosed-brace.pdn", text.as_bytes()), &[]);
+    assert_eq!((code, games.len()), (1, 1001));
+    assert_eq!(
+        games[0]["errors"][0]["message"],
+        "unterminated comment (expected '}', found end of game)"
+    );
+    assert!(statuses(&games[1..]).iter().all(|s| *s == "valid"));
+    // Before: 6 games (the `(` swallowed the other 2,000).
+    let text = format!("{}(\n\n{}", game.repeat(5), game.repeat(2000));
+    let (code, games, _) = validate_json(&temp_file("stray-paren.pdn", text.as_bytes()), &[]);
+    assert_eq!((code, games.len()), (1, 2006));
+    assert_eq!(games[5]["status"], "invalid");
+    assert_eq!(
+        (games[6]["line"].as_u64(), games[6]["status"].as_str()),
+        (Some(13), Some("valid"))
+    );
+    // Before: the last game was invalid, its result swallowed by the stray `{`.
+    let text = "[Event \"a\"]\n1. c3-d4 f6-g5 1-0\n\n[Event \"b\"]\n1. c3-d4 f6-g5 1-0\n\n{\n";
+    let (code, games, _) = validate_json(&temp_file("tagged-brace.pdn", text.as_bytes()), &[]);
+    assert_eq!(code, 1);
+    assert_eq!(statuses(&games), ["valid", "valid", "invalid"]);
+    assert_eq!(games[1]["tags"]["Event"], "b");
+    // Inside a game, the game is the only one spoilt.
+    let text = format!("1. c3-d4 {{oops f6-g5 1-0\n\n{game}{game}");
+    let (code, games, _) = validate_json(&temp_file("inner-brace.pdn", text.as_bytes()), &[]);
+    assert_eq!(code, 1);
+    assert_eq!(statuses(&games), ["invalid", "valid", "valid"]);
+    // A file that is one unclosed comment holds a game: an error, not "no games found".
+    let text = format!("{{\n{}", game.replace("\n\n", "\n").repeat(3));
+    let r = run(&["validate", &temp_file("all-comment.pdn", text.as_bytes())]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(!r.stderr.contains("no games found"), "{}", r.stderr);
+}
+
+#[test]
+fn every_jobs_flag_is_capped_at_parse_time() {
+    for command in [
+        &["validate"][..],
+        &["analyze"],
+        &["fmt"],
+        &["openings"],
+        &["standings"],
+        &["puzzles"],
+        &["report"],
+        &["selfplay"],
+        &["bench"],
+        &["egtb", "build"],
+        &["egtb", "verify"],
+    ] {
+        let mut args = command.to_vec();
+        args.extend(["--jobs", "1025"]);
+        let r = run(&args);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert!(r.stdout.is_empty(), "{args:?}");
+        assert!(
+            r.stderr.starts_with(
+                "error: invalid value '1025' for '--jobs <JOBS>': at most 1024 worker threads \
+                 (0: one per core); more only cost memory"
+            ),
+            "{args:?}: {}",
+            r.stderr
+        );
+    }
+    let r = run(&["validate", "-j", "1024", &bad("stray-brace.pdn")]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
 }
 
 #[test]
@@ -519,7 +610,7 @@ fn d09_encoding_overrides_the_detection() {
 fn d14_validate_on_a_terminal_says_what_it_waits_for() {
     use std::io::Write;
     use std::os::fd::FromRawFd;
-    use std::process::{Command, Stdio};
+    use std::process::Stdio;
     let (mut master, mut slave) = (0, 0);
     // SAFETY: openpty writes two new descriptors into the two ints; the rest may be null.
     let status = unsafe {
@@ -539,7 +630,7 @@ fn d14_validate_on_a_terminal_says_what_it_waits_for() {
             std::fs::File::from_raw_fd(master),
         )
     };
-    let child = Command::new(drafti_path())
+    let child = drafti_command()
         .arg("validate")
         .stdin(terminal)
         .stdout(Stdio::piped())

@@ -9,9 +9,9 @@
 //! reading of Hub moves (from, to, captured squares), not by drafti's.
 
 use drafti_rules::{Color, Move, Position, Square, Variant};
-use drafti_tests::drafti_path;
+use drafti_tests::drafti_command;
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
@@ -27,7 +27,7 @@ struct Hub {
 
 impl Hub {
     fn start(args: &[&str]) -> Hub {
-        let mut child = Command::new(drafti_path())
+        let mut child = drafti_command()
             .arg("hub")
             .args(args)
             .stdin(Stdio::piped())

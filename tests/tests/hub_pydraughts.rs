@@ -11,7 +11,7 @@
 //! it the test fails, it never skips.
 
 use drafti_rules::{Color, Game, Move, Outcome, Position, Variant};
-use drafti_tests::drafti_path;
+use drafti_tests::{drafti_path, isolate};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
@@ -49,7 +49,8 @@ fn squares(text: &str) -> (bool, Vec<u32>, Vec<u32>) {
 fn pydraughts_plays_a_whole_russian_game_against_drafti_hub() {
     let python = std::env::var("DRAFTI_PYTHON").unwrap_or_else(|_| "python3".to_string());
     let script = format!("{}/oracle/hub_client.py", env!("CARGO_MANIFEST_DIR"));
-    let mut child = Command::new(python)
+    // The driver runs drafti: isolated as the tests' other drafti runs are.
+    let mut child = isolate(&mut Command::new(python))
         .arg(script)
         .arg(drafti_path())
         .stdin(Stdio::piped())

@@ -7,7 +7,7 @@
 
 #![cfg(target_os = "linux")]
 
-use drafti_tests::drafti_path;
+use drafti_tests::drafti_command;
 use std::io::Write;
 
 /// Runs `drafti ARGS` and returns (exit code, peak resident memory in KiB) of that process
@@ -15,7 +15,7 @@ use std::io::Write;
 // The child is waited for, by `wait4` (which `Child::wait` cannot give the rusage of).
 #[allow(clippy::zombie_processes)]
 fn peak_rss_kib(args: &[&str]) -> (i32, i64) {
-    let child = std::process::Command::new(drafti_path())
+    let child = drafti_command()
         .args(args)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
@@ -86,6 +86,53 @@ fn validate_memory_is_flat_on_long_lines() {
         }
     }
     remove_archive(&lf);
+}
+
+#[test]
+fn a_stray_parenthesis_loses_no_game_in_flat_memory() {
+    // Five games, a `(` line, then 200,000 games (7 MB): before, the `(` opened a variation
+    // that swallowed every later game (6 games in all).
+    let path = std::env::temp_dir().join(format!("drafti-memory-paren-{}", std::process::id()));
+    let mut out = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+    let game = b"1. c3-d4 f6-g5 2. g3-h4 g7-f6 1-0\n\n";
+    for i in 0..200_005 {
+        if i == 5 {
+            out.write_all(b"(\n\n").unwrap();
+        }
+        out.write_all(game).unwrap();
+    }
+    out.flush().unwrap();
+    drop(out);
+    let file = path.to_str().unwrap();
+    let (code, peak) = peak_rss_kib(&["validate", "-j2", file]);
+    let summary = drafti_command()
+        .args(["validate", "-j2", file])
+        .output()
+        .unwrap();
+    std::fs::remove_file(&path).ok();
+    assert_eq!(code, 1);
+    assert!(peak < 64 << 10, "peak RSS {peak} KiB");
+    let stderr = String::from_utf8_lossy(&summary.stderr);
+    assert!(
+        stderr.contains("200,006 games in 1 file: 200,005 valid, 1 invalid"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn jobs_is_capped_and_the_cap_stays_in_bounded_memory() {
+    let path = std::env::temp_dir().join(format!("drafti-memory-jobs-{}", std::process::id()));
+    std::fs::write(&path, "1. c3-d4 f6-g5 1-0\n").unwrap();
+    let file = path.to_str().unwrap();
+    // Before: --jobs 16000 on one game was killed at 120 s with 3.4 GB; now refused.
+    let (code, peak) = peak_rss_kib(&["validate", "--jobs", "16000", file]);
+    assert_eq!(code, 2);
+    assert!(peak < 32 << 10, "peak RSS {peak} KiB");
+    // The cap itself: 1024 threads, about 250 MB.
+    let (code, peak) = peak_rss_kib(&["validate", "--jobs", "1024", file]);
+    std::fs::remove_file(&path).ok();
+    assert_eq!(code, 0);
+    assert!(peak < 512 << 10, "peak RSS {peak} KiB");
 }
 
 #[test]

@@ -131,7 +131,9 @@ fn statistics_of_the_hand_checked_archive_equal_the_hand_counts() {
         .starts_with("kind,depth,code,name,moves,fen,games,"));
     let first: Vec<&str> = lines.next().unwrap().split(',').collect();
     assert_eq!(first[..7], ["all", "0", "", "(all games)", "", "", "6"]);
-    assert_eq!(csv.lines().count(), rows.len() + 1);
+    // The JSON's closing line is not in the CSV (the header is).
+    assert_eq!(rows.last().unwrap()["kind"], "end");
+    assert_eq!(csv.lines().count(), rows.len());
 }
 
 #[test]
@@ -239,6 +241,142 @@ fn merge_refuses_parts_that_do_not_add_up() {
         assert_eq!(output.status.code(), Some(2));
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(stderr.contains(message), "{stderr}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn merge_refuses_a_part_cut_short_repeated_overflowing_or_not_adding_up() {
+    let dir = std::env::temp_dir().join(format!("drafti-openings-cut-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let archive = fixture("random300.pdn");
+    let p1 = openings(&[&archive, "--json", "--shard", "1/2"], 0);
+    let p2 = openings(&[&archive, "--json", "--shard", "2/2"], 0);
+    let end: Value = serde_json::from_str(p2.lines().last().unwrap()).unwrap();
+    let rows2 = p2.lines().count() as u64 - 1;
+    assert_eq!(
+        end,
+        serde_json::json!({"kind": "end", "games": 150, "rows": rows2})
+    );
+    let write = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_string_lossy().into_owned()
+    };
+    let first = write("p1.json", &p1);
+    let merge = |second: &str| {
+        let output = drafti()
+            .args(["openings", "merge", &first, second, "--json"])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        (output.status.code(), stderr)
+    };
+    let (code, _) = merge(&write("p2.json", &p2));
+    assert_eq!(code, Some(0));
+    let lines: Vec<&str> = p2.lines().collect();
+    let with_end = |rows: &[&str]| {
+        let mut end: Value = serde_json::from_str(lines.last().unwrap()).unwrap();
+        end["rows"] = rows.len().into();
+        let mut text = rows.join("\n");
+        text.push('\n');
+        text + &end.to_string() + "\n"
+    };
+    let rows = &lines[..lines.len() - 1];
+    let opening = rows
+        .iter()
+        .position(|l| l.contains("\"kind\":\"opening\""))
+        .unwrap();
+    // Every count of every row times 2^56 (each part adds up by itself; 300 games times
+    // 2^56 do not fit in 64 bits), total_plies as it is.
+    let scaled = |text: &str| {
+        let lines: Vec<String> = text
+            .lines()
+            .map(|l| {
+                let mut v: Value = serde_json::from_str(l).unwrap();
+                for k in [
+                    "games",
+                    "white_wins",
+                    "draws",
+                    "black_wins",
+                    "unknown",
+                    "white_first",
+                    "black_first",
+                    "first_mover_wins",
+                    "second_mover_wins",
+                ] {
+                    if let Some(n) = v[k].as_u64() {
+                        v[k] = (n << 56).into();
+                    }
+                }
+                v.to_string()
+            })
+            .collect();
+        lines.join("\n") + "\n"
+    };
+    let output = drafti()
+        .args(["openings", "merge", "--json"])
+        .arg(write("huge1.json", &scaled(&p1)))
+        .arg(write("p2.json", &p2))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "a scaled part adds up");
+    let output = drafti()
+        .args(["openings", "merge"])
+        .arg(write("huge1.json", &scaled(&p1)))
+        .arg(write("huge2.json", &scaled(&p2)))
+        .output()
+        .unwrap();
+    // Before: exit 0, the counts wrapped.
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr).trim_end(),
+        "drafti: part 2: the counts of the all row overflow when added to the other parts'"
+    );
+    let mut repeated = rows.to_vec();
+    repeated.push(rows[rows.len() - 1]);
+    let mut fewer = rows.to_vec();
+    fewer.remove(opening);
+    for (name, text, message) in [
+        // Cut at a line end: 563 rows of 677 before, and exit 0.
+        (
+            "cut-lines.json",
+            lines[..lines.len() / 2].join("\n") + "\n",
+            "no closing line ({\"kind\":\"end\",…}): the part is cut short",
+        ),
+        (
+            "cut-end.json",
+            lines[..lines.len() - 1].join("\n") + "\n",
+            "no closing line",
+        ),
+        (
+            "cut-mid.json",
+            p2[..p2.len() / 2].to_string(),
+            ": not a row of `drafti openings --json`",
+        ),
+        (
+            "repeated.json",
+            with_end(&repeated),
+            "appears twice: a repeated row would count its games twice",
+        ),
+        (
+            "repeated-end.json",
+            repeated.join("\n") + "\n" + lines[lines.len() - 1] + "\n",
+            &format!(
+                "the closing line says {rows2} rows, the part has {}",
+                rows2 + 1
+            ),
+        ),
+        (
+            "fewer.json",
+            with_end(&fewer),
+            "part 2 does not add up: its openings hold",
+        ),
+    ] {
+        let path = write(name, &text);
+        let (code, stderr) = merge(&path);
+        assert_eq!(code, Some(2), "{name}: {stderr}");
+        assert!(stderr.contains(message), "{name}: {stderr}");
     }
     std::fs::remove_dir_all(&dir).ok();
 }

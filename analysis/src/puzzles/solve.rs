@@ -134,8 +134,10 @@ pub fn table_moves(tables: Option<&Tables>, pos: &Position) -> Option<Vec<(Move,
     if king_ending(pos) || pos.occupied().count() > tables.max_pieces() {
         return None;
     }
+    // A missing table after a move leaves the position to the search.
     tables
         .rank_moves(pos, None)
+        .ok()
         .filter(|moves| !moves.is_empty())
 }
 

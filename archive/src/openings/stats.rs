@@ -94,6 +94,66 @@ impl Tally {
         self.total_plies += o.total_plies;
     }
 
+    /// The sum of two tallies, or `None` if a count would pass `u64::MAX`.
+    pub fn checked_sum(&self, o: &Tally) -> Option<Tally> {
+        Some(Tally {
+            games: self.games.checked_add(o.games)?,
+            white_wins: self.white_wins.checked_add(o.white_wins)?,
+            draws: self.draws.checked_add(o.draws)?,
+            black_wins: self.black_wins.checked_add(o.black_wins)?,
+            unknown: self.unknown.checked_add(o.unknown)?,
+            white_first: self.white_first.checked_add(o.white_first)?,
+            black_first: self.black_first.checked_add(o.black_first)?,
+            first_mover_wins: self.first_mover_wins.checked_add(o.first_mover_wins)?,
+            second_mover_wins: self.second_mover_wins.checked_add(o.second_mover_wins)?,
+            total_plies: self.total_plies.checked_add(o.total_plies)?,
+        })
+    }
+
+    /// The counts, in field order (for the checks of [`merge_rows`]).
+    fn counts(&self) -> [u64; 10] {
+        [
+            self.games,
+            self.white_wins,
+            self.draws,
+            self.black_wins,
+            self.unknown,
+            self.white_first,
+            self.black_first,
+            self.first_mover_wins,
+            self.second_mover_wins,
+            self.total_plies,
+        ]
+    }
+
+    /// Why the counts of one row cannot be: results, first movers or winners that do not
+    /// add up to the games.
+    fn inconsistency(&self) -> Option<String> {
+        let sum = |xs: &[u64]| xs.iter().map(|&x| u128::from(x)).sum::<u128>();
+        let games = u128::from(self.games);
+        if sum(&[self.white_wins, self.draws, self.black_wins, self.unknown]) != games {
+            return Some(format!(
+                "{} games, but {} + {} + {} + {} results",
+                self.games, self.white_wins, self.draws, self.black_wins, self.unknown
+            ));
+        }
+        if sum(&[self.white_first, self.black_first]) != games {
+            return Some(format!(
+                "{} games, but {} + {} first movers",
+                self.games, self.white_first, self.black_first
+            ));
+        }
+        if sum(&[self.first_mover_wins, self.second_mover_wins])
+            != sum(&[self.white_wins, self.black_wins])
+        {
+            return Some(format!(
+                "{} + {} wins by first and second mover, but {} + {} by White and Black",
+                self.first_mover_wins, self.second_mover_wins, self.white_wins, self.black_wins
+            ));
+        }
+        None
+    }
+
     /// The first mover's score in percent over games with a result (see the module docs),
     /// rounded to 0.01; `None` when no game has one.
     pub fn score_pct(&self) -> Option<f64> {
@@ -227,6 +287,135 @@ impl StatsRow {
     pub fn move_list(&self) -> Vec<&str> {
         move_list(&self.moves)
     }
+
+    /// The row in a message: `the all row`, `opening CODE`, `tree line MOVES`.
+    fn label(&self) -> String {
+        match self.kind {
+            RowKind::All => "the all row".to_string(),
+            RowKind::Opening if self.code.is_empty() => format!("opening {UNCLASSIFIED}"),
+            RowKind::Opening => format!("opening {}", self.code),
+            RowKind::Tree if self.depth == 0 => "tree line (start)".to_string(),
+            RowKind::Tree => format!("tree line {}", self.move_list().join(" ")),
+        }
+    }
+
+    /// Where the row's counts go in a merge (one row per key in a table).
+    fn key(&self) -> (RowKind, String) {
+        match self.kind {
+            RowKind::All => (self.kind, String::new()),
+            RowKind::Opening => (self.kind, self.code.clone()),
+            RowKind::Tree => (self.kind, self.move_list().join(" ")),
+        }
+    }
+}
+
+/// The last line of a table in JSON (`{"kind":"end","games":N,"rows":R}`): the games of its
+/// `all` row and the rows before it, so a part cut short, even at a line end, is told from
+/// a whole one ([`parse_part`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableEnd {
+    /// Always `end`.
+    pub kind: EndKind,
+    /// The games of the `all` row.
+    pub games: u64,
+    /// The rows of the table, the `all` row included.
+    pub rows: u64,
+}
+
+/// The `kind` of a [`TableEnd`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EndKind {
+    /// The table ends here.
+    End,
+}
+
+impl TableEnd {
+    /// The closing line of `rows` (a table of [`OpeningStats::rows`] or [`merge_rows`]).
+    pub fn of(rows: &[StatsRow]) -> TableEnd {
+        TableEnd {
+            kind: EndKind::End,
+            games: rows
+                .iter()
+                .find(|r| r.kind == RowKind::All)
+                .map_or(0, |r| r.tally.games),
+            rows: rows.len() as u64,
+        }
+    }
+}
+
+/// Why the text of a part is not a whole table.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PartError {
+    /// A line that is neither a row nor the closing line (a line cut in the middle, or
+    /// another file).
+    #[error("line {line}: not a row of `drafti openings --json`: {message}")]
+    NotARow {
+        /// 1-based line.
+        line: usize,
+        /// What the JSON reader said.
+        message: String,
+    },
+    /// No closing line: the part was cut short (or is not an `openings --json` table).
+    #[error("no closing line ({{\"kind\":\"end\",…}}): the part is cut short, or not a table of `drafti openings --json`")]
+    NoEnd,
+    /// Something after the closing line.
+    #[error("line {line}: a row after the closing line")]
+    AfterEnd {
+        /// 1-based line.
+        line: usize,
+    },
+    /// The closing line disagrees with the rows before it.
+    #[error(
+        "the closing line says {said} {what}, the part has {found}: rows are missing or repeated"
+    )]
+    EndMismatch {
+        /// `games` or `rows`.
+        what: &'static str,
+        /// What the closing line says.
+        said: u64,
+        /// What the rows hold.
+        found: u64,
+    },
+}
+
+/// Reads one part for [`merge_rows`]: the JSON Lines of `drafti openings --json`, rows then
+/// the closing line ([`TableEnd`]), which must be there and agree with the rows (blank lines
+/// are skipped).
+pub fn parse_part(text: &str) -> Result<Vec<StatsRow>, PartError> {
+    let mut rows = Vec::new();
+    let mut end = None;
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        if end.is_some() {
+            return Err(PartError::AfterEnd { line: i + 1 });
+        }
+        match serde_json::from_str::<StatsRow>(line) {
+            Ok(row) => rows.push(row),
+            Err(e) => match serde_json::from_str::<TableEnd>(line) {
+                Ok(closing) => end = Some(closing),
+                Err(_) => {
+                    return Err(PartError::NotARow {
+                        line: i + 1,
+                        message: e.to_string(),
+                    })
+                }
+            },
+        }
+    }
+    let end = end.ok_or(PartError::NoEnd)?;
+    let found = TableEnd::of(&rows);
+    for (what, said, found) in [
+        ("rows", end.rows, found.rows),
+        ("games", end.games, found.games),
+    ] {
+        if said != found {
+            return Err(PartError::EndMismatch { what, said, found });
+        }
+    }
+    Ok(rows)
 }
 
 fn move_list(moves: &str) -> Vec<&str> {
@@ -585,6 +774,120 @@ pub enum MergeError {
     /// shards of different splits, or a sharded part with an unsharded one.
     #[error("{0}")]
     Shards(String),
+    /// A row given twice in one part (its games would count twice).
+    #[error("part {part}: {row} appears twice: a repeated row would count its games twice")]
+    RepeatedRow {
+        /// 1-based part number.
+        part: usize,
+        /// The row (`opening CODE`, `tree line MOVES`).
+        row: String,
+    },
+    /// A part whose rows do not add up: a row's own counts, its openings against its `all`
+    /// row, or its tree (each line within its parent, the start within all the games).
+    #[error("part {part} does not add up: {reason}")]
+    Inconsistent {
+        /// 1-based part number.
+        part: usize,
+        /// What does not add up.
+        reason: String,
+    },
+    /// A sum past `u64::MAX`: no real table has that many games.
+    #[error("part {part}: the counts of {row} overflow when added to the other parts'")]
+    Overflow {
+        /// 1-based part number.
+        part: usize,
+        /// The row.
+        row: String,
+    },
+}
+
+/// Checks that one part's rows add up: each row's counts, its opening rows (which classify
+/// every game once) against its `all` row, its tree (a line's depth is its moves, at most
+/// `tree_plies`; each line's games are among its parent's, the start's among all games) and
+/// that no row is there twice.
+fn check_part(part: usize, rows: &[StatsRow], tree_plies: usize) -> Result<(), MergeError> {
+    let bad = |reason: String| MergeError::Inconsistent { part, reason };
+    let mut seen: HashMap<(RowKind, String), &StatsRow> = HashMap::new();
+    for r in rows {
+        if let Some(reason) = r.tally.inconsistency() {
+            return Err(bad(format!("{}: {reason}", r.label())));
+        }
+        if seen.insert(r.key(), r).is_some() {
+            return Err(MergeError::RepeatedRow {
+                part,
+                row: r.label(),
+            });
+        }
+    }
+    let all = rows
+        .iter()
+        .find(|r| r.kind == RowKind::All)
+        .expect("one all row, checked before");
+    // Field by field, in u128 so no sum of a part wraps.
+    let add = |sum: &mut [u128; 10], t: &Tally| {
+        for (s, c) in sum.iter_mut().zip(t.counts()) {
+            *s += u128::from(c);
+        }
+    };
+    let within = |inner: &[u128; 10], outer: &Tally| {
+        inner
+            .iter()
+            .zip(outer.counts())
+            .all(|(&i, o)| i <= u128::from(o))
+    };
+    let mut openings = [0u128; 10];
+    for r in rows.iter().filter(|r| r.kind == RowKind::Opening) {
+        add(&mut openings, &r.tally);
+    }
+    if openings != all.tally.counts().map(u128::from) {
+        return Err(bad(format!(
+            "its openings hold {} games, its all row {}",
+            openings[0], all.tally.games
+        )));
+    }
+    let mut children: HashMap<String, [u128; 10]> = HashMap::new();
+    let mut start = None;
+    for r in rows.iter().filter(|r| r.kind == RowKind::Tree) {
+        let list = r.move_list();
+        if r.depth != list.len() || r.depth > tree_plies {
+            return Err(bad(format!(
+                "{} has depth {} for {} moves in a tree of {tree_plies} plies",
+                r.label(),
+                r.depth,
+                list.len()
+            )));
+        }
+        if r.depth == 0 {
+            start = Some(r);
+            continue;
+        }
+        let parent = list[..list.len() - 1].join(" ");
+        if !seen.contains_key(&(RowKind::Tree, parent.clone())) {
+            return Err(bad(format!("{} has no row for its parent line", r.label())));
+        }
+        add(children.entry(parent).or_insert([0; 10]), &r.tally);
+    }
+    let Some(start) = start else {
+        return Err(bad("its tree has no start row (depth 0)".to_string()));
+    };
+    if !within(&start.tally.counts().map(u128::from), &all.tally) {
+        return Err(bad(format!(
+            "its tree starts with {} games, more than its all row's {}",
+            start.tally.games, all.tally.games
+        )));
+    }
+    for (parent, sum) in &children {
+        let p = seen[&(RowKind::Tree, parent.clone())];
+        if !within(sum, &p.tally) {
+            return Err(bad(format!(
+                "the lines after {} hold {} games, more than its {}",
+                p.label(),
+                sum[0],
+                p.tally.games
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Checks that the parts' shards (`K/N` of their `all` rows, 1-based part order) are each
@@ -645,12 +948,14 @@ fn check_shards(shards: &[Option<String>]) -> Result<(), MergeError> {
     Ok(())
 }
 
-/// Adds the tables of sharded runs (each a whole `--json` output) into the table one run over
-/// all the games would give, then applies `min_games`. Every count is a sum; the score and
-/// the average are computed again from the sums, so the result is exact.
+/// Adds the tables of sharded runs (each a whole `--json` output, read by [`parse_part`])
+/// into the table one run over all the games would give, then applies `min_games`. Every
+/// count is a sum, checked (no wrapping); the score and the average are computed again from
+/// the sums, so the result is exact. Each part must add up by itself first (see
+/// [`MergeError`]): a damaged or edited part is an error, not a wrong table.
 pub fn merge_rows(parts: Vec<Vec<StatsRow>>, min_games: u64) -> Result<Vec<StatsRow>, MergeError> {
     let mut merged: Vec<StatsRow> = Vec::new();
-    let mut index: HashMap<(RowKind, String, String), usize> = HashMap::new();
+    let mut index: HashMap<(RowKind, String), usize> = HashMap::new();
     let mut first: Option<(Option<usize>, Option<String>)> = None;
     let shards: Vec<Option<String>> = parts
         .iter()
@@ -695,15 +1000,19 @@ pub fn merge_rows(parts: Vec<Vec<StatsRow>>, min_games: u64) -> Result<Vec<Stats
                 }
             }
         }
+        check_part(part, &rows, all.tree_plies.unwrap_or(CLASSIFY_PLIES))?;
         for r in rows {
-            let key = match r.kind {
-                RowKind::All => (r.kind, String::new(), String::new()),
-                RowKind::Opening => (r.kind, r.code.clone(), String::new()),
-                RowKind::Tree => (r.kind, String::new(), r.move_list().join(" ")),
-            };
-            match index.get(&key) {
-                Some(&i) => merged[i].tally.merge(&r.tally),
+            match index.get(&r.key()) {
+                Some(&i) => {
+                    merged[i].tally = merged[i].tally.checked_sum(&r.tally).ok_or_else(|| {
+                        MergeError::Overflow {
+                            part,
+                            row: r.label(),
+                        }
+                    })?
+                }
                 None => {
+                    let key = r.key();
                     index.insert(key, merged.len());
                     merged.push(r);
                 }
@@ -986,6 +1295,143 @@ mod tests {
         assert!(error(vec![part(Some("1/2")), part(None)]).contains("part 2 is a whole run"));
         // Unsharded runs (of different archives) add up as before.
         assert!(merge_rows(vec![part(None), part(None)], 1).is_ok());
+    }
+
+    /// The statistics of [`games`] with a tree of 3 plies: (rows, the JSON Lines text).
+    fn part() -> (Vec<StatsRow>, String) {
+        let book = Book::builtin();
+        let mut s = OpeningStats::new(&book, 3);
+        for (p, c, r, n) in games() {
+            s.add_game(&p, c, r, n);
+        }
+        let rows = s.rows(1);
+        let mut text = String::new();
+        for r in &rows {
+            text.push_str(&serde_json::to_string(r).unwrap());
+            text.push('\n');
+        }
+        text.push_str(&serde_json::to_string(&TableEnd::of(&rows)).unwrap());
+        text.push('\n');
+        (rows, text)
+    }
+
+    #[test]
+    fn a_part_is_read_whole_or_refused() {
+        let (rows, text) = part();
+        assert_eq!(parse_part(&text).unwrap(), rows);
+        let end = text.lines().last().unwrap();
+        assert_eq!(
+            end,
+            format!("{{\"kind\":\"end\",\"games\":6,\"rows\":{}}}", rows.len())
+        );
+        // Cut at a line end (anywhere: the closing line goes first), or inside a line.
+        let lines: Vec<&str> = text.lines().collect();
+        for keep in 0..lines.len() {
+            let cut = lines[..keep].join("\n");
+            assert_eq!(parse_part(&cut), Err(PartError::NoEnd), "{keep} lines");
+        }
+        let mid = &text[..text.len() - end.len() - 10];
+        assert!(matches!(
+            parse_part(mid),
+            Err(PartError::NotARow { line, .. }) if line == lines.len() - 1
+        ));
+        // A line dropped or repeated before the closing line.
+        let mut dropped = lines.clone();
+        dropped.remove(2);
+        assert_eq!(
+            parse_part(&dropped.join("\n")),
+            Err(PartError::EndMismatch {
+                what: "rows",
+                said: rows.len() as u64,
+                found: rows.len() as u64 - 1
+            })
+        );
+        let twice = format!("{text}{text}");
+        assert_eq!(
+            parse_part(&twice),
+            Err(PartError::AfterEnd {
+                line: lines.len() + 1
+            })
+        );
+    }
+
+    #[test]
+    fn merge_refuses_repeated_rows_overflows_and_parts_that_do_not_add_up() {
+        let (rows, _) = part();
+        // A repeated row.
+        let mut repeated = rows.clone();
+        repeated.push(rows[3].clone());
+        assert_eq!(
+            merge_rows(vec![rows.clone(), repeated], 1),
+            Err(MergeError::RepeatedRow {
+                part: 2,
+                row: rows[3].label()
+            })
+        );
+        // Counts that would wrap past 2^64: each part adds up, their sum does not fit.
+        let huge = |rows: &[StatsRow]| -> Vec<StatsRow> {
+            rows.iter()
+                .cloned()
+                .map(|mut r| {
+                    let t = &mut r.tally;
+                    for c in [
+                        &mut t.games,
+                        &mut t.white_wins,
+                        &mut t.draws,
+                        &mut t.black_wins,
+                        &mut t.unknown,
+                        &mut t.white_first,
+                        &mut t.black_first,
+                        &mut t.first_mover_wins,
+                        &mut t.second_mover_wins,
+                    ] {
+                        *c <<= 61;
+                    }
+                    r
+                })
+                .collect()
+        };
+        assert!(merge_rows(vec![huge(&rows)], 1).is_ok());
+        assert_eq!(
+            merge_rows(vec![huge(&rows), huge(&rows)], 1),
+            Err(MergeError::Overflow {
+                part: 2,
+                row: "the all row".to_string()
+            })
+        );
+        // Rows that do not add up: an opening left out, a row's own counts, a tree line with
+        // more games than its parent, a tree line without its parent.
+        let error = |rows: Vec<StatsRow>| match merge_rows(vec![rows], 1) {
+            Err(MergeError::Inconsistent { part: 1, reason }) => reason,
+            other => panic!("{other:?}"),
+        };
+        let opening = rows
+            .iter()
+            .position(|r| r.kind == RowKind::Opening)
+            .unwrap();
+        let mut fewer = rows.clone();
+        let gone = fewer.remove(opening).tally.games;
+        assert_eq!(
+            error(fewer),
+            format!("its openings hold {} games, its all row 6", 6 - gone)
+        );
+        let mut odd = rows.clone();
+        odd[opening].tally.draws += 1;
+        assert!(error(odd).contains("results"));
+        let tree = |depth: usize| {
+            rows.iter()
+                .position(|r| r.kind == RowKind::Tree && r.depth == depth)
+                .unwrap()
+        };
+        let mut more = rows.clone();
+        let t = &mut more[tree(2)].tally;
+        t.games += 10;
+        t.unknown += 10;
+        t.white_first += 10;
+        assert!(error(more).contains("more than its"));
+        let mut orphan = rows.clone();
+        orphan.remove(tree(1));
+        assert!(error(orphan).contains("has no row for its parent line"));
     }
 
     #[test]

@@ -202,8 +202,9 @@ pub(super) fn ply_count(game: &mut ReplayedGame) {
         return;
     }
     let written = record.moves.nodes.len();
-    // A forfeit (`1. 0-2`) has no moves; exporters give it PlyCount 1 or 0.
-    if stated == written || written == 0 {
+    // A forfeit (`1. 0-2`) has no moves; exporters give it PlyCount 1 or 0. Without a
+    // result token either, a larger count is a record cut right after its tags.
+    if stated == written || (written == 0 && (record.result.is_some() || stated <= 1)) {
         return;
     }
     let hint = if written < stated {

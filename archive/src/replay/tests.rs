@@ -178,3 +178,37 @@ fn max_plies_stops_the_mainline_and_the_checks_after_it() {
     };
     assert_eq!(kinds(&replay(record, &options)), kinds(&whole));
 }
+
+#[test]
+fn a_record_cut_right_after_its_tags_is_cut_short() {
+    let cut = "[Event \"x\"]\n[PlyCount \"73\"]\n";
+    let game = run(cut);
+    assert_eq!(
+        kinds(&game),
+        [ProblemKind::PlyCountMismatch, ProblemKind::MissingResult]
+    );
+    assert_eq!(
+        game.problems[0].message,
+        "the PlyCount tag says 73 plies, the movetext has 0: the record looks cut short (and \
+         has no result token)"
+    );
+    // The same message as a cut inside the movetext.
+    let inside = run("[PlyCount \"4\"]\n1. c3-d4 f6-g5\n");
+    assert_eq!(
+        inside.problems.iter().find(|p| p.kind == ProblemKind::PlyCountMismatch).map(|p| &p.message[..]),
+        Some("the PlyCount tag says 4 plies, the movetext has 2: the record looks cut short (and has no result token)")
+    );
+    // A forfeit keeps its result and no moves, with PlyCount 0 or 1 (or any, with a result).
+    for text in [
+        "[PlyCount \"73\"]\n1. 0-2\n",
+        "[PlyCount \"0\"]\n0-2\n",
+        "[PlyCount \"1\"]\n",
+        "[PlyCount \"0\"]\n",
+    ] {
+        let game = run(text);
+        assert!(
+            !kinds(&game).contains(&ProblemKind::PlyCountMismatch),
+            "{text}"
+        );
+    }
+}

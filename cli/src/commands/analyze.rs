@@ -187,7 +187,7 @@ pub struct Args {
     #[command(flatten)]
     search: SearchArgs,
     /// Worker threads (default: one per core).
-    #[arg(long, short = 'j', default_value_t = 0)]
+    #[arg(long, short = 'j', default_value_t = 0, value_parser = crate::common::parse_jobs)]
     jobs: usize,
     /// JSON Lines on stdout: one object per game.
     #[arg(long)]

@@ -35,7 +35,7 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     /// Worker threads for the parallel replay (default: one per core).
-    #[arg(long, short = 'j', default_value_t = 0)]
+    #[arg(long, short = 'j', default_value_t = 0, value_parser = crate::common::parse_jobs)]
     jobs: usize,
     /// Instead: the analysis quality benchmark on the real master games of --corpora: the
     /// verdicts of `drafti analyze` (at --depth/--nodes, default its default) against a
@@ -737,6 +737,9 @@ fn judged_move_json<'a>(
 
 /// `drafti bench --quality`.
 fn quality(args: &QualityArgs, jobs: usize, json: bool) -> CommandResult {
+    if let Some(path) = &args.moves {
+        crate::common::refuse_stdout("--moves", path, "the tables")?;
+    }
     if args.reference.is_some() && args.reference == args.second_reference {
         // A reference file holds one reference: the second would overwrite the first.
         return Err(CliError(

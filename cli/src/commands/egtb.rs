@@ -58,7 +58,7 @@ struct BuildArgs {
     #[command(flatten)]
     dir: DirArg,
     /// Worker threads (default: one per core).
-    #[arg(long, short = 'j', default_value_t = 0)]
+    #[arg(long, short = 'j', default_value_t = 0, value_parser = crate::common::parse_jobs)]
     jobs: usize,
 }
 
@@ -91,7 +91,7 @@ struct VerifyArgs {
     #[command(flatten)]
     dir: DirArg,
     /// Worker threads (default: one per core).
-    #[arg(long, short = 'j', default_value_t = 0)]
+    #[arg(long, short = 'j', default_value_t = 0, value_parser = crate::common::parse_jobs)]
     jobs: usize,
 }
 
@@ -354,13 +354,22 @@ fn probe(args: ProbeArgs) -> CommandResult {
             tables.max_pieces()
         )));
     };
-    let moves = tables.rank_moves(&pos, args.king_count).unwrap_or_default();
+    // A table missing after a move is an error naming it, never "the game is over".
+    let missing = |e: egtb::EgtbError| match e {
+        egtb::EgtbError::MissingTable(s) => CliError(format!(
+            "cannot probe {}: the table {s} is needed but missing ({})",
+            pos.to_fen(),
+            tables.dir().join(egtb::file_name(s)).display()
+        )),
+        e => CliError(format!("cannot probe {}: {e}", pos.to_fen())),
+    };
+    let moves = tables.rank_moves(&pos, args.king_count).map_err(missing)?;
     let plies = if value == Value::Draw {
         DRAW_LINE_PLIES
     } else {
         LINE_PLIES
     };
-    let line = tables.line(&pos, args.king_count, plies);
+    let line = tables.line(&pos, args.king_count, plies).map_err(missing)?;
     let variant = args.variant;
     let names = |mv: &drafti_rules::Move| {
         pv_moves(&pos, variant, std::slice::from_ref(mv), args.numeric).remove(0)

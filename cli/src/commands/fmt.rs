@@ -32,7 +32,7 @@ pub struct Args {
     #[arg(long, value_parser = parse_variant)]
     variant: Option<Variant>,
     /// Worker threads (default: one per core).
-    #[arg(long, short = 'j', default_value_t = 0)]
+    #[arg(long, short = 'j', default_value_t = 0, value_parser = crate::common::parse_jobs)]
     jobs: usize,
 }
 

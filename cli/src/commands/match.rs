@@ -337,6 +337,11 @@ pub fn run(args: Args) -> CommandResult {
     };
 
     let mut pdn = match &args.pdn {
+        Some(path) if path == "-" => {
+            return Err(CliError(
+                "--pdn -: stdout carries the match's summary; give --pdn a file name".into(),
+            ))
+        }
         Some(path) => Some(std::io::BufWriter::new(
             std::fs::File::create(path).map_err(|e| CliError(format!("{path}: {e}")))?,
         )),

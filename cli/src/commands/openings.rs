@@ -6,8 +6,8 @@ use crate::common::{parse_variant, report_written, warn_empty_inputs, CliError, 
 use crate::input::{open_inputs, EncodingArg};
 use drafti_archive::batch::{run_games, BatchError, BatchOptions, GameJob, Shard};
 use drafti_archive::openings::{
-    discover, merge_rows, Book, Candidate, Classification, OpeningStats, RowKind, StatsRow,
-    CLASSIFY_PLIES, CSV_HEADER,
+    discover, merge_rows, parse_part, Book, Candidate, Classification, OpeningStats, RowKind,
+    StatsRow, TableEnd, CLASSIFY_PLIES, CSV_HEADER,
 };
 use drafti_archive::replay::{ProblemKind, ReplayOptions};
 use drafti_pdn::GameResult;
@@ -66,7 +66,7 @@ pub struct Args {
     #[arg(long, value_parser = parse_variant)]
     variant: Option<Variant>,
     /// Worker threads (default: one per core).
-    #[arg(long, short = 'j', default_value_t = 0)]
+    #[arg(long, short = 'j', default_value_t = 0, value_parser = crate::common::parse_jobs)]
     jobs: usize,
     /// Only every N-th game from the K-th (K = 1..N), counted across the files.
     #[arg(long, value_name = "K/N")]
@@ -309,20 +309,7 @@ fn merge(args: &Args, book: &Book, format: Format) -> CommandResult {
     for path in parts_files {
         let text = std::fs::read_to_string(path)
             .map_err(|e| CliError(format!("cannot read {path}: {e}")))?;
-        let mut rows = Vec::new();
-        for (i, line) in text.lines().enumerate() {
-            if line.trim().is_empty() {
-                continue;
-            }
-            let row: StatsRow = serde_json::from_str(line).map_err(|e| {
-                CliError(format!(
-                    "{path}:{}: not a row of `drafti openings --json`: {e}",
-                    i + 1
-                ))
-            })?;
-            rows.push(row);
-        }
-        parts.push(rows);
+        parts.push(parse_part(&text).map_err(|e| CliError(format!("{path}: {e}")))?);
     }
     let rows = merge_rows(parts, args.min_games)?;
     let stdout = std::io::stdout();
@@ -348,6 +335,8 @@ fn print_result(
             for r in rows {
                 writeln!(out, "{}", serde_json::to_string(r)?)?;
             }
+            // The closing line: `merge` tells a part cut short by it.
+            writeln!(out, "{}", serde_json::to_string(&TableEnd::of(rows))?)?;
         }
         Format::Csv => {
             writeln!(out, "{CSV_HEADER}")?;

@@ -13,7 +13,7 @@
 use crate::commands::egtb::tables_for_search;
 use crate::commands::report::{stdin_is_empty, stdin_is_piped};
 use crate::common::{jobs, parse_variant, report_written, thousands, warn_empty_inputs};
-use crate::common::{CliError, CommandResult, OutputFile};
+use crate::common::{refuse_stdout, CliError, CommandResult, OutputFile};
 use crate::input::{open_inputs, EncodingArg};
 use crate::report::corpus;
 use drafti_analysis::puzzles::{
@@ -75,7 +75,7 @@ pub struct Args {
     #[arg(long, conflicts_with_all = ["pdn", "html", "difficulty"])]
     verify: bool,
     /// Worker threads (default: one per core).
-    #[arg(long, short = 'j', default_value_t = 0)]
+    #[arg(long, short = 'j', default_value_t = 0, value_parser = crate::common::parse_jobs)]
     jobs: usize,
     /// Only every N-th game from the K-th (K = 1..N), counted across the files.
     #[arg(long, value_name = "K/N")]
@@ -233,6 +233,11 @@ pub fn run(args: Args) -> CommandResult {
         ..BatchOptions::default()
     };
     // Created first, so a path that cannot be written fails before the work.
+    for (flag, path) in [("--pdn", &args.pdn), ("--html", &args.html)] {
+        if let Some(path) = path {
+            refuse_stdout(flag, path, "the list of puzzles")?;
+        }
+    }
     let pdn_file = args.pdn.as_deref().map(OutputFile::create).transpose()?;
     let html_file = args.html.as_deref().map(OutputFile::create).transpose()?;
     let bar = progress_bar();

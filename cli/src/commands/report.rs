@@ -97,7 +97,7 @@ pub struct Args {
     #[command(flatten)]
     search: crate::commands::analyze::SearchArgs,
     /// Worker threads (default: one per core; 1 runs everything on one thread).
-    #[arg(long, short = 'j', default_value_t = 0)]
+    #[arg(long, short = 'j', default_value_t = 0, value_parser = crate::common::parse_jobs)]
     jobs: usize,
     /// Rules for every game, whatever its tags say: tz, czech or russian.
     #[arg(long, value_parser = parse_variant)]
@@ -294,6 +294,9 @@ pub fn run(args: Args) -> CommandResult {
 /// Where `--html` or `--html-dir` sends the HTML (its game sections are written while the
 /// summary is gathered: output.rs).
 fn html_output(args: &Args) -> Result<Option<HtmlOutput>, CliError> {
+    if let Some(out) = &args.html {
+        crate::common::refuse_stdout("--html", out, "the text summary")?;
+    }
     match (&args.html, &args.html_dir) {
         (Some(out), _) => Some(HtmlOutput::file(out)),
         (None, Some(dir)) => Some(HtmlOutput::dir(dir)),

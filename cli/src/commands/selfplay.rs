@@ -51,7 +51,7 @@ pub struct Args {
     #[arg(long, default_value_t = 150)]
     adjudicate: i32,
     /// Engine mode: worker threads (default: one per core); the games do not depend on it.
-    #[arg(long, short = 'j', default_value_t = 0)]
+    #[arg(long, short = 'j', default_value_t = 0, value_parser = crate::common::parse_jobs)]
     jobs: usize,
     /// How many games.
     #[arg(long, default_value_t = 1)]

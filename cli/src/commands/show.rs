@@ -1,7 +1,9 @@
 //! `drafti show`: a position as a text board, and optionally an SVG diagram: a FEN, or a game
 //! of an archive at a ply (`drafti show FILE --game N --ply K`).
 
-use crate::common::{parse_fen, parse_variant, report_written, CliError, CommandResult};
+use crate::common::{
+    parse_fen, parse_variant, report_written, CliError, CommandResult, OutputFile,
+};
 use crate::input::{open_inputs, EncodingArg};
 use drafti_archive::replay::{replay, ReplayOptions};
 use drafti_pdn::{parse_game, GameSplitter};
@@ -29,7 +31,8 @@ pub struct Args {
     /// With --game: rules for the game, whatever its tags say (tz, czech, russian).
     #[arg(long, value_parser = parse_variant, requires = "game")]
     variant: Option<Variant>,
-    /// Also write an SVG board diagram with square names to this file.
+    /// Also write an SVG board diagram with square names to this file (`-`: to stdout,
+    /// instead of the text board).
     #[arg(long, value_name = "OUT")]
     svg: Option<std::path::PathBuf>,
     #[command(flatten)]
@@ -137,13 +140,19 @@ pub fn run(args: Args) -> CommandResult {
     }
     text.push_str(&pos.board_text());
     text.push_str(&format!("{} to move   {}\n", pos.turn(), pos.to_fen()));
-    let mut out = std::io::stdout().lock();
-    report_written(out.write_all(text.as_bytes()).and_then(|()| out.flush()))?;
+    let svg_on_stdout = args.svg.as_deref() == Some(std::path::Path::new("-"));
+    if !svg_on_stdout {
+        let mut out = std::io::stdout().lock();
+        report_written(out.write_all(text.as_bytes()).and_then(|()| out.flush()))?;
+    }
     if let Some(path) = args.svg {
-        std::fs::File::create(&path)
-            .and_then(|mut file| svg::write_document(&mut file, pos, &shown.arrows))
+        let mut file = OutputFile::create(&path)?;
+        svg::write_document(&mut file, pos, &shown.arrows)
+            .and_then(|()| file.commit().map(drop))
             .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
-        eprintln!("wrote {}", path.display());
+        if !svg_on_stdout {
+            eprintln!("wrote {}", path.display());
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -39,7 +39,7 @@ pub struct Args {
     #[arg(long)]
     csv: bool,
     /// Worker threads for reading and replaying (default: one per core).
-    #[arg(long, short = 'j', default_value_t = 0)]
+    #[arg(long, short = 'j', default_value_t = 0, value_parser = crate::common::parse_jobs)]
     jobs: usize,
 }
 

@@ -28,7 +28,7 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     /// Worker threads (default: one per core; 1 runs everything on one thread).
-    #[arg(long, short = 'j', default_value_t = 0)]
+    #[arg(long, short = 'j', default_value_t = 0, value_parser = crate::common::parse_jobs)]
     jobs: usize,
     /// Only every N-th game from the K-th (K = 1..N), counted across the files: run N
     /// copies with K = 1..N to split an archive across machines.

@@ -3,7 +3,7 @@
 //! complete ([`OutputFile`]: nothing is left behind on an error or an interrupt), and a
 //! single file's game sections wait in a scratch file until the summary is written.
 
-use crate::common::{CliError, OutputFile};
+use crate::common::{CliError, OutputFile, ScratchFile};
 use drafti_report::pages::{self, PageError, PageSink, Pages};
 use drafti_report::{Collector, RunInfo};
 use std::fs::File;
@@ -46,7 +46,10 @@ impl PageSink for Folder {
 
 enum Target {
     /// One file, its sections meanwhile in the scratch file `part`.
-    File { out: PathBuf, part: Out },
+    File {
+        out: PathBuf,
+        part: BufWriter<ScratchFile>,
+    },
     /// A folder of pages.
     Dir { dir: PathBuf, pages: Pages<Folder> },
 }
@@ -68,8 +71,8 @@ fn commit(w: Out) -> std::io::Result<u64> {
 impl HtmlOutput {
     /// One self-contained file `out`.
     pub fn file(out: &Path) -> Result<HtmlOutput, CliError> {
-        // A scratch OutputFile: never committed, removed when dropped or on Ctrl-C.
-        let part = create(out)?;
+        // Removed when dropped or on Ctrl-C.
+        let part = BufWriter::with_capacity(1 << 16, ScratchFile::create(out)?);
         Ok(HtmlOutput {
             target: Target::File {
                 out: out.to_path_buf(),
@@ -129,7 +132,7 @@ impl HtmlOutput {
                 let part = part.into_inner().map_err(|e| io(&out)(e.into_error()))?;
                 let mut w = create(&out)?;
                 let bytes = (|| {
-                    let mut sections = File::open(part.temp_path())?;
+                    let mut sections = File::open(part.path())?;
                     pages::write_single(&mut w, collector, info, &mut sections)?;
                     commit(w)
                 })()

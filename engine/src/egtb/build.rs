@@ -28,7 +28,7 @@
 //! (a lone-king move there reaches the 12th and draws), down to 0; inside a layer only the
 //! strong side's moves stay, the lone king's moves are exits into the layer above.
 
-use super::format::{self, encode, Header, MappedTable, MAX_DISTANCE};
+use super::format::{self, encode, Header, TableFile, MAX_DISTANCE};
 use super::index::Signature;
 use super::probe::Tables;
 use super::{EgtbError, Value};
@@ -119,7 +119,7 @@ pub fn build_signatures(
         }
         if paths.iter().all(|p| p.exists()) {
             for (path, &sig) in paths.iter().zip(&unit) {
-                tables.insert(MappedTable::open(path)?)?;
+                tables.insert(TableFile::open(path)?)?;
                 on_event(BuildEvent::Kept {
                     signature: sig,
                     positions: sig.positions() * u64::from(layers(sig)),
@@ -133,7 +133,7 @@ pub fn build_signatures(
             let payload = work.payload();
             format::write(path, header, &payload)?;
             drop(payload);
-            tables.insert(MappedTable::open(path)?)?;
+            tables.insert(TableFile::open(path)?)?;
             on_event(BuildEvent::Built {
                 signature: work.sig,
                 positions: header.entries,

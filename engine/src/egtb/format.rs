@@ -205,26 +205,90 @@ pub(crate) fn temporary_path(path: &Path) -> PathBuf {
     path.with_file_name(name)
 }
 
-/// A table file mapped into memory, its header and checksum checked.
-pub(crate) struct MappedTable {
-    pub header: Header,
-    pub path: PathBuf,
-    map: Mmap,
+/// Tables up to this size are read into memory; bigger ones are memory-mapped. Every table
+/// of at most 5 pieces fits (the largest is 9.1 MiB, a variant's 85 are 145 MiB), so the
+/// sets most people build cannot be broken under a running program by a file written over
+/// in place (a mapped file cut short faults, SIGBUS); reading them costs no more than the
+/// checksum, which reads every byte anyway. Six-piece tables (up to 123 MiB each, 2.4 GiB a
+/// variant) stay mapped, shared through the page cache rather than copied into each process.
+pub const LOAD_LIMIT: u64 = 16 << 20;
+
+/// A table file's bytes: in memory, or mapped.
+enum Bytes {
+    Loaded(Vec<u8>),
+    Mapped(Mmap),
 }
 
-impl MappedTable {
-    /// Opens and checks `path`: header, length, checksum.
-    pub fn open(path: &Path) -> Result<MappedTable, EgtbError> {
+/// A table file read or mapped into memory (see [`LOAD_LIMIT`]), its header and checksum
+/// checked.
+pub(crate) struct TableFile {
+    pub header: Header,
+    pub path: PathBuf,
+    bytes: Bytes,
+}
+
+/// What a file that is not a regular file is, for the error.
+fn kind_of(kind: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a FIFO";
+        }
+        if kind.is_char_device() || kind.is_block_device() {
+            return "a device";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    if kind.is_dir() {
+        "a folder"
+    } else {
+        "not a regular file"
+    }
+}
+
+impl TableFile {
+    /// Opens and checks `path`: a regular file (looked at before it is opened, so a FIFO
+    /// cannot block the open), header, length, checksum.
+    pub fn open(path: &Path) -> Result<TableFile, EgtbError> {
         let io = |source| EgtbError::Io {
             path: path.to_path_buf(),
             source,
         };
-        let file = File::open(path).map_err(io)?;
-        // SAFETY: the map is read-only and tables are written to a temporary file and renamed
-        // into place, never modified in place; a file truncated under us by another program
-        // would fault, as reading any mapped file does.
-        let map = unsafe { Mmap::map(&file) }.map_err(io)?;
-        let header = Header::from_bytes(&map, path)?;
+        let not_a_file = |kind| EgtbError::NotAFile {
+            path: path.to_path_buf(),
+            kind: kind_of(kind),
+        };
+        let kind = std::fs::metadata(path).map_err(io)?.file_type();
+        if !kind.is_file() {
+            return Err(not_a_file(kind));
+        }
+        let mut file = File::open(path).map_err(io)?;
+        // Replaced between the two looks: still only a regular file is read.
+        let meta = file.metadata().map_err(io)?;
+        if !meta.file_type().is_file() {
+            return Err(not_a_file(meta.file_type()));
+        }
+        let bytes = if meta.len() <= LOAD_LIMIT {
+            let mut bytes = Vec::with_capacity(meta.len() as usize);
+            std::io::Read::read_to_end(&mut file, &mut bytes).map_err(io)?;
+            Bytes::Loaded(bytes)
+        } else {
+            // SAFETY: the map is read-only and drafti writes tables to a temporary file and
+            // renames it into place, never in place; a file cut short under us by another
+            // program faults (SIGBUS), as reading any mapped file does: the README says so.
+            let map = unsafe { Mmap::map(&file) }.map_err(io)?;
+            #[cfg(unix)]
+            let _ = map.advise(memmap2::Advice::Random);
+            Bytes::Mapped(map)
+        };
+        let data: &[u8] = match &bytes {
+            Bytes::Loaded(v) => v,
+            Bytes::Mapped(m) => m,
+        };
+        let header = Header::from_bytes(data, path)?;
         let corrupt = |reason: String| EgtbError::Corrupt {
             path: path.to_path_buf(),
             reason,
@@ -237,31 +301,38 @@ impl MappedTable {
             )));
         }
         let expected_len = HEADER_LEN as u64 + header.entries;
-        if map.len() as u64 != expected_len {
+        if data.len() as u64 != expected_len {
             return Err(corrupt(format!(
                 "{} bytes, expected {expected_len} (truncated or padded)",
-                map.len()
+                data.len()
             )));
         }
-        let stored = u32::from_le_bytes(map[60..64].try_into().expect("4 bytes"));
-        let actual = checksum(&map[..HEADER_LEN], &map[HEADER_LEN..]);
+        let stored = u32::from_le_bytes(data[60..64].try_into().expect("4 bytes"));
+        let actual = checksum(&data[..HEADER_LEN], &data[HEADER_LEN..]);
         if stored != actual {
             return Err(corrupt(format!(
                 "checksum mismatch (stored {stored:08x}, computed {actual:08x})"
             )));
         }
-        #[cfg(unix)]
-        let _ = map.advise(memmap2::Advice::Random);
-        Ok(MappedTable {
+        Ok(TableFile {
             header,
             path: path.to_path_buf(),
-            map,
+            bytes,
         })
     }
 
     /// The payload: one byte per index.
     #[inline]
     pub fn payload(&self) -> &[u8] {
-        &self.map[HEADER_LEN..]
+        match &self.bytes {
+            Bytes::Loaded(v) => &v[HEADER_LEN..],
+            Bytes::Mapped(m) => &m[HEADER_LEN..],
+        }
+    }
+
+    /// Whether the file is mapped rather than read into memory ([`LOAD_LIMIT`]).
+    #[cfg(test)]
+    pub fn is_mapped(&self) -> bool {
+        matches!(self.bytes, Bytes::Mapped(_))
     }
 }

@@ -6,7 +6,8 @@
 //!   of its pieces (only colliding men of the two sides waste indices).
 //! - `format`: one file per signature, a 64-byte header (variant, laws, signature, counts,
 //!   CRC-32) and one byte per position: draw, or the distance in plies whose parity says win
-//!   or loss. Memory-mapped for probing.
+//!   or loss. Read into memory for probing (up to [`LOAD_LIMIT`]; bigger files are
+//!   memory-mapped).
 //! - [`build`]: retrograde analysis, smallest signatures first (captures and crowning lead
 //!   into finished tables), each signature and its colour-swapped partner solved together in
 //!   passes of increasing distance, in parallel (rayon). Resumable: a finished file is kept.
@@ -32,7 +33,7 @@ mod probe;
 mod verify;
 
 pub use build::{build, build_signatures, BuildEvent};
-pub use format::{file_name, Header, EXTENSION};
+pub use format::{file_name, Header, EXTENSION, LOAD_LIMIT};
 pub use index::{Signature, MAX_PIECES};
 pub use probe::{TableInfo, Tables};
 pub use verify::{verify, VerifyReport};
@@ -116,6 +117,9 @@ pub enum EgtbError {
     /// A table file is for other rules than the folder it is in, or than asked for.
     #[error("{}: {reason}", path.display())]
     WrongRules { path: PathBuf, reason: String },
+    /// A file named as a table that is not a regular file (a folder, a FIFO, a device).
+    #[error("{}: not an endgame table: it is {kind} (tables are regular files)", path.display())]
+    NotAFile { path: PathBuf, kind: &'static str },
     /// No table file in the folder.
     #[error("{}: no endgame tables here", path.display())]
     NoTables { path: PathBuf },

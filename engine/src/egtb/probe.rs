@@ -1,7 +1,8 @@
-//! A set of tables for one variant, memory-mapped, and what can be asked of it: the value of a
-//! position, the value of each move, the best move and the line to the end of the game.
+//! A set of tables for one variant, in memory (or mapped), and what can be asked of it: the
+//! value of a position, the value of each move, the best move and the line to the end of the
+//! game.
 
-use super::format::{self, decode, MappedTable};
+use super::format::{self, decode, TableFile};
 use super::index::{signature_and_index, Signature};
 use super::{EgtbError, Value};
 use crate::laws::LawState;
@@ -17,7 +18,8 @@ pub struct TableInfo {
     pub bytes: u64,
 }
 
-/// The endgame tables of one variant (with its draw laws), probed through memory maps.
+/// The endgame tables of one variant (with its draw laws), read into memory or mapped
+/// ([`LOAD_LIMIT`](super::LOAD_LIMIT)).
 /// `Send + Sync`: share one set between engines and threads (e.g. in an `Arc`).
 pub struct Tables {
     variant: Variant,
@@ -29,7 +31,7 @@ pub struct Tables {
 }
 
 struct Slot {
-    table: MappedTable,
+    table: TableFile,
     per_layer: u64,
     layers: u32,
 }
@@ -54,8 +56,9 @@ impl Tables {
     }
 
     /// Opens every table of `variant` under `root` (in [`Tables::variant_dir`]), checking each
-    /// file's header, length and checksum: a damaged file is an error naming it, never a wrong
-    /// answer later.
+    /// file's type, header, length and checksum: a damaged file, or a `.egtb` that is not a
+    /// regular file (a folder, a FIFO, a link to a device), is an error naming it, never a
+    /// wrong answer (or a blocked open) later.
     pub fn open(root: &Path, variant: Variant) -> Result<Tables, EgtbError> {
         let dir = Tables::variant_dir(root, variant);
         let io = |source| EgtbError::Io {
@@ -70,7 +73,7 @@ impl Tables {
         paths.sort();
         let mut tables = Tables::empty(variant, dir.clone());
         for path in paths {
-            tables.insert(MappedTable::open(&path)?)?;
+            tables.insert(TableFile::open(&path)?)?;
         }
         if tables.count == 0 {
             return Err(EgtbError::NoTables { path: dir });
@@ -79,7 +82,7 @@ impl Tables {
     }
 
     /// Adds an opened table; it must be for this variant and laws, and named for its signature.
-    pub(crate) fn insert(&mut self, table: MappedTable) -> Result<(), EgtbError> {
+    pub(crate) fn insert(&mut self, table: TableFile) -> Result<(), EgtbError> {
         let h = table.header;
         let wrong = |reason: String| EgtbError::WrongRules {
             path: table.path.clone(),
@@ -234,36 +237,65 @@ impl Tables {
         self.value(pos, self.law_at(pos, king_count))
     }
 
-    /// Every legal move of `pos` with the value it leads to for the side to move, if every
-    /// position after them is in the tables; `law` is the law state of `pos`.
-    pub(crate) fn move_values(&self, pos: &Position, law: LawState) -> Option<Vec<(Move, Value)>> {
+    /// The value of `pos` under `law`, or why the tables cannot give it: its table is
+    /// missing ([`EgtbError::MissingTable`]), never taken for a result.
+    fn known_value(&self, pos: &Position, law: LawState) -> Result<Value, EgtbError> {
+        if let Some(v) = self.value(pos, law) {
+            return Ok(v);
+        }
+        let sig = Signature::of(pos);
+        match self.slots.get(sig.slot()).and_then(Option::as_ref) {
+            None => Err(EgtbError::MissingTable(sig)),
+            Some(slot) => Err(EgtbError::Corrupt {
+                path: slot.table.path.clone(),
+                reason: format!("no value for {}", pos.to_fen()),
+            }),
+        }
+    }
+
+    /// Every legal move of `pos` with the value it leads to for the side to move; `law` is
+    /// the law state of `pos`. An error names the first table missing for a position after
+    /// a move.
+    pub(crate) fn move_values(
+        &self,
+        pos: &Position,
+        law: LawState,
+    ) -> Result<Vec<(Move, Value)>, EgtbError> {
         let mut list = MoveList::new();
         pos.generate_moves(self.variant, &mut list);
         list.iter()
             .map(|mv| {
                 let child = pos.play(mv);
                 let child_law = law.after(&self.laws, &child, pos.turn());
-                Some((*mv, self.value(&child, child_law)?.back()))
+                Ok((*mv, self.known_value(&child, child_law)?.back()))
             })
             .collect()
     }
 
     /// Every legal move with its value for the side to move, best first (quickest win,
-    /// then draws, then the slowest loss; equal values in generation order).
+    /// then draws, then the slowest loss; equal values in generation order); empty when the
+    /// game is over. A table missing for a position after a move is an error naming it
+    /// ([`EgtbError::MissingTable`]), not a move without a value.
     pub fn rank_moves(
         &self,
         pos: &Position,
         king_count: Option<u32>,
-    ) -> Option<Vec<(Move, Value)>> {
+    ) -> Result<Vec<(Move, Value)>, EgtbError> {
         let mut moves = self.move_values(pos, self.law_at(pos, king_count))?;
         moves.sort_by_key(|(_, v)| std::cmp::Reverse(v.rank()));
-        Some(moves)
+        Ok(moves)
     }
 
     /// The line of best moves from `pos` to the end of the game (a won or lost position), at
     /// most `max_plies` long; for a draw, the first `max_plies` drawing moves. Each move is
-    /// the first best one, so the line is the same on every run.
-    pub fn line(&self, pos: &Position, king_count: Option<u32>, max_plies: usize) -> Vec<Move> {
+    /// the first best one, so the line is the same on every run. A table the line needs and
+    /// does not find is an error naming it, not a line that stops short.
+    pub fn line(
+        &self,
+        pos: &Position,
+        king_count: Option<u32>,
+        max_plies: usize,
+    ) -> Result<Vec<Move>, EgtbError> {
         let mut line = Vec::new();
         let mut pos = *pos;
         let mut law = self.law_at(&pos, king_count);
@@ -271,9 +303,7 @@ impl Tables {
             if matches!(law, LawState::Drawn(_)) {
                 break;
             }
-            let Some(moves) = self.move_values(&pos, law) else {
-                break;
-            };
+            let moves = self.move_values(&pos, law)?;
             let Some(best) = moves.iter().map(|(_, v)| v.rank()).max() else {
                 break;
             };
@@ -285,7 +315,7 @@ impl Tables {
             law = law.after(&self.laws, &child, pos.turn());
             pos = child;
         }
-        line
+        Ok(line)
     }
 }
 

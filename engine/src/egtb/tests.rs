@@ -4,6 +4,7 @@
 //! verification, corrupt files, resuming a build.
 
 use super::build::{layers, predecessors};
+use super::format;
 use super::index::normalized;
 use super::*;
 use crate::laws::LawState;
@@ -321,7 +322,7 @@ fn three_kings_with_the_main_diagonal_win_within_the_count() {
     assert_eq!(tz.probe(&p, Some(9)), Some(Value::Draw));
     assert_eq!(tz.probe(&p, Some(12)), Some(Value::Draw));
     // The line wins in a game that adjudicates the laws.
-    let line = tz.line(&p, None, 100);
+    let line = tz.line(&p, None, 100).unwrap();
     assert_eq!(line.len(), 7);
     let mut game = Game::new(p, Variant::Tanzanian);
     for mv in &line {
@@ -421,6 +422,122 @@ fn a_corrupt_or_truncated_file_is_an_error_naming_it() {
     assert!(matches!(
         Tables::open(root.path(), Variant::Tanzanian),
         Err(EgtbError::WrongRules { .. })
+    ));
+}
+
+#[test]
+fn a_missing_table_after_a_move_is_an_error_naming_it_not_the_end_of_the_game() {
+    let src = tables(Variant::Tanzanian).dir().to_path_buf();
+    let root = tempfile::tempdir().unwrap();
+    let dir = Tables::variant_dir(root.path(), Variant::Tanzanian);
+    copy_tables(&src, &dir);
+    std::fs::remove_file(dir.join("MvKM.egtb")).unwrap();
+    let partial = Tables::open(root.path(), Variant::Tanzanian).unwrap();
+    // Its own table is there; every move leads into MvKM.
+    let p = pos("W:W22,K10:B5");
+    let full = tables(Variant::Tanzanian);
+    assert_eq!(partial.probe(&p, None), full.probe(&p, None));
+    let missing = Signature::from_name("MvKM").unwrap();
+    assert!(matches!(
+        partial.rank_moves(&p, None),
+        Err(EgtbError::MissingTable(s)) if s == missing
+    ));
+    assert!(matches!(
+        partial.line(&p, None, 10),
+        Err(EgtbError::MissingTable(s)) if s == missing
+    ));
+    // With every table, the moves and the line are there.
+    assert!(!full.rank_moves(&p, None).unwrap().is_empty());
+    assert!(!full.line(&p, None, 10).unwrap().is_empty());
+}
+
+#[cfg(unix)]
+#[test]
+fn a_table_name_that_is_no_regular_file_is_an_error_naming_it() {
+    let src = tables(Variant::Russian).dir().to_path_buf();
+    // (file name, how to make it, what the error says it is)
+    type Kind<'a> = (&'a str, &'a dyn Fn(&Path), &'a str);
+    let kinds: [Kind; 3] = [
+        (
+            "KKvKK.egtb",
+            &|p| std::fs::create_dir(p).unwrap(),
+            "it is a folder",
+        ),
+        (
+            "KvK.egtb",
+            &|p| {
+                std::fs::remove_file(p).unwrap();
+                std::os::unix::fs::symlink("/dev/null", p).unwrap();
+            },
+            "it is a device",
+        ),
+        (
+            "stray.egtb",
+            // Opened, a FIFO would block until something writes to it.
+            &|p| {
+                let made = std::process::Command::new("mkfifo").arg(p).status();
+                assert!(made.unwrap().success());
+            },
+            "it is a FIFO",
+        ),
+    ];
+    for (name, make, what) in kinds {
+        let root = tempfile::tempdir().unwrap();
+        let dir = Tables::variant_dir(root.path(), Variant::Russian);
+        copy_tables(&src, &dir);
+        let path = dir.join(name);
+        make(&path);
+        let err = Tables::open(root.path(), Variant::Russian).err().unwrap();
+        assert!(
+            matches!(err, EgtbError::NotAFile { ref path, .. } if path == &dir.join(name)),
+            "{err}"
+        );
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "{}: not an endgame table: {what} (tables are regular files)",
+                path.display()
+            )
+        );
+    }
+}
+
+#[test]
+fn small_tables_are_read_into_memory_so_a_file_written_over_cannot_fault() {
+    let src = tables(Variant::Czech).dir().to_path_buf();
+    let root = tempfile::tempdir().unwrap();
+    let dir = Tables::variant_dir(root.path(), Variant::Czech);
+    copy_tables(&src, &dir);
+    let opened = Tables::open(root.path(), Variant::Czech).unwrap();
+    let full = tables(Variant::Czech);
+    let probes: Vec<Position> = [
+        "W:WK1,22:BK30",
+        "W:W22,K10:B5",
+        "B:WK1:BK30,5",
+        "W:W22:B5,6",
+    ]
+    .iter()
+    .map(|f| pos(f))
+    .collect();
+    // Every file written over in place (cut to nothing, then refilled with other bytes):
+    // with the tables mapped, the next probe would die of SIGBUS.
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let path = e.unwrap().path();
+        assert!(!format::TableFile::open(&path).unwrap().is_mapped());
+        std::fs::write(&path, b"written over").unwrap();
+    }
+    for p in &probes {
+        assert_eq!(opened.probe(p, None), full.probe(p, None), "{p}");
+        assert!(opened.probe(p, None).is_some(), "{p}");
+    }
+    // A file above the limit is mapped; its checks are the same.
+    let big = dir.join("KKvKKK.egtb");
+    let file = std::fs::File::create(&big).unwrap();
+    file.set_len(format::LOAD_LIMIT + 1).unwrap();
+    drop(file);
+    assert!(matches!(
+        format::TableFile::open(&big),
+        Err(EgtbError::Corrupt { .. })
     ));
 }
 
