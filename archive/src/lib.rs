@@ -11,3 +11,4 @@ pub mod batch;
 pub mod openings;
 pub mod replay;
 pub mod standings;
+pub mod validation;

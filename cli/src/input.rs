@@ -3,7 +3,7 @@
 //! before any game is read. Each file is then read through a [`DecodingReader`]: its
 //! encoding is decided once (or given with `--encoding`), and the games see UTF-8.
 
-use crate::common::CliError;
+use crate::error::CliError;
 use drafti_archive::batch::Input;
 use drafti_pdn::{encoding_for_label, DecodingReader, Encoding};
 use std::fs::File;
@@ -64,7 +64,9 @@ pub fn open_inputs(files: &[String], encoding: EncodingArg) -> Result<Inputs, Cl
         files.to_vec()
     };
     if names.iter().filter(|n| n.as_str() == "-").count() > 1 {
-        return Err(CliError("'-' (stdin) can be given only once".to_string()));
+        return Err(CliError::new(
+            "'-' (stdin) can be given only once".to_string(),
+        ));
     }
     let mut inputs = Vec::with_capacity(names.len());
     let mut total = Some(0u64);
@@ -133,14 +135,14 @@ fn describe(e: &io::Error) -> String {
 
 fn open_file(name: &str) -> Result<(Box<dyn BufRead + Send>, u64), CliError> {
     let meta = std::fs::metadata(name)
-        .map_err(|e| CliError(format!("cannot open {name}: {}", describe(&e))))?;
+        .map_err(|e| CliError::new(format!("cannot open {name}: {}", describe(&e))))?;
     if meta.is_dir() {
-        return Err(CliError(format!(
+        return Err(CliError::new(format!(
             "{name} is a directory (give the PDN files in it, e.g. {name}/*.pdn)"
         )));
     }
-    let file =
-        File::open(name).map_err(|e| CliError(format!("cannot open {name}: {}", describe(&e))))?;
+    let file = File::open(name)
+        .map_err(|e| CliError::new(format!("cannot open {name}: {}", describe(&e))))?;
     let mut reader: Box<dyn BufRead + Send> = Box::new(BufReader::with_capacity(1 << 18, file));
     check_text(name, &mut reader)?;
     Ok((reader, meta.len()))
@@ -154,11 +156,11 @@ fn check_text(name: &str, reader: &mut Box<dyn BufRead + Send>) -> Result<(), Cl
     // Peek without consuming: fill the buffer (one read may return less than we want).
     let buf = reader
         .fill_buf()
-        .map_err(|e| CliError(format!("cannot read {name}: {}", describe(&e))))?;
+        .map_err(|e| CliError::new(format!("cannot read {name}: {}", describe(&e))))?;
     sample.extend_from_slice(&buf[..buf.len().min(SNIFF_BYTES)]);
     let reason = binary_reason(&sample);
     if let Some(reason) = reason {
-        return Err(CliError(format!(
+        return Err(CliError::new(format!(
             "{name} is not a text file ({reason}); expected PDN text"
         )));
     }

@@ -3,11 +3,16 @@
 //! The binary owns flags, output and exit codes; the library crates never print. Exit codes:
 //! 0 success (every game valid), 1 the input has invalid games, 2 usage or I/O error.
 
+mod args;
 mod commands;
-mod common;
+mod error;
+mod files;
 mod input;
 mod match_runner;
+mod progress;
 mod report;
+mod runner;
+mod tables;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -96,6 +101,8 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(code) => code,
+        // The reader of stdout went away (`drafti … | head`): it has what it wanted.
+        Err(e) if e.is_broken_pipe() => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("drafti: {e}");
             ExitCode::from(2)

@@ -13,12 +13,13 @@
 //!                          │ Pages::finish (the last page, then index.html)
 //! ```
 //!
-//! Modules: [`text`] the text summary; [`html`] the HTML report's parts; [`pages`] which
+//! Modules: [`diagnostic`] the problems of a record as text; [`text`] the text summary; [`html`] the HTML report's parts; [`pages`] which
 //! page holds what, and the writing of a report's pages; [`viewer`] the data of the in-page
 //! viewer (its script and the style are the files of `assets/`); [`svg`] board diagrams and
 //! the escaping of XML text; [`puzzles`] the puzzles as text, JSON Lines, PDN and a page.
 
 mod collect;
+pub mod diagnostic;
 pub mod html;
 pub mod pages;
 pub mod puzzles;

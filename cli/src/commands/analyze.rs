@@ -9,174 +9,23 @@
 //! Invalid games are reported (their errors) and skipped. The output depends only on the
 //! input and the search limits, never on `--jobs`.
 
-use crate::common::{
-    jobs, parse_variant, thousands, worker_pool, CliError, CommandResult, OutputFile,
-};
+use crate::args::{jobs, parse_variant};
+use crate::error::{CliError, CommandResult};
+use crate::files::OutputFile;
 use crate::input::{open_inputs, EncodingArg};
+use crate::runner::worker_pool;
 use drafti_analysis::batch::{analyse_archive, ArchiveGame, ArchiveOptions, Progress};
 use drafti_analysis::judge::SideSummary;
-use drafti_analysis::{annotate, json, AnalysisOptions, EndgameTables, GameAnalysis};
+use drafti_analysis::{annotate, json, GameAnalysis};
 use drafti_archive::batch::{BatchError, Shard};
 use drafti_archive::replay::{ReplayOptions, ReplayedGame};
 use drafti_pdn::write_game_to;
+use drafti_report::thousands;
 use drafti_rules::Variant;
 use std::fmt::Write as _;
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::Instant;
-
-/// The analysis settings that `drafti analyze`, `drafti report` and `drafti bench --quality`
-/// share.
-#[derive(clap::Args, Clone, Debug)]
-pub struct SearchArgs {
-    /// The pass: search every position to this depth in plies (analyze: 6, report: 5; with --nodes,
-    /// whichever is reached first).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
-    pub depth: Option<u32>,
-    /// The pass: search every position about this many nodes (deepest completed iteration;
-    /// with --depth, whichever is reached first).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
-    pub nodes: Option<u64>,
-    /// Re-search every nominated move (best and played move) to this depth (analyze: 10,
-    /// report: 8).
-    #[arg(long, value_name = "DEPTH", value_parser = clap::value_parser!(u32).range(1..=60))]
-    pub verify_depth: Option<u32>,
-    /// The node bound of each re-search (default 1000000).
-    #[arg(long, value_name = "NODES", value_parser = clap::value_parser!(u64).range(1..))]
-    pub verify_nodes: Option<u64>,
-    /// Report the pass's verdicts without re-searching them.
-    #[arg(long, conflicts_with_all = ["verify_depth", "verify_nodes", "confirm_depth", "confirm_nodes"])]
-    pub no_verify: bool,
-    /// Confirm a re-searched verdict near the blunder threshold (a drop of 0.2-0.7, or a
-    /// proven result) with a second re-search to this depth (analyze: 16; report: 10).
-    #[arg(long, value_name = "DEPTH", value_parser = clap::value_parser!(u32).range(1..=60))]
-    pub confirm_depth: Option<u32>,
-    /// The node bound of each confirmation (analyze: 500000; report: 100000).
-    #[arg(long, value_name = "NODES", value_parser = clap::value_parser!(u64).range(1..))]
-    pub confirm_nodes: Option<u64>,
-    /// Keep the first re-search's verdicts: no confirmation.
-    #[arg(long, conflicts_with_all = ["confirm_depth", "confirm_nodes", "confirm_band"])]
-    pub no_confirm: bool,
-    /// The re-search drops of winning chances (0-2) that are confirmed, as LOW-HIGH (default
-    /// 0.2-0.7; a proven result is confirmed whatever its drop).
-    #[arg(long, value_name = "LOW-HIGH", value_parser = parse_band)]
-    pub confirm_band: Option<(f64, f64)>,
-    /// Nominate for the re-search every move whose drop of winning chances (0-2) in the
-    /// pass reaches this (default 0.05).
-    #[arg(long, value_name = "DROP")]
-    pub nominate: Option<f64>,
-    /// A re-searched move is a blunder only when its last search called it one at this many
-    /// of its deepest completed depths; otherwise it is judged a mistake, `unsettled`
-    /// (default 4; 1: every blunder stands).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=60))]
-    pub blunder_depths: Option<u32>,
-    /// Endgame tables (drafti egtb build): positions they hold get exact verdicts (default:
-    /// those in $XDG_CACHE_HOME/drafti/egtb or ~/.cache/drafti/egtb, if built).
-    #[arg(long, value_name = "DIR")]
-    pub egtb: Option<std::path::PathBuf>,
-    /// Use no endgame tables, not even the default folder's.
-    #[arg(long, conflicts_with = "egtb")]
-    pub no_egtb: bool,
-}
-
-impl SearchArgs {
-    /// The analysis these settings ask for, from `drafti analyze`'s defaults.
-    pub fn options(&self) -> AnalysisOptions {
-        self.options_from(AnalysisOptions::default())
-    }
-
-    /// The endgame tables asked for: every variant's under `--egtb DIR` (an error if it has
-    /// none), else, when `default_folder`, those of the default folder; none with
-    /// `--no-egtb`. Says on stderr which it uses; a damaged table is an error.
-    pub fn tables(&self, default_folder: bool) -> Result<EndgameTables, CliError> {
-        let mut found = EndgameTables::default();
-        let root = match (&self.egtb, default_folder && !self.no_egtb) {
-            (Some(dir), _) => dir.clone(),
-            (None, true) => match crate::commands::egtb::default_dir() {
-                Some(dir) => dir,
-                None => return Ok(found),
-            },
-            (None, false) => return Ok(found),
-        };
-        for variant in Variant::ALL {
-            if let Some(t) = crate::commands::egtb::tables_in(&root, variant, false)? {
-                found.insert(t).map_err(|e| CliError(e.to_string()))?;
-            }
-        }
-        if self.egtb.is_some() && found.is_empty() {
-            return Err(CliError(format!(
-                "{}: no endgame tables here (drafti egtb build --dir {} builds them)",
-                root.display(),
-                root.display()
-            )));
-        }
-        Ok(found)
-    }
-
-    /// The analysis these settings ask for, from the defaults `base`: `--depth` and `--nodes`
-    /// replace the pass's limits (either or both: with both, whichever is reached first).
-    pub fn options_from(&self, base: AnalysisOptions) -> AnalysisOptions {
-        let mut options = base;
-        if self.depth.is_some() || self.nodes.is_some() {
-            options.limits = drafti_engine::Limits {
-                depth: self.depth,
-                nodes: self.nodes,
-                ..drafti_engine::Limits::default()
-            };
-        }
-        if self.no_verify {
-            options.verify = None;
-        } else if let Some(verify) = options.verify.as_mut() {
-            if let Some(d) = self.verify_depth {
-                verify.depth = Some(d);
-            }
-            if let Some(n) = self.verify_nodes {
-                verify.nodes = Some(n);
-            }
-        }
-        if self.no_confirm {
-            options.confirm = None;
-        } else if self.confirm_depth.is_some() || self.confirm_nodes.is_some() {
-            // Asked for: from the defaults' confirmation (the report has none by default).
-            let confirm = options
-                .confirm
-                .get_or_insert_with(|| AnalysisOptions::default().confirm.unwrap_or_default());
-            if let Some(d) = self.confirm_depth {
-                confirm.depth = Some(d);
-            }
-            if let Some(n) = self.confirm_nodes {
-                confirm.nodes = Some(n);
-            }
-        }
-        if let Some(band) = self.confirm_band {
-            options.confirm_band = band;
-        }
-        if let Some(drop) = self.nominate {
-            options.nominate_drop = drop;
-        }
-        if let Some(n) = self.blunder_depths {
-            options.blunder_depths = n;
-        }
-        options
-    }
-}
-
-/// `LOW-HIGH`, two drops of winning chances with 0 <= LOW < HIGH <= 2.
-fn parse_band(text: &str) -> Result<(f64, f64), String> {
-    let (low, high) = text
-        .split_once('-')
-        .ok_or_else(|| format!("{text:?}: expected LOW-HIGH, e.g. 0.2-0.5"))?;
-    let number = |t: &str| {
-        t.trim()
-            .parse::<f64>()
-            .map_err(|_| format!("{t:?} is not a number"))
-    };
-    let (low, high) = (number(low)?, number(high)?);
-    if !(0.0 <= low && low < high && high <= 2.0) {
-        return Err(format!("{text}: expected 0 <= LOW < HIGH <= 2"));
-    }
-    Ok((low, high))
-}
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -185,9 +34,9 @@ pub struct Args {
     #[command(flatten)]
     encoding: EncodingArg,
     #[command(flatten)]
-    search: SearchArgs,
+    search: crate::args::SearchArgs,
     /// Worker threads (default: one per core).
-    #[arg(long, short = 'j', default_value_t = 0, value_parser = crate::common::parse_jobs)]
+    #[arg(long, short = 'j', default_value_t = 0, value_parser = crate::args::parse_jobs)]
     jobs: usize,
     /// JSON Lines on stdout: one object per game.
     #[arg(long)]
@@ -382,14 +231,14 @@ fn progress_bar() -> Option<indicatif::ProgressBar> {
 pub fn run(args: Args) -> CommandResult {
     let opened = open_inputs(&args.files, args.encoding)?;
     let mut options = args.search.options();
-    options.tables = args.search.tables(true)?;
+    options.tables = args.search.tables.for_variants(&Variant::ALL)?;
     let jobs = jobs(args.jobs);
     let pool = worker_pool(jobs, "analyze")?;
     let pdn = match &args.pdn {
         // stdout carries the report (text or JSON), so the PDN cannot go there too.
         Some(path) if path == "-" => {
-            return Err(CliError(
-                "--pdn -: stdout carries the analysis; give --pdn a file name".into(),
+            return Err(CliError::new(
+                "--pdn -: stdout carries the analysis; give --pdn a file name",
             ))
         }
         // Written beside OUT and renamed when complete: an older OUT stays until then.
@@ -464,7 +313,7 @@ pub fn run(args: Args) -> CommandResult {
             })
             .map(|()| summary),
         Err(BatchError::Sink(e)) => Err(e),
-        Err(e) => return Err(CliError(e.to_string())),
+        Err(e) => return Err(CliError::new(e.to_string())),
     };
     if let Some(bar) = &bar {
         bar.finish_and_clear();
@@ -476,7 +325,7 @@ pub fn run(args: Args) -> CommandResult {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
             return Ok(ExitCode::from(u8::from(invalid)));
         }
-        Err(e) => return Err(CliError(format!("cannot write the report: {e}"))),
+        Err(e) => return Err(CliError::new(format!("cannot write the report: {e}"))),
     };
     let secs = started.elapsed().as_secs_f64();
     let rate = if secs > 0.0 {

@@ -5,8 +5,10 @@
 //! The criterion benchmarks (`cargo bench`) measure the same parts in more detail; this one
 //! needs no source tree and runs in a few seconds.
 
+use crate::args::jobs;
 use crate::commands::selfplay::{random_game, First, RandomGames};
-use crate::common::{jobs, thousands, worker_pool, CliError, CommandResult};
+use crate::error::{CliError, CommandResult};
+use crate::runner::worker_pool;
 use drafti_analysis::quality::{
     reference_evals, reference_evals_in_sequence, reference_moves, reference_verdicts, Agreement,
     ClassAgreement, ReferenceEval, ReferenceHeader, ReferenceLine, REFERENCE_SEQUENCE_TT_MB,
@@ -16,6 +18,7 @@ use drafti_analysis::{analyse_game, analyse_games, json, AnalysisOptions, Endgam
 use drafti_archive::replay::{replay, ReplayOptions, ReplayedGame};
 use drafti_engine::{Engine, Limits};
 use drafti_pdn::{parse_game, write_game_to, GameReader, GameRecord, GameSplitter, RawGame};
+use drafti_report::thousands;
 use drafti_rules::{perft, Color, Position, Variant};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -35,7 +38,7 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     /// Worker threads for the parallel replay (default: one per core).
-    #[arg(long, short = 'j', default_value_t = 0, value_parser = crate::common::parse_jobs)]
+    #[arg(long, short = 'j', default_value_t = 0, value_parser = crate::args::parse_jobs)]
     jobs: usize,
     /// Instead: the analysis quality benchmark on the real master games of --corpora: the
     /// verdicts of `drafti analyze` (at --depth/--nodes, default its default) against a
@@ -168,7 +171,7 @@ pub fn run(args: Args) -> CommandResult {
     let start = Instant::now();
     let mut read = 0u64;
     for item in GameReader::new(text.as_bytes()) {
-        item.map_err(|e| CliError(format!("bench archive: {e}")))?;
+        item.map_err(|e| CliError::new(format!("bench archive: {e}")))?;
         read += 1;
     }
     let what = format!("the same {} games", thousands(read));
@@ -178,7 +181,7 @@ pub fn run(args: Args) -> CommandResult {
     let start = Instant::now();
     let mut valid = 0u64;
     for item in GameReader::new(text.as_bytes()) {
-        let record = item.map_err(|e| CliError(format!("bench archive: {e}")))?;
+        let record = item.map_err(|e| CliError::new(format!("bench archive: {e}")))?;
         valid += u64::from(replay(record, &options).is_valid());
     }
     let what = "parse and replay every move".to_string();
@@ -229,7 +232,7 @@ pub fn run(args: Args) -> CommandResult {
     Measurement::new("analyze", what, positions as u64, "positions", start).print(args.json)?;
 
     for (name, fen, variant, depth) in SEARCHES {
-        let position = Position::from_fen(fen).map_err(|e| CliError(e.to_string()))?;
+        let position = Position::from_fen(fen).map_err(|e| CliError::new(e.to_string()))?;
         let depth = depth - shallower;
         let mut engine = Engine::new(variant, 16);
         let start = Instant::now();
@@ -247,7 +250,7 @@ fn check_valid(valid: u64, games: u64) -> Result<(), CliError> {
     if valid == games {
         return Ok(());
     }
-    Err(CliError(format!(
+    Err(CliError::new(format!(
         "bench archive: {} of {games} random games did not replay",
         games - valid
     )))
@@ -265,7 +268,7 @@ pub struct QualityArgs {
     sample: u64,
     /// The candidate: the settings of `drafti analyze`.
     #[command(flatten)]
-    search: crate::commands::analyze::SearchArgs,
+    search: crate::args::SearchArgs,
     /// The reference: nodes of each position's search.
     #[arg(long, value_name = "N", default_value_t = 2_000_000)]
     reference_nodes: u64,
@@ -352,7 +355,7 @@ fn sampled_games(dir: &Path, every: u64) -> Result<Option<Vec<Sampled>>, CliErro
             ..ReplayOptions::default()
         };
         let file = std::fs::File::open(&path)
-            .map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))?;
+            .map_err(|e| CliError::new(format!("cannot read {}: {e}", path.display())))?;
         for (i, record) in GameReader::new(std::io::BufReader::new(file)).enumerate() {
             if !(i as u64).is_multiple_of(every) {
                 continue;
@@ -462,7 +465,7 @@ fn reference_runs(
         } else {
             std::fs::File::create(path)
         }
-        .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
+        .map_err(|e| CliError::new(format!("cannot write {}: {e}", path.display())))?;
         let mut w = std::io::BufWriter::new(file);
         if !same {
             writeln!(w, "{}", serde_json::to_string(&header)?)?;
@@ -738,12 +741,12 @@ fn judged_move_json<'a>(
 /// `drafti bench --quality`.
 fn quality(args: &QualityArgs, jobs: usize, json: bool) -> CommandResult {
     if let Some(path) = &args.moves {
-        crate::common::refuse_stdout("--moves", path, "the tables")?;
+        crate::files::refuse_stdout("--moves", path, "the tables")?;
     }
     if args.reference.is_some() && args.reference == args.second_reference {
         // A reference file holds one reference: the second would overwrite the first.
-        return Err(CliError(
-            "--reference and --second-reference name the same file: give each its own".into(),
+        return Err(CliError::new(
+            "--reference and --second-reference name the same file: give each its own",
         ));
     }
     let Some(games) = sampled_games(&args.corpora, args.sample)? else {
@@ -763,7 +766,11 @@ fn quality(args: &QualityArgs, jobs: usize, json: bool) -> CommandResult {
     let pool = worker_pool(jobs, "bench")?;
     let mut options = args.search.options();
     // Only tables given with --egtb (the reference uses them too, and its cache says so).
-    options.tables = args.search.tables(false)?;
+    options.tables = args
+        .search
+        .tables
+        .given_only()
+        .for_variants(&Variant::ALL)?;
     let refs: Vec<&ReplayedGame> = games.iter().map(|s| &s.game).collect();
     let positions: usize = refs.iter().map(|g| g.positions.len()).sum();
     let start = Instant::now();
@@ -790,7 +797,7 @@ fn quality(args: &QualityArgs, jobs: usize, json: bool) -> CommandResult {
     let mut moves_out = match &args.moves {
         Some(path) => Some(std::io::BufWriter::new(
             std::fs::File::create(path)
-                .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?,
+                .map_err(|e| CliError::new(format!("cannot write {}: {e}", path.display())))?,
         )),
         None => None,
     };

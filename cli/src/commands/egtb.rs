@@ -7,8 +7,11 @@
 //! tables there automatically when they exist, and say so.
 
 use super::search::{numbered, pv_moves};
-use crate::common::{jobs, parse_fen, thousands, worker_pool, CliError, CommandResult};
+use crate::args::{jobs, parse_fen};
+use crate::error::{CliError, CommandResult};
+use crate::runner::worker_pool;
 use drafti_engine::egtb::{self, BuildEvent, Signature, Tables, Value};
+use drafti_report::thousands;
 use drafti_rules::{Position, Variant};
 use serde::Serialize;
 use std::io::IsTerminal;
@@ -58,7 +61,7 @@ struct BuildArgs {
     #[command(flatten)]
     dir: DirArg,
     /// Worker threads (default: one per core).
-    #[arg(long, short = 'j', default_value_t = 0, value_parser = crate::common::parse_jobs)]
+    #[arg(long, short = 'j', default_value_t = 0, value_parser = crate::args::parse_jobs)]
     jobs: usize,
 }
 
@@ -68,7 +71,7 @@ struct ProbeArgs {
     #[arg(long, value_parser = parse_fen)]
     fen: Position,
     /// Rules: tz (default), czech or russian.
-    #[arg(long, default_value = "tz", value_parser = crate::common::parse_variant)]
+    #[arg(long, default_value = "tz", value_parser = crate::args::parse_variant)]
     variant: Variant,
     /// Moves the lone king has already made under draw law 2 (three kings against one).
     #[arg(long, value_name = "N")]
@@ -91,7 +94,7 @@ struct VerifyArgs {
     #[command(flatten)]
     dir: DirArg,
     /// Worker threads (default: one per core).
-    #[arg(long, short = 'j', default_value_t = 0, value_parser = crate::common::parse_jobs)]
+    #[arg(long, short = 'j', default_value_t = 0, value_parser = crate::args::parse_jobs)]
     jobs: usize,
 }
 
@@ -138,7 +141,7 @@ pub fn default_dir() -> Option<PathBuf> {
 
 fn root(dir: &DirArg) -> Result<PathBuf, CliError> {
     dir.dir.clone().or_else(default_dir).ok_or_else(|| {
-        CliError("no folder for the endgame tables: give --dir DIR (HOME is not set)".into())
+        CliError::new("no folder for the endgame tables: give --dir DIR (HOME is not set)")
     })
 }
 
@@ -179,13 +182,13 @@ pub fn tables_in(
             Ok(Some(Arc::new(t)))
         }
         Err(egtb::EgtbError::NoTables { .. }) if !required => Ok(None),
-        Err(e) => Err(CliError(e.to_string())),
+        Err(e) => Err(CliError::new(e.to_string())),
     }
 }
 
 fn open(dir: &DirArg, variant: Variant) -> Result<Tables, CliError> {
     let root = root(dir)?;
-    Tables::open(&root, variant).map_err(|e| CliError(e.to_string()))
+    Tables::open(&root, variant).map_err(|e| CliError::new(e.to_string()))
 }
 
 pub fn run(args: Args) -> CommandResult {
@@ -290,7 +293,7 @@ fn build(args: BuildArgs) -> CommandResult {
                 Some(n) => egtb::build(&root, variant, n, &on_event),
                 None => egtb::build_signatures(&root, variant, &args.signature, &on_event),
             })
-            .map_err(|e| CliError(e.to_string()))?;
+            .map_err(|e| CliError::new(e.to_string()))?;
         if let Some(b) = bar.lock().unwrap_or_else(|e| e.into_inner()).take() {
             b.finish_and_clear();
         }
@@ -347,7 +350,7 @@ fn probe(args: ProbeArgs) -> CommandResult {
     let pos = args.fen;
     let sig = Signature::of(&pos);
     let Some(value) = tables.probe(&pos, args.king_count) else {
-        return Err(CliError(format!(
+        return Err(CliError::new(format!(
             "no table for {} ({sig}) in {} (they have at most {} pieces)",
             pos.to_fen(),
             tables.dir().display(),
@@ -356,12 +359,12 @@ fn probe(args: ProbeArgs) -> CommandResult {
     };
     // A table missing after a move is an error naming it, never "the game is over".
     let missing = |e: egtb::EgtbError| match e {
-        egtb::EgtbError::MissingTable(s) => CliError(format!(
+        egtb::EgtbError::MissingTable(s) => CliError::new(format!(
             "cannot probe {}: the table {s} is needed but missing ({})",
             pos.to_fen(),
             tables.dir().join(egtb::file_name(s)).display()
         )),
-        e => CliError(format!("cannot probe {}: {e}", pos.to_fen())),
+        e => CliError::new(format!("cannot probe {}: {e}", pos.to_fen())),
     };
     let moves = tables.rank_moves(&pos, args.king_count).map_err(missing)?;
     let plies = if value == Value::Draw {

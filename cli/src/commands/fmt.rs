@@ -3,22 +3,17 @@
 //! regular, tags in the standard order. A game that cannot be replayed is written unchanged
 //! and reported on stderr (exit 1).
 
-use crate::commands::validate::progress_bar;
-use crate::common::{parse_variant, CliError, CommandResult};
-use crate::input::{open_inputs, EncodingArg};
-use drafti_archive::batch::{run_games, BatchError, BatchOptions};
-use drafti_archive::replay::{canonical_record, Notation, ReplayOptions};
+use crate::args::InputArgs;
+use crate::error::{exit_code, CliError, CommandResult};
+use crate::runner::run_archive;
+use drafti_archive::replay::{canonical_record, Notation};
 use drafti_pdn::write_game_to;
-use drafti_rules::Variant;
 use std::io::Write;
-use std::process::ExitCode;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// PDN files; `-` or none reads stdin.
-    files: Vec<String>,
     #[command(flatten)]
-    encoding: EncodingArg,
+    input: InputArgs,
     /// Write square numbers (22-18).
     #[arg(long, conflicts_with = "algebraic")]
     numeric: bool,
@@ -28,12 +23,6 @@ pub struct Args {
     /// Write every landing square of every capture (c3xe5xg7), not only where needed.
     #[arg(long)]
     full_captures: bool,
-    /// Rules for every game, whatever its tags say: tz, czech or russian.
-    #[arg(long, value_parser = parse_variant)]
-    variant: Option<Variant>,
-    /// Worker threads (default: one per core).
-    #[arg(long, short = 'j', default_value_t = 0, value_parser = crate::common::parse_jobs)]
-    jobs: usize,
 }
 
 struct Formatted {
@@ -42,7 +31,6 @@ struct Formatted {
 }
 
 pub fn run(args: Args) -> CommandResult {
-    let opened = open_inputs(&args.files, args.encoding)?;
     let notation = if args.numeric {
         Notation::Numeric
     } else if args.algebraic {
@@ -50,28 +38,14 @@ pub fn run(args: Args) -> CommandResult {
     } else {
         Notation::Source
     };
-    let options = BatchOptions {
-        jobs: args.jobs,
-        replay: ReplayOptions {
-            variant_override: args.variant,
-            ..ReplayOptions::default()
-        },
-        ..BatchOptions::default()
-    };
     let full = args.full_captures;
-    let bar = progress_bar(opened.total_bytes);
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     let mut first = true;
     let mut unchanged = 0u64;
-    let result = run_games(
-        opened.inputs,
-        &options,
-        |p| {
-            if let Some(bar) = &bar {
-                bar.set_position(p.bytes);
-            }
-        },
+    run_archive(
+        &args.input,
+        None,
         |job| {
             let rewritten = job
                 .game
@@ -123,22 +97,10 @@ pub fn run(args: Args) -> CommandResult {
             }
             Ok(())
         },
-    );
-    if let Some(bar) = &bar {
-        bar.finish_and_clear();
-    }
-    let flushed = out.flush();
-    match result {
-        Ok(_) => {}
-        Err(BatchError::Sink(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
-        Err(e) => return Err(CliError(e.to_string())),
-    }
-    if let Err(e) = flushed {
-        if e.kind() != std::io::ErrorKind::BrokenPipe {
-            return Err(CliError(format!("cannot write: {e}")));
-        }
-    }
-    Ok(ExitCode::from(u8::from(unchanged > 0)))
+    )?;
+    out.flush()
+        .map_err(|e| CliError::writing("the records", &e))?;
+    Ok(exit_code(unchanged > 0))
 }
 
 /// The bytes without leading and trailing whitespace.

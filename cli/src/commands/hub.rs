@@ -2,7 +2,8 @@
 //! GUIs, pydraughts and `drafti match`. The options set the parameters' starting values; the
 //! GUI may change them with `set-param` before `init`.
 
-use crate::common::{parse_variant, CommandResult};
+use crate::args::parse_variant;
+use crate::error::CommandResult;
 use drafti_hub::engine::{serve, Host, Settings, MAX_HASH_MB};
 use std::process::ExitCode;
 

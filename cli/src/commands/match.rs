@@ -12,7 +12,8 @@
 //! `terminations` (how many games ended each way: `normal`, `draw_rule`, `repetition`,
 //! `ply_cap`, `forfeit`, `tables`: adjudicated by the endgame tables of `--egtb`).
 
-use crate::common::{parse_variant, CliError, CommandResult};
+use crate::args::parse_variant;
+use crate::error::{CliError, CommandResult};
 use crate::match_runner;
 use drafti_hub::openings;
 use drafti_hub::runner::{self, Adjudication, Control, MatchSettings, PlayedGame, Termination};
@@ -246,17 +247,19 @@ pub fn run(args: Args) -> CommandResult {
         libc::signal(libc::SIGPIPE, libc::SIG_IGN);
     }
     if args.engines.len() != 2 {
-        return Err(CliError(format!(
+        return Err(CliError::new(format!(
             "--engine is needed twice (got {})",
             args.engines.len()
         )));
     }
     if !args.names.is_empty() && args.names.len() != 2 {
-        return Err(CliError("--name is given twice or not at all".to_string()));
+        return Err(CliError::new(
+            "--name is given twice or not at all".to_string(),
+        ));
     }
     let control = match (args.movetime, &args.tc, args.nodes, args.depth) {
         (Some(ms), _, _, _) => Control::MoveTime(Duration::from_millis(ms)),
-        (_, Some(tc), _, _) => parse_tc(tc).map_err(CliError)?,
+        (_, Some(tc), _, _) => parse_tc(tc).map_err(CliError::new)?,
         (_, _, _, Some(d)) => Control::Depth(d),
         (_, _, n, None) => Control::Nodes(n.unwrap_or(10_000)),
     };
@@ -265,15 +268,15 @@ pub fn run(args: Args) -> CommandResult {
         .as_deref()
         .map(|s| parse_sprt(s, args.alpha, args.beta))
         .transpose()
-        .map_err(CliError)?;
+        .map_err(CliError::new)?;
     let games = args.games as usize;
     let pairs_needed = games.div_ceil(2);
     let opening_list = match &args.openings {
         Some(path) => {
             let text =
-                std::fs::read_to_string(path).map_err(|e| CliError(format!("{path}: {e}")))?;
+                std::fs::read_to_string(path).map_err(|e| CliError::new(format!("{path}: {e}")))?;
             let (list, skipped) = match_runner::openings_from_file(&text, args.variant)
-                .map_err(|e| CliError(format!("{path}: {e}")))?;
+                .map_err(|e| CliError::new(format!("{path}: {e}")))?;
             if skipped > 0 {
                 eprintln!("drafti: {path}: {skipped} games skipped (not valid, or already over)");
             }
@@ -282,14 +285,14 @@ pub fn run(args: Args) -> CommandResult {
         None => openings::balanced(args.variant, pairs_needed, args.seed),
     };
     if opening_list.is_empty() {
-        return Err(CliError("no opening to play".to_string()));
+        return Err(CliError::new("no opening to play".to_string()));
     }
     let tables = match &args.egtb {
         None => None,
         Some(dir) => {
             let root = if dir.as_os_str().is_empty() {
                 crate::commands::egtb::default_dir().ok_or_else(|| {
-                    CliError("no default folder for endgame tables (HOME is not set)".into())
+                    CliError::new("no default folder for endgame tables (HOME is not set)")
                 })?
             } else {
                 dir.clone()
@@ -304,7 +307,7 @@ pub fn run(args: Args) -> CommandResult {
         let mut names = [String::new(), String::new()];
         for i in 0..2 {
             names[i] = HubPlayer::engine_name(&engines[i], args.variant)
-                .map_err(|e| CliError(format!("engine {}: {e}", engines[i])))?;
+                .map_err(|e| CliError::new(format!("engine {}: {e}", engines[i])))?;
         }
         if names[0] == names[1] || names.iter().any(String::is_empty) {
             names = [short_command(&engines[0]), short_command(&engines[1])];
@@ -338,12 +341,12 @@ pub fn run(args: Args) -> CommandResult {
 
     let mut pdn = match &args.pdn {
         Some(path) if path == "-" => {
-            return Err(CliError(
-                "--pdn -: stdout carries the match's summary; give --pdn a file name".into(),
+            return Err(CliError::new(
+                "--pdn -: stdout carries the match's summary; give --pdn a file name",
             ))
         }
         Some(path) => Some(std::io::BufWriter::new(
-            std::fs::File::create(path).map_err(|e| CliError(format!("{path}: {e}")))?,
+            std::fs::File::create(path).map_err(|e| CliError::new(format!("{path}: {e}")))?,
         )),
         None => None,
     };
@@ -399,7 +402,7 @@ pub fn run(args: Args) -> CommandResult {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
     if let Some(e) = write_error {
-        return Err(CliError(format!("writing the PDN: {e}")));
+        return Err(CliError::new(format!("writing the PDN: {e}")));
     }
 
     let (elo, low, high) = tally.elo();

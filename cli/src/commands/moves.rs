@@ -1,6 +1,7 @@
 //! `drafti moves`: the legal moves of a position, as text or JSON Lines.
 
-use crate::common::{parse_fen, parse_variant, CommandResult};
+use crate::args::{parse_fen, parse_variant};
+use crate::error::CommandResult;
 use drafti_rules::{Position, Square, Variant};
 use serde::Serialize;
 use std::io::Write;

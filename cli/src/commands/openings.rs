@@ -2,8 +2,10 @@
 //! as a move tree; `merge` adds the JSON outputs of sharded runs; `--discover` lists frequent
 //! lines the book does not name yet.
 
-use crate::common::{parse_variant, report_written, warn_empty_inputs, CliError, CommandResult};
+use crate::args::parse_variant;
+use crate::error::{report_written, CliError, CommandResult};
 use crate::input::{open_inputs, EncodingArg};
+use crate::runner::warn_empty_inputs;
 use drafti_archive::batch::{run_games, BatchError, BatchOptions, GameJob, Shard};
 use drafti_archive::openings::{
     discover, merge_rows, parse_part, Book, Candidate, Classification, OpeningStats, RowKind,
@@ -66,7 +68,7 @@ pub struct Args {
     #[arg(long, value_parser = parse_variant)]
     variant: Option<Variant>,
     /// Worker threads (default: one per core).
-    #[arg(long, short = 'j', default_value_t = 0, value_parser = crate::common::parse_jobs)]
+    #[arg(long, short = 'j', default_value_t = 0, value_parser = crate::args::parse_jobs)]
     jobs: usize,
     /// Only every N-th game from the K-th (K = 1..N), counted across the files.
     #[arg(long, value_name = "K/N")]
@@ -210,7 +212,7 @@ pub fn run(args: Args) -> CommandResult {
         Err(BatchError::Sink(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
             return Ok(ExitCode::SUCCESS)
         }
-        Err(e) => return Err(CliError(e.to_string())),
+        Err(e) => return Err(CliError::new(e.to_string())),
     };
     if !per_game {
         let mut rows = stats.rows(args.min_games);
@@ -286,10 +288,10 @@ fn load_book(args: &Args) -> Result<Book, CliError> {
     };
     for path in &args.book {
         let text = std::fs::read_to_string(path)
-            .map_err(|e| CliError(format!("cannot read the book {path}: {e}")))?;
-        let overlay = Book::parse(&text).map_err(|e| CliError(format!("{path}: {e}")))?;
+            .map_err(|e| CliError::new(format!("cannot read the book {path}: {e}")))?;
+        let overlay = Book::parse(&text).map_err(|e| CliError::new(format!("{path}: {e}")))?;
         book.merge(overlay)
-            .map_err(|e| CliError(format!("{path}: {e}")))?;
+            .map_err(|e| CliError::new(format!("{path}: {e}")))?;
     }
     Ok(book)
 }
@@ -297,19 +299,21 @@ fn load_book(args: &Args) -> Result<Book, CliError> {
 fn merge(args: &Args, book: &Book, format: Format) -> CommandResult {
     let parts_files = &args.files[1..];
     if parts_files.is_empty() {
-        return Err(CliError(
+        return Err(CliError::new(
             "merge needs the --json outputs of the runs to add: drafti openings merge PART.json..."
                 .to_string(),
         ));
     }
     if args.per_game {
-        return Err(CliError("--per-game does not apply to merge".to_string()));
+        return Err(CliError::new(
+            "--per-game does not apply to merge".to_string(),
+        ));
     }
     let mut parts = Vec::new();
     for path in parts_files {
         let text = std::fs::read_to_string(path)
-            .map_err(|e| CliError(format!("cannot read {path}: {e}")))?;
-        parts.push(parse_part(&text).map_err(|e| CliError(format!("{path}: {e}")))?);
+            .map_err(|e| CliError::new(format!("cannot read {path}: {e}")))?;
+        parts.push(parse_part(&text).map_err(|e| CliError::new(format!("{path}: {e}")))?);
     }
     let rows = merge_rows(parts, args.min_games)?;
     let stdout = std::io::stdout();

@@ -1,6 +1,7 @@
 //! `drafti perft`: count move sequences, with leaves per second.
 
-use crate::common::{parse_fen, parse_variant, report_written, CommandResult};
+use crate::args::{parse_fen, parse_variant};
+use crate::error::{report_written, CommandResult};
 use drafti_rules::{divide, perft, Color, Position, Variant};
 use std::fmt::Write as _;
 use std::io::Write;

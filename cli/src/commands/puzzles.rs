@@ -10,12 +10,15 @@
 //! puzzles (a few hundred bytes each), the games stream through. The output depends only on
 //! the input and `--nodes`, never on `--jobs`.
 
+use crate::args::{jobs, parse_variant};
 use crate::commands::egtb::tables_for_search;
 use crate::commands::report::{stdin_is_empty, stdin_is_piped};
-use crate::common::{jobs, parse_variant, report_written, thousands, warn_empty_inputs};
-use crate::common::{refuse_stdout, CliError, CommandResult, OutputFile};
+use crate::error::report_written;
+use crate::error::{CliError, CommandResult};
+use crate::files::{refuse_stdout, OutputFile};
 use crate::input::{open_inputs, EncodingArg};
 use crate::report::corpus;
+use crate::runner::warn_empty_inputs;
 use drafti_analysis::puzzles::{
     mine_game, verify_puzzle, Collection, Entry, Puzzle, PuzzleOptions, Source, Stats,
     DEFAULT_NODES, VERIFY_FACTOR,
@@ -25,6 +28,7 @@ use drafti_archive::replay::ReplayOptions;
 use drafti_engine::egtb::Tables;
 use drafti_pdn::write_game_to;
 use drafti_report::puzzles;
+use drafti_report::thousands;
 use drafti_rules::Variant;
 use serde::Serialize;
 use std::io::{IsTerminal, Write};
@@ -75,7 +79,7 @@ pub struct Args {
     #[arg(long, conflicts_with_all = ["pdn", "html", "difficulty"])]
     verify: bool,
     /// Worker threads (default: one per core).
-    #[arg(long, short = 'j', default_value_t = 0, value_parser = crate::common::parse_jobs)]
+    #[arg(long, short = 'j', default_value_t = 0, value_parser = crate::args::parse_jobs)]
     jobs: usize,
     /// Only every N-th game from the K-th (K = 1..N), counted across the files.
     #[arg(long, value_name = "K/N")]
@@ -104,11 +108,13 @@ fn endgame_tables(args: &Args, options: &mut PuzzleOptions) -> Result<(), CliErr
             dir => tables_for_search(dir.as_deref(), variant)?,
         };
         if let Some(t) = tables {
-            options.add_tables(t).map_err(|e| CliError(e.to_string()))?;
+            options
+                .add_tables(t)
+                .map_err(|e| CliError::new(e.to_string()))?;
         }
     }
     match &args.egtb {
-        Some(dir) if options.tables.is_empty() => Err(CliError(format!(
+        Some(dir) if options.tables.is_empty() => Err(CliError::new(format!(
             "{}: no endgame tables here (drafti egtb build --dir {} builds them)",
             dir.display(),
             dir.display()
@@ -206,7 +212,7 @@ fn write_file(
 ) -> Result<(), CliError> {
     write(&mut file)
         .and_then(|()| file.commit().map(|_| ()))
-        .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))
+        .map_err(|e| CliError::new(format!("cannot write {}: {e}", path.display())))
 }
 
 pub fn run(args: Args) -> CommandResult {
@@ -291,7 +297,7 @@ pub fn run(args: Args) -> CommandResult {
     let summary = match result {
         Ok(s) => s,
         Err(BatchError::Sink(never)) => match never {},
-        Err(e) => return Err(CliError(e.to_string())),
+        Err(e) => return Err(CliError::new(e.to_string())),
     };
     let secs = started.elapsed().as_secs_f64();
 
@@ -498,7 +504,7 @@ fn run_verify(args: &Args) -> CommandResult {
             report_written(Err(e))?;
             return Ok(ExitCode::from(1));
         }
-        Err(e) => return Err(CliError(e.to_string())),
+        Err(e) => return Err(CliError::new(e.to_string())),
     };
     report_written(out.flush())?;
     warn_empty_inputs(&names, &summary.games_per_input);

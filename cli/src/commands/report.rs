@@ -8,11 +8,14 @@
 //! `drafti analyze`) or, with `--from-analysis`, from the JSON of `drafti analyze --json`
 //! (`drafti_analysis::parts`).
 
-use crate::common::{jobs, report_written, thousands, warn_empty_inputs, worker_pool};
-use crate::common::{parse_variant, CliError, CommandResult};
+use crate::args::jobs;
+use crate::args::parse_variant;
+use crate::error::report_written;
+use crate::error::{CliError, CommandResult};
 use crate::input::{open_inputs, EncodingArg};
 use crate::report::corpus;
 use crate::report::output::HtmlOutput;
+use crate::runner::{warn_empty_inputs, worker_pool};
 use drafti_analysis::batch::{analyse_archive, ArchiveGame, ArchiveOptions, Progress};
 use drafti_analysis::parts::Parts;
 use drafti_analysis::AnalysisOptions;
@@ -20,6 +23,7 @@ use drafti_archive::batch::{BatchError, GameJob, Input};
 use drafti_archive::openings::Book;
 use drafti_archive::replay::ReplayOptions;
 use drafti_report::html::games_text;
+use drafti_report::thousands;
 use drafti_report::{describe, text, Collector, GameOut, RunInfo, WorkSettings};
 use drafti_rules::Variant;
 use std::io::{IsTerminal, Write};
@@ -95,9 +99,9 @@ pub struct Args {
     html_dir: Option<PathBuf>,
     /// The analysis, as `drafti analyze` does it (default: pass depth 5, re-search depth 8).
     #[command(flatten)]
-    search: crate::commands::analyze::SearchArgs,
+    search: crate::args::SearchArgs,
     /// Worker threads (default: one per core; 1 runs everything on one thread).
-    #[arg(long, short = 'j', default_value_t = 0, value_parser = crate::common::parse_jobs)]
+    #[arg(long, short = 'j', default_value_t = 0, value_parser = crate::args::parse_jobs)]
     jobs: usize,
     /// Rules for every game, whatever its tags say: tz, czech or russian.
     #[arg(long, value_parser = parse_variant)]
@@ -134,7 +138,7 @@ pub(crate) fn stdin_is_empty() -> Result<bool, CliError> {
     let mut stdin = std::io::stdin().lock();
     let empty = stdin
         .fill_buf()
-        .map_err(|e| CliError(format!("cannot read <stdin>: {e}")))?
+        .map_err(|e| CliError::new(format!("cannot read <stdin>: {e}")))?
         .is_empty();
     if empty {
         eprintln!("nothing on stdin: reporting on the bundled corpus");
@@ -211,7 +215,7 @@ pub fn run(args: Args) -> CommandResult {
         };
     let names: Vec<String> = inputs.iter().map(|i| i.name.clone()).collect();
     let mut analysis = args.search.options_from(report_defaults());
-    analysis.tables = args.search.tables(true)?;
+    analysis.tables = args.search.tables.for_variants(&Variant::ALL)?;
     let search = analysis.label();
     let info = RunInfo { source, search };
     let jobs = jobs(args.jobs);
@@ -274,7 +278,7 @@ pub fn run(args: Args) -> CommandResult {
     let summary = match result {
         Ok(s) => s,
         Err(BatchError::Sink(e)) => return Err(e),
-        Err(e) => return Err(CliError(e.to_string())),
+        Err(e) => return Err(CliError::new(e.to_string())),
     };
 
     let names = collector.names.clone();
@@ -295,7 +299,7 @@ pub fn run(args: Args) -> CommandResult {
 /// summary is gathered: output.rs).
 fn html_output(args: &Args) -> Result<Option<HtmlOutput>, CliError> {
     if let Some(out) = &args.html {
-        crate::common::refuse_stdout("--html", out, "the text summary")?;
+        crate::files::refuse_stdout("--html", out, "the text summary")?;
     }
     match (&args.html, &args.html_dir) {
         (Some(out), _) => Some(HtmlOutput::file(out)),

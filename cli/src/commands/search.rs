@@ -13,7 +13,8 @@
 //! `win_in`, `loss_in`, `pv`). The final object adds `best` (the best move, `null` when the
 //! game is over at the root) and `outcome` (`null`, or why the game is over at the root).
 
-use crate::common::{parse_fen, parse_variant, CliError, CommandResult};
+use crate::args::{parse_fen, parse_variant};
+use crate::error::{CliError, CommandResult};
 use drafti_engine::{DepthInfo, Engine, Limits, RootLine, Score, SearchResult, DEFAULT_DEPTH};
 use drafti_rules::{Color, Move, Position, Variant};
 use serde::Serialize;

@@ -4,7 +4,9 @@
 //! opening plies, some noise, adjudication at the ply cap), optionally against a second
 //! limit (`--opponent-depth`/`--opponent-nodes`, colours swapped every other game).
 
-use crate::common::{jobs, parse_variant, worker_pool, CliError, CommandResult};
+use crate::args::{jobs, parse_variant};
+use crate::error::{CliError, CommandResult};
+use crate::runner::worker_pool;
 use drafti_analysis::selfplay::{mainline, Rng};
 use drafti_pdn::{write_game_to, GameRecord, GameResult, Line, ResultToken, Tag};
 use drafti_rules::{Color, Game, MoveList, Outcome, Position, Variant};
@@ -51,7 +53,7 @@ pub struct Args {
     #[arg(long, default_value_t = 150)]
     adjudicate: i32,
     /// Engine mode: worker threads (default: one per core); the games do not depend on it.
-    #[arg(long, short = 'j', default_value_t = 0, value_parser = crate::common::parse_jobs)]
+    #[arg(long, short = 'j', default_value_t = 0, value_parser = crate::args::parse_jobs)]
     jobs: usize,
     /// How many games.
     #[arg(long, default_value_t = 1)]
@@ -202,7 +204,7 @@ fn run_engine(args: Args) -> CommandResult {
         (None, None) => None,
     };
     if !(0.0..=1.0).contains(&args.noise) {
-        return Err(CliError("--noise must be between 0 and 1".to_string()));
+        return Err(CliError::new("--noise must be between 0 and 1".to_string()));
     }
     let options = SelfplayOptions {
         variant: args.variant,

@@ -1,9 +1,9 @@
 //! `drafti show`: a position as a text board, and optionally an SVG diagram: a FEN, or a game
 //! of an archive at a ply (`drafti show FILE --game N --ply K`).
 
-use crate::common::{
-    parse_fen, parse_variant, report_written, CliError, CommandResult, OutputFile,
-};
+use crate::args::{parse_fen, parse_variant};
+use crate::error::{report_written, CliError, CommandResult};
+use crate::files::OutputFile;
 use crate::input::{open_inputs, EncodingArg};
 use drafti_archive::replay::{replay, ReplayOptions};
 use drafti_pdn::{parse_game, GameSplitter};
@@ -60,7 +60,7 @@ fn game_position(
     let mut count = 0;
     let mut raw = None;
     for game in GameSplitter::new(input.reader) {
-        let game = game.map_err(|e| CliError(format!("cannot read {}: {e}", input.name)))?;
+        let game = game.map_err(|e| CliError::new(format!("cannot read {}: {e}", input.name)))?;
         count += 1;
         if game.index == index {
             raw = Some(game);
@@ -68,14 +68,14 @@ fn game_position(
         }
     }
     let raw = raw.ok_or_else(|| {
-        CliError(format!(
+        CliError::new(format!(
             "{}: no game {n} (the file holds {count} game{})",
             input.name,
             if count == 1 { "" } else { "s" }
         ))
     })?;
     let record = parse_game(&raw).map_err(|e| {
-        CliError(format!(
+        CliError::new(format!(
             "{} game {n}: {}:{}: {}",
             input.name, e.span.line, e.span.column, e.message
         ))
@@ -97,7 +97,7 @@ fn game_position(
             ),
             None => String::new(),
         };
-        return Err(CliError(format!(
+        return Err(CliError::new(format!(
             "{} game {n} has {replayed} plies, not {ply}{why}",
             input.name
         )));
@@ -127,7 +127,7 @@ pub fn run(args: Args) -> CommandResult {
     let shown = match args.game {
         Some(n) => game_position(&args.target, n, args.ply, args.variant, args.encoding)?,
         None => Shown {
-            position: parse_fen(&args.target).map_err(CliError)?,
+            position: parse_fen(&args.target).map_err(CliError::new)?,
             caption: None,
             arrows: Vec::new(),
         },
@@ -149,7 +149,7 @@ pub fn run(args: Args) -> CommandResult {
         let mut file = OutputFile::create(&path)?;
         svg::write_document(&mut file, pos, &shown.arrows)
             .and_then(|()| file.commit().map(drop))
-            .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
+            .map_err(|e| CliError::new(format!("cannot write {}: {e}", path.display())))?;
         if !svg_on_stdout {
             eprintln!("wrote {}", path.display());
         }

@@ -4,7 +4,7 @@
 //!
 //! The laws and the decisions are documented in `drafti_archive::standings`.
 
-use crate::common::{CliError, CommandResult};
+use crate::error::{CliError, CommandResult};
 use crate::input::{open_inputs, EncodingArg};
 use drafti_archive::batch::{run_games, BatchOptions, GameJob};
 use drafti_archive::replay::{replay_partial, ReplayOptions};
@@ -39,7 +39,7 @@ pub struct Args {
     #[arg(long)]
     csv: bool,
     /// Worker threads for reading and replaying (default: one per core).
-    #[arg(long, short = 'j', default_value_t = 0, value_parser = crate::common::parse_jobs)]
+    #[arg(long, short = 'j', default_value_t = 0, value_parser = crate::args::parse_jobs)]
     jobs: usize,
 }
 
@@ -103,7 +103,7 @@ pub fn run(args: Args) -> CommandResult {
             Ok(())
         },
     )
-    .map_err(|e| CliError(e.to_string()))?;
+    .map_err(|e| CliError::new(e.to_string()))?;
 
     let options = StandingsOptions {
         supa: args.supa,

@@ -3,7 +3,8 @@
 //! complete ([`OutputFile`]: nothing is left behind on an error or an interrupt), and a
 //! single file's game sections wait in a scratch file until the summary is written.
 
-use crate::common::{CliError, OutputFile, ScratchFile};
+use crate::error::CliError;
+use crate::files::{OutputFile, ScratchFile};
 use drafti_report::pages::{self, PageError, PageSink, Pages};
 use drafti_report::{Collector, RunInfo};
 use std::fs::File;
@@ -34,7 +35,7 @@ impl PageSink for Folder {
 
     fn create(&mut self, name: &str) -> std::io::Result<Out> {
         // OutputFile's message names the file.
-        create(&self.dir.join(name)).map_err(|e| std::io::Error::other(e.0))
+        create(&self.dir.join(name)).map_err(|e| std::io::Error::other(e.to_string()))
     }
 
     fn commit(&mut self, _name: &str, page: Out) -> std::io::Result<()> {
@@ -84,7 +85,7 @@ impl HtmlOutput {
     /// Pages in the folder `dir` (made if need be).
     pub fn dir(dir: &Path) -> Result<HtmlOutput, CliError> {
         std::fs::create_dir_all(dir)
-            .map_err(|e| CliError(format!("cannot write {}: {e}", dir.display())))?;
+            .map_err(|e| CliError::new(format!("cannot write {}: {e}", dir.display())))?;
         Ok(HtmlOutput {
             target: Target::Dir {
                 dir: dir.to_path_buf(),
@@ -105,7 +106,7 @@ impl HtmlOutput {
     /// Adds the next game section (in order).
     pub fn section(&mut self, section: &str) -> Result<(), CliError> {
         let failed =
-            |e: &dyn std::fmt::Display| CliError(format!("cannot write the HTML report: {e}"));
+            |e: &dyn std::fmt::Display| CliError::new(format!("cannot write the HTML report: {e}"));
         match &mut self.target {
             Target::File { part, .. } => part.write_all(section.as_bytes()).map_err(|e| failed(&e)),
             Target::Dir { pages, .. } => pages.section(section).map_err(|e| match e {
@@ -125,7 +126,7 @@ impl HtmlOutput {
     ) -> Result<Written, CliError> {
         let io = |path: &Path| {
             let path = path.display().to_string();
-            move |e: std::io::Error| CliError(format!("cannot write {path}: {e}"))
+            move |e: std::io::Error| CliError::new(format!("cannot write {path}: {e}"))
         };
         match self.target {
             Target::File { out, part } => {
@@ -146,7 +147,7 @@ impl HtmlOutput {
             Target::Dir { dir, pages } => {
                 let folder = pages.finish(collector, info).map_err(|e| match e {
                     // OutputFile's message names the file.
-                    PageError::Create { source, .. } => CliError(source.to_string()),
+                    PageError::Create { source, .. } => CliError::new(source.to_string()),
                     PageError::Write { page, source } => io(&dir.join(page))(source),
                 })?;
                 Ok(Written {

@@ -1,96 +1,10 @@
-//! What the commands share: errors that end a command, variant and FEN arguments.
+//! Output files (`--pdn OUT`, `--html OUT`, …): written whole or not at all, whatever the
+//! target is (a file, a link, a FIFO, a device, `-` for stdout), and removed when the command
+//! is interrupted.
 
-pub use drafti_report::thousands;
-use drafti_rules::{Position, Variant};
+use crate::error::CliError;
 use std::fmt;
 use std::io::Write;
-
-/// An error that ends a command with exit code 2 and a one-line reason.
-#[derive(Debug)]
-pub struct CliError(pub String);
-
-impl fmt::Display for CliError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl<E: std::error::Error> From<E> for CliError {
-    fn from(e: E) -> CliError {
-        CliError(e.to_string())
-    }
-}
-
-/// The result of a command: an exit code, or an error (exit code 2).
-pub type CommandResult = Result<std::process::ExitCode, CliError>;
-
-/// Parses `--variant` values: tz, czech, russian (and their aliases).
-pub fn parse_variant(text: &str) -> Result<Variant, String> {
-    text.parse::<Variant>().map_err(|e| e.to_string())
-}
-
-/// Parses a FEN argument.
-pub fn parse_fen(text: &str) -> Result<Position, String> {
-    Position::from_fen(text).map_err(|e| e.to_string())
-}
-
-/// The most worker threads `--jobs` takes. The work is CPU-bound, so threads beyond the
-/// cores only cost memory (about 240 KiB each: 1024 threads take 250 MB, the 16,000 once
-/// asked for 3.4 GB and two minutes); 1024 is more cores than any machine drafti runs on,
-/// and a fixed bound keeps a script's `--jobs` valid on every machine.
-pub const MAX_JOBS: usize = 1024;
-
-/// Parses `--jobs N`: 0 (one per core) to [`MAX_JOBS`].
-pub fn parse_jobs(text: &str) -> Result<usize, String> {
-    let n: usize = text.trim().parse().map_err(|e| format!("{e}"))?;
-    if n > MAX_JOBS {
-        return Err(format!(
-            "at most {MAX_JOBS} worker threads (0: one per core); more only cost memory"
-        ));
-    }
-    Ok(n)
-}
-
-/// The worker threads `--jobs N` asks for: `N`, or one per core for 0 (at most
-/// [`MAX_JOBS`] either way).
-pub fn jobs(requested: usize) -> usize {
-    if requested == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_JOBS))
-    } else {
-        requested.min(MAX_JOBS)
-    }
-}
-
-/// A pool of `jobs` worker threads named `drafti-NAME-i`, with stacks deep enough for the
-/// engine's search.
-pub fn worker_pool(jobs: usize, name: &'static str) -> Result<rayon::ThreadPool, CliError> {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .stack_size(16 << 20)
-        .thread_name(move |i| format!("drafti-{name}-{i}"))
-        .build()
-        .map_err(|e| CliError(format!("cannot start the worker threads: {e}")))
-}
-
-/// The end of writing a report to stdout: a reader that went away (`drafti … | head`) is not
-/// an error; any other failure is.
-pub fn report_written(written: std::io::Result<()>) -> Result<(), CliError> {
-    match written {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-            Err(CliError(format!("cannot write the report: {e}")))
-        }
-        _ => Ok(()),
-    }
-}
-
-/// Warns on stderr about each input that held no game.
-pub fn warn_empty_inputs(names: &[String], games_per_input: &[u64]) {
-    for (name, n) in names.iter().zip(games_per_input) {
-        if *n == 0 {
-            eprintln!("warning: {name}: no games found");
-        }
-    }
-}
 
 /// An output file (`--pdn OUT`, `--html OUT`, …), by what `OUT` is:
 /// - `-`: stdout (for commands whose stdout is free: see [`refuse_stdout`]);
@@ -146,7 +60,7 @@ fn remove_outputs_on_interrupt() {
 /// `FLAG -` where stdout already carries `carries`: a clear refusal (and no file named `-`).
 pub fn refuse_stdout(flag: &str, path: &std::path::Path, carries: &str) -> Result<(), CliError> {
     if path == std::path::Path::new("-") {
-        return Err(CliError(format!(
+        return Err(CliError::new(format!(
             "{flag} -: stdout carries {carries}; give {flag} a file name"
         )));
     }
@@ -193,7 +107,8 @@ fn resolve(path: &std::path::Path) -> Result<Resolved, CliError> {
     if path == std::path::Path::new("-") {
         return Ok(Resolved::Stdout);
     }
-    let fail = |e: &dyn fmt::Display| CliError(format!("cannot write {}: {e}", path.display()));
+    let fail =
+        |e: &dyn fmt::Display| CliError::new(format!("cannot write {}: {e}", path.display()));
     let target = follow_links(path).map_err(|e| fail(&e))?;
     let meta = match std::fs::metadata(path) {
         Ok(m) => m,
@@ -249,7 +164,8 @@ impl OutputFile {
     /// Starts writing `path` (for a file, nothing appears there before
     /// [`commit`](Self::commit)).
     pub fn create(path: &std::path::Path) -> Result<OutputFile, CliError> {
-        let fail = |e: std::io::Error| CliError(format!("cannot write {}: {e}", path.display()));
+        let fail =
+            |e: std::io::Error| CliError::new(format!("cannot write {}: {e}", path.display()));
         let sink = match resolve(path)? {
             Resolved::Stdout => Sink::Stdout { closed: false },
             Resolved::Through { append } => Sink::Through(
@@ -393,7 +309,8 @@ pub struct ScratchFile {
 impl ScratchFile {
     /// A scratch file for the output `beside`.
     pub fn create(beside: &std::path::Path) -> Result<ScratchFile, CliError> {
-        let fail = |e: std::io::Error| CliError(format!("cannot write {}: {e}", beside.display()));
+        let fail =
+            |e: std::io::Error| CliError::new(format!("cannot write {}: {e}", beside.display()));
         let temp = match resolve(beside)? {
             Resolved::File(target, _) => temp_beside(&target, false),
             _ => temp_in(&std::env::temp_dir(), beside, false),

@@ -1,0 +1,269 @@
+//! The flag groups the commands share, declared once: the archives a command reads
+//! ([`InputArgs`], [`ShardArg`]), the position it looks at ([`PositionArgs`]), how the engine
+//! analyses ([`SearchArgs`], with [`TableArgs`](crate::tables::TableArgs)), and the machine
+//! output ([`JsonArg`], [`NotationArg`]). A command flattens the groups it takes; a group's
+//! help is written here, and a command that reads its FILES differently says so with
+//! `#[command(mut_arg("files", ...))]`.
+
+use crate::error::CliError;
+use crate::input::{open_inputs, EncodingArg, Inputs};
+use crate::tables::TableArgs;
+use drafti_analysis::AnalysisOptions;
+use drafti_archive::batch::{BatchOptions, Shard};
+use drafti_archive::replay::ReplayOptions;
+use drafti_rules::{Position, Variant};
+
+/// Parses `--variant` values: tz, czech, russian (and their aliases).
+pub fn parse_variant(text: &str) -> Result<Variant, String> {
+    text.parse::<Variant>().map_err(|e| e.to_string())
+}
+
+/// Parses a FEN argument.
+pub fn parse_fen(text: &str) -> Result<Position, String> {
+    Position::from_fen(text).map_err(|e| e.to_string())
+}
+
+/// The most worker threads `--jobs` takes. The work is CPU-bound, so threads beyond the
+/// cores only cost memory (about 240 KiB each: 1024 threads take 250 MB, the 16,000 once
+/// asked for 3.4 GB and two minutes); 1024 is more cores than any machine drafti runs on,
+/// and a fixed bound keeps a script's `--jobs` valid on every machine.
+pub const MAX_JOBS: usize = 1024;
+
+/// Parses `--jobs N`: 0 (one per core) to [`MAX_JOBS`].
+pub fn parse_jobs(text: &str) -> Result<usize, String> {
+    let n: usize = text.trim().parse().map_err(|e| format!("{e}"))?;
+    if n > MAX_JOBS {
+        return Err(format!(
+            "at most {MAX_JOBS} worker threads (0: one per core); more only cost memory"
+        ));
+    }
+    Ok(n)
+}
+
+/// The worker threads `--jobs N` asks for: `N`, or one per core for 0 (at most
+/// [`MAX_JOBS`] either way).
+pub fn jobs(requested: usize) -> usize {
+    if requested == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_JOBS))
+    } else {
+        requested.min(MAX_JOBS)
+    }
+}
+
+/// `--jobs N`, for every command that works on several threads.
+#[derive(clap::Args, Clone, Copy, Debug)]
+pub struct JobsArg {
+    /// Worker threads (default: one per core); the output does not depend on it.
+    #[arg(long, short = 'j', default_value_t = 0, value_parser = parse_jobs)]
+    pub jobs: usize,
+}
+
+impl JobsArg {
+    /// The threads asked for: `--jobs N`, or one per core for 0 (at most [`MAX_JOBS`]).
+    pub fn threads(&self) -> usize {
+        jobs(self.jobs)
+    }
+}
+
+/// The archives a command reads: FILES (or stdin), their encoding, the rules to read them
+/// under, and the worker threads.
+#[derive(clap::Args, Clone, Debug)]
+pub struct InputArgs {
+    /// PDN files; `-` or none reads stdin.
+    pub files: Vec<String>,
+    #[command(flatten)]
+    pub encoding: EncodingArg,
+    /// Rules for every game, whatever its GameType/Variant tags say: tz, czech or russian.
+    #[arg(long, value_parser = parse_variant)]
+    pub variant: Option<Variant>,
+    #[command(flatten)]
+    pub jobs: JobsArg,
+}
+
+impl InputArgs {
+    /// The FILES opened and checked (stdin for none or `-`).
+    pub fn open(&self) -> Result<Inputs, CliError> {
+        open_inputs(&self.files, self.encoding)
+    }
+
+    /// How the games are replayed: under `--variant`, else by their tags.
+    pub fn replay(&self) -> ReplayOptions {
+        ReplayOptions {
+            variant_override: self.variant,
+            ..ReplayOptions::default()
+        }
+    }
+
+    /// The batch these flags ask for (with `shard`, only that shard's games).
+    pub fn batch(&self, shard: Option<Shard>) -> BatchOptions {
+        BatchOptions {
+            jobs: self.jobs.jobs,
+            shard,
+            replay: self.replay(),
+            ..BatchOptions::default()
+        }
+    }
+}
+
+/// `--shard K/N`, for the commands whose work splits across machines.
+#[derive(clap::Args, Clone, Copy, Debug)]
+pub struct ShardArg {
+    /// Only every N-th game from the K-th (K = 1..N), counted across the files: run N
+    /// copies with K = 1..N to split an archive across machines.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
+}
+
+/// The rules of a position given on the command line.
+#[derive(clap::Args, Clone, Copy, Debug)]
+pub struct RulesArg {
+    /// Rules: tz (default), czech or russian.
+    #[arg(long, default_value = "tz", value_parser = parse_variant)]
+    pub variant: Variant,
+}
+
+/// A position given on the command line, with its rules.
+#[derive(clap::Args, Clone, Debug)]
+pub struct PositionArgs {
+    /// The position (FEN, numeric or algebraic squares).
+    #[arg(long, value_parser = parse_fen)]
+    pub fen: Position,
+    #[command(flatten)]
+    pub rules: RulesArg,
+}
+
+/// `--json`: machine output on stdout.
+#[derive(clap::Args, Clone, Copy, Debug)]
+pub struct JsonArg {
+    /// JSON Lines on stdout (the README documents each command's fields).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `--numeric`: square numbers instead of algebraic names in what is written.
+#[derive(clap::Args, Clone, Copy, Debug)]
+pub struct NotationArg {
+    /// Square numbers (1-32) instead of algebraic names.
+    #[arg(long)]
+    pub numeric: bool,
+}
+
+/// How the engine analyses every position of a game: the settings that `drafti analyze`,
+/// `drafti report` and `drafti bench --quality` share.
+#[derive(clap::Args, Clone, Debug)]
+pub struct SearchArgs {
+    /// The pass: search every position to this depth in plies (analyze: 6, report: 5; with --nodes,
+    /// whichever is reached first).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub depth: Option<u32>,
+    /// The pass: search every position about this many nodes (deepest completed iteration;
+    /// with --depth, whichever is reached first).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: Option<u64>,
+    /// Re-search every nominated move (best and played move) to this depth (analyze: 10,
+    /// report: 8).
+    #[arg(long, value_name = "DEPTH", value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub verify_depth: Option<u32>,
+    /// The node bound of each re-search (default 1000000).
+    #[arg(long, value_name = "NODES", value_parser = clap::value_parser!(u64).range(1..))]
+    pub verify_nodes: Option<u64>,
+    /// Report the pass's verdicts without re-searching them.
+    #[arg(long, conflicts_with_all = ["verify_depth", "verify_nodes", "confirm_depth", "confirm_nodes"])]
+    pub no_verify: bool,
+    /// Confirm a re-searched verdict near the blunder threshold (a drop of 0.2-0.7, or a
+    /// proven result) with a second re-search to this depth (analyze: 16; report: 10).
+    #[arg(long, value_name = "DEPTH", value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub confirm_depth: Option<u32>,
+    /// The node bound of each confirmation (analyze: 500000; report: 100000).
+    #[arg(long, value_name = "NODES", value_parser = clap::value_parser!(u64).range(1..))]
+    pub confirm_nodes: Option<u64>,
+    /// Keep the first re-search's verdicts: no confirmation.
+    #[arg(long, conflicts_with_all = ["confirm_depth", "confirm_nodes", "confirm_band"])]
+    pub no_confirm: bool,
+    /// The re-search drops of winning chances (0-2) that are confirmed, as LOW-HIGH (default
+    /// 0.2-0.7; a proven result is confirmed whatever its drop).
+    #[arg(long, value_name = "LOW-HIGH", value_parser = parse_band)]
+    pub confirm_band: Option<(f64, f64)>,
+    /// Nominate for the re-search every move whose drop of winning chances (0-2) in the
+    /// pass reaches this (default 0.05).
+    #[arg(long, value_name = "DROP")]
+    pub nominate: Option<f64>,
+    /// A re-searched move is a blunder only when its last search called it one at this many
+    /// of its deepest completed depths; otherwise it is judged a mistake, `unsettled`
+    /// (default 4; 1: every blunder stands).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub blunder_depths: Option<u32>,
+    #[command(flatten)]
+    pub tables: TableArgs,
+}
+
+impl SearchArgs {
+    /// The analysis these settings ask for, from `drafti analyze`'s defaults.
+    pub fn options(&self) -> AnalysisOptions {
+        self.options_from(AnalysisOptions::default())
+    }
+
+    /// The analysis these settings ask for, from the defaults `base`: `--depth` and `--nodes`
+    /// replace the pass's limits (either or both: with both, whichever is reached first).
+    pub fn options_from(&self, base: AnalysisOptions) -> AnalysisOptions {
+        let mut options = base;
+        if self.depth.is_some() || self.nodes.is_some() {
+            options.limits = drafti_engine::Limits {
+                depth: self.depth,
+                nodes: self.nodes,
+                ..drafti_engine::Limits::default()
+            };
+        }
+        if self.no_verify {
+            options.verify = None;
+        } else if let Some(verify) = options.verify.as_mut() {
+            if let Some(d) = self.verify_depth {
+                verify.depth = Some(d);
+            }
+            if let Some(n) = self.verify_nodes {
+                verify.nodes = Some(n);
+            }
+        }
+        if self.no_confirm {
+            options.confirm = None;
+        } else if self.confirm_depth.is_some() || self.confirm_nodes.is_some() {
+            // Asked for: from the defaults' confirmation (the report has none by default).
+            let confirm = options
+                .confirm
+                .get_or_insert_with(|| AnalysisOptions::default().confirm.unwrap_or_default());
+            if let Some(d) = self.confirm_depth {
+                confirm.depth = Some(d);
+            }
+            if let Some(n) = self.confirm_nodes {
+                confirm.nodes = Some(n);
+            }
+        }
+        if let Some(band) = self.confirm_band {
+            options.confirm_band = band;
+        }
+        if let Some(drop) = self.nominate {
+            options.nominate_drop = drop;
+        }
+        if let Some(n) = self.blunder_depths {
+            options.blunder_depths = n;
+        }
+        options
+    }
+}
+
+/// `LOW-HIGH`, two drops of winning chances with 0 <= LOW < HIGH <= 2.
+fn parse_band(text: &str) -> Result<(f64, f64), String> {
+    let (low, high) = text
+        .split_once('-')
+        .ok_or_else(|| format!("{text:?}: expected LOW-HIGH, e.g. 0.2-0.5"))?;
+    let number = |t: &str| {
+        t.trim()
+            .parse::<f64>()
+            .map_err(|_| format!("{t:?} is not a number"))
+    };
+    let (low, high) = (number(low)?, number(high)?);
+    if !(0.0 <= low && low < high && high <= 2.0) {
+        return Err(format!("{text}: expected 0 <= LOW < HIGH <= 2"));
+    }
+    Ok((low, high))
+}

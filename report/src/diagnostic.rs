@@ -1,0 +1,142 @@
+//! Problems of a record as text, as a compiler reports errors: where (file, line, column),
+//! what, the source line with carets under the token, and for an illegal move the position
+//! and the legal moves.
+//!
+//! ```
+//! use drafti_archive::replay::{replay, ReplayOptions};
+//! use drafti_pdn::{parse_game, RawGame};
+//! use drafti_report::diagnostic::write_problem;
+//!
+//! let raw = RawGame::from_bytes(0, &b"1. c3-d4 f6-e5 2. d4xf6 f6-g5 *"[..]);
+//! let game = replay(parse_game(&raw).unwrap(), &ReplayOptions::default());
+//! let mut text = String::new();
+//! for p in game.errors() {
+//!     write_problem(&mut text, "a.pdn", &raw, "game 1", p);
+//! }
+//! assert!(text.starts_with("a.pdn:1:25: error: "));
+//! assert!(text.contains("1 | 1. c3-d4 f6-e5 2. d4xf6 f6-g5 *"));
+//! assert!(text.contains("= legal moves: "));
+//! ```
+
+use drafti_archive::replay::{Problem, ProblemKind, Severity};
+use drafti_pdn::{RawGame, Span, Tag};
+use drafti_rules::Position;
+use std::fmt::Write as _;
+
+/// Characters of the source line shown before and after the token in an excerpt; a longer
+/// line (games run together on one line) is cut to this with `…`.
+const EXCERPT_CONTEXT: usize = 120;
+
+/// The source line holding `span`, with a caret line under the token.
+pub fn source_excerpt(raw: &RawGame, span: Span) -> String {
+    let bytes = &raw.bytes;
+    let Some(at) = span.offset.checked_sub(raw.offset) else {
+        return String::new();
+    };
+    let at = at.min(bytes.len());
+    let line_end = |b: &u8| *b == b'\n' || *b == b'\r';
+    let start = bytes[..at].iter().rposition(line_end).map_or(0, |i| i + 1);
+    let end = bytes[at..]
+        .iter()
+        .position(line_end)
+        .map_or(bytes.len(), |i| at + i);
+    let token_end = (at + span.len).min(end);
+    let text =
+        |range: std::ops::Range<usize>| String::from_utf8_lossy(&bytes[range]).replace('\t', " ");
+    let (before, token, after) = (text(start..at), text(at..token_end), text(token_end..end));
+    if before.trim().is_empty() && token.trim().is_empty() && after.trim().is_empty() {
+        return String::new();
+    }
+    let before = keep_chars(&before, EXCERPT_CONTEXT, false);
+    let token = keep_chars(&token, 2 * EXCERPT_CONTEXT, true);
+    let after = keep_chars(after.trim_end(), EXCERPT_CONTEXT, true);
+    let width = span.line.to_string().len();
+    let pad = before.chars().count();
+    let carets = token.chars().count().max(1);
+    let mut out = String::new();
+    let _ = writeln!(out, "{:width$} |", "");
+    let _ = writeln!(out, "{} | {before}{token}{after}", span.line);
+    let _ = writeln!(
+        out,
+        "{:width$} | {}{}",
+        "",
+        " ".repeat(pad),
+        "^".repeat(carets)
+    );
+    out
+}
+
+/// `text` cut to its first (`head`) or last `n` characters, with `…` where it was cut.
+fn keep_chars(text: &str, n: usize, head: bool) -> String {
+    let count = text.chars().count();
+    if count <= n {
+        return text.to_string();
+    }
+    if head {
+        let mut cut: String = text.chars().take(n).collect();
+        cut.push('…');
+        cut
+    } else {
+        let mut cut = String::from("…");
+        cut.extend(text.chars().skip(count - n));
+        cut
+    }
+}
+
+/// How a game is named in a problem's `-->` line: `game 3 (Ann - Bob)`, or `game 3`.
+pub fn game_label(tags: &[Tag], index: usize) -> String {
+    let get = |n: &str| {
+        tags.iter()
+            .find(|t| t.name.eq_ignore_ascii_case(n))
+            .map(|t| t.value.trim())
+            .filter(|v| !v.is_empty() && *v != "?")
+    };
+    match (get("White"), get("Black")) {
+        (Some(w), Some(b)) => format!("game {} ({w} - {b})", index + 1),
+        _ => format!("game {}", index + 1),
+    }
+}
+
+/// A problem as a compiler reports one: `FILE:LINE:COLUMN: error: MESSAGE`, the game and
+/// ply, the source line with carets under the token, and for an error the position and the
+/// legal moves (or the candidates of an ambiguous move).
+pub fn write_problem(out: &mut String, file: &str, raw: &RawGame, label: &str, p: &Problem) {
+    let severity = match p.severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+    };
+    let _ = writeln!(
+        out,
+        "{file}:{}:{}: {severity}: {}",
+        p.span.line, p.span.column, p.message
+    );
+    let ply = p.ply.map(|n| format!(", ply {n}")).unwrap_or_default();
+    let variation = if p.in_variation {
+        ", in a variation"
+    } else {
+        ""
+    };
+    let _ = writeln!(out, "  --> {label}{ply}{variation}");
+    out.push_str(&source_excerpt(raw, p.span));
+    if p.severity == Severity::Error {
+        if let Some(fen) = &p.fen {
+            let _ = writeln!(out, "   = position: {fen}");
+            if let Ok(pos) = Position::from_fen(fen) {
+                for line in pos.board_text().lines() {
+                    let _ = writeln!(out, "       {line}");
+                }
+            }
+        }
+        if !p.legal.is_empty() {
+            let what = if p.kind == ProblemKind::AmbiguousMove {
+                "candidates"
+            } else {
+                "legal moves"
+            };
+            let _ = writeln!(out, "   = {what}: {}", p.legal.join(", "));
+        } else if p.kind == ProblemKind::IllegalMove {
+            let _ = writeln!(out, "   = legal moves: none");
+        }
+    }
+    out.push('\n');
+}
