@@ -967,30 +967,6 @@ impl GameAnalysis {
     }
 }
 
-/// A line of moves from `pos` in notation (`c3-d4 d6xb4 …`), each move as short as it can
-/// be among the legal moves of its position.
-pub fn line_text(pos: &Position, variant: Variant, line: &[Move], numeric: bool) -> String {
-    line_notation(pos, variant, line, numeric).join(" ")
-}
-
-/// The moves of a line from `pos`, each in notation as short as it can be among the legal
-/// moves of its position.
-pub fn line_notation(
-    pos: &Position,
-    variant: Variant,
-    line: &[Move],
-    numeric: bool,
-) -> Vec<String> {
-    let mut pos = *pos;
-    line.iter()
-        .map(|mv| {
-            let word = mv.notation(&pos.legal_moves(variant), numeric);
-            pos = pos.play(mv);
-            word
-        })
-        .collect()
-}
-
 /// The machine-readable evaluation of a position written into PDN comments, lichess's
 /// `[%eval …]`: from White's side, in men with two decimals (`[%eval 0.35]`,
 /// `[%eval -1.20]`), or `#N` / `#-N` for a proven win of White / Black in N plies.

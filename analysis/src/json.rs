@@ -48,11 +48,11 @@
 
 use crate::batch::ArchiveGame;
 use crate::judge::{judge, judge_exact, win_percent, Judgement, ProvenReason, SideSummary};
-use crate::{line_notation, GameAnalysis, MoveAnalysis, PositionEval};
+use crate::{GameAnalysis, MoveAnalysis, PositionEval};
 use drafti_archive::batch::Shard;
 use drafti_archive::replay::ReplayedGame;
 use drafti_engine::Score;
-use drafti_rules::{Color, Position, Variant};
+use drafti_rules::{move_number, Color, Position, Variant};
 use serde::{Deserialize, Serialize};
 
 /// The version of the format written: the `format` of [`Run`]. Readers refuse a later one.
@@ -343,20 +343,6 @@ fn round1(x: f64) -> f64 {
     (x * 10.0).round() / 10.0
 }
 
-/// `12.` for White, `12...` for Black, counted from the game's first mover.
-fn move_number(first: Color, ply: usize) -> String {
-    let i = ply - 1;
-    let (number, white) = match first {
-        Color::White => (i / 2 + 1, i.is_multiple_of(2)),
-        Color::Black => (i.div_ceil(2) + 1, !i.is_multiple_of(2)),
-    };
-    if white {
-        format!("{number}.")
-    } else {
-        format!("{number}...")
-    }
-}
-
 /// A tag's value, unless it is missing, empty or `?`.
 fn tag<'a>(game: &'a ReplayedGame, name: &str) -> Option<&'a str> {
     game.record
@@ -396,7 +382,7 @@ impl Move {
             best: m
                 .best
                 .map(|b| b.notation(&before.legal_moves(game.variant), numeric)),
-            pv: line_notation(before, game.variant, &m.pv, numeric),
+            pv: before.line_notation(game.variant, &m.pv, numeric),
             judgement: m.judgement(),
             reason: m.verdict.proven,
             depth: m.depth,

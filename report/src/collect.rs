@@ -13,6 +13,7 @@ use drafti_archive::batch::GameJob;
 use drafti_archive::openings::{Book, Classification, OpeningStats, CLASSIFY_PLIES};
 use drafti_archive::replay::ReplayedGame;
 use drafti_pdn::GameResult;
+pub use drafti_rules::move_number;
 use drafti_rules::{Color, Position};
 use std::collections::HashMap;
 
@@ -118,20 +119,6 @@ pub fn tag_or_unknown(game: &ReplayedGame, name: &str) -> String {
         .filter(|v| !v.is_empty())
         .unwrap_or("?")
         .to_string()
-}
-
-/// `12.` for White, `12...` for Black, counted from the game's first mover.
-pub fn move_number(first: Color, ply: usize) -> String {
-    let i = ply - 1;
-    let (number, white) = match first {
-        Color::White => (i / 2 + 1, i.is_multiple_of(2)),
-        Color::Black => (i.div_ceil(2) + 1, !i.is_multiple_of(2)),
-    };
-    if white {
-        format!("{number}.")
-    } else {
-        format!("{number}...")
-    }
 }
 
 /// Whether the record is written with square numbers.

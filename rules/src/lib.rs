@@ -44,7 +44,7 @@ pub mod zobrist;
 pub use bitboard::{king_reach, Bitboard, Direction, Squares, MAIN_DIAGONAL};
 pub use fen::FenError;
 pub use mv::{Move, MoveList, MAX_CAPTURES, MOVE_LIST_CAPACITY};
-pub use notation::{MoveText, NotationError, Separator};
+pub use notation::{move_number, numbered_line, MoveText, NotationError, Separator};
 pub use outcome::{DrawLaws, DrawReason, Game, KingEnding, Outcome};
 pub use perft::{divide, perft};
 pub use position::{Color, Piece, Position, SetupError};

@@ -6,7 +6,7 @@
 //! `x` or `:` between squares, or no separator between algebraic squares (`c3d4`). A written
 //! intermediate square must lie, in order, on the squares the piece passes over or lands on.
 
-use crate::{Move, ParseSquareError, Position, Square, Variant};
+use crate::{Color, Move, ParseSquareError, Position, Square, Variant};
 use std::fmt;
 
 /// How the squares of a written move were separated.
@@ -234,4 +234,86 @@ impl Position {
         let text: MoveText = text.parse()?;
         Ok(self.find_moves(variant, &text))
     }
+
+    /// The moves of a line played from this position, each as short as it can be written
+    /// among the legal moves of its position (a principal variation, a solution).
+    ///
+    /// ```
+    /// use drafti_rules::{Color, Position, Variant};
+    /// let start = Position::start(Color::White);
+    /// let line: Vec<_> = ["c3-d4", "f6-e5"]
+    ///     .iter()
+    ///     .scan(start, |pos, text| {
+    ///         let mv = pos.parse_move(Variant::Tanzanian, text).unwrap()[0];
+    ///         *pos = pos.play(&mv);
+    ///         Some(mv)
+    ///     })
+    ///     .collect();
+    /// assert_eq!(start.line_notation(Variant::Tanzanian, &line, false), ["c3-d4", "f6-e5"]);
+    /// assert_eq!(start.line_notation(Variant::Tanzanian, &line, true), ["22-18", "11-15"]);
+    /// ```
+    pub fn line_notation(&self, variant: Variant, line: &[Move], numeric: bool) -> Vec<String> {
+        let mut pos = *self;
+        line.iter()
+            .map(|mv| {
+                let word = mv.notation(&pos.legal_moves(variant), numeric);
+                pos = pos.play(mv);
+                word
+            })
+            .collect()
+    }
+}
+
+/// The move number of ply `ply` (1-based) of a game whose first move is `first`'s, as PDN
+/// writes it: `12.` before a White move, `12...` before a Black one.
+///
+/// ```
+/// use drafti_rules::{move_number, Color};
+/// assert_eq!(move_number(Color::White, 1), "1.");
+/// assert_eq!(move_number(Color::White, 4), "2...");
+/// // A game Black starts: its first move is 1..., White's answer 2.
+/// assert_eq!(move_number(Color::Black, 1), "1...");
+/// assert_eq!(move_number(Color::Black, 2), "2.");
+/// ```
+pub fn move_number(first: Color, ply: usize) -> String {
+    let i = ply.saturating_sub(1);
+    let (number, white) = match first {
+        Color::White => (i / 2 + 1, i.is_multiple_of(2)),
+        Color::Black => (i.div_ceil(2) + 1, !i.is_multiple_of(2)),
+    };
+    if white {
+        format!("{number}.")
+    } else {
+        format!("{number}...")
+    }
+}
+
+/// Moves written with their numbers, from a position with `turn` to move: `1. c3-d4 f6-e5
+/// 2. …`, or `1... f6-e5 2. …` when Black moves first.
+///
+/// ```
+/// use drafti_rules::{numbered_line, Color};
+/// let moves = ["f6-e5".to_string(), "c3-d4".to_string()];
+/// assert_eq!(numbered_line(Color::Black, &moves), "1... f6-e5 2. c3-d4");
+/// ```
+pub fn numbered_line(turn: Color, moves: &[String]) -> String {
+    let mut out = String::new();
+    let mut number = 1;
+    let mut white = turn == Color::White;
+    for (i, mv) in moves.iter().enumerate() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        if white {
+            out.push_str(&format!("{number}. "));
+        } else if i == 0 {
+            out.push_str(&format!("{number}... "));
+        }
+        out.push_str(mv);
+        if !white {
+            number += 1;
+        }
+        white = !white;
+    }
+    out
 }

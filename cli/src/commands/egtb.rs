@@ -6,13 +6,12 @@
 //! `~/.cache/drafti/egtb`; the commands that search (`drafti search`, `drafti hub`) use the
 //! tables there automatically when they exist, and say so.
 
-use super::search::{numbered, pv_moves};
 use crate::args::{jobs, parse_fen};
 use crate::error::{CliError, CommandResult};
 use crate::runner::worker_pool;
 use drafti_engine::egtb::{self, BuildEvent, Signature, Tables, Value};
 use drafti_report::thousands;
-use drafti_rules::{Position, Variant};
+use drafti_rules::{numbered_line, Position, Variant};
 use serde::Serialize;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -375,9 +374,10 @@ fn probe(args: ProbeArgs) -> CommandResult {
     let line = tables.line(&pos, args.king_count, plies).map_err(missing)?;
     let variant = args.variant;
     let names = |mv: &drafti_rules::Move| {
-        pv_moves(&pos, variant, std::slice::from_ref(mv), args.numeric).remove(0)
+        pos.line_notation(variant, std::slice::from_ref(mv), args.numeric)
+            .remove(0)
     };
-    let line_text = pv_moves(&pos, variant, &line, args.numeric);
+    let line_text = pos.line_notation(variant, &line, args.numeric);
     let side = pos.turn();
     if args.json {
         let json = ProbeJson {
@@ -417,7 +417,7 @@ fn probe(args: ProbeArgs) -> CommandResult {
     }
     if !line.is_empty() {
         let more = if value == Value::Draw { " …" } else { "" };
-        println!("line   {}{more}", numbered(side, &line_text));
+        println!("line   {}{more}", numbered_line(side, &line_text));
     }
     if !moves.is_empty() {
         println!("moves");

@@ -16,7 +16,7 @@
 use crate::args::{parse_fen, parse_variant};
 use crate::error::{CliError, CommandResult};
 use drafti_engine::{DepthInfo, Engine, Limits, RootLine, Score, SearchResult, DEFAULT_DEPTH};
-use drafti_rules::{Color, Move, Position, Variant};
+use drafti_rules::{numbered_line, Position, Variant};
 use serde::Serialize;
 use std::io::Write;
 use std::process::ExitCode;
@@ -124,47 +124,6 @@ struct ResultJson {
     outcome: Option<String>,
 }
 
-/// The moves of `pv` from `pos`, each in the shortest unambiguous notation of its position.
-pub(crate) fn pv_moves(
-    pos: &Position,
-    variant: Variant,
-    pv: &[Move],
-    numeric: bool,
-) -> Vec<String> {
-    let mut pos = *pos;
-    let mut out = Vec::with_capacity(pv.len());
-    for mv in pv {
-        let legal = pos.legal_moves(variant);
-        out.push(mv.notation(&legal, numeric));
-        pos = pos.play(mv);
-    }
-    out
-}
-
-/// The moves with PDN move numbers: `1. c3-d4 f6-e5 2. …`, or `1... f6-e5 2. …` when Black
-/// is to move at the root.
-pub(crate) fn numbered(turn: Color, moves: &[String]) -> String {
-    let mut out = String::new();
-    let mut number = 1;
-    let mut white = turn == Color::White;
-    for (i, mv) in moves.iter().enumerate() {
-        if !out.is_empty() {
-            out.push(' ');
-        }
-        if white {
-            out.push_str(&format!("{number}. "));
-        } else if i == 0 {
-            out.push_str(&format!("{number}... "));
-        }
-        out.push_str(mv);
-        if !white {
-            number += 1;
-        }
-        white = !white;
-    }
-    out
-}
-
 fn millis(d: Duration) -> u64 {
     d.as_millis().min(u128::from(u64::MAX)) as u64
 }
@@ -190,9 +149,9 @@ pub fn run(args: Args) -> CommandResult {
         variant,
     )?)?;
     let line_json = |line: &RootLine| LineJson {
-        mv: pv_moves(&pos, variant, &line.pv[..1], numeric).remove(0),
+        mv: pos.line_notation(variant, &line.pv[..1], numeric).remove(0),
         score: ScoreJson::of(line.score),
-        pv: pv_moves(&pos, variant, &line.pv, numeric),
+        pv: pos.line_notation(variant, &line.pv, numeric),
     };
 
     let stdout = std::io::stdout();
@@ -215,7 +174,7 @@ pub fn run(args: Args) -> CommandResult {
                 nps: info.nps(),
                 time_ms: millis(info.elapsed),
                 score: ScoreJson::of(info.score),
-                pv: pv_moves(&pos, variant, info.pv(), numeric),
+                pv: pos.line_notation(variant, info.pv(), numeric),
                 lines: info.lines.iter().map(line_json).collect(),
             };
             serde_json::to_string(&json)
@@ -229,7 +188,7 @@ pub fn run(args: Args) -> CommandResult {
                 } else {
                     info.depth.to_string()
                 };
-                let pv = numbered(pos.turn(), &pv_moves(&pos, variant, &line.pv, numeric));
+                let pv = numbered_line(pos.turn(), &pos.line_notation(variant, &line.pv, numeric));
                 result = result.and(writeln!(
                     out,
                     "{depth:>5}  {:>9}  {:>11}  {:>9}  {pv}",
@@ -255,9 +214,9 @@ pub fn run(args: Args) -> CommandResult {
             kind: "result",
             best: result
                 .best
-                .map(|mv| pv_moves(&pos, variant, &[mv], numeric).remove(0)),
+                .map(|mv| pos.line_notation(variant, &[mv], numeric).remove(0)),
             score: ScoreJson::of(result.score),
-            pv: pv_moves(&pos, variant, &result.pv, numeric),
+            pv: pos.line_notation(variant, &result.pv, numeric),
             depth: result.depth,
             seldepth: result.seldepth,
             nodes: result.nodes,
@@ -273,7 +232,7 @@ pub fn run(args: Args) -> CommandResult {
         (_, Some(outcome)) => writeln!(out, "game over: {outcome}")?,
         (None, None) => writeln!(out, "no move to search")?,
         (Some(best), None) => {
-            let best = pv_moves(&pos, variant, &[best], numeric).remove(0);
+            let best = pos.line_notation(variant, &[best], numeric).remove(0);
             writeln!(
                 out,
                 "best {best}  score {}  depth {}  nodes {}  time {:.2} s",
@@ -284,7 +243,7 @@ pub fn run(args: Args) -> CommandResult {
             )?;
             if result.lines.len() > 1 {
                 for (k, line) in result.lines.iter().enumerate() {
-                    let mv = pv_moves(&pos, variant, &line.pv[..1], numeric).remove(0);
+                    let mv = pos.line_notation(variant, &line.pv[..1], numeric).remove(0);
                     writeln!(out, "{:>3}. {mv:<10} {}", k + 1, line.score)?;
                 }
             }
