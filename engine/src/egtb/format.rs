@@ -106,7 +106,9 @@ impl Header {
         h
     }
 
-    fn from_bytes(h: &[u8], path: &Path) -> Result<Header, EgtbError> {
+    /// The header at the start of a table file's bytes `h` (of the file `path`, which errors
+    /// name): magic, version, rules, signature and counts checked, or why not.
+    pub fn from_bytes(h: &[u8], path: &Path) -> Result<Header, EgtbError> {
         let corrupt = |reason: String| EgtbError::Corrupt {
             path: path.to_path_buf(),
             reason,
