@@ -3,7 +3,7 @@
 # (tests/tests/slurm_cli.rs).
 #
 #   bash scripts/local-slurm.sh start    # a cluster that answers, or a message why not (exit 0)
-#   bash scripts/local-slurm.sh status   # what answers and what this script started
+#   bash scripts/local-slurm.sh status   # what answers and what this script started (exit 1: none)
 #   bash scripts/local-slurm.sh stop     # stops what `start` started, and nothing else
 #
 # start: when a Slurm controller already answers (a real cluster, or an earlier start) it is
