@@ -191,3 +191,10 @@ pub fn guard<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
 pub fn value_error(message: impl Into<String>) -> PyErr {
     PyValueError::new_err(message.into())
 }
+
+/// Panics inside the guard every call runs in: the test of the boundary
+/// (`tests/test_hostile.py`) calls it to see the panic arrive as `drafti.InternalError`.
+#[pyfunction]
+pub fn _check_panic_boundary(message: &str) -> PyResult<()> {
+    guard(|| panic!("{message}"))
+}

@@ -460,11 +460,21 @@ impl PyGame {
                 game.play(mv);
             }
             record.result = Some(ResultToken::new(result));
-            // Read back through the writer and the parser, so the spans are those of the text.
-            let text = write_game(&record);
-            let data = jobs::first_game(text.as_bytes(), Some(board.variant))?
-                .ok_or_else(|| error(Kind::Internal, "a written game reads back"))?;
-            Ok(PyGame { data })
+            // Replayed once to write it canonically (move numbers from the first mover), then
+            // read back through the writer and the parser, so the spans are those of the text.
+            let read_back = |text: String| {
+                jobs::first_game(text.as_bytes(), Some(board.variant))?
+                    .ok_or_else(|| error(Kind::Internal, "a written game reads back"))
+            };
+            let data = read_back(write_game(&record))?;
+            let canonical = match &data.body {
+                Validated::Game(g) => canonical_record(g, Notation::Source, false),
+                Validated::Unreadable(_) => None,
+            }
+            .ok_or_else(|| error(Kind::Internal, "the moves of a position replay"))?;
+            Ok(PyGame {
+                data: read_back(write_game(&canonical))?,
+            })
         })
     }
 

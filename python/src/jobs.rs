@@ -221,7 +221,7 @@ fn read(
                 raw: job.raw.clone(),
                 body: validated(job.game, &replay),
             },
-            |data| tx.send(Msg::Row(data)),
+            |data| tx.send(Msg::Row(data)).map_err(drop),
         )
         .map(drop)
         .map_err(batch_failure)
@@ -355,7 +355,7 @@ pub fn validate<'py>(
                     },
                     body: validated(job.game, &replay),
                 },
-                |data| tx.send(Msg::Row(data)),
+                |data| tx.send(Msg::Row(data)).map_err(drop),
             )
             .map(drop)
             .map_err(batch_failure)
@@ -557,7 +557,7 @@ pub fn analyze<'py>(
                 |g| json::Game::of(&g, &search, None),
                 |mut line| {
                     line.run = run.take();
-                    tx.send(Msg::Row(line))
+                    tx.send(Msg::Row(line)).map_err(drop)
                 },
             )
             .map(drop)

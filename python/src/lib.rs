@@ -47,6 +47,7 @@ fn _drafti(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(jobs::openings, m)?)?;
     m.add_function(wrap_pyfunction!(jobs::puzzles, m)?)?;
     m.add_function(wrap_pyfunction!(engine::build_tables, m)?)?;
+    m.add_function(wrap_pyfunction!(errors::_check_panic_boundary, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("ENGINE", drafti_analysis::json::Run::engine_name())?;
     Ok(())

@@ -82,6 +82,8 @@ impl PyMove {
 #[pymethods]
 impl PyMove {
     /// The start square (1–32).
+    // python-chess's name for it.
+    #[allow(clippy::wrong_self_convention)]
     #[getter]
     fn from_square(&self) -> u8 {
         self.mv.from().number()
@@ -102,7 +104,10 @@ impl PyMove {
     /// The squares of the pieces taken, in the order taken.
     #[getter]
     fn captured(&self) -> Vec<u32> {
-        self.mv.captures().map(|sq| u32::from(sq.number())).collect()
+        self.mv
+            .captures()
+            .map(|sq| u32::from(sq.number()))
+            .collect()
     }
 
     /// Whether it takes pieces.
