@@ -151,8 +151,11 @@ def validate(
     GIL released: one row per game, ``drafti validate --json``'s object (``file``,
     ``index``, ``line``, ``tags``, ``variant``, ``plies``, ``result``, ``status``,
     ``errors``, ``warnings``). ``.to_pandas()`` / ``.to_arrow()`` give the table,
-    ``.problems()`` one row per problem."""
-    return ValidationRows(list(_drafti.validate(_sources(source), variant, encoding, jobs)))
+    ``.problems()`` one row per problem.
+
+    The lines are written on the worker threads, as the command line writes them, and each
+    becomes a dict when the rows are first used (indexing, iterating, a table)."""
+    return ValidationRows._from_lines(_drafti.validate(_sources(source), variant, encoding, jobs))
 
 
 def analyze(

@@ -121,10 +121,35 @@ class Rows(Sequence):
     _columns: Sequence[Column] = ()
 
     def __init__(self, rows: List[dict]):
-        self._rows = rows
+        self._parsed: Optional[List[dict]] = rows
+        self._lines: Optional[List[str]] = None
+
+    @classmethod
+    def _from_lines(cls, lines: List[str]) -> "Rows":
+        """Rows kept as the command line's JSON lines, each read into a dict when the rows
+        are first used: the job returns as soon as its work is done."""
+        rows = cls([])
+        rows._parsed, rows._lines = None, lines
+        return rows
+
+    @property
+    def _rows(self) -> List[dict]:
+        if self._parsed is None:
+            import json
+
+            lines = self._lines or []
+            self._parsed = json.loads("[" + ",".join(lines) + "]") if lines else []
+            self._lines = None
+        return self._parsed
+
+    def __getstate__(self) -> dict:
+        return {"rows": self._rows}
+
+    def __setstate__(self, state: dict) -> None:
+        self._parsed, self._lines = state["rows"], None
 
     def __len__(self) -> int:
-        return len(self._rows)
+        return len(self._lines) if self._lines is not None else len(self._rows)
 
     @overload
     def __getitem__(self, i: int) -> dict: ...

@@ -28,7 +28,7 @@ use drafti_archive::replay::ReplayOptions;
 use drafti_archive::validation::{validated, GameLine, Validated};
 use drafti_engine::egtb::Tables;
 use drafti_engine::Limits;
-use drafti_pdn::{parse_game, GameResult, GameSplitter, RawGame};
+use drafti_pdn::{parse_game, GameResult, GameSplitter};
 use drafti_rules::{Color, Position, Variant};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
@@ -127,6 +127,59 @@ fn collect<'py, T: Send>(
     Ok(list)
 }
 
+/// Every row of `rx`, each a JSON object as text, as a list of `str`.
+fn collect_lines<'py>(
+    py: Python<'py>,
+    rx: Receiver<Msg<Vec<String>>>,
+    detected: &Detected,
+) -> PyResult<Bound<'py, PyList>> {
+    let rx: Channel<Vec<String>> = Mutex::new(Some(rx));
+    let list = PyList::empty(py);
+    while let Some(lines) = next(py, &rx)? {
+        for line in lines {
+            list.append(line)?;
+        }
+    }
+    warn_detected(py, detected)?;
+    Ok(list)
+}
+
+/// Rows sent a batch at a time: one message (and one wake-up of the waiting thread) per
+/// [`BATCH_ROWS`] rows instead of one per row.
+struct Batcher<'a, T> {
+    tx: &'a SyncSender<Msg<Vec<T>>>,
+    rows: Vec<T>,
+}
+
+/// Rows per message of a job's channel.
+const BATCH_ROWS: usize = 64;
+
+impl<'a, T> Batcher<'a, T> {
+    fn new(tx: &'a SyncSender<Msg<Vec<T>>>) -> Self {
+        Batcher {
+            tx,
+            rows: Vec::with_capacity(BATCH_ROWS),
+        }
+    }
+
+    /// Adds a row; `Err` once the receiver is gone.
+    fn push(&mut self, row: T) -> Result<(), ()> {
+        self.rows.push(row);
+        if self.rows.len() >= BATCH_ROWS {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> Result<(), ()> {
+        if self.rows.is_empty() {
+            return Ok(());
+        }
+        let rows = std::mem::replace(&mut self.rows, Vec::with_capacity(BATCH_ROWS));
+        self.tx.send(Msg::Row(rows)).map_err(drop)
+    }
+}
+
 /// A batch error as the command line words it.
 fn batch_failure<E>(e: BatchError<E>) -> Stop {
     match e {
@@ -202,7 +255,7 @@ fn read(
     inputs: Vec<Input>,
     replay: ReplayOptions,
     jobs: usize,
-) -> PyResult<Receiver<Msg<GameData>>> {
+) -> PyResult<Receiver<Msg<Vec<GameData>>>> {
     let names: Vec<Arc<str>> = inputs.iter().map(|i| Arc::from(i.name.as_str())).collect();
     let options = BatchOptions {
         jobs,
@@ -212,6 +265,7 @@ fn read(
         ..BatchOptions::default()
     };
     spawn(move |tx| {
+        let mut batch = Batcher::new(tx);
         run_games(
             inputs,
             &options,
@@ -221,10 +275,10 @@ fn read(
                 raw: job.raw.clone(),
                 body: validated(job.game, &replay),
             },
-            |data| tx.send(Msg::Row(data)).map_err(drop),
+            |data| batch.push(data),
         )
-        .map(drop)
-        .map_err(batch_failure)
+        .map_err(batch_failure)?;
+        batch.flush().map_err(|()| None)
     })
 }
 
@@ -232,7 +286,9 @@ fn read(
 /// worker threads while Python works on the games already read.
 #[pyclass(module = "drafti", name = "GameReader")]
 pub struct PyGameReader {
-    rx: Channel<GameData>,
+    rx: Channel<Vec<GameData>>,
+    /// Games received and not yet handed out, in order.
+    ready: Mutex<std::collections::VecDeque<GameData>>,
     detected: Detected,
     cancel: Arc<AtomicBool>,
 }
@@ -242,6 +298,9 @@ impl PyGameReader {
         self.cancel.store(true, Ordering::Relaxed);
         if let Ok(mut rx) = self.rx.lock() {
             rx.take();
+        }
+        if let Ok(mut ready) = self.ready.lock() {
+            ready.clear();
         }
     }
 }
@@ -260,15 +319,21 @@ impl PyGameReader {
 
     fn __next__(&self, py: Python<'_>) -> PyResult<Option<PyGame>> {
         guard(|| {
-            let item = next(py, &self.rx)?;
-            warn_detected(py, &self.detected)?;
-            match item {
-                Some(data) => Ok(Some(PyGame { data })),
-                None => {
-                    self.stop();
-                    Ok(None)
+            let poisoned = || error(Kind::Internal, "the reader's lock is poisoned");
+            let mut ready = self.ready.lock().map_err(|_| poisoned())?;
+            if ready.is_empty() {
+                match next(py, &self.rx)? {
+                    Some(batch) => ready.extend(batch),
+                    None => {
+                        drop(ready);
+                        self.stop();
+                        warn_detected(py, &self.detected)?;
+                        return Ok(None);
+                    }
                 }
+                warn_detected(py, &self.detected)?;
             }
+            Ok(ready.pop_front().map(|data| PyGame { data }))
         })
     }
 
@@ -310,13 +375,15 @@ pub fn read_games(
         let rx = read(inputs, replay, threads(jobs)?)?;
         Ok(PyGameReader {
             rx: Mutex::new(Some(rx)),
+            ready: Mutex::default(),
             detected,
             cancel,
         })
     })
 }
 
-/// `drafti validate --json`'s objects for every game of `source`.
+/// `drafti validate --json`'s lines for every game of `source`, as `str` (the `ValidationRows`
+/// of the package read each into a dict when it is first used).
 #[pyfunction]
 #[pyo3(signature = (source, variant = None, encoding = None, jobs = 0))]
 pub fn validate<'py>(
@@ -330,56 +397,39 @@ pub fn validate<'py>(
         let replay = replay_options(variant)?;
         let opened = open_sources(source, encoding_arg(encoding)?)?;
         let jobs = threads(jobs)?;
-        let names: Vec<Arc<str>> = opened
-            .inputs
-            .iter()
-            .map(|i| Arc::from(i.name.as_str()))
-            .collect();
+        let names: Vec<String> = opened.inputs.iter().map(|i| i.name.clone()).collect();
         let options = BatchOptions {
             jobs,
             replay: replay.clone(),
             ..BatchOptions::default()
         };
         let inputs = opened.inputs;
-        // Only what the line needs crosses: the game, and the raw game's place.
+        // Each game's line is written on the worker that validated it, as the CLI writes it.
         let rx = spawn(move |tx| {
+            let mut batch = Batcher::new(tx);
             run_games(
                 inputs,
                 &options,
                 |_| {},
-                |job| GameData {
-                    file: names[job.file_index].clone(),
-                    raw: RawGame {
-                        bytes: Vec::new(),
-                        ..job.raw.clone_place()
-                    },
-                    body: validated(job.game, &replay),
+                |job| {
+                    let file = &names[job.file_index];
+                    let line = match validated(job.game, &replay) {
+                        Validated::Game(g) => {
+                            serde_json::to_string(&GameLine::of_game(file, job.raw, &g))
+                        }
+                        Validated::Unreadable(p) => {
+                            serde_json::to_string(&GameLine::of_unreadable(file, job.raw, &p))
+                        }
+                    };
+                    line.expect("a game line serializes")
                 },
-                |data| tx.send(Msg::Row(data)).map_err(drop),
+                |line| batch.push(line),
             )
-            .map(drop)
-            .map_err(batch_failure)
+            .map_err(batch_failure)?;
+            batch.flush().map_err(|()| None)
         })?;
-        collect(py, rx, &opened.detected, |py, data| game_line(py, &data))
+        collect_lines(py, rx, &opened.detected)
     })
-}
-
-/// A raw game's place without its bytes.
-trait ClonePlace {
-    fn clone_place(&self) -> RawGame;
-}
-
-impl ClonePlace for RawGame {
-    fn clone_place(&self) -> RawGame {
-        RawGame {
-            index: self.index,
-            offset: self.offset,
-            line: self.line,
-            column: self.column,
-            bytes: Vec::new(),
-            truncated: self.truncated,
-        }
-    }
 }
 
 // ---------------------------------------------------------------------------------------
