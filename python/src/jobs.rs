@@ -39,8 +39,9 @@ use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-/// Rows waiting in the channel at most: the producer waits beyond, so memory stays flat.
-const CHANNEL_ROWS: usize = 256;
+/// Messages (batches of rows) waiting in the channel at most: the producer waits beyond, so
+/// memory stays flat.
+const CHANNEL_MESSAGES: usize = 8;
 
 /// What a job's thread sends: a row, or why it stopped.
 pub enum Msg<T> {
@@ -56,7 +57,7 @@ type Stop = Option<(Kind, String)>;
 fn spawn<T: Send + 'static>(
     producer: impl FnOnce(&SyncSender<Msg<T>>) -> Result<(), Stop> + Send + 'static,
 ) -> PyResult<Receiver<Msg<T>>> {
-    let (tx, rx) = sync_channel(CHANNEL_ROWS);
+    let (tx, rx) = sync_channel(CHANNEL_MESSAGES);
     std::thread::Builder::new()
         .name("drafti-job".to_string())
         .stack_size(16 << 20)
