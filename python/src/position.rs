@@ -298,7 +298,7 @@ impl Board {
         }
     }
 
-    /// Checks that `mv` can be played now.
+    /// Checks that `mv` can be played now: legal, and the game not over.
     pub fn check_playable(&self, mv: &Move) -> PyResult<()> {
         if let Some(outcome) = self.game.outcome() {
             return Err(error(
@@ -309,6 +309,11 @@ impl Board {
                 ),
             ));
         }
+        self.check_legal(mv)
+    }
+
+    /// Checks that `mv` is one of the legal moves (a draw law may have ended the game).
+    pub fn check_legal(&self, mv: &Move) -> PyResult<()> {
         let legal = self.position().legal_moves(self.variant);
         if !legal.iter().any(|m| m.same_move(mv)) {
             return Err(error(
@@ -552,11 +557,12 @@ impl PyPosition {
 
     /// `move` written as short as no other legal move here shares (`c3-d4`, `c3xg7`, or the
     /// full path when two captures share start and end); squares as numbers when `numeric`.
+    /// (Also in a position a draw law has ended, where `push` refuses the move.)
     #[pyo3(signature = (r#move, numeric = false))]
     fn notation(&self, r#move: &Bound<'_, PyAny>, numeric: bool) -> PyResult<String> {
         guard(|| {
             let mv = move_arg(&self.board, r#move)?;
-            self.board.check_playable(&mv)?;
+            self.board.check_legal(&mv)?;
             Ok(mv.notation(
                 &self.board.position().legal_moves(self.board.variant),
                 numeric,
@@ -579,7 +585,7 @@ impl PyPosition {
             let mut line = Vec::with_capacity(moves.len());
             for m in &moves {
                 let mv = move_arg(&board, m)?;
-                board.check_playable(&mv)?;
+                board.check_legal(&mv)?;
                 board.play(mv);
                 line.push(mv);
             }

@@ -126,3 +126,36 @@ def test_search_equals_drafti_search(drafti_bin, cli_env, fen, variant, flags, k
         cli.pop(volatile)
         mine.pop(volatile)
     assert mine == cli
+
+
+@pytest.fixture(scope="module")
+def tables(tmp_path_factory):
+    """Tanzanian endgame tables of up to 3 pieces (a second to build)."""
+    root = tmp_path_factory.mktemp("egtb")
+    return root, drafti.build_tables(root, "tz", pieces=3)
+
+
+@pytest.mark.parametrize("fen", ["W:WKa1,Kc1:Bh6", "W:WK29,K30:BK4", "B:WKa1,c3:Bh6", "W:Wc3:Bd4,Kh8"])
+def test_table_probes_equal_drafti_egtb_probe(drafti_bin, cli_env, tables, fen):
+    root, t = tables
+    assert t.variant == "tz" and t.max_pieces == 3 and len(t) > 0
+    out = run_cli(drafti_bin, cli_env, "egtb", "probe", "--dir", str(root), "--fen", fen, "--json")
+    assert out.returncode == 0, out.stderr
+    cli = json.loads(out.stdout)
+    pos = Position(fen)
+    value = t.probe(pos)
+    assert (str(value), value.kind, value.distance) == (cli["value"], cli["result"], cli["distance"])
+    assert pos.notation_line(t.line(pos)) == cli["line"]
+    ranked = [(pos.notation(m), str(v)) for m, v in t.rank_moves(pos)]
+    assert ranked == [(m["move"], m["value"]) for m in cli["moves"]]
+
+
+def test_the_engine_plays_exactly_with_tables(tables):
+    root, t = tables
+    pos = Position("W:WKa1,Kc1:Bh6")
+    exact = drafti.Engine(tables=root).search(pos, depth=6)
+    assert exact.score.win_in == t.probe(pos).distance == 3
+    assert drafti.Engine(tables=t).search(pos, depth=6).score == exact.score
+    with pytest.raises(ValueError):
+        t.probe(Position(variant="russian"))
+    assert t.probe(Position()) is None  # 24 pieces: no table holds it
