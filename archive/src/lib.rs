@@ -1,13 +1,14 @@
 //! Archives of draughts games, without an engine: each game read, replayed through the rules
-//! and validated ([`replay`]), many games at once in input order ([`batch`]), classified by
-//! opening with statistics across archives ([`openings`]), and ranked by the Tanzanian match
-//! laws ([`standings`]).
+//! and validated ([`replay`]), many games at once in input order ([`batch`]) from files opened
+//! and checked to be text ([`input`]), classified by opening with statistics across archives
+//! ([`openings`]), and ranked by the Tanzanian match laws ([`standings`]).
 //!
 //! ```text
 //! bytes ──drafti-pdn──▶ GameRecord ──replay──▶ ReplayedGame ──▶ openings, standings
 //!                         (batch: many files, rayon, input order, shards)
 //! ```
 pub mod batch;
+pub mod input;
 pub mod openings;
 pub mod replay;
 pub mod standings;

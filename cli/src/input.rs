@@ -1,16 +1,14 @@
 //! Opening the FILES of a command (or `-` for stdin): every problem that keeps a file from
 //! being read — missing, a directory, unreadable, binary — is a clear one-line error (exit 2)
-//! before any game is read. Each file is then read through a [`DecodingReader`]: its
-//! encoding is decided once (or given with `--encoding`), and the games see UTF-8.
+//! before any game is read (`drafti_archive::input` says which). Each file is then read
+//! through a [`DecodingReader`]: its encoding is decided once (or given with `--encoding`),
+//! and the games see UTF-8.
 
 use crate::error::CliError;
 use drafti_archive::batch::Input;
+use drafti_archive::input;
 use drafti_pdn::{encoding_for_label, DecodingReader, Encoding};
-use std::fs::File;
-use std::io::{self, BufRead, BufReader, ErrorKind, IsTerminal};
-
-/// Bytes looked at to tell text from binary.
-const SNIFF_BYTES: usize = 8192;
+use std::io::{self, BufRead, BufReader, IsTerminal};
 
 /// The inputs, opened and checked, and their total size when every one is a regular file.
 pub struct Inputs {
@@ -119,77 +117,10 @@ impl<R: io::Read> io::Read for EndOnce<R> {
     }
 }
 
-fn describe(e: &io::Error) -> String {
-    match e.kind() {
-        ErrorKind::NotFound => "no such file".to_string(),
-        ErrorKind::PermissionDenied => "permission denied".to_string(),
-        _ => {
-            let text = e.to_string();
-            match text.find(" (os error") {
-                Some(i) => text[..i].to_string(),
-                None => text,
-            }
-        }
-    }
-}
-
 fn open_file(name: &str) -> Result<(Box<dyn BufRead + Send>, u64), CliError> {
-    let meta = std::fs::metadata(name)
-        .map_err(|e| CliError::new(format!("cannot open {name}: {}", describe(&e))))?;
-    if meta.is_dir() {
-        return Err(CliError::new(format!(
-            "{name} is a directory (give the PDN files in it, e.g. {name}/*.pdn)"
-        )));
-    }
-    let file = File::open(name)
-        .map_err(|e| CliError::new(format!("cannot open {name}: {}", describe(&e))))?;
-    let mut reader: Box<dyn BufRead + Send> = Box::new(BufReader::with_capacity(1 << 18, file));
-    check_text(name, &mut reader)?;
-    Ok((reader, meta.len()))
+    input::open_file(name).map_err(|e| CliError::new(e.0))
 }
 
-/// Rejects input that is clearly not text: known binary signatures, UTF-16, or more than a
-/// tenth control bytes in the first few KiB. (A few stray bytes in a text file are left to
-/// the parser, which reports them where they are.)
 fn check_text(name: &str, reader: &mut Box<dyn BufRead + Send>) -> Result<(), CliError> {
-    let mut sample = Vec::with_capacity(SNIFF_BYTES);
-    // Peek without consuming: fill the buffer (one read may return less than we want).
-    let buf = reader
-        .fill_buf()
-        .map_err(|e| CliError::new(format!("cannot read {name}: {}", describe(&e))))?;
-    sample.extend_from_slice(&buf[..buf.len().min(SNIFF_BYTES)]);
-    let reason = binary_reason(&sample);
-    if let Some(reason) = reason {
-        return Err(CliError::new(format!(
-            "{name} is not a text file ({reason}); expected PDN text"
-        )));
-    }
-    Ok(())
-}
-
-/// Why these first bytes are not PDN text, if they are not.
-pub fn binary_reason(sample: &[u8]) -> Option<&'static str> {
-    const SIGNATURES: [(&[u8], &str); 8] = [
-        (b"\x89PNG", "PNG image"),
-        (b"PK\x03\x04", "zip archive"),
-        (b"\x1f\x8b", "gzip data"),
-        (b"\x7fELF", "executable"),
-        (b"%PDF", "PDF document"),
-        (b"\xff\xfe", "UTF-16 text; convert it to UTF-8"),
-        (b"\xfe\xff", "UTF-16 text; convert it to UTF-8"),
-        (b"BZh", "bzip2 data"),
-    ];
-    for (magic, what) in SIGNATURES {
-        if sample.starts_with(magic) {
-            return Some(what);
-        }
-    }
-    if sample.is_empty() {
-        return None;
-    }
-    let control = sample
-        .iter()
-        .filter(|&&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0c | 0x1a))
-        .count();
-    (control * 10 > sample.len()).then_some("binary data")
+    input::check_text(name, reader).map_err(|e| CliError::new(e.0))
 }

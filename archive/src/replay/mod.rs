@@ -266,6 +266,8 @@ impl ReplayedGame {
     }
 }
 
+pub use resolve::illegal_reason;
+
 /// Plays `record` through the rules; never fails: what is wrong is in
 /// [`ReplayedGame::problems`].
 pub fn replay(record: GameRecord, options: &ReplayOptions) -> ReplayedGame {

@@ -84,8 +84,22 @@ pub(crate) fn resolve_in(list: &MoveList, squares: &[Square]) -> Result<Move, Ve
     Err(candidates)
 }
 
-/// Why no legal move matches, in a few words (empty when there is nothing simple to say).
-fn illegal_reason(
+/// Why no legal move of `pos` (`legal`, its legal moves) goes along `squares` (a move as
+/// written: start, intermediate and end squares), in a few words naming the rule it breaks;
+/// empty when there is nothing simple to say. Squares are named as numbers when `numeric`.
+///
+/// ```
+/// use drafti_archive::replay::illegal_reason;
+/// use drafti_rules::{Color, Position, Square, Variant};
+/// let start = Position::start(Color::White);
+/// let legal = start.legal_moves(Variant::Tanzanian);
+/// let squares = [Square::parse("c3").unwrap(), Square::parse("d2").unwrap()];
+/// assert_eq!(
+///     illegal_reason(&start, Variant::Tanzanian, &legal, &squares, false),
+///     "d2 is occupied"
+/// );
+/// ```
+pub fn illegal_reason(
     pos: &Position,
     variant: Variant,
     legal: &[Move],

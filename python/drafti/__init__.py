@@ -1,0 +1,256 @@
+"""drafti for Python: Tanzanian, Czech and Russian draughts.
+
+Read, replay and validate PDN archives, play and parse moves, search positions with drafti's
+engine and endgame tables, and run the toolkit's jobs (validation, engine analysis, opening
+statistics, puzzles) on all cores, with their rows as pandas DataFrames or Arrow tables.
+The rules, the parser and the engine are drafti's Rust library crates; this package calls
+them directly (PyO3), never the ``drafti`` binary.
+
+>>> import drafti
+>>> pos = drafti.Position()                 # Tanzanian start, White to move
+>>> pos.push("c3-d4")
+Move('c3-d4')
+>>> pos.fen()
+'B:W18,21,23-32:B1-12'
+>>> [pos.notation(m) for m in pos.legal_moves()][:3]
+['b6-a5', 'd6-c5', 'f6-e5']
+
+Variants are named ``"tz"`` (Tanzanian, the default), ``"czech"`` and ``"russian"``.
+Squares are numbers 1-32 (PDN's numbering) or names (``"c3"``).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import IO, Iterable, Optional, Tuple, Union
+
+from . import _drafti
+from ._drafti import (
+    ENGINE,
+    AmbiguousMoveError,
+    DraftiError,
+    Engine,
+    FenError,
+    Game,
+    GameReader,
+    IllegalMoveError,
+    InternalError,
+    Line,
+    Move,
+    Outcome,
+    PdnError,
+    Position,
+    Problem,
+    Score,
+    SearchResult,
+    TableValue,
+    Tables,
+    TablesError,
+    VariantError,
+    __version__,
+    build_tables,
+    parse_square,
+    square_name,
+    write_games,
+)
+from ._rows import AnalysisRows, OpeningRows, PuzzleRows, Rows, Table, ValidationRows
+
+__all__ = [
+    "ENGINE",
+    "VARIANTS",
+    "AmbiguousMoveError",
+    "AnalysisRows",
+    "DraftiError",
+    "Engine",
+    "FenError",
+    "Game",
+    "GameReader",
+    "IllegalMoveError",
+    "InternalError",
+    "Line",
+    "Move",
+    "OpeningRows",
+    "Outcome",
+    "PdnError",
+    "Position",
+    "Problem",
+    "PuzzleRows",
+    "Rows",
+    "Score",
+    "SearchResult",
+    "Table",
+    "TableValue",
+    "Tables",
+    "TablesError",
+    "ValidationRows",
+    "VariantError",
+    "__version__",
+    "analyze",
+    "build_tables",
+    "openings",
+    "parse_square",
+    "puzzles",
+    "read_games",
+    "square_name",
+    "validate",
+    "write_games",
+]
+
+#: The variants, by the names every ``variant`` argument takes.
+VARIANTS = ("tz", "czech", "russian")
+
+Source = Union[str, "os.PathLike[str]", IO, Iterable[Union[str, "os.PathLike[str]", IO]]]
+
+
+def _sources(source: Source):
+    """A path, a file object, or a list of them (any iterable that is not text)."""
+    if isinstance(source, (str, os.PathLike)) or hasattr(source, "read"):
+        return source
+    if isinstance(source, (list, tuple)):
+        return list(source)
+    if isinstance(source, (bytes, bytearray)):
+        raise TypeError("give a path or a file object; PDN text is read with Game.from_pdn")
+    return list(source)
+
+
+def read_games(
+    source: Source,
+    variant: Optional[str] = None,
+    encoding: Optional[str] = None,
+    *,
+    jobs: int = 0,
+) -> GameReader:
+    """The games of an archive, one ``Game`` at a time, in the order of the input.
+
+    ``source`` is a path, an open file (text or binary) or a list of them. Each game is
+    parsed, replayed through the rules and validated on worker threads (``jobs``; 0: one
+    per core) while Python works on the games already read; at most a few hundred games
+    are held at a time, so memory stays flat whatever the size of the archive.
+    ``variant`` reads every game under those rules whatever its tags say; ``encoding``
+    forces the input's encoding (default: decided from its first non-ASCII bytes, with a
+    ``UserWarning`` when not UTF-8).
+
+    A file that cannot be read (missing, a directory, binary) raises ``PdnError`` with
+    the command line's message before any game is read. A broken game is not an
+    exception: it is a ``Game`` whose ``problems`` say what and where.
+
+    >>> for game in drafti.read_games("games.pdn"):          # doctest: +SKIP
+    ...     print(game.tags.get("White"), game.result, game.status)
+    """
+    return _drafti.read_games(_sources(source), variant, encoding, jobs)
+
+
+def validate(
+    source: Source,
+    *,
+    variant: Optional[str] = None,
+    encoding: Optional[str] = None,
+    jobs: int = 0,
+) -> ValidationRows:
+    """Validates every game of ``source`` on ``jobs`` threads (0: one per core), with the
+    GIL released: one row per game, ``drafti validate --json``'s object (``file``,
+    ``index``, ``line``, ``tags``, ``variant``, ``plies``, ``result``, ``status``,
+    ``errors``, ``warnings``). ``.to_pandas()`` / ``.to_arrow()`` give the table,
+    ``.problems()`` one row per problem.
+
+    The lines are written on the worker threads, as the command line writes them, and each
+    becomes a dict when the rows are first used (indexing, iterating, a table)."""
+    return ValidationRows._from_lines(_drafti.validate(_sources(source), variant, encoding, jobs))
+
+
+def analyze(
+    source: Source,
+    *,
+    depth: Optional[int] = None,
+    nodes: Optional[int] = None,
+    verify: bool = True,
+    verify_depth: Optional[int] = None,
+    verify_nodes: Optional[int] = None,
+    confirm: bool = True,
+    confirm_depth: Optional[int] = None,
+    confirm_nodes: Optional[int] = None,
+    nominate: Optional[float] = None,
+    blunder_depths: Optional[int] = None,
+    tables: Union[None, str, "os.PathLike[str]", Tables, Iterable[Tables]] = None,
+    variant: Optional[str] = None,
+    encoding: Optional[str] = None,
+    jobs: int = 0,
+) -> AnalysisRows:
+    """Analyses every valid game of ``source`` with the engine, as ``drafti analyze``: every
+    position searched (``depth``, default 6, or ``nodes``), the moves that look like
+    mistakes re-searched (``verify``: depth 10, at most a million nodes) and confirmed near
+    the blunder threshold (``confirm``: depth 16), every move judged (inaccuracy, mistake,
+    blunder) with the side's accuracy. Results do not depend on ``jobs``.
+
+    One row per game, ``drafti analyze --json``'s object; ``.moves()`` is the table of
+    every move's evaluation and judgement, ``.blunders()`` the blunders. ``tables``: a
+    folder of endgame tables (``drafti egtb build --dir``) or ``Tables`` objects."""
+    settings = {
+        "depth": depth,
+        "nodes": nodes,
+        "verify": verify,
+        "verify_depth": verify_depth,
+        "verify_nodes": verify_nodes,
+        "confirm": confirm,
+        "confirm_depth": confirm_depth,
+        "confirm_nodes": confirm_nodes,
+        "nominate": nominate,
+        "blunder_depths": blunder_depths,
+    }
+    if tables is not None and not isinstance(tables, (str, os.PathLike, Tables)):
+        tables = list(tables)
+    rows = _drafti.analyze(_sources(source), settings, variant, encoding, jobs, tables)
+    return AnalysisRows(list(rows))
+
+
+def openings(
+    source: Source,
+    *,
+    plies: int = 4,
+    min_games: int = 1,
+    per_game: bool = False,
+    book: Union[None, str, "os.PathLike[str]", Iterable[Union[str, "os.PathLike[str]"]]] = None,
+    default_book: bool = True,
+    variant: Optional[str] = None,
+    encoding: Optional[str] = None,
+    jobs: int = 0,
+) -> OpeningRows:
+    """Opening statistics of ``source``, as ``drafti openings --json``: every game
+    classified by the deepest book position it reaches in its first 40 plies (keyed by
+    position, Black-first games mirrored), results counted per opening and along a move
+    tree ``plies`` deep; rows with fewer than ``min_games`` games are left out. With
+    ``per_game``, one row per game with its opening instead. ``book``: TSV files (code,
+    name, moves) merged over the built-in book (or replacing it, ``default_book=False``)."""
+    if book is None:
+        books = []
+    elif isinstance(book, (str, os.PathLike)):
+        books = [os.fspath(book)]
+    else:
+        books = [os.fspath(b) for b in book]
+    rows = _drafti.openings(
+        _sources(source), plies, min_games, per_game, books, default_book, variant, encoding, jobs
+    )
+    return OpeningRows(list(rows))
+
+
+def puzzles(
+    source: Source,
+    *,
+    nodes: Optional[int] = None,
+    difficulty: Union[None, int, Tuple[int, int]] = None,
+    tables: Union[None, str, "os.PathLike[str]", Tables, Iterable[Tables]] = None,
+    variant: Optional[str] = None,
+    encoding: Optional[str] = None,
+    jobs: int = 0,
+) -> PuzzleRows:
+    """Puzzles mined from the games of ``source``, as ``drafti puzzles --json``: positions
+    where one move wins (material, a runaway man or the game) and every other is clearly
+    worse, each with its unique solution, verified at 4 times the mining budget
+    (``nodes`` per search, default 20,000). The same position from several games is one
+    puzzle with several sources. ``difficulty``: 1 (easiest) to 5, or a range ``(2, 4)``."""
+    if isinstance(difficulty, int):
+        difficulty = (difficulty, difficulty)
+    if tables is not None and not isinstance(tables, (str, os.PathLike, Tables)):
+        tables = list(tables)
+    rows = _drafti.puzzles(_sources(source), nodes, difficulty, variant, encoding, jobs, tables)
+    return PuzzleRows(list(rows))

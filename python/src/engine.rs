@@ -1,0 +1,630 @@
+//! `drafti.Engine` (drafti's search: iterative-deepening alpha-beta with the draw laws and
+//! endgame tables), its `SearchResult`, `Score`, and the endgame tables (`drafti.Tables`,
+//! `drafti.build_tables`).
+
+use crate::errors::{error, guard, value_error, Kind};
+use crate::position::{parse_variant, variant_or_default, PyMove, PyOutcome, PyPosition};
+use drafti_engine::egtb::{self, Tables, Value};
+use drafti_engine::{Engine, Limits, RootLine, Score, SearchResult, DEFAULT_DEPTH};
+use drafti_rules::{Move, Position, Variant};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// A score from the side to move's view: an estimate in hundredths of a man (`cp`), or a
+/// proven result (`win_in` / `loss_in` plies). Scores compare as the engine orders them
+/// (quicker wins highest).
+#[pyclass(module = "drafti", name = "Score", frozen)]
+pub struct PyScore {
+    pub score: Score,
+}
+
+#[pymethods]
+impl PyScore {
+    /// Hundredths of a man, `None` for a proven result.
+    #[getter]
+    fn cp(&self) -> Option<i32> {
+        self.score.as_centi_men()
+    }
+
+    /// Plies to a forced win, if proven.
+    #[getter]
+    fn win_in(&self) -> Option<u32> {
+        self.score.win_distance()
+    }
+
+    /// Plies to a forced loss, if proven (0: no move now).
+    #[getter]
+    fn loss_in(&self) -> Option<u32> {
+        self.score.loss_distance()
+    }
+
+    /// Whether it is a proven result.
+    #[getter]
+    fn is_proven(&self) -> bool {
+        self.score.is_proven()
+    }
+
+    /// `+0.35`, `-1.20`, `0.00`, `win in 7`, `loss in 4` (as `drafti search` prints it).
+    fn __str__(&self) -> String {
+        self.score.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<Score {}>", self.score)
+    }
+
+    fn __neg__(&self) -> PyScore {
+        PyScore { score: -self.score }
+    }
+
+    fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: pyo3::basic::CompareOp) -> Py<PyAny> {
+        let py = other.py();
+        match other.cast::<PyScore>() {
+            Ok(o) => op
+                .matches(self.score.cmp(&o.get().score))
+                .into_pyobject(py)
+                .map(|b| b.to_owned().into_any().unbind())
+                .unwrap_or_else(|_| py.NotImplemented()),
+            Err(_) => py.NotImplemented(),
+        }
+    }
+
+    fn __hash__(&self) -> i64 {
+        i64::from(self.score.raw())
+    }
+}
+
+fn score(score: Score) -> PyScore {
+    PyScore { score }
+}
+
+/// One root move with its score and line (`multipv` gives several).
+#[pyclass(module = "drafti", name = "Line", frozen)]
+pub struct PyLine {
+    /// The move.
+    #[pyo3(get)]
+    r#move: Py<PyMove>,
+    /// Its score, from the side to move.
+    #[pyo3(get)]
+    score: Py<PyScore>,
+    /// The principal variation, starting with `move`.
+    #[pyo3(get)]
+    pv: Py<PyList>,
+}
+
+#[pymethods]
+impl PyLine {
+    fn __repr__(&self) -> String {
+        format!(
+            "<Line {} {}>",
+            self.r#move.get().mv.full_notation(false),
+            self.score.get().score
+        )
+    }
+}
+
+fn moves<'py>(py: Python<'py>, line: &[Move]) -> PyResult<Bound<'py, PyList>> {
+    PyList::new(py, line.iter().map(|m| PyMove::new(*m)))
+}
+
+/// What a search found.
+#[pyclass(module = "drafti", name = "SearchResult", frozen)]
+pub struct PySearchResult {
+    root: Position,
+    variant: Variant,
+    result: SearchResult,
+}
+
+#[pymethods]
+impl PySearchResult {
+    /// The best move; `None` when the game is over at the root.
+    #[getter]
+    fn best(&self) -> Option<PyMove> {
+        self.result.best.map(PyMove::new)
+    }
+
+    /// The best move's score from the side to move.
+    #[getter]
+    fn score(&self) -> PyScore {
+        score(self.result.score)
+    }
+
+    /// The principal variation, starting with `best`.
+    #[getter]
+    fn pv<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        moves(py, &self.result.pv)
+    }
+
+    /// The best lines of the last completed iteration, best first (`multipv` of them).
+    #[getter]
+    fn lines(&self, py: Python<'_>) -> PyResult<Vec<PyLine>> {
+        self.result
+            .lines
+            .iter()
+            .map(|l: &RootLine| {
+                Ok(PyLine {
+                    r#move: Py::new(py, PyMove::new(l.mv))?,
+                    score: Py::new(py, score(l.score))?,
+                    pv: moves(py, &l.pv)?.unbind(),
+                })
+            })
+            .collect()
+    }
+
+    /// The deepest completed iteration (0 when the game is over at the root).
+    #[getter]
+    fn depth(&self) -> u32 {
+        self.result.depth
+    }
+
+    /// The longest line searched (plies, captures included).
+    #[getter]
+    fn seldepth(&self) -> u32 {
+        self.result.seldepth
+    }
+
+    /// Nodes searched.
+    #[getter]
+    fn nodes(&self) -> u64 {
+        self.result.nodes
+    }
+
+    /// Seconds taken.
+    #[getter]
+    fn time(&self) -> f64 {
+        self.result.elapsed.as_secs_f64()
+    }
+
+    /// Nodes per second.
+    #[getter]
+    fn nps(&self) -> u64 {
+        self.result.nps()
+    }
+
+    /// Set when the game is already over at the root.
+    #[getter]
+    fn outcome(&self) -> Option<PyOutcome> {
+        self.result.outcome.map(|outcome| PyOutcome { outcome })
+    }
+
+    /// The result as `drafti search --json` writes its last line: `type`, `best`, `score`,
+    /// `cp`, `win_in`, `loss_in`, `pv`, `depth`, `seldepth`, `nodes`, `nps`, `time_ms`,
+    /// `lines` and `outcome`, moves written as short as the position allows (numbers when
+    /// `numeric`).
+    #[pyo3(signature = (numeric = false))]
+    fn to_dict<'py>(&self, py: Python<'py>, numeric: bool) -> PyResult<Bound<'py, PyDict>> {
+        let pos = &self.root;
+        let variant = self.variant;
+        let text = |line: &[Move]| pos.line_notation(variant, line, numeric);
+        let score_fields = |d: &Bound<'py, PyDict>, s: Score| -> PyResult<()> {
+            d.set_item("score", s.to_string())?;
+            d.set_item("cp", s.as_centi_men())?;
+            d.set_item("win_in", s.win_distance())?;
+            d.set_item("loss_in", s.loss_distance())?;
+            Ok(())
+        };
+        let r = &self.result;
+        let d = PyDict::new(py);
+        d.set_item("type", "result")?;
+        d.set_item("best", r.best.map(|mv| text(&[mv]).remove(0)))?;
+        score_fields(&d, r.score)?;
+        d.set_item("pv", text(&r.pv))?;
+        d.set_item("depth", r.depth)?;
+        d.set_item("seldepth", r.seldepth)?;
+        d.set_item("nodes", r.nodes)?;
+        d.set_item("nps", r.nps())?;
+        d.set_item(
+            "time_ms",
+            r.elapsed.as_millis().min(u128::from(u64::MAX)) as u64,
+        )?;
+        let lines = PyList::empty(py);
+        for l in &r.lines {
+            let ld = PyDict::new(py);
+            ld.set_item("move", text(&l.pv[..1]).remove(0))?;
+            score_fields(&ld, l.score)?;
+            ld.set_item("pv", text(&l.pv))?;
+            lines.append(ld)?;
+        }
+        d.set_item("lines", lines)?;
+        d.set_item("outcome", r.outcome.map(|o| o.to_string()))?;
+        Ok(d)
+    }
+
+    fn __repr__(&self) -> String {
+        match self.result.best {
+            Some(best) => format!(
+                "<SearchResult best {} score {} depth {} nodes {}>",
+                best.notation(&self.root.legal_moves(self.variant), false),
+                self.result.score,
+                self.result.depth,
+                self.result.nodes
+            ),
+            None => match self.result.outcome {
+                Some(o) => format!("<SearchResult game over: {o}>"),
+                None => "<SearchResult no move>".to_string(),
+            },
+        }
+    }
+}
+
+/// drafti's engine for one variant: `search` a position within a depth, a node count or a
+/// time, with `multipv` best lines; `evaluate` it statically. Searches limited by depth or
+/// nodes are deterministic (each starts from fresh tables). With endgame `tables` (a folder
+/// as `drafti egtb build --dir` makes it, or a `Tables`), positions they hold are scored
+/// exactly.
+#[pyclass(module = "drafti", name = "Engine")]
+pub struct PyEngine {
+    engine: Mutex<Engine>,
+    variant: Variant,
+}
+
+/// The tables of `variant` from an argument: a `Tables`, or a folder holding `tz/`, … .
+fn tables_of(tables: &Bound<'_, PyAny>, variant: Variant) -> PyResult<Arc<Tables>> {
+    if let Ok(t) = tables.cast::<PyTables>() {
+        return Ok(t.get().tables.clone());
+    }
+    let root: PathBuf = tables.extract().map_err(|_| {
+        pyo3::exceptions::PyTypeError::new_err(
+            "tables: a folder of endgame tables or a drafti.Tables",
+        )
+    })?;
+    Tables::open(&root, variant)
+        .map(Arc::new)
+        .map_err(|e| error(Kind::Tables, e.to_string()))
+}
+
+#[pymethods]
+impl PyEngine {
+    #[new]
+    #[pyo3(signature = (variant = None, tables = None, hash_mb = 64))]
+    fn py_new(
+        variant: Option<&str>,
+        tables: Option<&Bound<'_, PyAny>>,
+        hash_mb: usize,
+    ) -> PyResult<Self> {
+        guard(|| {
+            let variant = variant_or_default(variant)?;
+            if hash_mb == 0 || hash_mb > 4096 {
+                return Err(value_error("hash_mb is 1 to 4096"));
+            }
+            let mut engine = Engine::new(variant, hash_mb);
+            if let Some(t) = tables {
+                engine
+                    .set_tables(Some(tables_of(t, variant)?))
+                    .map_err(|e| error(Kind::Tables, e.to_string()))?;
+            }
+            Ok(PyEngine {
+                engine: Mutex::new(engine),
+                variant,
+            })
+        })
+    }
+
+    /// `tz`, `czech` or `russian`.
+    #[getter]
+    fn variant(&self) -> &'static str {
+        self.variant.name()
+    }
+
+    /// Searches `position` (its move stack is the game's history: a repetition scores as a
+    /// draw, and law 2's running count is known). Limits: `depth` plies, about `nodes` nodes
+    /// (the deepest completed iteration), or `movetime` seconds (not deterministic); with
+    /// none, depth 12 (as `drafti search`). `multipv` best lines; `king_count` overrides the
+    /// count of draw law 2 at the root. The GIL is released while it searches.
+    #[pyo3(signature = (position, depth = None, nodes = None, movetime = None, multipv = 1, king_count = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        &self,
+        py: Python<'_>,
+        position: &Bound<'_, PyPosition>,
+        depth: Option<u32>,
+        nodes: Option<u64>,
+        movetime: Option<f64>,
+        multipv: usize,
+        king_count: Option<u32>,
+    ) -> PyResult<PySearchResult> {
+        guard(|| {
+            let (root, variant, history, count) = {
+                let p = position.borrow();
+                (
+                    *p.board.position(),
+                    p.board.variant,
+                    p.board.history(),
+                    p.board.game.king_count(),
+                )
+            };
+            if variant != self.variant {
+                return Err(value_error(format!(
+                    "a {} position for a {} engine",
+                    variant.name(),
+                    self.variant.name()
+                )));
+            }
+            if depth == Some(0) || depth.is_some_and(|d| d > drafti_engine::MAX_DEPTH) {
+                return Err(value_error(format!(
+                    "depth is 1 to {}",
+                    drafti_engine::MAX_DEPTH
+                )));
+            }
+            if nodes == Some(0) {
+                return Err(value_error("nodes is at least 1"));
+            }
+            if !(1..=256).contains(&multipv) {
+                return Err(value_error("multipv is 1 to 256"));
+            }
+            let movetime = match movetime {
+                Some(s) if s.is_finite() && s > 0.0 && s < 1e9 => Some(Duration::from_secs_f64(s)),
+                Some(_) => return Err(value_error("movetime is a positive number of seconds")),
+                None => None,
+            };
+            let limits = Limits {
+                depth: match (depth, nodes, movetime) {
+                    (Some(d), _, _) => Some(d),
+                    (None, None, None) => Some(DEFAULT_DEPTH),
+                    _ => None,
+                },
+                nodes,
+                movetime,
+                multipv,
+                king_count: king_count.or(count),
+            };
+            let result = py.detach(|| -> PyResult<SearchResult> {
+                let mut engine = self
+                    .engine
+                    .lock()
+                    .map_err(|_| error(Kind::Internal, "the engine's lock is poisoned"))?;
+                Ok(engine.search(&root, &limits, &history, |_| {}))
+            })?;
+            Ok(PySearchResult {
+                root,
+                variant,
+                result,
+            })
+        })
+    }
+
+    /// The static evaluation from the side to move (0 where a draw law applies).
+    fn evaluate(&self, position: &Bound<'_, PyPosition>) -> PyResult<PyScore> {
+        guard(|| {
+            let pos = *position.borrow().board.position();
+            let engine = self
+                .engine
+                .lock()
+                .map_err(|_| error(Kind::Internal, "the engine's lock is poisoned"))?;
+            Ok(score(engine.evaluate(&pos)))
+        })
+    }
+
+    /// Forgets what earlier searches found (they never change a result anyway).
+    fn clear(&self) -> PyResult<()> {
+        self.engine
+            .lock()
+            .map_err(|_| error(Kind::Internal, "the engine's lock is poisoned"))?
+            .clear();
+        Ok(())
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<Engine {}>", self.variant.name())
+    }
+}
+
+/// An exact value from the endgame tables, for the side to move.
+#[pyclass(module = "drafti", name = "TableValue", frozen)]
+pub struct PyTableValue {
+    value: Value,
+}
+
+#[pymethods]
+impl PyTableValue {
+    /// `win`, `draw` or `loss`.
+    #[getter]
+    fn kind(&self) -> &'static str {
+        match self.value {
+            Value::Win(_) => "win",
+            Value::Draw => "draw",
+            Value::Loss(_) => "loss",
+        }
+    }
+
+    /// Plies to the end of the game for a win or a loss; `None` for a draw.
+    #[getter]
+    fn distance(&self) -> Option<u32> {
+        self.value.distance()
+    }
+
+    /// The engine's score of it.
+    #[getter]
+    fn score(&self) -> PyScore {
+        score(self.value.score())
+    }
+
+    /// `win in 7`, `loss in 4`, `draw`.
+    fn __str__(&self) -> String {
+        self.value.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<TableValue {}>", self.value)
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        match other.cast::<PyTableValue>() {
+            Ok(o) => self.value == o.get().value,
+            Err(_) => false,
+        }
+    }
+}
+
+/// The endgame tables of one variant (`drafti egtb build` or `build_tables` makes them),
+/// opened from `path/VARIANT/` with every file checked: `probe` a position's exact value,
+/// `rank_moves` its moves, `line` the best play to the end.
+#[pyclass(module = "drafti", name = "Tables", frozen)]
+pub struct PyTables {
+    pub tables: Arc<Tables>,
+}
+
+fn check_variant(
+    tables: &Tables,
+    position: &Bound<'_, PyPosition>,
+) -> PyResult<(Position, Option<u32>)> {
+    let p = position.borrow();
+    if p.board.variant != tables.variant() {
+        return Err(value_error(format!(
+            "a {} position for {} tables",
+            p.board.variant.name(),
+            tables.variant().name()
+        )));
+    }
+    Ok((*p.board.position(), p.board.game.king_count()))
+}
+
+#[pymethods]
+impl PyTables {
+    #[new]
+    #[pyo3(signature = (path, variant = None))]
+    fn py_new(path: PathBuf, variant: Option<&str>) -> PyResult<Self> {
+        guard(|| {
+            let variant = variant_or_default(variant)?;
+            let tables =
+                Tables::open(&path, variant).map_err(|e| error(Kind::Tables, e.to_string()))?;
+            Ok(PyTables {
+                tables: Arc::new(tables),
+            })
+        })
+    }
+
+    /// `tz`, `czech` or `russian`.
+    #[getter]
+    fn variant(&self) -> &'static str {
+        self.tables.variant().name()
+    }
+
+    /// The most pieces of a position they hold.
+    #[getter]
+    fn max_pieces(&self) -> u32 {
+        self.tables.max_pieces()
+    }
+
+    /// The folder of the tables.
+    #[getter]
+    fn path(&self) -> String {
+        self.tables.dir().display().to_string()
+    }
+
+    /// The number of tables (material signatures).
+    fn __len__(&self) -> usize {
+        self.tables.len()
+    }
+
+    /// The exact value of `position` for the side to move, or `None` when no table holds
+    /// it. `king_count`: law 2's running count (default: the position's).
+    #[pyo3(signature = (position, king_count = None))]
+    fn probe(
+        &self,
+        position: &Bound<'_, PyPosition>,
+        king_count: Option<u32>,
+    ) -> PyResult<Option<PyTableValue>> {
+        guard(|| {
+            let (pos, count) = check_variant(&self.tables, position)?;
+            Ok(self
+                .tables
+                .probe(&pos, king_count.or(count))
+                .map(|value| PyTableValue { value }))
+        })
+    }
+
+    /// Every legal move with the value it leads to for the side to move, best first.
+    #[pyo3(signature = (position, king_count = None))]
+    fn rank_moves(
+        &self,
+        position: &Bound<'_, PyPosition>,
+        king_count: Option<u32>,
+    ) -> PyResult<Vec<(PyMove, PyTableValue)>> {
+        guard(|| {
+            let (pos, count) = check_variant(&self.tables, position)?;
+            let ranked = self
+                .tables
+                .rank_moves(&pos, king_count.or(count))
+                .map_err(|e| error(Kind::Tables, e.to_string()))?;
+            Ok(ranked
+                .into_iter()
+                .map(|(mv, value)| (PyMove::new(mv), PyTableValue { value }))
+                .collect())
+        })
+    }
+
+    /// The best play from `position` to the end of the game (at most `max_plies` moves).
+    #[pyo3(signature = (position, max_plies = 200, king_count = None))]
+    fn line(
+        &self,
+        position: &Bound<'_, PyPosition>,
+        max_plies: usize,
+        king_count: Option<u32>,
+    ) -> PyResult<Vec<PyMove>> {
+        guard(|| {
+            let (pos, count) = check_variant(&self.tables, position)?;
+            let line = self
+                .tables
+                .line(&pos, king_count.or(count), max_plies)
+                .map_err(|e| error(Kind::Tables, e.to_string()))?;
+            Ok(line.into_iter().map(PyMove::new).collect())
+        })
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<Tables {} up to {} pieces, {} tables in {}>",
+            self.tables.variant().name(),
+            self.tables.max_pieces(),
+            self.tables.len(),
+            self.tables.dir().display()
+        )
+    }
+}
+
+/// Builds the endgame tables of `variant` with at most `pieces` pieces under `path` (in
+/// `path/VARIANT/`, as `drafti egtb build --dir` does; tables already there are checked and
+/// kept) on `jobs` threads, and opens them. Up to 4 pieces takes seconds, 5 minutes, 6 an
+/// hour or more.
+#[pyfunction]
+#[pyo3(signature = (path, variant = None, pieces = 4, jobs = 0))]
+pub fn build_tables(
+    py: Python<'_>,
+    path: PathBuf,
+    variant: Option<&str>,
+    pieces: u32,
+    jobs: usize,
+) -> PyResult<PyTables> {
+    guard(|| {
+        let variant = match variant {
+            Some(v) => parse_variant(v)?,
+            None => Variant::Tanzanian,
+        };
+        if pieces == 0 || pieces > egtb::MAX_PIECES {
+            return Err(value_error(format!("pieces is 1 to {}", egtb::MAX_PIECES)));
+        }
+        let threads = if jobs == 0 {
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        } else {
+            jobs.min(1024)
+        };
+        let built = py.detach(|| -> Result<Tables, String> {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .map_err(|e| format!("cannot start the worker threads: {e}"))?;
+            pool.install(|| egtb::build(&path, variant, pieces, &|_| {}))
+                .map_err(|e| e.to_string())
+        });
+        match built {
+            Ok(tables) => Ok(PyTables {
+                tables: Arc::new(tables),
+            }),
+            Err(message) => Err(error(Kind::Tables, message)),
+        }
+    })
+}

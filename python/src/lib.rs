@@ -1,0 +1,54 @@
+//! `drafti._drafti`: the extension module under the Python package `drafti`
+//! (`python/drafti/__init__.py` re-exports it with the pure-Python parts: the rows of the
+//! jobs as tables, DataFrames and Arrow tables).
+//!
+//! | module | Python names | over |
+//! |---|---|---|
+//! | `position` | `Position`, `Move`, `Outcome`, `square_name`, `parse_square` | `drafti_rules` |
+//! | `game` | `Game`, `Problem`, `write_games` | `drafti_pdn`, `drafti_archive::replay` |
+//! | `jobs` | `GameReader`, `read_games`, `validate`, `analyze`, `openings`, `puzzles` | the batch drivers, the JSON contracts |
+//! | `engine` | `Engine`, `SearchResult`, `Line`, `Score`, `Tables`, `TableValue`, `build_tables` | `drafti_engine` |
+//! | `sources` | (paths and file objects as inputs) | `drafti_archive::input` |
+//! | `errors` | `DraftiError` and its subclasses; the panic boundary | |
+//!
+//! Every entry point runs inside [`errors::guard`]: a Rust panic becomes
+//! `drafti.InternalError`, never a `PanicException`.
+
+mod engine;
+mod errors;
+mod game;
+mod jobs;
+mod position;
+mod sources;
+
+use pyo3::prelude::*;
+
+#[pymodule]
+fn _drafti(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    errors::register(m)?;
+    m.add_class::<position::PyPosition>()?;
+    m.add_class::<position::PyMove>()?;
+    m.add_class::<position::PyOutcome>()?;
+    m.add_class::<game::PyGame>()?;
+    m.add_class::<game::PyProblem>()?;
+    m.add_class::<jobs::PyGameReader>()?;
+    m.add_class::<engine::PyEngine>()?;
+    m.add_class::<engine::PySearchResult>()?;
+    m.add_class::<engine::PyLine>()?;
+    m.add_class::<engine::PyScore>()?;
+    m.add_class::<engine::PyTables>()?;
+    m.add_class::<engine::PyTableValue>()?;
+    m.add_function(wrap_pyfunction!(position::square_name, m)?)?;
+    m.add_function(wrap_pyfunction!(position::parse_square, m)?)?;
+    m.add_function(wrap_pyfunction!(game::write_games, m)?)?;
+    m.add_function(wrap_pyfunction!(jobs::read_games, m)?)?;
+    m.add_function(wrap_pyfunction!(jobs::validate, m)?)?;
+    m.add_function(wrap_pyfunction!(jobs::analyze, m)?)?;
+    m.add_function(wrap_pyfunction!(jobs::openings, m)?)?;
+    m.add_function(wrap_pyfunction!(jobs::puzzles, m)?)?;
+    m.add_function(wrap_pyfunction!(engine::build_tables, m)?)?;
+    m.add_function(wrap_pyfunction!(errors::_check_panic_boundary, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("ENGINE", drafti_analysis::json::Run::engine_name())?;
+    Ok(())
+}

@@ -1,0 +1,75 @@
+"""Shared fixtures: the repository, the real archives, and the drafti binary to compare with.
+
+The real archives are the bundled corpus (``corpus/``) and the master games of
+``../shared/corpora`` beside the repository (``DRAFTI_CORPORA`` overrides it). The binary
+is ``DRAFTI_BIN``, or ``target/ci/drafti`` / ``target/release/drafti`` brought up to date
+with cargo (the build is a no-op after the README's test command has built the workspace).
+"""
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+CORPUS = REPO / "corpus"
+
+
+def corpora_dir() -> Path:
+    env = os.environ.get("DRAFTI_CORPORA")
+    return Path(env) if env else REPO.parent / "shared" / "corpora"
+
+
+@pytest.fixture(scope="session")
+def corpora() -> Path:
+    """The folder of the four master archives (two Russian, two Czech)."""
+    path = corpora_dir()
+    if not (path / "russian-ussr-championship-x-153games.pdn").is_file():
+        pytest.skip(f"the master archives are not at {path} (set DRAFTI_CORPORA)")
+    return path
+
+
+#: The master archives with the variant each is in (none has a GameType tag).
+MASTER = [
+    ("russian-ussr-championship-x-153games.pdn", "russian"),
+    ("russian-abatsiev-ussr-events-56games.pdn", "russian"),
+    ("czech-championship-2007-102games.pdn", "czech"),
+    ("czech-team-championship-2007-72games.pdn", "czech"),
+]
+
+
+@pytest.fixture(scope="session")
+def drafti_bin() -> Path:
+    """The drafti binary of this checkout, up to date."""
+    env = os.environ.get("DRAFTI_BIN")
+    if env:
+        return Path(env)
+    # The profile the workspace was built with (the README's test command: ci).
+    has = lambda p: (REPO / "target" / p / "drafti").exists()  # noqa: E731
+    profile = "release" if has("release") and not has("ci") else "ci"
+    cargo = shutil.which("cargo")
+    if cargo is None:
+        pytest.skip("cargo is not installed: cannot build the drafti binary to compare with")
+    args = [cargo, "build", "--quiet", "-p", "drafti"]
+    args += ["--release"] if profile == "release" else ["--profile", profile]
+    subprocess.run(args, cwd=REPO, check=True)
+    return REPO / "target" / profile / "drafti"
+
+
+@pytest.fixture(scope="session")
+def cli_env(tmp_path_factory) -> dict:
+    """The binary's environment: an empty HOME and cache, so no endgame tables built in
+    ~/.cache/drafti/egtb change a result (as the Rust end-to-end tests run it)."""
+    home = tmp_path_factory.mktemp("home")
+    env = dict(os.environ)
+    env["HOME"] = str(home)
+    env["XDG_CACHE_HOME"] = str(home / ".cache")
+    return env
+
+
+def run_cli(drafti_bin: Path, env: dict, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [str(drafti_bin), *args], capture_output=True, text=True, env=env, cwd=REPO
+    )

@@ -1,0 +1,161 @@
+"""Positions, moves and the engine through the Python API, and the engine's results against
+`drafti search --json` for the same limits."""
+
+import copy
+import json
+
+import pytest
+
+import drafti
+from drafti import Position
+
+from conftest import run_cli
+
+
+def test_push_pop_and_the_move_stack():
+    pos = Position()
+    played = [pos.push(t) for t in ["c3-d4", "f6-e5", "d4xf6"]]
+    assert pos.move_stack == played and pos.peek() == played[-1]
+    assert pos.turn == "black"
+    assert pos.pop() == played[-1]
+    assert pos.fen() == "W:W18,21,23-32:B1-10,12,15"
+    root = pos.root()
+    assert root == Position() and root.move_stack == []
+    with pytest.raises(IndexError):
+        Position().pop()
+
+
+def test_copies_are_independent():
+    pos = Position()
+    pos.push("c3-d4")
+    for other in (pos.copy(), copy.copy(pos), copy.deepcopy(pos)):
+        other.push("f6-e5")
+        assert pos.turn == "black" and other.turn == "white"
+    assert pos.copy(stack=False).move_stack == []
+
+
+def test_moves_are_values():
+    pos = Position()
+    a, b = pos.parse_move("c3-d4"), pos.parse_move("22-18")
+    assert a == b and hash(a) == hash(b) and len({a, b}) == 1
+    assert a != pos.parse_move("c3-b4") and a != "c3-d4"
+    assert (a.from_square, a.to_square, a.path, a.captured) == (22, 18, [22, 18], [])
+    assert not a.is_capture and not a.promotes
+    assert str(a) == "c3-d4" and repr(a) == "Move('c3-d4')"
+    assert a in pos.legal_moves()
+
+
+def test_notation_lines():
+    pos = Position("W:Wc3,e3:Bd6,f6")
+    line = [pos.parse_move("c3-d4")]
+    after = pos.copy()
+    after.push(line[0])
+    line.append(after.parse_move("f6-e5"))
+    assert pos.notation_line(line) == ["c3-d4", "f6-e5"]
+    assert pos.notation_line(["c3-d4", "f6-e5"], numeric=True) == ["22-18", "11-15"]
+    assert pos.notation_line(line, numbered=True) == "1. c3-d4 f6-e5"
+    with pytest.raises(drafti.IllegalMoveError):
+        pos.notation_line(["c3-d4", "c3-d4"])
+
+
+def test_board_text_svg_and_pieces():
+    pos = Position("W:W21,K32:B1")
+    assert pos.pieces() == {1: "b", 21: "w", 32: "W"}
+    assert pos.piece_at(32) == "W" and pos.piece_at("g1") == "W" and pos.piece_at(5) is None
+    assert "a b c d e f g h" in str(pos)
+    svg = pos._repr_svg_()
+    assert svg.startswith("<svg") and svg.count("<circle") == 3
+
+
+def test_perft_matches_published_figures():
+    # The published rows from the start (rules/tests/perft.rs cites them).
+    assert [Position(variant="russian").perft(d) for d in range(1, 7)] == [7, 49, 302, 1469, 7482, 37986]
+    assert [Position(variant="czech").perft(d) for d in range(1, 7)] == [7, 49, 302, 1469, 7361, 36768]
+
+
+def test_search_finds_the_shot_and_returns_moves():
+    pos = Position("W:Wc3,e3:Bd6,f6")
+    engine = drafti.Engine()
+    result = engine.search(pos, depth=8)
+    assert result.best in pos.legal_moves()
+    assert result.pv[0] == result.best
+    assert result.depth == 8 and result.nodes > 0
+    assert result.score.cp is not None or result.score.win_in is not None
+    two = engine.search(pos, depth=6, multipv=2)
+    assert len(two.lines) == 2 and two.lines[0].score >= two.lines[1].score
+    assert engine.search(pos, nodes=500).depth >= 1
+
+
+def test_search_of_a_finished_game():
+    result = drafti.Engine().search(Position("W:Wa3:Bb4,c5"))
+    assert result.best is None and result.outcome.winner == "black"
+    assert str(result.score) == "loss in 0"
+
+
+def test_scores_order_and_print_as_the_cli():
+    engine = drafti.Engine()
+    won = engine.search(Position("W:Wc3:Bd4"), depth=4).score
+    assert won.win_in == 1 and str(won) == "win in 1" and won.is_proven
+    assert -won < won and (-won).loss_in == 1
+    level = engine.evaluate(Position())
+    assert abs(level.cp) <= 10
+
+
+def test_engine_and_position_must_agree_on_the_rules():
+    with pytest.raises(ValueError, match="russian position for a tz engine"):
+        drafti.Engine().search(Position(variant="russian"), depth=2)
+
+
+SEARCHES = [
+    ("W:W21-32:B1-12", "tz", ["--depth", "9"], {"depth": 9}),
+    ("W:Wc3,e3,g3,a1:Bd6,f6,h6,b8", "tz", ["--nodes", "20000"], {"nodes": 20000}),
+    ("W:WK29,22,23:BK4,11,12", "tz", ["--depth", "10", "--multipv", "3"], {"depth": 10, "multipv": 3}),
+    ("W:W21-32:B1-12", "russian", ["--depth", "8"], {"depth": 8}),
+    ("W:W21-32:B1-12", "czech", ["--nodes", "5000", "--multipv", "2"], {"nodes": 5000, "multipv": 2}),
+    ("B:WK1,K2,K3:BK30", "tz", ["--depth", "6"], {"depth": 6}),
+]
+
+
+@pytest.mark.parametrize("fen,variant,flags,kwargs", SEARCHES)
+def test_search_equals_drafti_search(drafti_bin, cli_env, fen, variant, flags, kwargs):
+    out = run_cli(drafti_bin, cli_env, "search", "--fen", fen, "--variant", variant, "--json", *flags)
+    assert out.returncode == 0, out.stderr
+    cli = json.loads(out.stdout.splitlines()[-1])
+    mine = drafti.Engine(variant).search(Position(fen, variant), **kwargs).to_dict()
+    for volatile in ("nps", "time_ms"):
+        cli.pop(volatile)
+        mine.pop(volatile)
+    assert mine == cli
+
+
+@pytest.fixture(scope="module")
+def tables(tmp_path_factory):
+    """Tanzanian endgame tables of up to 3 pieces (a second to build)."""
+    root = tmp_path_factory.mktemp("egtb")
+    return root, drafti.build_tables(root, "tz", pieces=3)
+
+
+@pytest.mark.parametrize("fen", ["W:WKa1,Kc1:Bh6", "W:WK29,K30:BK4", "B:WKa1,c3:Bh6", "W:Wc3:Bd4,Kh8"])
+def test_table_probes_equal_drafti_egtb_probe(drafti_bin, cli_env, tables, fen):
+    root, t = tables
+    assert t.variant == "tz" and t.max_pieces == 3 and len(t) > 0
+    out = run_cli(drafti_bin, cli_env, "egtb", "probe", "--dir", str(root), "--fen", fen, "--json")
+    assert out.returncode == 0, out.stderr
+    cli = json.loads(out.stdout)
+    pos = Position(fen)
+    value = t.probe(pos)
+    assert (str(value), value.kind, value.distance) == (cli["value"], cli["result"], cli["distance"])
+    assert pos.notation_line(t.line(pos)) == cli["line"]
+    ranked = [(pos.notation(m), str(v)) for m, v in t.rank_moves(pos)]
+    assert ranked == [(m["move"], m["value"]) for m in cli["moves"]]
+
+
+def test_the_engine_plays_exactly_with_tables(tables):
+    root, t = tables
+    pos = Position("W:WKa1,Kc1:Bh6")
+    exact = drafti.Engine(tables=root).search(pos, depth=6)
+    assert exact.score.win_in == t.probe(pos).distance == 3
+    assert drafti.Engine(tables=t).search(pos, depth=6).score == exact.score
+    with pytest.raises(ValueError):
+        t.probe(Position(variant="russian"))
+    assert t.probe(Position()) is None  # 24 pieces: no table holds it
