@@ -517,6 +517,14 @@
     }
   }
 
+  // A blunder's move carries the address of its board as its id (g1-17-p23), so that the
+  // link lands near it without this script. With the script the viewer places the board; the
+  // browser's own scroll to the fragment, which can run after this script (at load), must not
+  // find the move instead and carry the board off screen.
+  Array.prototype.forEach.call(document.querySelectorAll('p.moves [id]'), function (chip) {
+    chip.removeAttribute('id');
+  });
+
   var articles = document.querySelectorAll('article[data-v]');
   if ('IntersectionObserver' in window) {
     var seen = new IntersectionObserver(function (entries) {
@@ -530,5 +538,9 @@
   }
   window.addEventListener('hashchange', follow);
   follow();
+  // The page's images and fonts can still move the games once it has loaded.
+  window.addEventListener('load', function () {
+    if (active && /-p\d+$/.test(location.hash)) settle(active.article, 12);
+  });
   document.documentElement.classList.add('js');
 })();

@@ -225,3 +225,115 @@ fn the_viewer_shows_the_rules_cores_position_at_every_step() {
     drop(browser);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// Where the page shows game `id` after the address was followed: its ply, the top and bottom
+/// of its board on the screen, the viewport's height, and the colours of its selected move.
+const PLACED: &str = r#"(function (id) {
+  var a = document.getElementById(id), r = a.querySelector('svg.vb').getBoundingClientRect();
+  var cur = a.querySelector('.mv.cur'), style = cur && getComputedStyle(cur);
+  return JSON.stringify({
+    ply: +a.getAttribute('data-ply'), top: r.top, bottom: r.bottom, height: innerHeight,
+    color: style ? style.color : '', background: style ? style.backgroundColor : ''
+  });
+})"#;
+
+/// The relative luminance of a CSS `rgb(r, g, b)` colour (WCAG 2).
+fn luminance(css: &str) -> f64 {
+    let inner = css
+        .trim_start_matches("rgba(")
+        .trim_start_matches("rgb(")
+        .trim_end_matches(')');
+    let channels: Vec<f64> = inner
+        .split(',')
+        .take(3)
+        .map(|c| c.trim().parse::<f64>().unwrap() / 255.0)
+        .map(|c| {
+            if c <= 0.03928 {
+                c / 12.92
+            } else {
+                ((c + 0.055) / 1.055).powf(2.4)
+            }
+        })
+        .collect();
+    0.2126 * channels[0] + 0.7152 * channels[1] + 0.0722 * channels[2]
+}
+
+#[test]
+fn a_biggest_blunder_link_opens_with_its_board_in_view() {
+    let dir = std::env::temp_dir().join(format!("drafti-report-links-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let output = drafti()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["report", SMALL, "--nodes", "400", "--html-dir"])
+        .arg(&dir)
+        .output()
+        .expect("drafti runs");
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let index = std::fs::read_to_string(dir.join("index.html")).unwrap();
+    let blunders = &index[index.find(r#"<h2 id="blunders">"#).unwrap()..];
+    let blunders = &blunders[..blunders.find("</table>").unwrap()];
+    let links: Vec<&str> = blunders
+        .split(r#"<a class="jb" href=""#)
+        .skip(1)
+        .map(|s| &s[..s.find('"').unwrap()])
+        .collect();
+    assert!(!links.is_empty(), "no biggest blunder in {blunders}");
+
+    for (width, height, mobile) in [(1280, 800, false), (390, 844, true)] {
+        let mut browser = Browser::launch(width, height, mobile).unwrap_or_else(|e| {
+            panic!("headless Chromium is needed for this test and could not start: {e}")
+        });
+        for link in &links {
+            let (page, fragment) = link.split_once('#').unwrap();
+            let (id, ply) = fragment.rsplit_once("-p").unwrap();
+            let ply: u64 = ply.parse().unwrap();
+            // A fresh load each time, as a click from the index is.
+            browser.navigate("about:blank").unwrap();
+            browser
+                .navigate(&format!("{}#{fragment}", file_url(&dir.join(page))))
+                .unwrap();
+            // Let the viewer settle over a few frames after the load.
+            browser
+                .eval("new Promise(function (r) { var n = 20; (function f() { if (n--) requestAnimationFrame(f); else r(); })(); })")
+                .unwrap();
+            let placed: Value = serde_json::from_str(
+                browser
+                    .eval(&format!("{PLACED}('{id}')"))
+                    .unwrap()
+                    .as_str()
+                    .unwrap(),
+            )
+            .unwrap();
+            let at = format!("{link} at {width}x{height}: {placed}");
+            assert_eq!(placed["ply"], ply, "{at}");
+            let (top, bottom) = (
+                placed["top"].as_f64().unwrap(),
+                placed["bottom"].as_f64().unwrap(),
+            );
+            let screen = placed["height"].as_f64().unwrap();
+            assert!(
+                top >= -1.0 && bottom <= screen + 1.0,
+                "the board is not in view: {at}"
+            );
+            // The selected move is the blunder: readable on its own colour.
+            let (fg, bg) = (
+                luminance(placed["color"].as_str().unwrap()),
+                luminance(placed["background"].as_str().unwrap()),
+            );
+            let contrast = (fg.max(bg) + 0.05) / (fg.min(bg) + 0.05);
+            assert!(contrast >= 4.5, "contrast {contrast:.2}: {at}");
+            // The arrow keys step the game that was asked for.
+            browser.press("ArrowRight").unwrap();
+            let after: Value = serde_json::from_str(
+                browser
+                    .eval(&format!("{PLACED}('{id}')"))
+                    .unwrap()
+                    .as_str()
+                    .unwrap(),
+            )
+            .unwrap();
+            assert_eq!(after["ply"], ply + 1, "{at}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
