@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A single-node Slurm cluster on this machine, for the test of the README's job-array recipes
+# A single-node Slurm cluster on this machine, for the test of the guide's job-array recipes
 # (tests/tests/slurm_cli.rs).
 #
 #   bash scripts/local-slurm.sh start    # a cluster that answers, or a message why not (exit 0)

@@ -1,6 +1,6 @@
-//! The README's Slurm recipes, run as written on a real Slurm cluster: the blocks marked
+//! The guide's Slurm recipes, run as written on a real Slurm cluster: the blocks marked
 //! `<!-- slurm: analyze -->`, `<!-- slurm: validate -->` and `<!-- slurm: openings -->` are read
-//! from README.md when the test runs and submitted with `bash`, with this build's drafti on
+//! from docs/guide.md when the test runs and submitted with `bash`, with this build's drafti on
 //! the `PATH`, on `fixtures/slurm/ussr-x-1-30.pdn` in 3 shards of one CPU each:
 //!
 //! - the merged outputs are a direct run's, byte for byte: the report's text and every page of
@@ -34,12 +34,12 @@ const INVALID_SHARD: usize = 2;
 /// How long the jobs of the test may take, all together.
 const JOBS_TIMEOUT: Duration = Duration::from_secs(100);
 
-/// The bash block after the README's `<!-- slurm: NAME ... -->` marker.
+/// The bash block after the guide's `<!-- slurm: NAME ... -->` marker.
 fn recipe(readme: &str, name: &str) -> String {
     let marker = format!("<!-- slurm: {name} ");
     let at = readme
         .find(&marker)
-        .unwrap_or_else(|| panic!("README.md has no `{marker}-->` marker"));
+        .unwrap_or_else(|| panic!("docs/guide.md has no `{marker}-->` marker"));
     let rest = &readme[at..];
     let open = "\n```bash\n";
     let start = rest
@@ -317,8 +317,8 @@ fn the_readme_recipes_run_on_a_real_slurm_cluster() {
     }
     let start = Instant::now();
     let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md"))
-            .expect("README.md");
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/guide.md"))
+            .expect("docs/guide.md");
     let work = Work::new();
     for name in ["analyze", "validate", "openings"] {
         std::fs::write(work.dir.join(format!("{name}.sh")), recipe(&readme, name)).unwrap();
