@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A single-node Slurm cluster on this machine, for the test of the guide's job-array recipes
-# (tests/tests/slurm_cli.rs).
+# (tests/tests/end_to_end/slurm_cli.rs).
 #
 #   bash scripts/local-slurm.sh start    # a cluster that answers, or a message why not (exit 0)
 #   bash scripts/local-slurm.sh status   # what answers and what this script started (exit 1: none)
@@ -28,7 +28,7 @@ say() { echo "local-slurm: $*" >&2; }
 
 # Exit 0 with the reason the cluster cannot be run here (the test then skips).
 cannot() {
-    say "no Slurm cluster: $*; the Slurm test (tests/tests/slurm_cli.rs) will skip"
+    say "no Slurm cluster: $*; the Slurm test (tests/tests/end_to_end/slurm_cli.rs) will skip"
     exit 0
 }
 

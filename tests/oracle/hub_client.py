@@ -1,5 +1,5 @@
 """Drives `drafti hub` through pydraughts's own Hub client (draughts.engine.HubEngine), for
-tests/tests/hub_pydraughts.rs.
+tests/tests/end_to_end/hub_pydraughts.rs.
 
 Usage: hub_client.py DRAFTI. Prints the handshake as one JSON line, configures the engine for
 Russian draughts and initialises it; then reads one JSON request per line from stdin,

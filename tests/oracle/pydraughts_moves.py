@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Legal moves of Russian draughts positions, by pydraughts (an independent implementation).
 
-Used by tests/tests/pydraughts_oracle.rs as a differential oracle for drafti's move generator.
+Used by tests/tests/end_to_end/pydraughts_oracle.rs as a differential oracle for drafti's move generator.
 
 Input (stdin): one position per line, a FEN with algebraic squares as drafti writes it
 (`W:Wa1,c3,Kh2:Bb8,Kd6`). Output (stdout): one JSON line per input line, the list of legal

@@ -92,9 +92,12 @@ pub fn drafti_path() -> &'static Path {
     bin
 }
 
-/// A fresh folder for one test's files: `<temp>/drafti-<name>-<pid>`.
+/// A fresh folder for one test's files: `<temp>/drafti-<name>-<pid>-<n>`, a new one at each
+/// call (the tests share one process, and two may pick the same name).
 pub fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("drafti-{name}-{}", std::process::id()));
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("drafti-{name}-{}-{n}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temporary folder");
     dir
 }

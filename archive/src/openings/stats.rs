@@ -1209,7 +1209,7 @@ mod tests {
             assert_eq!(merge_rows(vec![ra.clone(), rb.clone()], 1).unwrap(), want);
             assert_eq!(merge_rows(vec![rb, ra], 2).unwrap(), whole.rows(2));
         }
-        // The hand counts (see tests/tests/openings_cli.rs for the same archive end to end).
+        // The hand counts (see tests/tests/end_to_end/openings_cli.rs for the same archive end to end).
         let all = &want[0];
         assert_eq!(
             (all.tally.games, all.tally.first_mover_wins, all.score_pct),

@@ -5,7 +5,7 @@
 //! stderr together. Only what depends on the machine is masked: times and rates.
 //!
 //! After a change of output, `DRAFTI_UPDATE_DOCS=1 cargo test --profile ci -p drafti-tests
-//! --test docs_cli` writes the new outputs into the documents (review the diff).
+//! --test end_to_end docs_cli::` writes the new outputs into the documents (review the diff).
 
 use drafti_tests::{drafti_path, isolate, temp_dir};
 use regex::Regex;
@@ -53,7 +53,10 @@ fn masked(text: &str) -> String {
         ),
         (r"\b\d[\d,]*(\.\d+)? ?s\b", "_ s"),
         // The nodes/s column of `search`'s table.
-        (r"(?m)^(\s*\d+\s+\S+\s+\d+\s+)\d+(\s)", "${1}_$2"),
+        (
+            r"(?m)^(\s*\d+\s+(?:[+-]\d+\.\d+|win in \d+|loss in \d+|draw)\s+\d+\s+)\d+(\s)",
+            "${1}_$2",
+        ),
         (r" +", " "),
     ];
     let mut text = text.to_string();
