@@ -9,6 +9,7 @@
 //! Defaults: 400 games, 4,000 nodes a move (about depth 6-8, near the analysis default of
 //! depth 6), seed 1. The games are
 //! played with the self-play defaults (4 random opening plies, noise 0.1, 200-ply cap).
+#![allow(clippy::print_stdout, clippy::print_stderr, clippy::exit)]
 
 use drafti_analysis::judge::wc_of_centi_men;
 use drafti_analysis::selfplay::{play_games, SelfplayOptions, Termination};

@@ -1,6 +1,6 @@
 //! The flag groups the commands share, declared once: the archives a command reads
 //! ([`InputArgs`], [`ShardArg`]), the position it looks at ([`PositionArgs`]), how the engine
-//! analyses ([`SearchArgs`], with [`TableArgs`](crate::tables::TableArgs)), and the machine
+//! analyses ([`SearchArgs`], with [`TableArgs`]), and the machine
 //! output ([`JsonArg`], [`NotationArg`]). A command flattens the groups it takes; a group's
 //! help is written here, and a command that reads its FILES differently says so with
 //! `#[command(mut_arg("files", ...))]`.

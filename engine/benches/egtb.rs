@@ -6,6 +6,7 @@
 //! indices of random tables (every table alike, so big tables are not favoured), decoded before
 //! timing; a probe turns the position to White to move if need be, finds its table, ranks it
 //! and reads its byte. Throughput ("elem/s") = probes per second.
+#![allow(clippy::print_stdout, clippy::print_stderr, clippy::exit)]
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use drafti_engine::egtb::{self, Tables};

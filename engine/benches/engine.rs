@@ -3,6 +3,7 @@
 //! `cargo bench -p drafti-engine --bench engine`. Criterion reports the time of one search;
 //! the nodes each search visits are printed first, so nodes/s = nodes / time (criterion's
 //! throughput line gives it directly, as "elem/s" = nodes/s).
+#![allow(clippy::print_stdout, clippy::print_stderr, clippy::exit)]
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use drafti_engine::{Engine, Limits};

@@ -4,6 +4,7 @@
 //! many wins it converted (and whether in the table's distance) and whether it ever let a draw
 //! slip into a loss. `cargo run --release -p drafti-engine --example egtb_play -- DIR
 //! [VARIANT] [PER_TABLE]` with tables as `drafti egtb build --dir DIR` made them.
+#![allow(clippy::print_stdout, clippy::print_stderr, clippy::exit)]
 
 use drafti_engine::egtb::{Tables, Value};
 use drafti_engine::{Engine, Limits};

@@ -3,6 +3,7 @@
 //! --example egtb_speed -- DIR [VARIANT]` with tables as `drafti egtb build --dir DIR` made
 //! them. The positions are 1,000,000 random indices of random tables (decoded first, half
 //! turned to Black to move), probed 10 times over after one warming pass.
+#![allow(clippy::print_stdout, clippy::print_stderr, clippy::exit)]
 
 use drafti_engine::egtb::Tables;
 use drafti_rules::{Position, Variant};

@@ -21,6 +21,7 @@
 //! carry the rest),
 //! and reports the log-loss of every tenth position (held out) as it goes. Each distinct
 //! position (with its result) counts once.
+#![allow(clippy::print_stdout, clippy::print_stderr, clippy::exit)]
 
 use drafti_engine::tuning::{self, Weights, GROUPS, PARAMS, UNIT};
 use drafti_engine::{Engine, Limits};

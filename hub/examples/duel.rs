@@ -18,6 +18,7 @@
 //! The games are played by drafti-hub's runner with two in-process players, adjudicated by
 //! the rules, the ply cap (`--max-plies`, 300) and the tables; unlike `drafti match`, a
 //! repeated position does not end a game, so results stay comparable with earlier duels.
+#![allow(clippy::print_stdout, clippy::print_stderr, clippy::exit)]
 
 use drafti_engine::egtb::Tables;
 use drafti_engine::{Config, Weights};

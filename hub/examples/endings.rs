@@ -15,6 +15,7 @@
 //!
 //! Each game is one game of drafti-hub's runner (`play_game`) between two in-process
 //! players, adjudicated by the rules and the ply cap only.
+#![allow(clippy::print_stdout, clippy::print_stderr, clippy::exit)]
 
 use drafti_engine::Config;
 use drafti_hub::runner::{play_game, Adjudication, Control, MatchSettings, Termination};

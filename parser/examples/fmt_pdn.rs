@@ -4,6 +4,7 @@
 //! ```text
 //! cargo run -p drafti-pdn --example fmt_pdn -- FILE...
 //! ```
+#![allow(clippy::print_stdout, clippy::print_stderr, clippy::exit)]
 
 use std::fs::File;
 use std::io::{self, BufReader, Write};

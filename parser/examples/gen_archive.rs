@@ -4,6 +4,7 @@
 //! ```text
 //! cargo run --release -p drafti-pdn --example gen_archive -- 100000 > /tmp/bench100k.pdn
 //! ```
+#![allow(clippy::print_stdout, clippy::print_stderr, clippy::exit)]
 
 use std::io::{self, BufWriter, Write};
 

@@ -4,6 +4,7 @@
 //! ```text
 //! cargo run --release -p drafti-pdn --example parallel_count -- FILE [THREADS]
 //! ```
+#![allow(clippy::print_stdout, clippy::print_stderr, clippy::exit)]
 
 use std::fs::File;
 use std::io::BufReader;

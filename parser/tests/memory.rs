@@ -2,6 +2,7 @@
 //! test binary's global allocator) while every game of a several-MB archive is read and
 //! dropped does not grow with the archive, whatever its line ends. (Its own binary, with one
 //! test, so no other test allocates meanwhile.)
+#![allow(clippy::print_stdout, clippy::print_stderr, clippy::exit)]
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};

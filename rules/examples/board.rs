@@ -1,5 +1,6 @@
 //! Prints the legal moves and the board of a position given as a FEN.
 //! `cargo run -p drafti-rules --example board -- "W:W21-32:B1-12"`
+#![allow(clippy::print_stdout, clippy::print_stderr, clippy::exit)]
 use drafti_rules::{Position, Variant};
 
 fn main() {

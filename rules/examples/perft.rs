@@ -1,5 +1,6 @@
 //! Times perft from the start position.
 //! `cargo run --release -p drafti-rules --example perft -- tz 11`
+#![allow(clippy::print_stdout, clippy::print_stderr, clippy::exit)]
 use drafti_rules::{perft, Color, Position, Variant};
 use std::time::Instant;
 

@@ -9,6 +9,7 @@
 //! event, and to the first frame drawn after it (with a fragment: the first frame with that
 //! game's viewer built), in ms as the page's own clock counts them, and the requests the page
 //! made.
+#![allow(clippy::print_stdout, clippy::print_stderr, clippy::exit)]
 
 use base64::Engine as _;
 use drafti_tests::browser::{file_url, Browser};

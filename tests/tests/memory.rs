@@ -4,7 +4,7 @@
 //! `validate` on an archive of one Event. The memory tests are in their own binary: a
 //! child's recorded peak includes the RSS of the test process that spawned it, which is kept
 //! small here (the archives are written to disk piece by piece, never held in memory).
-
+#![allow(clippy::print_stdout, clippy::print_stderr)]
 #![cfg(target_os = "linux")]
 
 use drafti_tests::drafti_command;

@@ -205,7 +205,7 @@ impl Book {
         Book::default()
     }
 
-    /// Reads a book from TSV text (see the [module docs](self) for the format).
+    /// Reads a book from TSV text (the format is in this module's documentation).
     ///
     /// ```
     /// use drafti_archive::openings::{Book, BookColumn};

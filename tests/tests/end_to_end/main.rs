@@ -4,6 +4,7 @@
 //! The peak-memory tests are a binary of their own (`tests/tests/memory.rs`): a child's peak
 //! RSS as `wait4` reports it includes the memory of the process that spawned it (the kernel
 //! keeps the pre-`exec` high-water mark), so they must be spawned by a small process.
+#![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod analyze_cli;
 mod bench_cli;
