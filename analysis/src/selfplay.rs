@@ -376,6 +376,100 @@ impl SelfplayGame {
     }
 }
 
+/// Who makes the first move of a random game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum First {
+    /// White (the only choice in Czech and Russian games).
+    White,
+    /// Black (Tanzanian only: either player may start).
+    Black,
+    /// Chosen at random for each game (Tanzanian only).
+    Random,
+}
+
+/// How random games are played (`drafti selfplay --random`, the archive of `drafti bench`):
+/// every move uniformly at random among the legal moves.
+#[derive(Clone, Debug)]
+pub struct RandomGames {
+    /// The rules.
+    pub variant: Variant,
+    /// Who starts.
+    pub first: First,
+    /// The seed: the same seed gives the same games.
+    pub seed: u64,
+    /// Stop a game after this many plies (result `*`).
+    pub max_plies: usize,
+    /// Square numbers instead of algebraic names.
+    pub numeric: bool,
+}
+
+/// Random game number `game_no` (0-based) as a record: the same for the same settings, on
+/// every platform (see [`Rng`]).
+///
+/// ```
+/// use drafti_analysis::selfplay::{random_game, First, RandomGames};
+/// use drafti_rules::Variant;
+/// let settings = RandomGames {
+///     variant: Variant::Tanzanian,
+///     first: First::White,
+///     seed: 7,
+///     max_plies: 40,
+///     numeric: false,
+/// };
+/// let a = random_game(&settings, 3);
+/// assert_eq!(a.tag("Round"), Some("4"));
+/// assert_eq!(a.moves.nodes.len(), random_game(&settings, 3).moves.nodes.len());
+/// ```
+pub fn random_game(settings: &RandomGames, game_no: u64) -> GameRecord {
+    let mut rng = Rng::new(settings.seed, game_no);
+    let first = match (settings.variant, settings.first) {
+        (Variant::Tanzanian, First::Black) => Color::Black,
+        (Variant::Tanzanian, First::Random) if rng.below(2) == 1 => Color::Black,
+        _ => Color::White,
+    };
+    let start = Position::start(first);
+    let mut game = Game::new(start, settings.variant);
+    let mut list = MoveList::new();
+    let mut moves = Vec::with_capacity(128);
+    while game.outcome().is_none() && moves.len() < settings.max_plies {
+        game.position().generate_moves(settings.variant, &mut list);
+        let mv = list[rng.below(list.len())];
+        moves.push(mv);
+        game.play(&mv);
+    }
+    let nodes = mainline(&start, settings.variant, &moves, settings.numeric);
+    let result = match game.outcome() {
+        Some(Outcome::Win(Color::White)) => GameResult::WhiteWin,
+        Some(Outcome::Win(Color::Black)) => GameResult::BlackWin,
+        Some(Outcome::Draw(_)) => GameResult::Draw,
+        None => GameResult::Unknown,
+    };
+    let mut tags = vec![
+        tag("Event", "drafti random self-play"),
+        tag(
+            "Site",
+            format!("drafti selfplay --random --seed {}", settings.seed),
+        ),
+        tag("Round", (game_no + 1).to_string()),
+        tag("White", "random"),
+        tag("Black", "random"),
+        tag("Result", result.as_str()),
+    ];
+    match settings.variant.game_type() {
+        Some(n) => tags.push(tag("GameType", n.to_string())),
+        None => tags.push(tag("Variant", "Tanzanian")),
+    }
+    GameRecord {
+        tags,
+        moves: Line {
+            nodes,
+            leading_comments: Vec::new(),
+        },
+        result: Some(ResultToken::new(result)),
+        ..GameRecord::default()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

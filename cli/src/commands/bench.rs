@@ -6,7 +6,6 @@
 //! needs no source tree and runs in a few seconds.
 
 use crate::args::jobs;
-use crate::commands::selfplay::{random_game, First, RandomGames};
 use crate::error::{CliError, CommandResult};
 use crate::runner::worker_pool;
 use drafti_analysis::quality::{
@@ -14,6 +13,7 @@ use drafti_analysis::quality::{
     ClassAgreement, ReferenceEval, ReferenceHeader, ReferenceLine, REFERENCE_SEQUENCE_TT_MB,
     REFERENCE_TT_MB,
 };
+use drafti_analysis::selfplay::{random_game, First, RandomGames};
 use drafti_analysis::{analyse_game, analyse_games, json, AnalysisOptions, EndgameTables};
 use drafti_archive::replay::{replay, ReplayOptions, ReplayedGame};
 use drafti_engine::{Engine, Limits};

@@ -291,13 +291,13 @@ pub fn run(args: Args) -> CommandResult {
         None => None,
         Some(dir) => {
             let root = if dir.as_os_str().is_empty() {
-                crate::commands::egtb::default_dir().ok_or_else(|| {
+                crate::tables::default_dir().ok_or_else(|| {
                     CliError::new("no default folder for endgame tables (HOME is not set)")
                 })?
             } else {
                 dir.clone()
             };
-            crate::commands::egtb::tables_in(&root, args.variant, true)?
+            crate::tables::tables_in(&root, args.variant, true)?
         }
     };
     let engines = [args.engines[0].clone(), args.engines[1].clone()];

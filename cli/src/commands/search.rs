@@ -15,6 +15,7 @@
 
 use crate::args::{parse_fen, parse_variant};
 use crate::error::{CliError, CommandResult};
+use crate::tables::TableArgs;
 use drafti_engine::{DepthInfo, Engine, Limits, RootLine, Score, SearchResult, DEFAULT_DEPTH};
 use drafti_rules::{numbered_line, Position, Variant};
 use serde::Serialize;
@@ -58,9 +59,8 @@ pub struct Args {
     /// Square numbers (1-32) instead of algebraic names.
     #[arg(long)]
     numeric: bool,
-    /// Endgame tables to use (default: those in ~/.cache/drafti/egtb, if built).
-    #[arg(long, value_name = "DIR")]
-    egtb: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    tables: TableArgs,
 }
 
 /// A score as JSON fields.
@@ -144,10 +144,7 @@ pub fn run(args: Args) -> CommandResult {
     let variant = args.variant;
     let numeric = args.numeric;
     let mut engine = Engine::new(variant, args.hash as usize);
-    engine.set_tables(super::egtb::tables_for_search(
-        args.egtb.as_deref(),
-        variant,
-    )?)?;
+    engine.set_tables(args.tables.for_variant(variant)?)?;
     let line_json = |line: &RootLine| LineJson {
         mv: pos.line_notation(variant, &line.pv[..1], numeric).remove(0),
         score: ScoreJson::of(line.score),
