@@ -327,19 +327,108 @@ fn the_tests_never_read_the_users_tables() {
     // Every drafti the tests run has the empty isolated home as HOME and XDG_CACHE_HOME,
     // so tables the user built in ~/.cache/drafti/egtb change no test's result.
     let expected = format!(
-        "drafti: {}: No such file or directory",
-        isolated_home().join("drafti/egtb/tz").display()
+        "drafti: no endgame tables for tz in {} (drafti egtb build --variant tz --pieces 4 \
+         --dir {} builds them)\n",
+        isolated_home().join("drafti/egtb/tz").display(),
+        isolated_home().join("drafti/egtb").display()
     );
     let out = drafti().args(["egtb", "info"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(
-        String::from_utf8_lossy(&out.stderr).starts_with(&expected),
-        "{out:?}"
-    );
+    assert_eq!(String::from_utf8_lossy(&out.stderr), expected);
     let out = drafti_command().args(["egtb", "info"]).output().unwrap();
-    assert!(
-        String::from_utf8_lossy(&out.stderr).starts_with(&expected),
-        "{out:?}"
-    );
+    assert_eq!(String::from_utf8_lossy(&out.stderr), expected);
     assert_eq!(std::fs::read_dir(isolated_home()).unwrap().count(), 0);
+}
+
+/// `egtb info` on rules with no tables built (issue 27, item 17): a clear message with the
+/// command that builds them, not a raw OS error; the same for a folder that is not there.
+#[test]
+fn info_without_tables_says_how_to_build_them() {
+    let out = drafti()
+        .args(["egtb", "info", "--variant", "russian", "--dir", dir()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!(
+            "drafti: no endgame tables for russian in {}/russian (drafti egtb build --variant \
+             russian --pieces 4 --dir {} builds them)\n",
+            dir(),
+            dir()
+        )
+    );
+    assert!(out.stdout.is_empty());
+}
+
+/// A build of more than ten billion new positions prints its estimate and stops without
+/// `--yes` (issue 27, item 17): nothing is written, not even the folder.
+#[test]
+fn a_huge_build_needs_yes() {
+    let scratch = tempfile::tempdir().unwrap();
+    let d = scratch.path().join("eg");
+    let out = drafti()
+        .args([
+            "egtb",
+            "build",
+            "--pieces",
+            "8",
+            "--dir",
+            d.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with("drafti: tz: ")
+            && stderr.contains("new tables of at most 8 pieces hold ")
+            && stderr.ends_with(" GB on disk and hours of work; give --yes to build them\n"),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty());
+    assert!(!d.exists());
+}
+
+/// Every `egtb` subcommand reports a write error on stdout and exits 2 (issue 27, item 11:
+/// it was a panic, exit 101).
+#[test]
+fn every_subcommand_reports_a_write_error() {
+    let scratch = tempfile::tempdir().unwrap();
+    let fresh = scratch.path().to_str().unwrap();
+    for args in [
+        &["egtb", "build", "--pieces", "2", "--dir", fresh][..],
+        &[
+            "egtb",
+            "probe",
+            "--fen",
+            "W:WKb8,Kd6,Ka1:BKg1",
+            "--dir",
+            dir(),
+        ],
+        &[
+            "egtb",
+            "probe",
+            "--fen",
+            "W:WKb8,Kd6,Ka1:BKg1",
+            "--dir",
+            dir(),
+            "--json",
+        ],
+        &["egtb", "verify", "--dir", dir()],
+        &["egtb", "info", "--dir", dir()],
+        &["egtb", "info", "--dir", dir(), "--json"],
+    ] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let out = drafti_command().args(args).stdout(full).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            "drafti: cannot write the report: No space left on device (os error 28)\n",
+            "{args:?}"
+        );
+    }
 }

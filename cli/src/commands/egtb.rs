@@ -7,16 +7,17 @@
 //! tables there automatically when they exist, and say so.
 
 use crate::args::{jobs, parse_fen};
-use crate::error::{CliError, CommandResult};
+use crate::error::{report_written, CliError, CommandResult};
+use crate::progress::Progress;
 use crate::runner::worker_pool;
-use drafti_engine::egtb::{self, BuildEvent, Signature, Tables, Value};
+use drafti_engine::egtb::{self, BuildEvent, EgtbError, Signature, Tables, Value};
 use drafti_report::thousands;
 use drafti_rules::{numbered_line, Position, Variant};
 use serde::Serialize;
-use std::io::IsTerminal;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 #[derive(clap::Args)]
@@ -62,6 +63,10 @@ struct BuildArgs {
     /// Worker threads (default: one per core).
     #[arg(long, short = 'j', default_value_t = 0, value_parser = crate::args::parse_jobs)]
     jobs: usize,
+    /// Start a build of more than 10 billion new positions (7 pieces and up: hours, and tens
+    /// of gigabytes); without it such a build prints its estimate and stops.
+    #[arg(long)]
+    yes: bool,
 }
 
 #[derive(clap::Args)]
@@ -128,66 +133,40 @@ fn parse_variants(text: &str) -> Result<VariantSet, String> {
         .map(VariantSet)
 }
 
-/// The default folder of the tables: `$XDG_CACHE_HOME/drafti/egtb`, else
-/// `~/.cache/drafti/egtb`.
-pub fn default_dir() -> Option<PathBuf> {
-    let cache = std::env::var_os("XDG_CACHE_HOME")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
-    Some(cache.join("drafti").join("egtb"))
-}
-
 fn root(dir: &DirArg) -> Result<PathBuf, CliError> {
-    dir.dir.clone().or_else(default_dir).ok_or_else(|| {
-        CliError::new("no folder for the endgame tables: give --dir DIR (HOME is not set)")
-    })
+    dir.dir
+        .clone()
+        .or_else(crate::tables::default_dir)
+        .ok_or_else(|| {
+            CliError::new("no folder for the endgame tables: give --dir DIR (HOME is not set)")
+        })
 }
 
-/// The tables a searching command uses: those under `--egtb DIR` (an error if there are
-/// none or one is damaged), else those in the default folder if it has any (a damaged one is
-/// still an error). Says on stderr which tables it uses.
+/// Still used by `puzzles.rs` until it takes [`crate::tables::TableArgs`] (the other branch
+/// of this change does so); delete it then.
 pub fn tables_for_search(
     dir: Option<&Path>,
     variant: Variant,
 ) -> Result<Option<Arc<Tables>>, CliError> {
-    match dir {
-        Some(d) => tables_in(d, variant, true),
-        None => match default_dir() {
-            Some(d) => tables_in(&d, variant, false),
-            None => Ok(None),
-        },
+    crate::tables::TableArgs {
+        egtb: dir.map(Path::to_path_buf),
+        no_egtb: false,
     }
-}
-
-/// The tables of `variant` under `root`, said on stderr. Not `required`: none there is no
-/// error (a damaged file still is).
-pub fn tables_in(
-    root: &Path,
-    variant: Variant,
-    required: bool,
-) -> Result<Option<Arc<Tables>>, CliError> {
-    if !required && !Tables::variant_dir(root, variant).is_dir() {
-        return Ok(None);
-    }
-    match Tables::open(root, variant) {
-        Ok(t) => {
-            eprintln!(
-                "endgame tables: {} ({} tables, up to {} pieces)",
-                t.dir().display(),
-                t.len(),
-                t.max_pieces()
-            );
-            Ok(Some(Arc::new(t)))
-        }
-        Err(egtb::EgtbError::NoTables { .. }) if !required => Ok(None),
-        Err(e) => Err(CliError::new(e.to_string())),
-    }
+    .for_variant(variant)
 }
 
 fn open(dir: &DirArg, variant: Variant) -> Result<Tables, CliError> {
     let root = root(dir)?;
-    Tables::open(&root, variant).map_err(|e| CliError::new(e.to_string()))
+    Tables::open(&root, variant).map_err(|e| match e {
+        EgtbError::NoTables { path } => CliError::new(format!(
+            "no endgame tables for {variant} in {} (drafti egtb build --variant {} --pieces 4 \
+             --dir {} builds them)",
+            path.display(),
+            variant.name(),
+            root.display()
+        )),
+        e => CliError::new(e.to_string()),
+    })
 }
 
 pub fn run(args: Args) -> CommandResult {
@@ -199,87 +178,100 @@ pub fn run(args: Args) -> CommandResult {
     }
 }
 
-fn progress_bar(total: u64, what: &str) -> Option<indicatif::ProgressBar> {
-    if !std::io::stderr().is_terminal() {
-        return None;
-    }
-    let bar = indicatif::ProgressBar::new(total);
-    let template =
-        format!("{{bar:40}} {{human_pos}}/{{human_len}} {what}, {{per_sec}}, {{eta}} left");
-    bar.set_style(indicatif::ProgressStyle::with_template(&template).expect("valid template"));
-    Some(bar)
-}
-
 fn mb(bytes: u64) -> String {
     format!("{:.1} MB", bytes as f64 / 1e6)
+}
+
+fn gb(bytes: u64) -> String {
+    format!("{:.1} GB", bytes as f64 / 1e9)
+}
+
+/// Builds of more new positions than this need `--yes` (7 pieces: about 60 billion).
+const CONFIRM_POSITIONS: u64 = 10_000_000_000;
+
+/// The build's lines to stdout, from its worker threads too: written above the bar, the
+/// first write error kept (and nothing more written after it).
+struct Lines {
+    bar: Progress,
+    failed: Option<io::Error>,
+}
+
+impl Lines {
+    fn say(&mut self, line: std::fmt::Arguments) {
+        if self.failed.is_none() {
+            let written = self.bar.suspend(|| writeln!(io::stdout().lock(), "{line}"));
+            self.failed = written.err();
+        }
+    }
 }
 
 fn build(args: BuildArgs) -> CommandResult {
     let root = root(&args.dir)?;
     let threads = jobs(args.jobs);
-    let pool = worker_pool(threads, "egtb")?;
+    let (targets, what) = match args.pieces {
+        Some(n) => (Signature::all_up_to(n), format!("of at most {n} pieces")),
+        None => {
+            let names: Vec<String> = args.signature.iter().map(|s| s.name()).collect();
+            (args.signature.clone(), format!("for {}", names.join(", ")))
+        }
+    };
+    let mut plans = Vec::new();
     for &variant in &args.variant.0 {
+        let plan =
+            egtb::plan(&root, variant, &targets).map_err(|e| CliError::new(e.to_string()))?;
+        if plan.new_positions > CONFIRM_POSITIONS && !args.yes {
+            return Err(CliError::new(format!(
+                "{variant}: {} new tables {what} hold {} positions: {} on disk and hours of \
+                 work; give --yes to build them",
+                plan.new_signatures,
+                thousands(plan.new_positions),
+                gb(plan.new_bytes())
+            )));
+        }
+        plans.push((variant, plan));
+    }
+    let pool = worker_pool(threads, "egtb")?;
+    for (variant, plan) in plans {
         let start = Instant::now();
-        let bar: std::sync::Mutex<Option<indicatif::ProgressBar>> = std::sync::Mutex::new(None);
-        let say = |line: String| {
-            let bar = bar.lock().unwrap_or_else(|e| e.into_inner());
-            match bar.as_ref() {
-                Some(b) => b.suspend(|| println!("{line}")),
-                None => println!("{line}"),
-            }
-        };
-        let counts = std::sync::Mutex::new((0usize, 0usize));
+        report_written(writeln!(
+            io::stdout().lock(),
+            "{variant}: {} tables {what}, {} positions, in {} ({threads} threads)",
+            plan.signatures,
+            thousands(plan.positions),
+            Tables::variant_dir(&root, variant).display()
+        ))?;
+        let lines = Mutex::new(Lines {
+            bar: Progress::hidden(),
+            failed: None,
+        });
+        let lines = || lines.lock().unwrap_or_else(|e| e.into_inner());
+        let counts = Mutex::new([0usize; 2]);
+        let count = |i: usize| counts.lock().unwrap_or_else(|e| e.into_inner())[i] += 1;
         let on_event = |event: BuildEvent| match event {
-            BuildEvent::Plan {
-                signatures,
-                positions,
-            } => {
-                let what = match args.pieces {
-                    Some(n) => format!("of at most {n} pieces"),
-                    None => {
-                        "for ".to_string()
-                            + &args
-                                .signature
-                                .iter()
-                                .map(|s| s.name())
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                    }
-                };
-                println!(
-                    "{variant}: {signatures} tables {what}, {} positions, in {} ({threads} threads)",
-                    thousands(positions),
-                    Tables::variant_dir(&root, variant).display()
-                );
-                *bar.lock().unwrap_or_else(|e| e.into_inner()) =
-                    progress_bar(positions, "positions");
+            BuildEvent::Plan { positions, .. } => {
+                lines().bar = Progress::count(positions, "positions");
             }
             BuildEvent::Kept {
                 signature,
                 positions,
             } => {
-                counts.lock().unwrap_or_else(|e| e.into_inner()).1 += 1;
-                if let Some(b) = bar.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
-                    b.inc(positions);
-                }
-                say(format!(
+                count(1);
+                let mut lines = lines();
+                lines.bar.inc(positions);
+                lines.say(format_args!(
                     "  kept  {:<10} {:>13} positions",
                     signature.name(),
                     thousands(positions)
                 ));
             }
-            BuildEvent::Progress { positions } => {
-                if let Some(b) = bar.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
-                    b.inc(positions);
-                }
-            }
+            BuildEvent::Progress { positions } => lines().bar.inc(positions),
             BuildEvent::Built {
                 signature,
                 positions,
                 max_distance,
             } => {
-                counts.lock().unwrap_or_else(|e| e.into_inner()).0 += 1;
-                say(format!(
+                count(0);
+                lines().say(format_args!(
                     "  built {:<10} {:>13} positions, longest {max_distance} plies, {:.1} s",
                     signature.name(),
                     thousands(positions),
@@ -288,22 +280,22 @@ fn build(args: BuildArgs) -> CommandResult {
             }
         };
         let tables = pool
-            .install(|| match args.pieces {
-                Some(n) => egtb::build(&root, variant, n, &on_event),
-                None => egtb::build_signatures(&root, variant, &args.signature, &on_event),
-            })
+            .install(|| egtb::build_signatures(&root, variant, &targets, &on_event))
             .map_err(|e| CliError::new(e.to_string()))?;
-        if let Some(b) = bar.lock().unwrap_or_else(|e| e.into_inner()).take() {
-            b.finish_and_clear();
+        let mut lines = lines();
+        lines.bar = Progress::hidden();
+        if let Some(e) = lines.failed.take() {
+            return Err(CliError::writing("the report", &e));
         }
-        let (built, kept) = *counts.lock().unwrap_or_else(|e| e.into_inner());
+        let [built, kept] = *counts.lock().unwrap_or_else(|e| e.into_inner());
         let bytes: u64 = tables.infos().iter().map(|i| i.bytes).sum();
-        println!(
+        report_written(writeln!(
+            io::stdout().lock(),
             "{variant}: {} tables ({built} built, {kept} kept), {} on disk, {:.1} s",
             tables.len(),
             mb(bytes),
             start.elapsed().as_secs_f64()
-        );
+        ))?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -379,6 +371,7 @@ fn probe(args: ProbeArgs) -> CommandResult {
     };
     let line_text = pos.line_notation(variant, &line, args.numeric);
     let side = pos.turn();
+    let mut out = io::stdout().lock();
     if args.json {
         let json = ProbeJson {
             fen: pos.to_fen(),
@@ -401,30 +394,34 @@ fn probe(args: ProbeArgs) -> CommandResult {
                 })
                 .collect(),
         };
-        println!("{}", serde_json::to_string(&json)?);
+        report_written(writeln!(out, "{}", serde_json::to_string(&json)?))?;
         return Ok(ExitCode::SUCCESS);
     }
-    println!("table  {sig} in {}", tables.dir().display());
     let verdict = match value {
         Value::Win(d) => format!("{side} to move wins in {d} plies"),
         Value::Loss(d) => format!("{side} to move loses in {d} plies"),
         Value::Draw => format!("a draw with best play ({side} to move)"),
     };
-    println!("value  {value}: {verdict}");
-    match line.first() {
-        Some(best) => println!("best   {}", names(best)),
-        None => println!("best   none: the game is over"),
-    }
-    if !line.is_empty() {
-        let more = if value == Value::Draw { " …" } else { "" };
-        println!("line   {}{more}", numbered_line(side, &line_text));
-    }
-    if !moves.is_empty() {
-        println!("moves");
-        for (mv, v) in &moves {
-            println!("  {:<12} {v}", names(mv));
+    let mut write = || -> io::Result<()> {
+        writeln!(out, "table  {sig} in {}", tables.dir().display())?;
+        writeln!(out, "value  {value}: {verdict}")?;
+        match line.first() {
+            Some(best) => writeln!(out, "best   {}", names(best))?,
+            None => writeln!(out, "best   none: the game is over")?,
         }
-    }
+        if !line.is_empty() {
+            let more = if value == Value::Draw { " …" } else { "" };
+            writeln!(out, "line   {}{more}", numbered_line(side, &line_text))?;
+        }
+        if !moves.is_empty() {
+            writeln!(out, "moves")?;
+            for (mv, v) in &moves {
+                writeln!(out, "  {:<12} {v}", names(mv))?;
+            }
+        }
+        Ok(())
+    };
+    report_written(write())?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -435,43 +432,33 @@ fn verify(args: VerifyArgs) -> CommandResult {
         let tables = open(&args.dir, variant)?;
         let start = Instant::now();
         let total: u64 = tables.infos().iter().map(|i| i.header.entries).sum();
-        let bar = progress_bar(total, "positions");
-        let report = pool.install(|| {
-            egtb::verify(&tables, &|n| {
-                if let Some(b) = &bar {
-                    b.inc(n);
-                }
-            })
-        });
-        if let Some(b) = bar {
-            b.finish_and_clear();
-        }
+        let bar = Progress::count(total, "positions");
+        let report = pool.install(|| egtb::verify(&tables, &|n| bar.inc(n)));
+        drop(bar);
+        let mut out = io::stdout().lock();
         for problem in &report.problems {
-            println!("  {problem}");
+            report_written(writeln!(out, "  {problem}"))?;
         }
-        if report.ok() {
-            println!(
-                "{variant}: {} tables, {} positions verified in {:.1} s: every entry consistent ({})",
+        let dir = tables.dir().display();
+        report_written(if report.ok() {
+            writeln!(
+                out,
+                "{variant}: {} tables, {} positions verified in {:.1} s: every entry consistent ({dir})",
                 report.tables,
                 thousands(report.positions),
                 start.elapsed().as_secs_f64(),
-                tables.dir().display()
-            );
+            )
         } else {
             all_ok = false;
-            println!(
-                "{variant}: {} of {} positions inconsistent ({})",
+            writeln!(
+                out,
+                "{variant}: {} of {} positions inconsistent ({dir})",
                 thousands(report.errors),
                 thousands(report.positions),
-                tables.dir().display()
-            );
-        }
+            )
+        })?;
     }
-    Ok(if all_ok {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    Ok(crate::error::exit_code(!all_ok))
 }
 
 #[derive(Serialize)]
@@ -489,68 +476,101 @@ struct InfoJson {
     path: String,
 }
 
+/// One row of the `info` table.
+fn info_row(out: &mut impl Write, cells: [&str; 8]) -> io::Result<()> {
+    let [a, b, c, d, e, f, g, h] = cells;
+    writeln!(
+        out,
+        "  {a:<10} {b:>6} {c:>13} {d:>13} {e:>13} {f:>13} {g:>7} {h:>10}"
+    )
+}
+
 fn info(args: InfoArgs) -> CommandResult {
+    let mut out = io::stdout().lock();
     for &variant in &args.variant.0 {
         let tables = open(&args.dir, variant)?;
-        let infos = tables.infos();
-        if args.json {
-            for i in &infos {
-                let h = i.header;
-                let json = InfoJson {
-                    variant: variant.name().into(),
-                    signature: h.signature.name(),
-                    pieces: h.signature.pieces(),
-                    layers: h.layers,
-                    positions: h.wins + h.draws + h.losses,
-                    wins: h.wins,
-                    draws: h.draws,
-                    losses: h.losses,
-                    max_distance: h.max_distance,
-                    bytes: i.bytes,
-                    path: i.path.display().to_string(),
-                };
-                println!("{}", serde_json::to_string(&json)?);
-            }
-            continue;
-        }
-        println!("{variant}: {}", tables.dir().display());
-        println!(
-            "  {:<10} {:>6} {:>13} {:>13} {:>13} {:>13} {:>7} {:>10}",
-            "table", "layers", "positions", "wins", "draws", "losses", "longest", "size"
-        );
-        let mut total = [0u64; 5];
-        for i in &infos {
-            let h = i.header;
-            let positions = h.wins + h.draws + h.losses;
-            println!(
-                "  {:<10} {:>6} {:>13} {:>13} {:>13} {:>13} {:>7} {:>10}",
-                h.signature.name(),
-                h.layers,
-                thousands(positions),
-                thousands(h.wins),
-                thousands(h.draws),
-                thousands(h.losses),
-                h.max_distance,
-                mb(i.bytes)
-            );
-            for (t, v) in total
-                .iter_mut()
-                .zip([positions, h.wins, h.draws, h.losses, i.bytes])
-            {
-                *t += v;
-            }
-        }
-        println!(
-            "  {:<10} {:>6} {:>13} {:>13} {:>13} {:>13} {:>7} {:>10}",
-            format!("{} tables", infos.len()),
-            "",
-            thousands(total[0]),
-            thousands(total[1]),
-            thousands(total[2]),
-            thousands(total[3]),
-            "",
-            mb(total[4])
-        );
+        report_written(write_info(&mut out, variant, &tables, args.json))?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn write_info(
+    out: &mut impl Write,
+    variant: Variant,
+    tables: &Tables,
+    json: bool,
+) -> io::Result<()> {
+    let infos = tables.infos();
+    if json {
+        for i in &infos {
+            let h = i.header;
+            let json = InfoJson {
+                variant: variant.name().into(),
+                signature: h.signature.name(),
+                pieces: h.signature.pieces(),
+                layers: h.layers,
+                positions: h.wins + h.draws + h.losses,
+                wins: h.wins,
+                draws: h.draws,
+                losses: h.losses,
+                max_distance: h.max_distance,
+                bytes: i.bytes,
+                path: i.path.display().to_string(),
+            };
+            writeln!(
+                out,
+                "{}",
+                serde_json::to_string(&json).map_err(io::Error::other)?
+            )?;
+        }
+        return Ok(());
+    }
+    writeln!(out, "{variant}: {}", tables.dir().display())?;
+    let head = [
+        "table",
+        "layers",
+        "positions",
+        "wins",
+        "draws",
+        "losses",
+        "longest",
+        "size",
+    ];
+    info_row(out, head)?;
+    let mut total = [0u64; 5];
+    for i in &infos {
+        let h = i.header;
+        let positions = h.wins + h.draws + h.losses;
+        let n = [positions, h.wins, h.draws, h.losses].map(thousands);
+        let (name, layers, longest) = (
+            h.signature.name(),
+            h.layers.to_string(),
+            h.max_distance.to_string(),
+        );
+        info_row(
+            out,
+            [
+                &name,
+                &layers,
+                &n[0],
+                &n[1],
+                &n[2],
+                &n[3],
+                &longest,
+                &mb(i.bytes),
+            ],
+        )?;
+        for (t, v) in total
+            .iter_mut()
+            .zip([positions, h.wins, h.draws, h.losses, i.bytes])
+        {
+            *t += v;
+        }
+    }
+    let n = [total[0], total[1], total[2], total[3]].map(thousands);
+    let count = format!("{} tables", infos.len());
+    info_row(
+        out,
+        [&count, "", &n[0], &n[1], &n[2], &n[3], "", &mb(total[4])],
+    )
 }

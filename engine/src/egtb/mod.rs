@@ -32,7 +32,7 @@ mod index;
 mod probe;
 mod verify;
 
-pub use build::{build, build_signatures, BuildEvent};
+pub use build::{build, build_signatures, plan, BuildEvent, BuildPlan};
 pub use format::{file_name, Header, EXTENSION, LOAD_LIMIT};
 pub use index::{Signature, MAX_PIECES};
 pub use probe::{TableInfo, Tables};
