@@ -478,3 +478,94 @@ fn refusals_keep_the_engine_alive() {
     hub.stdin = None;
     assert!(hub.exits().success());
 }
+
+/// Issue 27, item 3: a `pos` refused for what it says — a bad square in its moves, 13 men, a
+/// man on its crowning row, a line cut off — unsets the position, so `go` is refused instead
+/// of answered for the position before.
+#[test]
+fn a_refused_pos_unsets_the_position() {
+    let mut hub = Hub::start(&[]);
+    hub.handshake("tz");
+    hub.send("level depth=2");
+    let thirteen_men = "Wbbbbbbbbbbbbeeeeeeewwwwwwwwwwwww";
+    let crowning_row = "Wweeeeeeeeeeeeeeeeeeeeeeeeeeeeeeb";
+    for bad in [
+        format!("pos pos={START} moves=\"99-1\""),
+        format!("pos pos={thirteen_men}"),
+        format!("pos pos={crowning_row}"),
+        format!("pos pos={START} moves=\"22-18"),
+        format!(
+            "pos pos={START} moves=\"22-18 11-15\" {}",
+            "x".repeat(70_000)
+        ),
+    ] {
+        hub.send(&format!("pos pos={START}"));
+        hub.send("go think");
+        assert!(hub.until("done").last().unwrap().starts_with("done move="));
+        hub.send(&bad);
+        let refused = hub.next();
+        assert!(
+            refused.starts_with("error message=") && refused.ends_with(" (position unset)\""),
+            "{bad:.80}: {refused}"
+        );
+        hub.send("go think");
+        assert_eq!(
+            hub.next(),
+            r#"error message="go: no position: send pos first""#
+        );
+        hub.ping();
+    }
+    hub.send("quit");
+    assert!(hub.exits().success());
+}
+
+/// Issue 27, item 8: a line without end is not held: `drafti hub` reads 200 MiB of one line in
+/// bounded memory, answers one short `error` quoting its start, and goes on.
+#[cfg(target_os = "linux")]
+#[test]
+#[allow(clippy::zombie_processes)] // waited for by wait4, for its peak memory
+fn an_endless_line_is_dropped_in_bounded_memory() {
+    let mut child = drafti_command()
+        .arg("hub")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        BufReader::new(stdout)
+            .lines()
+            .map_while(Result::ok)
+            .collect::<Vec<String>>()
+    });
+    let chunk = vec![b'x'; 1 << 20];
+    stdin.write_all(b"pos pos=").unwrap();
+    for _ in 0..200 {
+        stdin.write_all(&chunk).unwrap();
+    }
+    stdin.write_all(b"\nping\nquit\n").unwrap();
+    drop(stdin);
+    let mut status = 0;
+    // SAFETY: `rusage` is plain data filled in by the kernel; the pid is our own child,
+    // waited for once.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let pid = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
+    assert_eq!(pid, child.id() as libc::pid_t);
+    let lines = reader.join().unwrap();
+    assert_eq!(
+        lines,
+        [
+            format!(
+                "error message=\"a line of {} bytes is longer than 65536: not read (it began \
+                 'pos pos=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…') (position unset)\"",
+                8 + (200 << 20)
+            ),
+            "pong".to_string()
+        ]
+    );
+    assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0);
+    let peak_mib = usage.ru_maxrss / 1024;
+    assert!(peak_mib < 40, "peak resident memory {peak_mib} MiB");
+}
