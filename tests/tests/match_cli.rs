@@ -4,7 +4,7 @@
 //! illegal move), each of which loses its games, recorded in the `Termination` tag, while
 //! the match goes on.
 
-use drafti_tests::{drafti, drafti_path};
+use drafti_tests::{drafti, drafti_command, drafti_path};
 use serde_json::Value;
 
 fn hub(args: &str) -> String {
@@ -253,4 +253,173 @@ fn endgame_tables_adjudicate() {
         .unwrap();
     assert!(out.status.success());
     assert_eq!(summary(&out.stdout)["terminations"]["tables"], 0);
+}
+
+/// `drafti match ARGS` run to its end (a watchdog fails the test after two minutes instead of
+/// hanging): (exit code, stdout, stderr, peak resident memory of the match and the engines it
+/// waited for, in MiB).
+#[cfg(target_os = "linux")]
+#[allow(clippy::zombie_processes)] // waited for by wait4, for its peak memory
+fn match_with_peak(args: &[&str]) -> (i32, String, String, i64) {
+    use std::io::Read;
+    let mut child = drafti_command()
+        .arg("match")
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let err = std::thread::spawn(move || {
+        let mut text = String::new();
+        stderr.read_to_string(&mut text).unwrap();
+        text
+    });
+    let pid = child.id() as libc::pid_t;
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    let mut status = 0;
+    // SAFETY: `rusage` is plain data filled in by the kernel; the pid is our own child,
+    // reaped once by wait4.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    loop {
+        let done = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
+        if done == pid {
+            break;
+        }
+        if std::time::Instant::now() > until {
+            let _ = child.kill();
+            panic!("drafti match {args:?} did not end within two minutes");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let mut out = String::new();
+    stdout.read_to_string(&mut out).unwrap();
+    assert!(libc::WIFEXITED(status), "drafti match was killed");
+    (
+        libc::WEXITSTATUS(status),
+        out,
+        err.join().unwrap(),
+        usage.ru_maxrss / 1024,
+    )
+}
+
+/// Issue 27, item 8: an engine that floods `info` lines, or writes one line without end, is
+/// forfeited on its deadline even while its lines keep coming, and the match reads them in
+/// bounded memory.
+#[cfg(target_os = "linux")]
+#[test]
+fn flooding_engines_forfeit_on_time_in_bounded_memory() {
+    for mode in ["flood", "longline"] {
+        let engine = broken(mode);
+        let (code, out, err, peak_mib) = match_with_peak(&[
+            "--engine",
+            &hub("--nodes 300"),
+            "--engine",
+            &engine,
+            "--games",
+            "2",
+            "--movetime",
+            "200",
+            "--margin",
+            "200",
+            "--json",
+        ]);
+        assert_eq!(code, 0, "{mode}: {err}");
+        let s = summary(out.as_bytes());
+        assert_eq!(
+            (s["wins"].as_u64(), s["games"].as_u64()),
+            (Some(2), Some(2)),
+            "{s}"
+        );
+        assert_eq!(s["terminations"]["forfeit"], 2, "{mode}: {s}");
+        let games: Vec<&str> = err.lines().filter(|l| l.starts_with("game ")).collect();
+        assert_eq!(games.len(), 2, "{err}");
+        for line in games {
+            assert!(
+                line.contains("(time forfeit: ") && line.contains("no answer within 0.4 s"),
+                "{mode}: {line}"
+            );
+        }
+        assert!(peak_mib < 64, "{mode}: peak resident memory {peak_mib} MiB");
+    }
+}
+
+/// Issue 27, item 16: an engine that exits leaving a child that holds its output open is
+/// scored as abandoned (not a time forfeit), and the child does not outlive the match: the
+/// engine's whole process group is killed.
+#[test]
+fn an_engine_leaving_a_child_is_abandoned_and_the_child_killed() {
+    let pids = temp("orphans.txt");
+    let _ = std::fs::remove_file(&pids);
+    let engine = format!("{} {}", broken("orphan"), pids.display());
+    let out = drafti()
+        .args([
+            "match",
+            "--engine",
+            &hub("--nodes 300"),
+            "--engine",
+            &engine,
+        ])
+        .args([
+            "--games",
+            "2",
+            "--movetime",
+            "100",
+            "--margin",
+            "200",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let s = summary(&out.stdout);
+    assert_eq!(s["terminations"]["forfeit"], 2, "{s}");
+    let games: Vec<&str> = stderr.lines().filter(|l| l.starts_with("game ")).collect();
+    assert_eq!(games.len(), 2, "{stderr}");
+    for line in games {
+        assert!(
+            line.contains("(abandoned: ") && line.contains("the engine exited with status 3"),
+            "{line}"
+        );
+    }
+    let orphans = std::fs::read_to_string(&pids).unwrap();
+    assert_eq!(orphans.lines().count(), 2, "{orphans}");
+    for pid in orphans.lines() {
+        // Gone, or a zombie waiting for a parent that never reaps (PID 1 of a container).
+        let state = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        let alive = state
+            .rsplit(')')
+            .next()
+            .and_then(|rest| rest.split_whitespace().next())
+            .is_some_and(|s| s != "Z");
+        assert!(
+            !alive,
+            "the engine's child {pid} outlived the match: {state}"
+        );
+    }
+}
+
+/// Issue 27, item 16: `--engine` runs through `sh -c`, so `cd DIR && CMD` and `VAR=x CMD`
+/// work.
+#[test]
+fn engine_commands_are_shell_commands() {
+    let engine = format!("cd / && DRAFTI_TEST=1 {}", hub("--nodes 200"));
+    let out = drafti()
+        .args([
+            "match",
+            "--engine",
+            &engine,
+            "--engine",
+            &hub("--nodes 200"),
+        ])
+        .args(["--games", "2", "--json"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let s = summary(&out.stdout);
+    assert_eq!(s["games"], 2, "{s}");
+    assert_eq!(s["terminations"]["forfeit"], 0, "{s}");
 }
