@@ -423,3 +423,101 @@ fn engine_commands_are_shell_commands() {
     assert_eq!(s["games"], 2, "{s}");
     assert_eq!(s["terminations"]["forfeit"], 0, "{s}");
 }
+
+/// Issue 27, item 10: absurd times are refused when the flags are read (an `Instant` plus
+/// u64::MAX seconds panicked; a move time the Hub engines refuse was blamed on them).
+#[test]
+fn absurd_times_are_refused_at_parse_time() {
+    for (flag, value, message) in [
+        (
+            "--move-timeout",
+            "18446744073709551615",
+            "error: invalid value '18446744073709551615' for '--move-timeout <S>': \
+             18446744073709551615 is not in 1..=86400\n",
+        ),
+        (
+            "--movetime",
+            "86400001",
+            "error: invalid value '86400001' for '--movetime <MS>': 86400001 is not in \
+             1..=86400000\n",
+        ),
+        (
+            "--margin",
+            "18446744073709551615",
+            "error: invalid value '18446744073709551615' for '--margin <MS>': \
+             18446744073709551615 is not in 0..=3600000\n",
+        ),
+    ] {
+        let out = drafti()
+            .args(["match", "--engine", "true", "--engine", "true", flag, value])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{flag}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.starts_with(message), "{stderr}");
+    }
+}
+
+/// Issue 27, item 16: a FEN openings file with one bad line is refused naming the line; a
+/// FEN opening whose game is already over is skipped with a note, the others played.
+#[test]
+fn fen_openings_name_their_bad_line_and_skip_finished_games() {
+    let bad = temp("bad-openings.txt");
+    std::fs::write(&bad, "# openings\nW:W21-32:B1-12\n\nW:W21-32:B1-99\n").unwrap();
+    let out = drafti()
+        .args([
+            "match",
+            "--engine",
+            &hub("--nodes 100"),
+            "--engine",
+            &hub("--nodes 100"),
+        ])
+        .arg("--openings")
+        .arg(&bad)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!(
+            "drafti: {}: line 4: bad FEN square '99': square 99 is out of range (numeric \
+             squares are 1-32)\n",
+            bad.display()
+        )
+    );
+
+    let over = temp("over-openings.txt");
+    std::fs::write(&over, "B:W21:B\nW:W21-32:B1-12\n").unwrap();
+    let out = drafti()
+        .args([
+            "match",
+            "--engine",
+            &hub("--nodes 100"),
+            "--engine",
+            &hub("--nodes 100"),
+        ])
+        .args(["--games", "2", "--json", "--openings"])
+        .arg(&over)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.starts_with(&format!(
+            "drafti: {}: line 1: the game is already over there (White wins: Black has no \
+             legal move): skipped\n",
+            over.display()
+        )),
+        "{stderr}"
+    );
+    let s = summary(&out.stdout);
+    assert_eq!(s["games"], 2, "{s}");
+    assert_eq!(
+        s["terminations"]["normal"].as_u64().unwrap()
+            + s["terminations"]["draw_rule"].as_u64().unwrap()
+            + s["terminations"]["repetition"].as_u64().unwrap()
+            + s["terminations"]["ply_cap"].as_u64().unwrap(),
+        2,
+        "{s}"
+    );
+}

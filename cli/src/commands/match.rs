@@ -37,8 +37,8 @@ pub struct Args {
     /// How many games (each opening is played twice, colours swapped).
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..))]
     games: u64,
-    /// Milliseconds per move.
-    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..),
+    /// Milliseconds per move (at most a day).
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=DAY_MS),
           conflicts_with_all = ["tc", "nodes", "depth"])]
     movetime: Option<u64>,
     /// A clock: `SECONDS+INC` (sudden death with an increment, e.g. 10+0.1) or
@@ -75,11 +75,14 @@ pub struct Args {
     /// A game still going after this many plies is a draw.
     #[arg(long, default_value_t = 300)]
     max_plies: usize,
-    /// Milliseconds an engine may exceed its time before it forfeits.
-    #[arg(long, value_name = "MS", default_value_t = 500)]
+    /// Milliseconds an engine may exceed its time before it forfeits (at most an hour).
+    #[arg(long, value_name = "MS", default_value_t = 500,
+          value_parser = clap::value_parser!(u64).range(0..=3_600_000))]
     margin: u64,
-    /// Seconds a move may take under --nodes or --depth before the engine forfeits (hung).
-    #[arg(long, value_name = "S", default_value_t = 60)]
+    /// Seconds a move may take under --nodes or --depth before the engine forfeits (hung; at
+    /// most a day).
+    #[arg(long, value_name = "S", default_value_t = 60,
+          value_parser = clap::value_parser!(u64).range(1..=DAY_MS / 1000))]
     move_timeout: u64,
     /// Which built-in openings (the same seed gives the same openings).
     #[arg(long, default_value_t = 1)]
@@ -96,6 +99,10 @@ pub struct Args {
     #[arg(long)]
     json: bool,
 }
+
+/// A day in milliseconds: the most a move may be given (an `Instant` plus more can
+/// overflow, and the Hub protocol's engines refuse absurd times).
+const DAY_MS: u64 = 86_400_000;
 
 fn seconds(text: &str) -> Result<Duration, String> {
     text.trim()
@@ -275,10 +282,10 @@ pub fn run(args: Args) -> CommandResult {
         Some(path) => {
             let text =
                 std::fs::read_to_string(path).map_err(|e| CliError::new(format!("{path}: {e}")))?;
-            let (list, skipped) = match_runner::openings_from_file(&text, args.variant)
+            let (list, notes) = match_runner::openings_from_file(&text, args.variant)
                 .map_err(|e| CliError::new(format!("{path}: {e}")))?;
-            if skipped > 0 {
-                eprintln!("drafti: {path}: {skipped} games skipped (not valid, or already over)");
+            for note in notes {
+                eprintln!("drafti: {path}: {note}");
             }
             list
         }
@@ -331,7 +338,7 @@ pub fn run(args: Args) -> CommandResult {
         names: names.clone(),
     };
     let margin = Duration::from_millis(args.margin);
-    let move_timeout = Duration::from_secs(args.move_timeout.max(1));
+    let move_timeout = Duration::from_secs(args.move_timeout);
     let variant = args.variant;
     let players = || -> [Box<dyn Player>; 2] {
         engines.clone().map(|command| -> Box<dyn Player> {
