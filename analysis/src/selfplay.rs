@@ -123,37 +123,10 @@ pub struct SelfplayGame {
     pub termination: Termination,
 }
 
-/// SplitMix64: tiny and the same on every platform, so a seed means the same games (also
-/// those of `drafti selfplay --random`).
-pub struct Rng(u64);
-
-impl Rng {
-    /// The generator of stream `stream` (e.g. a game number) of `seed`.
-    pub fn new(seed: u64, stream: u64) -> Rng {
-        let mut rng = Rng(seed ^ stream.wrapping_mul(0xD1B5_4A32_D192_ED03));
-        rng.next_u64();
-        rng
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..n`.
-    pub fn below(&mut self, n: usize) -> usize {
-        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
-    }
-
-    /// Uniform in [0, 1).
-    pub fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
+/// The generator of self-play and random games: [`SplitMix64`], the same on every platform,
+/// so a seed means the same games (also those of `drafti selfplay --random`); a game's
+/// stream is `Rng::stream(seed, game number)`.
+pub use drafti_rules::SplitMix64 as Rng;
 
 thread_local! {
     static ENGINES: RefCell<Vec<Engine>> = const { RefCell::new(Vec::new()) };
@@ -196,8 +169,8 @@ pub fn play_games(options: &SelfplayOptions, first: u64, count: u64) -> Vec<Self
 
 fn play_with(engine: &mut Engine, options: &SelfplayOptions, game_no: u64) -> SelfplayGame {
     let opening_no = if options.paired { game_no / 2 } else { game_no };
-    let mut opening_rng = Rng::new(options.seed, opening_no);
-    let mut rng = Rng::new(options.seed ^ 0x05EE_D0F4_015E, game_no);
+    let mut opening_rng = Rng::stream(options.seed, opening_no);
+    let mut rng = Rng::stream(options.seed ^ 0x05EE_D0F4_015E, game_no);
     let variant = options.variant;
     let first = if variant == Variant::Tanzanian {
         options.first
@@ -421,7 +394,7 @@ pub struct RandomGames {
 /// assert_eq!(a.moves.nodes.len(), random_game(&settings, 3).moves.nodes.len());
 /// ```
 pub fn random_game(settings: &RandomGames, game_no: u64) -> GameRecord {
-    let mut rng = Rng::new(settings.seed, game_no);
+    let mut rng = Rng::stream(settings.seed, game_no);
     let first = match (settings.variant, settings.first) {
         (Variant::Tanzanian, First::Black) => Color::Black,
         (Variant::Tanzanian, First::Random) if rng.below(2) == 1 => Color::Black,

@@ -167,7 +167,7 @@ fn run_engine(args: Args) -> CommandResult {
                 .map(|i| {
                     let mut game_options = options.clone();
                     if args.first == First::Black
-                        || (args.first == First::Random && Rng::new(args.seed, i).below(2) == 1)
+                        || (args.first == First::Random && Rng::stream(args.seed, i).below(2) == 1)
                     {
                         game_options.first = Color::Black;
                     }
