@@ -70,7 +70,7 @@ impl Scoreboard {
         let score = played.first_player_score();
         self.tally.add(score);
         self.terminations.add(&played.termination);
-        if played.index % 2 == 0 {
+        if played.index.is_multiple_of(2) {
             self.pending = Some(score);
         } else if let Some(first) = self.pending.take() {
             self.tally.add_pair(first, score);
