@@ -61,13 +61,9 @@ impl Tables {
     /// wrong answer (or a blocked open) later.
     pub fn open(root: &Path, variant: Variant) -> Result<Tables, EgtbError> {
         let dir = Tables::variant_dir(root, variant);
-        // No folder for the variant is no tables, not an I/O failure.
-        let io = |source: std::io::Error| match source.kind() {
-            std::io::ErrorKind::NotFound => EgtbError::NoTables { path: dir.clone() },
-            _ => EgtbError::Io {
-                path: dir.clone(),
-                source,
-            },
+        let io = |source| EgtbError::Io {
+            path: dir.clone(),
+            source,
         };
         let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
             .map_err(io)?

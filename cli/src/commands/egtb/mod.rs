@@ -154,14 +154,21 @@ pub fn tables_for_search(
 
 fn open(dir: &DirArg, variant: Variant) -> Result<Tables, CliError> {
     let root = root(dir)?;
-    Tables::open(&root, variant).map_err(|e| match e {
-        EgtbError::NoTables { path } => CliError::new(format!(
+    let none_for = |path: &Path| {
+        CliError::new(format!(
             "no endgame tables for {variant} in {} (drafti egtb build --variant {} --pieces 4 \
              --dir {} builds them)",
             path.display(),
             variant.name(),
             root.display()
-        )),
+        ))
+    };
+    // No folder for the variant, or one without tables: say how to build them.
+    Tables::open(&root, variant).map_err(|e| match e {
+        EgtbError::NoTables { path } => none_for(&path),
+        EgtbError::Io { path, source } if source.kind() == std::io::ErrorKind::NotFound => {
+            none_for(&path)
+        }
         e => CliError::new(e.to_string()),
     })
 }
