@@ -171,3 +171,48 @@ impl MatchSummary {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::player::{Forfeit, ForfeitKind};
+    use drafti_rules::{Color, Position};
+
+    fn game(index: usize, white: usize, termination: Termination) -> PlayedGame {
+        PlayedGame {
+            index,
+            white,
+            names: ["a".into(), "b".into()],
+            start: Position::start(Color::White),
+            moves: Vec::new(),
+            opening_plies: 0,
+            replies: Vec::new(),
+            termination,
+        }
+    }
+
+    #[test]
+    fn the_scoreboard_counts_games_pairs_and_ends() {
+        let mut board = Scoreboard::default();
+        // Pair 1: the first engine wins as White, then draws: 1.5 points.
+        board.add(&game(0, 0, Termination::Rules(Outcome::Win(Color::White))));
+        board.add(&game(1, 1, Termination::Repetition));
+        // Pair 2: it loses as White on a forfeit, then as Black at the ply cap: 0.5.
+        let forfeit = Termination::Forfeit {
+            loser: Color::White,
+            engine: "a".into(),
+            forfeit: Forfeit::new(ForfeitKind::Time, "slow"),
+        };
+        board.add(&game(2, 0, forfeit));
+        board.add(&game(3, 1, Termination::PlyCap(300)));
+        let t = board.terminations;
+        assert_eq!((t.normal, t.repetition, t.forfeit, t.ply_cap), (1, 1, 1, 1));
+        assert_eq!(
+            (board.tally.wins, board.tally.draws, board.tally.losses),
+            (1, 2, 1)
+        );
+        assert_eq!(board.tally.pairs, [0, 1, 0, 1, 0]);
+        let s = MatchSummary::new(["a".into(), "b".into()], &board.tally, t, None);
+        assert_eq!((s.games, s.score, s.model), (4, 0.5, "pentanomial"));
+    }
+}

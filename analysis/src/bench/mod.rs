@@ -253,3 +253,66 @@ fn thousands(n: u64) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pool() -> rayon::ThreadPool {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap()
+    }
+
+    #[test]
+    fn the_quick_hot_paths_measure_fixed_work() {
+        let mut seen = Vec::new();
+        hot_paths(true, &pool(), 2, &mut |m| {
+            seen.push((m.bench, m.what, m.work, m.unit));
+            Ok(())
+        })
+        .unwrap();
+        let benches: Vec<&str> = seen.iter().map(|s| s.0).collect();
+        assert_eq!(
+            benches,
+            [
+                "perft", "write", "parse", "validate", "validate", "analyze", "search", "search",
+                "search", "search"
+            ]
+        );
+        assert_eq!(
+            seen[0],
+            (
+                "perft",
+                "Tanzanian start position, depth 9".to_string(),
+                3_963_671,
+                "leaves"
+            )
+        );
+        assert_eq!(seen[1].1, "2,000 random games as PDN");
+        // Parsed what was written; every game replays, on one thread and on two.
+        assert_eq!(seen[2].2, seen[1].2);
+        assert_eq!((seen[3].2, seen[4].2), (2_000, 2_000));
+        assert_eq!(seen[4].1, "the same on 2 threads");
+    }
+
+    #[test]
+    fn a_sink_error_stops_the_run() {
+        let mut calls = 0;
+        let result = hot_paths(true, &pool(), 2, &mut |_| {
+            calls += 1;
+            Err(io::Error::from(io::ErrorKind::StorageFull))
+        });
+        assert!(matches!(result, Err(BenchError::Sink(_))));
+        assert_eq!(calls, 1);
+    }
+
+    #[test]
+    fn thousands_groups_digits() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1_000), "1,000");
+        assert_eq!(thousands(3_963_671), "3,963,671");
+    }
+}
