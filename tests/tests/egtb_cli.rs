@@ -432,3 +432,73 @@ fn every_subcommand_reports_a_write_error() {
         );
     }
 }
+
+/// Issue 27, item 15: `search` and `hub` take `--egtb DIR` and `--no-egtb` (the one table
+/// policy of every command): by default the cache's tables are used and said on stderr,
+/// `--no-egtb` uses none, `--egtb DIR` those of DIR.
+#[cfg(unix)]
+#[test]
+fn search_and_hub_take_egtb_and_no_egtb() {
+    use std::io::Write;
+    let cache = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(cache.path().join("drafti")).unwrap();
+    std::os::unix::fs::symlink(tables(), cache.path().join("drafti/egtb")).unwrap();
+    let said = format!(
+        "endgame tables: {}/drafti/egtb/tz (41 tables, up to 4 pieces)\n",
+        cache.path().display()
+    );
+    let search = |extra: &[&str]| {
+        let out = drafti()
+            .env("XDG_CACHE_HOME", cache.path())
+            .args(["search", "--fen", "W:WK1,K10:B28", "--depth", "3"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{extra:?}: {out:?}");
+        String::from_utf8(out.stderr).unwrap()
+    };
+    assert_eq!(search(&[]), said);
+    assert_eq!(search(&["--no-egtb"]), "");
+    assert_eq!(
+        search(&["--egtb", dir()]),
+        format!("endgame tables: {}/tz (41 tables, up to 4 pieces)\n", dir())
+    );
+    let both = drafti()
+        .args([
+            "search",
+            "--fen",
+            "W:WK1,K10:B28",
+            "--egtb",
+            dir(),
+            "--no-egtb",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(both.status.code(), Some(2));
+
+    let hub = |extra: &[&str]| {
+        let mut child = drafti_command()
+            .env("XDG_CACHE_HOME", cache.path())
+            .arg("hub")
+            .args(["--hash", "1"])
+            .args(extra)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(b"hub\ninit\nquit\n").unwrap();
+        drop(stdin);
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "{extra:?}: {out:?}");
+        assert!(String::from_utf8_lossy(&out.stdout).ends_with("wait\nready\n"));
+        String::from_utf8(out.stderr).unwrap()
+    };
+    assert_eq!(hub(&[]), said);
+    assert_eq!(hub(&["--no-egtb"]), "");
+    assert_eq!(
+        hub(&["--egtb", dir()]),
+        format!("endgame tables: {}/tz (41 tables, up to 4 pieces)\n", dir())
+    );
+}
