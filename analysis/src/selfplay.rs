@@ -123,7 +123,7 @@ pub struct SelfplayGame {
     pub termination: Termination,
 }
 
-/// The generator of self-play and random games: [`SplitMix64`], the same on every platform,
+/// The generator of self-play and random games: [`SplitMix64`](drafti_rules::SplitMix64), the same on every platform,
 /// so a seed means the same games (also those of `drafti selfplay --random`); a game's
 /// stream is `Rng::stream(seed, game number)`.
 pub use drafti_rules::SplitMix64 as Rng;
