@@ -14,7 +14,7 @@
 //! game is over at the root) and `outcome` (`null`, or why the game is over at the root).
 
 use crate::args::{parse_fen, parse_variant};
-use crate::error::{CliError, CommandResult};
+use crate::error::{report_written, CliError, CommandResult};
 use crate::tables::TableArgs;
 use drafti_engine::{DepthInfo, Engine, Limits, RootLine, Score, SearchResult, DEFAULT_DEPTH};
 use drafti_rules::{numbered_line, Position, Variant};
@@ -155,12 +155,14 @@ pub fn run(args: Args) -> CommandResult {
     let mut out = stdout.lock();
     let mut io_error: Option<std::io::Error> = None;
     if !args.json {
-        writeln!(
+        report_written(writeln!(
             out,
             "{:>5}  {:>9}  {:>11}  {:>9}  pv",
             "depth", "score", "nodes", "nodes/s"
-        )?;
+        ))?;
     }
+    // A write error stops the search: nobody reads what it would find.
+    let stop = engine.stop_flag();
     let on_depth = |info: &DepthInfo| {
         let written = if args.json {
             let json = DepthJson {
@@ -198,11 +200,12 @@ pub fn run(args: Args) -> CommandResult {
         };
         if let Err(e) = written {
             io_error.get_or_insert(e);
+            stop.raise();
         }
     };
     let result: SearchResult = engine.search(&pos, &limits, &[], on_depth);
     if let Some(e) = io_error {
-        return Err(CliError::from(e));
+        return Err(CliError::writing("the report", &e));
     }
 
     let outcome = result.outcome.map(|o| o.to_string());
@@ -222,14 +225,28 @@ pub fn run(args: Args) -> CommandResult {
             lines: result.lines.iter().map(line_json).collect(),
             outcome,
         };
-        writeln!(out, "{}", serde_json::to_string(&json)?)?;
+        report_written(writeln!(out, "{}", serde_json::to_string(&json)?))?;
         return Ok(ExitCode::SUCCESS);
     }
+    report_written(write_result(&mut out, &result, outcome, |mv| {
+        pos.line_notation(variant, &[*mv], numeric).remove(0)
+    }))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The text after the depths: the best move (and the others with `--multipv`), or why
+/// there is none.
+fn write_result(
+    out: &mut impl Write,
+    result: &SearchResult,
+    outcome: Option<String>,
+    name: impl Fn(&drafti_rules::Move) -> String,
+) -> std::io::Result<()> {
     match (result.best, outcome) {
         (_, Some(outcome)) => writeln!(out, "game over: {outcome}")?,
         (None, None) => writeln!(out, "no move to search")?,
         (Some(best), None) => {
-            let best = pos.line_notation(variant, &[best], numeric).remove(0);
+            let best = name(&best);
             writeln!(
                 out,
                 "best {best}  score {}  depth {}  nodes {}  time {:.2} s",
@@ -240,11 +257,11 @@ pub fn run(args: Args) -> CommandResult {
             )?;
             if result.lines.len() > 1 {
                 for (k, line) in result.lines.iter().enumerate() {
-                    let mv = pos.line_notation(variant, &line.pv[..1], numeric).remove(0);
+                    let mv = name(&line.pv[0]);
                     writeln!(out, "{:>3}. {mv:<10} {}", k + 1, line.score)?;
                 }
             }
         }
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }

@@ -116,12 +116,12 @@ pub fn run(mut args: Args) -> CommandResult {
                 text
             })
             .collect();
-        if !write_texts(&mut out, &texts)? {
+        if !write_texts(&mut out, &texts).map_err(|e| CliError::writing("the report", &e))? {
             return Ok(ExitCode::SUCCESS);
         }
         start = end;
     }
-    write_texts(&mut out, &[])?;
+    write_texts(&mut out, &[]).map_err(|e| CliError::writing("the report", &e))?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -181,12 +181,12 @@ fn run_engine(args: Args) -> CommandResult {
                 })
                 .collect()
         });
-        if !write_texts(&mut out, &texts)? {
+        if !write_texts(&mut out, &texts).map_err(|e| CliError::writing("the report", &e))? {
             return Ok(ExitCode::SUCCESS);
         }
         start = end;
     }
-    write_texts(&mut out, &[])?;
+    write_texts(&mut out, &[]).map_err(|e| CliError::writing("the report", &e))?;
     Ok(ExitCode::SUCCESS)
 }
 
