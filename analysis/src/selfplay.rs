@@ -30,7 +30,7 @@
 
 use drafti_archive::replay::move_token;
 use drafti_engine::{Engine, Limits, Score};
-use drafti_pdn::{GameRecord, GameResult, Line, MoveNode, MoveNumber, ResultToken, Tag};
+use drafti_pdn::{GameRecord, GameResult, MoveNode, MoveNumber, Tag};
 use drafti_rules::{Color, Game, Move, MoveList, Outcome, Position, Variant};
 use rayon::prelude::*;
 use std::cell::RefCell;
@@ -297,14 +297,6 @@ pub fn mainline(
     nodes
 }
 
-fn tag(name: &str, value: impl Into<String>) -> Tag {
-    Tag {
-        name: name.to_string(),
-        value: value.into(),
-        span: Default::default(),
-    }
-}
-
 impl SelfplayGame {
     /// The game as a PDN record with tags: Event, Site, Date (`????.??.??`: self-play is
     /// reproducible, so no clock is read), Round, White, Black, Result, PlyCount, Variant or
@@ -317,35 +309,27 @@ impl SelfplayGame {
             Termination::Adjudicated => format!("adjudicated at {} plies", self.moves.len()),
         };
         let mut tags = vec![
-            tag("Event", "drafti engine self-play"),
-            tag("Site", format!("drafti selfplay --seed {}", options.seed)),
-            tag("Date", "????.??.??"),
-            tag("Round", (game_no + 1).to_string()),
-            tag(
+            Tag::new("Event", "drafti engine self-play"),
+            Tag::new("Site", format!("drafti selfplay --seed {}", options.seed)),
+            Tag::new("Date", "????.??.??"),
+            Tag::new("Round", (game_no + 1).to_string()),
+            Tag::new(
                 "White",
                 player_name(options.limits_of(Color::White, game_no)),
             ),
-            tag(
+            Tag::new(
                 "Black",
                 player_name(options.limits_of(Color::Black, game_no)),
             ),
-            tag("Result", self.result.as_str()),
-            tag("PlyCount", self.moves.len().to_string()),
+            Tag::new("Result", self.result.as_str()),
+            Tag::new("PlyCount", self.moves.len().to_string()),
         ];
         match self.variant.game_type() {
-            Some(n) => tags.push(tag("GameType", n.to_string())),
-            None => tags.push(tag("Variant", "Tanzanian")),
+            Some(n) => tags.push(Tag::new("GameType", n.to_string())),
+            None => tags.push(Tag::new("Variant", "Tanzanian")),
         }
-        tags.push(tag("Termination", termination));
-        GameRecord {
-            tags,
-            moves: Line {
-                nodes,
-                leading_comments: Vec::new(),
-            },
-            result: Some(ResultToken::new(self.result)),
-            ..GameRecord::default()
-        }
+        tags.push(Tag::new("Termination", termination));
+        GameRecord::new(tags, nodes, self.result)
     }
 }
 
@@ -418,29 +402,21 @@ pub fn random_game(settings: &RandomGames, game_no: u64) -> GameRecord {
         None => GameResult::Unknown,
     };
     let mut tags = vec![
-        tag("Event", "drafti random self-play"),
-        tag(
+        Tag::new("Event", "drafti random self-play"),
+        Tag::new(
             "Site",
             format!("drafti selfplay --random --seed {}", settings.seed),
         ),
-        tag("Round", (game_no + 1).to_string()),
-        tag("White", "random"),
-        tag("Black", "random"),
-        tag("Result", result.as_str()),
+        Tag::new("Round", (game_no + 1).to_string()),
+        Tag::new("White", "random"),
+        Tag::new("Black", "random"),
+        Tag::new("Result", result.as_str()),
     ];
     match settings.variant.game_type() {
-        Some(n) => tags.push(tag("GameType", n.to_string())),
-        None => tags.push(tag("Variant", "Tanzanian")),
+        Some(n) => tags.push(Tag::new("GameType", n.to_string())),
+        None => tags.push(Tag::new("Variant", "Tanzanian")),
     }
-    GameRecord {
-        tags,
-        moves: Line {
-            nodes,
-            leading_comments: Vec::new(),
-        },
-        result: Some(ResultToken::new(result)),
-        ..GameRecord::default()
-    }
+    GameRecord::new(tags, nodes, result)
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 
 use drafti_archive::replay::{replay, ReplayOptions};
 use drafti_hub::{openings, Opening, PlayedGame};
-use drafti_pdn::{Comment, GameRecord, GameResult, Line, ResultToken, Tag};
+use drafti_pdn::{Comment, GameRecord, GameResult, Tag};
 use drafti_rules::{Color, Position, Variant};
 
 /// The openings of a file: one FEN per line (drafti-hub reads them: a bad line is an error
@@ -64,14 +64,6 @@ pub fn result(played: &PlayedGame) -> GameResult {
     }
 }
 
-fn tag(name: &str, value: impl Into<String>) -> Tag {
-    Tag {
-        name: name.to_string(),
-        value: value.into(),
-        span: Default::default(),
-    }
-}
-
 /// The game as a PDN record: tags Event, Round, White, Black, Result, Termination, PlyCount,
 /// GameType (or Variant), SetUp and FEN from a set-up start; squares as numbers if `numeric`.
 pub fn record(played: &PlayedGame, variant: Variant, numeric: bool) -> GameRecord {
@@ -88,31 +80,23 @@ pub fn record(played: &PlayedGame, variant: Variant, numeric: bool) -> GameRecor
     }
     let [white, black] = played.names.clone();
     let mut tags = vec![
-        tag("Event", "drafti match"),
-        tag("Round", (played.index + 1).to_string()),
-        tag("White", white),
-        tag("Black", black),
-        tag("Result", result.as_str()),
-        tag("Termination", played.termination.to_string()),
-        tag("PlyCount", played.moves.len().to_string()),
+        Tag::new("Event", "drafti match"),
+        Tag::new("Round", (played.index + 1).to_string()),
+        Tag::new("White", white),
+        Tag::new("Black", black),
+        Tag::new("Result", result.as_str()),
+        Tag::new("Termination", played.termination.to_string()),
+        Tag::new("PlyCount", played.moves.len().to_string()),
     ];
     match variant.game_type() {
-        Some(n) => tags.push(tag("GameType", n.to_string())),
-        None => tags.push(tag("Variant", "Tanzanian")),
+        Some(n) => tags.push(Tag::new("GameType", n.to_string())),
+        None => tags.push(Tag::new("Variant", "Tanzanian")),
     }
     if played.start != Position::start(Color::White) {
-        tags.push(tag("SetUp", "1"));
-        tags.push(tag("FEN", played.start.to_fen()));
+        tags.push(Tag::new("SetUp", "1"));
+        tags.push(Tag::new("FEN", played.start.to_fen()));
     }
-    GameRecord {
-        tags,
-        moves: Line {
-            nodes,
-            leading_comments: Vec::new(),
-        },
-        result: Some(ResultToken::new(result)),
-        ..GameRecord::default()
-    }
+    GameRecord::new(tags, nodes, result)
 }
 
 #[cfg(test)]
