@@ -6,6 +6,7 @@
 //! format's one set of types) and read back from the parts of a sharded run ([`parts`]).
 mod analyse;
 pub mod batch;
+pub mod bench;
 pub mod json;
 pub mod judge;
 pub mod parts;

@@ -30,7 +30,7 @@
 
 use drafti_archive::replay::move_token;
 use drafti_engine::{Engine, Limits, Score};
-use drafti_pdn::{GameRecord, GameResult, Line, MoveNode, MoveNumber, ResultToken, Tag};
+use drafti_pdn::{GameRecord, GameResult, MoveNode, MoveNumber, Tag};
 use drafti_rules::{Color, Game, Move, MoveList, Outcome, Position, Variant};
 use rayon::prelude::*;
 use std::cell::RefCell;
@@ -123,37 +123,10 @@ pub struct SelfplayGame {
     pub termination: Termination,
 }
 
-/// SplitMix64: tiny and the same on every platform, so a seed means the same games (also
-/// those of `drafti selfplay --random`).
-pub struct Rng(u64);
-
-impl Rng {
-    /// The generator of stream `stream` (e.g. a game number) of `seed`.
-    pub fn new(seed: u64, stream: u64) -> Rng {
-        let mut rng = Rng(seed ^ stream.wrapping_mul(0xD1B5_4A32_D192_ED03));
-        rng.next_u64();
-        rng
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..n`.
-    pub fn below(&mut self, n: usize) -> usize {
-        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
-    }
-
-    /// Uniform in [0, 1).
-    pub fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
+/// The generator of self-play and random games: [`SplitMix64`](drafti_rules::SplitMix64), the same on every platform,
+/// so a seed means the same games (also those of `drafti selfplay --random`); a game's
+/// stream is `Rng::stream(seed, game number)`.
+pub use drafti_rules::SplitMix64 as Rng;
 
 thread_local! {
     static ENGINES: RefCell<Vec<Engine>> = const { RefCell::new(Vec::new()) };
@@ -196,8 +169,8 @@ pub fn play_games(options: &SelfplayOptions, first: u64, count: u64) -> Vec<Self
 
 fn play_with(engine: &mut Engine, options: &SelfplayOptions, game_no: u64) -> SelfplayGame {
     let opening_no = if options.paired { game_no / 2 } else { game_no };
-    let mut opening_rng = Rng::new(options.seed, opening_no);
-    let mut rng = Rng::new(options.seed ^ 0x05EE_D0F4_015E, game_no);
+    let mut opening_rng = Rng::stream(options.seed, opening_no);
+    let mut rng = Rng::stream(options.seed ^ 0x05EE_D0F4_015E, game_no);
     let variant = options.variant;
     let first = if variant == Variant::Tanzanian {
         options.first
@@ -324,14 +297,6 @@ pub fn mainline(
     nodes
 }
 
-fn tag(name: &str, value: impl Into<String>) -> Tag {
-    Tag {
-        name: name.to_string(),
-        value: value.into(),
-        span: Default::default(),
-    }
-}
-
 impl SelfplayGame {
     /// The game as a PDN record with tags: Event, Site, Date (`????.??.??`: self-play is
     /// reproducible, so no clock is read), Round, White, Black, Result, PlyCount, Variant or
@@ -344,36 +309,114 @@ impl SelfplayGame {
             Termination::Adjudicated => format!("adjudicated at {} plies", self.moves.len()),
         };
         let mut tags = vec![
-            tag("Event", "drafti engine self-play"),
-            tag("Site", format!("drafti selfplay --seed {}", options.seed)),
-            tag("Date", "????.??.??"),
-            tag("Round", (game_no + 1).to_string()),
-            tag(
+            Tag::new("Event", "drafti engine self-play"),
+            Tag::new("Site", format!("drafti selfplay --seed {}", options.seed)),
+            Tag::new("Date", "????.??.??"),
+            Tag::new("Round", (game_no + 1).to_string()),
+            Tag::new(
                 "White",
                 player_name(options.limits_of(Color::White, game_no)),
             ),
-            tag(
+            Tag::new(
                 "Black",
                 player_name(options.limits_of(Color::Black, game_no)),
             ),
-            tag("Result", self.result.as_str()),
-            tag("PlyCount", self.moves.len().to_string()),
+            Tag::new("Result", self.result.as_str()),
+            Tag::new("PlyCount", self.moves.len().to_string()),
         ];
         match self.variant.game_type() {
-            Some(n) => tags.push(tag("GameType", n.to_string())),
-            None => tags.push(tag("Variant", "Tanzanian")),
+            Some(n) => tags.push(Tag::new("GameType", n.to_string())),
+            None => tags.push(Tag::new("Variant", "Tanzanian")),
         }
-        tags.push(tag("Termination", termination));
-        GameRecord {
-            tags,
-            moves: Line {
-                nodes,
-                leading_comments: Vec::new(),
-            },
-            result: Some(ResultToken::new(self.result)),
-            ..GameRecord::default()
-        }
+        tags.push(Tag::new("Termination", termination));
+        GameRecord::new(tags, nodes, self.result)
     }
+}
+
+/// Who makes the first move of a random game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum First {
+    /// White (the only choice in Czech and Russian games).
+    White,
+    /// Black (Tanzanian only: either player may start).
+    Black,
+    /// Chosen at random for each game (Tanzanian only).
+    Random,
+}
+
+/// How random games are played (`drafti selfplay --random`, the archive of `drafti bench`):
+/// every move uniformly at random among the legal moves.
+#[derive(Clone, Debug)]
+pub struct RandomGames {
+    /// The rules.
+    pub variant: Variant,
+    /// Who starts.
+    pub first: First,
+    /// The seed: the same seed gives the same games.
+    pub seed: u64,
+    /// Stop a game after this many plies (result `*`).
+    pub max_plies: usize,
+    /// Square numbers instead of algebraic names.
+    pub numeric: bool,
+}
+
+/// Random game number `game_no` (0-based) as a record: the same for the same settings, on
+/// every platform (see [`Rng`]).
+///
+/// ```
+/// use drafti_analysis::selfplay::{random_game, First, RandomGames};
+/// use drafti_rules::Variant;
+/// let settings = RandomGames {
+///     variant: Variant::Tanzanian,
+///     first: First::White,
+///     seed: 7,
+///     max_plies: 40,
+///     numeric: false,
+/// };
+/// let a = random_game(&settings, 3);
+/// assert_eq!(a.tag("Round"), Some("4"));
+/// assert_eq!(a.moves.nodes.len(), random_game(&settings, 3).moves.nodes.len());
+/// ```
+pub fn random_game(settings: &RandomGames, game_no: u64) -> GameRecord {
+    let mut rng = Rng::stream(settings.seed, game_no);
+    let first = match (settings.variant, settings.first) {
+        (Variant::Tanzanian, First::Black) => Color::Black,
+        (Variant::Tanzanian, First::Random) if rng.below(2) == 1 => Color::Black,
+        _ => Color::White,
+    };
+    let start = Position::start(first);
+    let mut game = Game::new(start, settings.variant);
+    let mut list = MoveList::new();
+    let mut moves = Vec::with_capacity(128);
+    while game.outcome().is_none() && moves.len() < settings.max_plies {
+        game.position().generate_moves(settings.variant, &mut list);
+        let mv = list[rng.below(list.len())];
+        moves.push(mv);
+        game.play(&mv);
+    }
+    let nodes = mainline(&start, settings.variant, &moves, settings.numeric);
+    let result = match game.outcome() {
+        Some(Outcome::Win(Color::White)) => GameResult::WhiteWin,
+        Some(Outcome::Win(Color::Black)) => GameResult::BlackWin,
+        Some(Outcome::Draw(_)) => GameResult::Draw,
+        None => GameResult::Unknown,
+    };
+    let mut tags = vec![
+        Tag::new("Event", "drafti random self-play"),
+        Tag::new(
+            "Site",
+            format!("drafti selfplay --random --seed {}", settings.seed),
+        ),
+        Tag::new("Round", (game_no + 1).to_string()),
+        Tag::new("White", "random"),
+        Tag::new("Black", "random"),
+        Tag::new("Result", result.as_str()),
+    ];
+    match settings.variant.game_type() {
+        Some(n) => tags.push(Tag::new("GameType", n.to_string())),
+        None => tags.push(Tag::new("Variant", "Tanzanian")),
+    }
+    GameRecord::new(tags, nodes, result)
 }
 
 #[cfg(test)]

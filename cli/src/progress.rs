@@ -114,6 +114,16 @@ impl Progress {
     }
 }
 
+impl Progress {
+    /// Runs `f` (that writes to stdout, say) with the bar hidden meanwhile.
+    pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
+        match &self.0 {
+            Some(bar) => bar.suspend(f),
+            None => f(),
+        }
+    }
+}
+
 impl Drop for Progress {
     fn drop(&mut self) {
         if let Some(bar) = &self.0 {

@@ -130,33 +130,12 @@ fn hand_set() -> Weights {
 }
 
 /// SplitMix64, the same everywhere.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64, stream: u64) -> Rng {
-        let mut r = Rng(seed ^ stream.wrapping_mul(0xD1B5_4A32_D192_ED03));
-        r.next();
-        r
-    }
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (((self.next() >> 32) * n as u64) >> 32) as usize
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
+use drafti_rules::SplitMix64 as Rng;
 
 /// One self-play game: its quiet positions and White's result.
 fn play(engine: &mut Engine, nodes: u64, seed: u64, number: u64) -> (Vec<Position>, f64) {
     let variant = Variant::Tanzanian;
-    let mut rng = Rng::new(seed, number);
+    let mut rng = Rng::stream(seed, number);
     let mut game = Game::new(Position::start(Color::White), variant);
     let mut history = Vec::new();
     let mut list = MoveList::new();

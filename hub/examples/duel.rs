@@ -26,7 +26,7 @@ use drafti_hub::openings::even_material;
 use drafti_hub::runner::{run, Adjudication, Control, MatchSettings, PlayedGame, Termination};
 use drafti_hub::stats::{Sprt, Tally, Verdict};
 use drafti_hub::{EnginePlayer, Player};
-use drafti_pdn::{GameRecord, GameResult, Line, MoveNode, MoveNumber, MoveToken, ResultToken};
+use drafti_pdn::{GameRecord, GameResult, MoveNode, MoveNumber, MoveToken};
 use drafti_pdn::{Separator, Tag};
 use drafti_rules::{Color, MoveList, Outcome, Position, Variant};
 use std::process::exit;
@@ -202,19 +202,14 @@ fn record(game: &PlayedGame, variant: Variant) -> GameRecord {
         Some(Color::Black) => GameResult::BlackWin,
         None => GameResult::Draw,
     };
-    let tag = |name: &str, value: String| Tag {
-        name: name.to_string(),
-        value,
-        span: Default::default(),
-    };
     let [white, black] = game.names.clone();
     let tags = vec![
-        tag("Event", "duel".to_string()),
-        tag("Round", (game.index + 1).to_string()),
-        tag("White", white),
-        tag("Black", black),
-        tag("Result", result.as_str().to_string()),
-        tag("Termination", game.termination.to_string()),
+        Tag::new("Event", "duel".to_string()),
+        Tag::new("Round", (game.index + 1).to_string()),
+        Tag::new("White", white),
+        Tag::new("Black", black),
+        Tag::new("Result", result.as_str().to_string()),
+        Tag::new("Termination", game.termination.to_string()),
     ];
     let mut nodes = Vec::with_capacity(game.moves.len());
     let mut pos = game.start;
@@ -244,15 +239,7 @@ fn record(game: &PlayedGame, variant: Variant) -> GameRecord {
         nodes.push(node);
         pos = pos.play(mv);
     }
-    GameRecord {
-        tags,
-        moves: Line {
-            nodes,
-            leading_comments: Vec::new(),
-        },
-        result: Some(ResultToken::new(result)),
-        ..GameRecord::default()
-    }
+    GameRecord::new(tags, nodes, result)
 }
 
 fn main() {

@@ -85,17 +85,7 @@ fn parse_material(text: &str) -> Option<Material> {
 }
 
 /// SplitMix64.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
+use drafti_rules::SplitMix64 as Rng;
 
 /// A random position of `material` with White (the strong side) to move, no capture for it,
 /// the game not over; three kings against one with the main diagonal held.
@@ -106,7 +96,7 @@ fn random_position(material: Material, rng: &mut Rng) -> Position {
         let mut place = |n: u32, forbidden: u32| {
             let mut set = 0u32;
             while set.count_ones() < n {
-                let sq = (rng.next() % 32) as u32;
+                let sq = (rng.next_u64() % 32) as u32;
                 if (taken | forbidden) & (1 << sq) == 0 {
                     taken |= 1 << sq;
                     set |= 1 << sq;
@@ -182,9 +172,9 @@ fn main() {
     let (mut total_wins, mut total) = (0, 0);
     for text in materials.split(',') {
         let material = parse_material(text).unwrap_or_else(|| panic!("material '{text}'"));
-        let mut rng =
-            Rng(0x5EED
-                ^ u64::from(material.0 * 1000 + material.1 * 100 + material.2 * 10 + material.3));
+        let mut rng = Rng::new(
+            0x5EED ^ u64::from(material.0 * 1000 + material.1 * 100 + material.2 * 10 + material.3),
+        );
         let starts: Vec<Position> = (0..positions)
             .map(|_| random_position(material, &mut rng))
             .collect();

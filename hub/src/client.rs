@@ -1,14 +1,23 @@
 //! The GUI side of the Hub protocol: one engine process driven over its pipes (a match's
 //! [`crate::HubPlayer`] holds one).
 //!
-//! The engine's output is read on a thread into a channel, so every wait has a deadline: an
-//! engine that hangs is noticed, killed and reported as [`ClientError::Timeout`]; one that
-//! exits as [`ClientError::Exited`] (with the last lines it wrote to stderr).
+//! The engine's output is read on a thread into a bounded channel, so every wait has a
+//! deadline, checked before each line: an engine that hangs, or floods lines past its time,
+//! is noticed, killed and reported as [`ClientError::Timeout`]; one that exits as
+//! [`ClientError::Exited`] (with the last lines it wrote to stderr), even when a child it left
+//! behind still holds its output open. Every line read from the process (stdout and stderr)
+//! is bounded by [`MAX_LINE`]: the rest of a longer one is dropped as it is read.
+//!
+//! The command runs under `sh -c` (so `cd dir && cmd` and `VAR=x cmd` work) in a process
+//! group of its own (on Unix), and the whole group is killed at the end: no process an engine
+//! started outlives its match.
 
-use crate::protocol::{parse_score, Message};
+use crate::protocol::{excerpt, parse_score, read_line_bounded, Message, MAX_LINE};
 use drafti_engine::Score;
 use std::collections::VecDeque;
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{self, BufReader, Write};
+#[cfg(unix)]
+use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
@@ -69,8 +78,17 @@ pub struct HubEngine {
     stderr: Arc<Mutex<VecDeque<String>>>,
 }
 
-/// How many of the engine's last stderr lines a report quotes.
+/// How many of the engine's last stderr lines a report quotes, and how much of each.
 const STDERR_LINES: usize = 5;
+const STDERR_CHARS: usize = 200;
+
+/// Lines read ahead of the client: an engine that writes faster than it is read waits
+/// (its pipe fills) instead of filling this process's memory.
+const QUEUED_LINES: usize = 256;
+
+/// How often a wait looks whether the process has exited (its output may stay open in a
+/// child it left behind).
+const EXIT_POLL: Duration = Duration::from_millis(50);
 
 impl HubEngine {
     /// Starts `command` (run by `sh -c`, so it may hold arguments and quotes), does the
@@ -80,42 +98,44 @@ impl HubEngine {
         params: &[(String, String)],
         timeout: Duration,
     ) -> Result<HubEngine, ClientError> {
-        let mut child = Command::new("sh")
+        let mut shell = Command::new("sh");
+        shell
             .arg("-c")
-            .arg(format!("exec {command}"))
+            .arg(command)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|source| ClientError::Spawn {
-                command: command.to_string(),
-                source,
-            })?;
+            .stderr(Stdio::piped());
+        #[cfg(unix)]
+        shell.process_group(0);
+        let mut child = shell.spawn().map_err(|source| ClientError::Spawn {
+            command: command.to_string(),
+            source,
+        })?;
         let stdin = child.stdin.take().expect("piped stdin");
         let stdout = child.stdout.take().expect("piped stdout");
         let stderr_pipe = child.stderr.take().expect("piped stderr");
-        let (sender, lines) = mpsc::channel();
+        let (sender, lines) = mpsc::sync_channel(QUEUED_LINES);
         thread::spawn(move || {
             let mut reader = BufReader::new(stdout);
             let mut buffer = Vec::new();
-            loop {
-                buffer.clear();
-                match reader.read_until(b'\n', &mut buffer) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        let line = String::from_utf8_lossy(&buffer).trim().to_string();
-                        if sender.send(line).is_err() {
-                            break;
-                        }
-                    }
+            // A line longer than MAX_LINE is no protocol line: skipped, its rest unread.
+            while let Ok(Some(dropped)) = read_line_bounded(&mut reader, MAX_LINE, &mut buffer) {
+                if dropped > 0 {
+                    continue;
+                }
+                let line = String::from_utf8_lossy(&buffer).trim().to_string();
+                if sender.send(line).is_err() {
+                    break;
                 }
             }
         });
         let stderr = Arc::new(Mutex::new(VecDeque::new()));
         let tail = Arc::clone(&stderr);
         thread::spawn(move || {
-            for line in BufReader::new(stderr_pipe).lines() {
-                let Ok(line) = line else { break };
+            let mut reader = BufReader::new(stderr_pipe);
+            let mut buffer = Vec::new();
+            while let Ok(Some(_)) = read_line_bounded(&mut reader, MAX_LINE, &mut buffer) {
+                let line = excerpt(&String::from_utf8_lossy(&buffer), STDERR_CHARS);
                 let mut tail = tail.lock().unwrap_or_else(|e| e.into_inner());
                 if tail.len() == STDERR_LINES {
                     tail.pop_front();
@@ -197,10 +217,16 @@ impl HubEngine {
         }
     }
 
-    /// The next message (blank lines and unreadable ones skipped) before `deadline`.
+    /// The next message (blank lines and unreadable ones skipped) before `deadline`: the
+    /// deadline is checked before every line, so lines that keep coming do not put it off.
     fn receive(&mut self, deadline: Instant, timeout: Duration) -> Result<Message, ClientError> {
         loop {
-            let wait = deadline.saturating_duration_since(Instant::now());
+            let now = Instant::now();
+            if now >= deadline {
+                self.kill();
+                return Err(ClientError::Timeout(timeout));
+            }
+            let wait = (deadline - now).min(EXIT_POLL);
             match self.lines.recv_timeout(wait) {
                 Ok(line) => {
                     if let Ok(Some(m)) = Message::parse(&line) {
@@ -208,8 +234,11 @@ impl HubEngine {
                     }
                 }
                 Err(RecvTimeoutError::Timeout) => {
-                    self.kill();
-                    return Err(ClientError::Timeout(timeout));
+                    // Its output may be held open by a child it left: the exit is the news.
+                    if let Ok(Some(_)) = self.child.try_wait() {
+                        self.kill_group();
+                        return Err(self.exited());
+                    }
                 }
                 Err(RecvTimeoutError::Disconnected) => return Err(self.exited()),
             }
@@ -271,9 +300,23 @@ impl HubEngine {
         Ok(())
     }
 
+    /// Kills the engine and every process of its group.
     fn kill(&mut self) {
+        self.kill_group();
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+
+    /// Kills what is left of the engine's process group (children it started).
+    fn kill_group(&self) {
+        #[cfg(unix)]
+        if let Ok(group) = libc::pid_t::try_from(self.child.id()) {
+            // SAFETY: a plain system call; the group is the one the engine was started in
+            // (`process_group(0)`: its id is the engine's pid, still ours until reaped).
+            unsafe {
+                libc::kill(-group, libc::SIGKILL);
+            }
+        }
     }
 
     /// `quit`, a moment to exit, then kill.
@@ -291,9 +334,12 @@ impl HubEngine {
 }
 
 impl Drop for HubEngine {
+    /// The engine and whatever it started end with it.
     fn drop(&mut self) {
         if let Ok(None) = self.child.try_wait() {
             self.kill();
+        } else {
+            self.kill_group();
         }
     }
 }

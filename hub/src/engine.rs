@@ -10,8 +10,9 @@
 //!
 //! What is refused, with an `error message="..."` line and the engine still running: a line
 //! that is not a command, `go` before `init` or without a position, `go` on a finished game,
-//! a `pos` with an illegal move (the position is then unset, so a following `go` is refused
-//! too), a bad parameter, and any command but `ping`, `ponder-hit`, `stop` and `quit` during a
+//! any refused `pos` — an illegal move, a bad square or piece count, a man on its crowning
+//! row, a line too long — (the position is then unset, so a following `go` is refused
+//! too), a line longer than [`MAX_LINE`] (not kept: its start is quoted), a bad parameter, and any command but `ping`, `ponder-hit`, `stop` and `quit` during a
 //! search. A stray `stop` or `ponder-hit` after a search ended is ignored (it crossed `done`).
 //!
 //! The loop reads no environment and prints nothing of its own: endgame tables come from the
@@ -54,7 +55,8 @@
 //! ```
 
 use crate::protocol::{
-    line_string, move_string, score_string, Command, GoMode, HubMove, Level, Message,
+    excerpt, line_string, move_string, read_line_bounded, score_string, Command, GoMode, HubMove,
+    Level, Message, MAX_LINE,
 };
 use drafti_engine::egtb::Tables;
 use drafti_engine::{DepthInfo, Engine, Limits, SearchResult, StopFlag, DEFAULT_DEPTH, MAX_DEPTH};
@@ -244,6 +246,11 @@ impl Output {
 /// What the loop waits for.
 enum Event {
     Line(String),
+    /// A line over [`MAX_LINE`] bytes: its start and its length.
+    TooLong {
+        start: String,
+        bytes: u64,
+    },
     Eof,
     Finished(Box<Finished>),
 }
@@ -398,31 +405,26 @@ pub fn serve(
     Ok(session.run(inbox)?)
 }
 
-/// Sends every input line (invalid UTF-8 replaced) to the loop, then `Eof`.
+/// Sends every input line (invalid UTF-8 replaced) to the loop, then `Eof`. A line longer
+/// than [`MAX_LINE`] is not kept: its start goes to the loop as [`Event::TooLong`], the rest
+/// is dropped as it is read.
 fn read_lines(mut input: impl BufRead, events: Sender<Event>) {
     let mut buffer = Vec::new();
-    loop {
-        buffer.clear();
-        match input.read_until(b'\n', &mut buffer) {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {
-                let line = String::from_utf8_lossy(&buffer).into_owned();
-                if events.send(Event::Line(line)).is_err() {
-                    return;
-                }
+    while let Ok(Some(dropped)) = read_line_bounded(&mut input, MAX_LINE, &mut buffer) {
+        let line = String::from_utf8_lossy(&buffer).into_owned();
+        let event = if dropped == 0 {
+            Event::Line(line)
+        } else {
+            Event::TooLong {
+                start: excerpt(&line, 40),
+                bytes: buffer.strip_suffix(b"\n").unwrap_or(&buffer).len() as u64 + dropped,
             }
+        };
+        if events.send(event).is_err() {
+            return;
         }
     }
     let _ = events.send(Event::Eof);
-}
-
-/// The start of a text, for an error message that quotes garbage.
-fn excerpt(text: &str) -> String {
-    let text = text.trim();
-    match text.char_indices().nth(40) {
-        Some((cut, _)) => format!("{}…", &text[..cut]),
-        None => text.to_string(),
-    }
 }
 
 impl Session {
@@ -454,6 +456,14 @@ impl Session {
                         return Ok(());
                     }
                 }
+                Event::TooLong { start, bytes } => {
+                    // Refused like any unreadable line; a refused `pos` unsets the position.
+                    let unset = self.refused(&start);
+                    self.out.error(format!(
+                        "a line of {bytes} bytes is longer than {MAX_LINE}: not read (it began \
+                         '{start}'){unset}"
+                    ))?;
+                }
                 // The GUI is gone: quit as directly as possible.
                 Event::Eof => {
                     if let Some(search) = &self.search {
@@ -471,11 +481,18 @@ impl Session {
             Ok(Some(command)) => command,
             Ok(None) => return Ok(Flow::Continue),
             Err(e) => {
-                self.out.error(format!("{e} (in '{}')", excerpt(line)))?;
+                let unset = self.refused(line);
+                let reason = excerpt(&e.to_string(), 120);
+                self.out
+                    .error(format!("{reason} (in '{}'){unset}", excerpt(line, 40)))?;
                 return Ok(Flow::Continue);
             }
         };
         if let Some(search) = &mut self.search {
+            if matches!(command, Command::Pos { .. }) {
+                // Refused below; the search's own position was copied when it started.
+                self.setup = None;
+            }
             match command {
                 Command::Ping => self.out.send(&Message::new("pong"))?,
                 Command::Stop => search.stop.raise(),
@@ -545,6 +562,17 @@ impl Session {
             Command::Quit => return Ok(Flow::Quit),
         }
         Ok(Flow::Continue)
+    }
+
+    /// A line the loop refuses: when it is a `pos`, the position is unset (a `go` after it
+    /// is refused rather than answered for the position before). What to add to the error.
+    fn refused(&mut self, line: &str) -> &'static str {
+        if line.split_whitespace().next() == Some("pos") {
+            self.setup = None;
+            " (position unset)"
+        } else {
+            ""
+        }
     }
 
     /// Makes the engine for the current settings (kept if they did not change).

@@ -10,7 +10,8 @@
 //!   come back as data ([`PlayedGame`]).
 //! - [`player`]: the two kinds of player, the engine in this process ([`EnginePlayer`]) and a
 //!   Hub engine process ([`HubPlayer`]).
-//! - [`openings`]: built-in opening sets; [`stats`]: W/D/L, Elo with its interval, SPRT.
+//! - [`openings`]: built-in opening sets and FEN files; [`stats`]: W/D/L, Elo with its
+//!   interval, SPRT; [`summary`]: a match's result as data.
 //!
 //! The crate never prints, exits or reads the environment: what it needs from its host
 //! (endgame tables, somewhere to say what went wrong) is handed in ([`engine::Host`]), and
@@ -23,6 +24,7 @@ pub mod player;
 pub mod protocol;
 pub mod runner;
 pub mod stats;
+pub mod summary;
 
 pub use client::HubEngine;
 pub use engine::{serve, Host, Settings};

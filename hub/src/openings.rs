@@ -2,10 +2,11 @@
 //! the players take over. Two built-in sets: [`balanced`] (`drafti match`'s: 4-ply openings a
 //! search finds level, in an order shuffled by a seed) and [`even_material`] (the duel
 //! example's: every distinct position a few plies in with equal material, in a fixed order).
-//! Openings from files are the caller's (reading PDN is not this crate's business).
+//! Openings from a file of FEN lines are read here ([`fen_openings`]); PDN games are the
+//! caller's (reading PDN is not this crate's business).
 
 use drafti_engine::{Engine, Limits};
-use drafti_rules::{Color, Move, MoveList, Position, Variant};
+use drafti_rules::{Color, Game, Move, MoveList, Position, Variant};
 use std::collections::HashSet;
 
 /// A start for one pair of games.
@@ -33,6 +34,79 @@ impl Opening {
             moves,
         }
     }
+}
+
+/// A line of a FEN openings file that cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {reason}")]
+pub struct FenLineError {
+    /// 1-based.
+    pub line: usize,
+    /// Why not (the FEN reader's error).
+    pub reason: String,
+}
+
+/// An opening of a FEN file that is left out, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SkippedOpening {
+    /// 1-based.
+    pub line: usize,
+    /// Why it is not played.
+    pub reason: String,
+}
+
+/// The lines of a text that hold something: not blank, not a `#` or `;` comment (1-based
+/// numbers, trimmed).
+fn content_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim()))
+        .filter(|(_, l)| !l.is_empty() && !l.starts_with('#') && !l.starts_with(';'))
+}
+
+/// Whether `text` is a file of FEN lines: its first line that holds something starts like a
+/// FEN (`W:` or `B:`), not like a PDN game.
+pub fn is_fen_file(text: &str) -> bool {
+    content_lines(text).next().is_some_and(|(_, l)| {
+        let b = l.as_bytes();
+        b.len() > 1 && matches!(b[0], b'W' | b'w' | b'B' | b'b') && b[1] == b':'
+    })
+}
+
+/// The openings of a file of FEN lines (blank lines and `#` or `;` comments skipped): a line
+/// that is no FEN is an error naming it; a position whose game is already over under
+/// `variant`'s rules is left out, with its line and the reason.
+///
+/// ```
+/// use drafti_hub::openings::fen_openings;
+/// use drafti_rules::Variant;
+/// let text = "# two\nW:W21-32:B1-12\n\nB:W21:B\nB:W21-32:B1-12\n";
+/// let (openings, skipped) = fen_openings(text, Variant::Tanzanian).unwrap();
+/// assert_eq!(openings.len(), 2);
+/// assert_eq!(skipped[0].line, 4);
+/// let bad = fen_openings("W:W21-32:B1-12\nW:W21-32:B1-99\n", Variant::Tanzanian);
+/// assert_eq!(bad.unwrap_err().line, 2);
+/// ```
+pub fn fen_openings(
+    text: &str,
+    variant: Variant,
+) -> Result<(Vec<Opening>, Vec<SkippedOpening>), FenLineError> {
+    let mut openings = Vec::new();
+    let mut skipped = Vec::new();
+    for (line, fen) in content_lines(text) {
+        let start = Position::from_fen(fen).map_err(|e| FenLineError {
+            line,
+            reason: e.to_string(),
+        })?;
+        match Game::new(start, variant).outcome() {
+            Some(outcome) => skipped.push(SkippedOpening {
+                line,
+                reason: format!("the game is already over there ({outcome})"),
+            }),
+            None => openings.push(Opening::at(start)),
+        }
+    }
+    Ok((openings, skipped))
 }
 
 /// Plies of a [`balanced`] opening.

@@ -245,6 +245,24 @@ impl HubPlayer {
         Ok(name)
     }
 
+    /// The names of a match's two engines: the names they give, or when those are empty
+    /// or alike, their command lines shortened (numbered `#1`, `#2` if still alike). The
+    /// error says which engine could not be started.
+    pub fn names(commands: &[String; 2], variant: Variant) -> Result<[String; 2], String> {
+        let mut names = [String::new(), String::new()];
+        for (name, command) in names.iter_mut().zip(commands) {
+            *name = HubPlayer::engine_name(command, variant)
+                .map_err(|e| format!("engine {command}: {e}"))?;
+        }
+        if names[0] == names[1] || names.iter().any(String::is_empty) {
+            names = commands.clone().map(|c| short_command(&c));
+            if names[0] == names[1] {
+                names = [format!("{} #1", names[0]), format!("{} #2", names[1])];
+            }
+        }
+        Ok(names)
+    }
+
     fn params(variant: Variant) -> [(String, String); 1] {
         [("variant".to_string(), variant.name().to_string())]
     }
@@ -338,4 +356,20 @@ impl Player for HubPlayer {
             engine.quit();
         }
     }
+}
+
+/// A short name for a command line: its program's file name and arguments.
+///
+/// ```
+/// use drafti_hub::player::short_command;
+/// assert_eq!(short_command("/a/b/drafti hub --nodes 5"), "drafti hub --nodes 5");
+/// ```
+pub fn short_command(command: &str) -> String {
+    let mut words = command.split_whitespace();
+    let program = words.next().unwrap_or_default();
+    let program = program.rsplit('/').next().unwrap_or(program);
+    std::iter::once(program)
+        .chain(words)
+        .collect::<Vec<_>>()
+        .join(" ")
 }

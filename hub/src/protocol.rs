@@ -153,6 +153,72 @@ impl fmt::Display for Message {
     }
 }
 
+/// The longest protocol line read whole (64 KiB): a `pos` with the moves of a 300-ply game is
+/// under 3 KB, an `info` with a long line well under 1 KB. The rest of a longer line is
+/// dropped as it is read, so a peer that sends one without end costs no memory.
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// Reads one line of at most `limit` bytes (its newline not counted) into `line` (cleared
+/// first, the newline kept if there was one), dropping the rest of a longer line as it goes.
+/// `Ok(None)` at the end of the input; else the number of bytes dropped (0: the line is
+/// whole).
+///
+/// ```
+/// use drafti_hub::protocol::read_line_bounded;
+/// let mut input = &b"ping\nxxxxxxxxxx\nquit"[..];
+/// let mut line = Vec::new();
+/// assert_eq!(read_line_bounded(&mut input, 4, &mut line).unwrap(), Some(0));
+/// assert_eq!(line, b"ping\n");
+/// assert_eq!(read_line_bounded(&mut input, 4, &mut line).unwrap(), Some(6));
+/// assert_eq!(line, b"xxxx\n");
+/// assert_eq!(read_line_bounded(&mut input, 4, &mut line).unwrap(), Some(0));
+/// assert_eq!(line, b"quit");
+/// assert_eq!(read_line_bounded(&mut input, 4, &mut line).unwrap(), None);
+/// ```
+pub fn read_line_bounded<R: std::io::BufRead + ?Sized>(
+    reader: &mut R,
+    limit: usize,
+    line: &mut Vec<u8>,
+) -> std::io::Result<Option<u64>> {
+    line.clear();
+    let mut dropped = 0u64;
+    let mut read_any = false;
+    loop {
+        let available = match reader.fill_buf() {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if available.is_empty() {
+            return Ok(read_any.then_some(dropped));
+        }
+        read_any = true;
+        let (chunk, ends) = match available.iter().position(|&b| b == b'\n') {
+            Some(i) => (&available[..i], true),
+            None => (available, false),
+        };
+        let take = limit.saturating_sub(line.len()).min(chunk.len());
+        line.extend_from_slice(&chunk[..take]);
+        dropped += (chunk.len() - take) as u64;
+        let used = chunk.len() + usize::from(ends);
+        reader.consume(used);
+        if ends {
+            line.push(b'\n');
+            return Ok(Some(dropped));
+        }
+    }
+}
+
+/// The start of a text (its first `chars` characters, then `…`), for a message that
+/// quotes what a peer sent.
+pub fn excerpt(text: &str, chars: usize) -> String {
+    let text = text.trim();
+    match text.char_indices().nth(chars) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_string(),
+    }
+}
+
 /// How the engine should search once `go` comes: the `level` command.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Level {

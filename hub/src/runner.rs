@@ -78,6 +78,55 @@ pub enum Control {
     },
 }
 
+/// Seconds as a real number (`10`, `0.1`), under 10^7.
+fn clock_seconds(text: &str) -> Result<Duration, String> {
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|s| s.is_finite() && *s >= 0.0 && *s < 1e7)
+        .map(Duration::from_secs_f64)
+        .ok_or_else(|| format!("'{text}' is not a number of seconds"))
+}
+
+impl Control {
+    /// Reads a clock: `SECONDS+INC` (sudden death with an increment, `10+0.1`), `SECONDS`,
+    /// or `MOVES/SECONDS[+INC]` (`40/60`); the error names `--tc` as `drafti match` has it.
+    ///
+    /// ```
+    /// use drafti_hub::Control;
+    /// use std::time::Duration;
+    /// assert_eq!(
+    ///     Control::parse_clock("40/60"),
+    ///     Ok(Control::Clock { time: Duration::from_secs(60), inc: Duration::ZERO, moves: Some(40) })
+    /// );
+    /// for bad in ["", "x", "0", "0/10", "10+", "-5", "40/"] {
+    ///     assert!(Control::parse_clock(bad).is_err(), "{bad}");
+    /// }
+    /// ```
+    pub fn parse_clock(text: &str) -> Result<Control, String> {
+        let (moves, rest) = match text.split_once('/') {
+            Some((moves, rest)) => {
+                let moves: u32 = moves
+                    .trim()
+                    .parse()
+                    .ok()
+                    .filter(|&m| m > 0)
+                    .ok_or_else(|| format!("--tc {text}: '{moves}' is not a number of moves"))?;
+                (Some(moves), rest)
+            }
+            None => (None, text),
+        };
+        let (time, inc) = match rest.split_once('+') {
+            Some((time, inc)) => (clock_seconds(time)?, clock_seconds(inc)?),
+            None => (clock_seconds(rest)?, Duration::ZERO),
+        };
+        if time.is_zero() {
+            return Err(format!("--tc {text}: the time must be more than 0"));
+        }
+        Ok(Control::Clock { time, inc, moves })
+    }
+}
+
 /// What ends a game besides the players.
 #[derive(Clone)]
 pub struct Adjudication {

@@ -205,6 +205,36 @@ pub enum Verdict {
 }
 
 impl Sprt {
+    /// Reads `ELO0,ELO1` (with ELO0 < ELO1) and checks the error rates (each between 0 and
+    /// 0.5); the error names the flags as `drafti match` has them.
+    ///
+    /// ```
+    /// use drafti_hub::stats::Sprt;
+    /// assert_eq!(Sprt::parse("0,10", 0.05, 0.05).unwrap().elo1, 10.0);
+    /// assert!(Sprt::parse("10,0", 0.05, 0.05).is_err());
+    /// assert!(Sprt::parse("0,10", 0.7, 0.05).is_err());
+    /// ```
+    pub fn parse(text: &str, alpha: f64, beta: f64) -> Result<Sprt, String> {
+        let bad = || format!("--sprt {text}: expected ELO0,ELO1 with ELO0 < ELO1, e.g. 0,10");
+        let (a, b) = text.split_once(',').ok_or_else(bad)?;
+        let elo0: f64 = a.trim().parse().map_err(|_| bad())?;
+        let elo1: f64 = b.trim().parse().map_err(|_| bad())?;
+        if elo0 >= elo1 || !elo0.is_finite() || !elo1.is_finite() {
+            return Err(bad());
+        }
+        for (name, rate) in [("alpha", alpha), ("beta", beta)] {
+            if !(rate > 0.0 && rate < 0.5) {
+                return Err(format!("--{name} must be between 0 and 0.5"));
+            }
+        }
+        Ok(Sprt {
+            elo0,
+            elo1,
+            alpha,
+            beta,
+        })
+    }
+
     /// The bounds `(lower, upper)` of the LLR.
     pub fn bounds(&self) -> (f64, f64) {
         (

@@ -136,6 +136,45 @@ pub struct Tag {
     pub span: Span,
 }
 
+impl Tag {
+    /// A tag made by a program (no source span).
+    ///
+    /// ```
+    /// let tag = drafti_pdn::Tag::new("Event", "Dar");
+    /// assert_eq!((tag.name.as_str(), tag.value.as_str()), ("Event", "Dar"));
+    /// ```
+    pub fn new(name: &str, value: impl Into<String>) -> Tag {
+        Tag {
+            name: name.to_string(),
+            value: value.into(),
+            span: Span::default(),
+        }
+    }
+}
+
+impl GameRecord {
+    /// A record made by a program (no source spans): its tags, its mainline and its result.
+    ///
+    /// ```
+    /// use drafti_pdn::{GameRecord, GameResult, Tag};
+    /// let record = GameRecord::new(vec![Tag::new("Result", "1-0")], Vec::new(), GameResult::WhiteWin);
+    /// let mut text = String::new();
+    /// drafti_pdn::write_game_to(&record, &mut text);
+    /// assert_eq!(text, "[Result \"1-0\"]\n\n1-0\n");
+    /// ```
+    pub fn new(tags: Vec<Tag>, nodes: Vec<MoveNode>, result: GameResult) -> GameRecord {
+        GameRecord {
+            tags,
+            moves: Line {
+                nodes,
+                leading_comments: Vec::new(),
+            },
+            result: Some(ResultToken::new(result)),
+            ..GameRecord::default()
+        }
+    }
+}
+
 /// A sequence of moves: the mainline or one variation.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Line {

@@ -37,6 +37,7 @@ mod notation;
 mod outcome;
 mod perft;
 mod position;
+mod rng;
 mod square;
 mod variant;
 pub mod zobrist;
@@ -48,5 +49,6 @@ pub use notation::{move_number, numbered_line, MoveText, NotationError, Separato
 pub use outcome::{DrawLaws, DrawReason, Game, KingEnding, Outcome};
 pub use perft::{divide, perft};
 pub use position::{Color, Piece, Position, SetupError};
+pub use rng::SplitMix64;
 pub use square::{ParseSquareError, Square};
 pub use variant::{ParseVariantError, Variant};

@@ -1,26 +1,16 @@
 //! Zobrist hashing: a 64-bit key per position, for transposition tables and repetitions.
 
-use crate::{Color, Position};
-
-const fn splitmix64(state: u64) -> (u64, u64) {
-    let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (state, z ^ (z >> 31))
-}
+use crate::{Color, Position, SplitMix64};
 
 /// `KEYS[kind][square]` with kind 0 white man, 1 white king, 2 black man, 3 black king.
 static KEYS: [[u64; 32]; 4] = {
     let mut keys = [[0u64; 32]; 4];
-    let mut state = 0x6472_6166_7469_u64; // "drafti"
+    let mut rng = SplitMix64::new(0x6472_6166_7469); // "drafti"
     let mut kind = 0;
     while kind < 4 {
         let mut sq = 0;
         while sq < 32 {
-            let (next, key) = splitmix64(state);
-            state = next;
-            keys[kind][sq] = key;
+            keys[kind][sq] = rng.next_u64();
             sq += 1;
         }
         kind += 1;

@@ -1,7 +1,9 @@
 //! Issue 16, defect 2: `drafti validate` reads archives whose lines are long (CR-only line
 //! ends, games run together on one line) in flat memory: the peak resident memory of the
 //! process does not grow with the archive. Defect 10: `drafti standings` stays close to
-//! `validate` on an archive of one Event. The memory tests are in their own binary: a
+//! `validate` on an archive of one Event. Issue 27, item 8: the Hub engine drops a line
+//! without end, and `drafti match` an engine's flood of lines, in bounded memory. The memory
+//! tests are in their own binary: a
 //! child's recorded peak includes the RSS of the test process that spawned it, which is kept
 //! small here (the archives are written to disk piece by piece, never held in memory).
 #![allow(clippy::print_stdout, clippy::print_stderr)]
@@ -158,5 +160,174 @@ fn standings_memory_stays_close_to_validate_on_one_big_event() {
             peak < validate + (32 << 10),
             "standings {format:?}: peak RSS {peak} KiB, validate {validate} KiB"
         );
+    }
+}
+
+/// The Hub engine's stdin (issue 27, item 8).
+mod hub {
+    use drafti_tests::drafti_command;
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::Stdio;
+
+    /// Issue 27, item 8: a line without end is not held: `drafti hub` reads 200 MiB of one line in
+    /// bounded memory, answers one short `error` quoting its start, and goes on.
+    #[cfg(target_os = "linux")]
+    #[test]
+    #[allow(clippy::zombie_processes)] // waited for by wait4, for its peak memory
+    fn an_endless_line_is_dropped_in_bounded_memory() {
+        let mut child = drafti_command()
+            .arg("hub")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let reader = std::thread::spawn(move || {
+            BufReader::new(stdout)
+                .lines()
+                .map_while(Result::ok)
+                .collect::<Vec<String>>()
+        });
+        let chunk = vec![b'x'; 1 << 20];
+        stdin.write_all(b"pos pos=").unwrap();
+        for _ in 0..200 {
+            stdin.write_all(&chunk).unwrap();
+        }
+        stdin.write_all(b"\nping\nquit\n").unwrap();
+        drop(stdin);
+        let mut status = 0;
+        // SAFETY: `rusage` is plain data filled in by the kernel; the pid is our own child,
+        // waited for once.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        let pid = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
+        assert_eq!(pid, child.id() as libc::pid_t);
+        let lines = reader.join().unwrap();
+        assert_eq!(
+            lines,
+            [
+                format!(
+                    "error message=\"a line of {} bytes is longer than 65536: not read (it began \
+                     'pos pos=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…') (position unset)\"",
+                    8 + (200 << 20)
+                ),
+                "pong".to_string()
+            ]
+        );
+        assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0);
+        let peak_mib = usage.ru_maxrss / 1024;
+        assert!(peak_mib < 40, "peak resident memory {peak_mib} MiB");
+    }
+}
+
+/// The lines `drafti match` reads from its engines (issue 27, item 8).
+mod engines {
+    use drafti_tests::{drafti_command, drafti_path};
+    use serde_json::Value;
+
+    fn hub(args: &str) -> String {
+        format!("{} hub --hash 4 {args}", drafti_path().display())
+    }
+
+    fn broken(mode: &str) -> String {
+        format!(
+            "{}/fixtures/match/broken_engine.sh {mode}",
+            env!("CARGO_MANIFEST_DIR")
+        )
+    }
+
+    fn summary(stdout: &[u8]) -> Value {
+        serde_json::from_slice(stdout).expect("one JSON object")
+    }
+
+    /// `drafti match ARGS` run to its end (a watchdog fails the test after two minutes instead of
+    /// hanging): (exit code, stdout, stderr, peak resident memory of the match and the engines it
+    /// waited for, in MiB).
+    #[cfg(target_os = "linux")]
+    #[allow(clippy::zombie_processes)] // waited for by wait4, for its peak memory
+    fn match_with_peak(args: &[&str]) -> (i32, String, String, i64) {
+        use std::io::Read;
+        let mut child = drafti_command()
+            .arg("match")
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdout = child.stdout.take().unwrap();
+        let mut stderr = child.stderr.take().unwrap();
+        let err = std::thread::spawn(move || {
+            let mut text = String::new();
+            stderr.read_to_string(&mut text).unwrap();
+            text
+        });
+        let pid = child.id() as libc::pid_t;
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(120);
+        let mut status = 0;
+        // SAFETY: `rusage` is plain data filled in by the kernel; the pid is our own child,
+        // reaped once by wait4.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        loop {
+            let done = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
+            if done == pid {
+                break;
+            }
+            if std::time::Instant::now() > until {
+                let _ = child.kill();
+                panic!("drafti match {args:?} did not end within two minutes");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let mut out = String::new();
+        stdout.read_to_string(&mut out).unwrap();
+        assert!(libc::WIFEXITED(status), "drafti match was killed");
+        (
+            libc::WEXITSTATUS(status),
+            out,
+            err.join().unwrap(),
+            usage.ru_maxrss / 1024,
+        )
+    }
+
+    /// Issue 27, item 8: an engine that floods `info` lines, or writes one line without end, is
+    /// forfeited on its deadline even while its lines keep coming, and the match reads them in
+    /// bounded memory.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn flooding_engines_forfeit_on_time_in_bounded_memory() {
+        for mode in ["flood", "longline"] {
+            let engine = broken(mode);
+            let (code, out, err, peak_mib) = match_with_peak(&[
+                "--engine",
+                &hub("--nodes 300"),
+                "--engine",
+                &engine,
+                "--games",
+                "2",
+                "--movetime",
+                "200",
+                "--margin",
+                "200",
+                "--json",
+            ]);
+            assert_eq!(code, 0, "{mode}: {err}");
+            let s = summary(out.as_bytes());
+            assert_eq!(
+                (s["wins"].as_u64(), s["games"].as_u64()),
+                (Some(2), Some(2)),
+                "{s}"
+            );
+            assert_eq!(s["terminations"]["forfeit"], 2, "{mode}: {s}");
+            let games: Vec<&str> = err.lines().filter(|l| l.starts_with("game ")).collect();
+            assert_eq!(games.len(), 2, "{err}");
+            for line in games {
+                assert!(
+                    line.contains("(time forfeit: ") && line.contains("no answer within 0.4 s"),
+                    "{mode}: {line}"
+                );
+            }
+            assert!(peak_mib < 64, "{mode}: peak resident memory {peak_mib} MiB");
+        }
     }
 }

@@ -4,6 +4,7 @@
 
 use crate::args::parse_variant;
 use crate::error::CommandResult;
+use crate::tables::TableArgs;
 use drafti_hub::engine::{serve, Host, Settings, MAX_HASH_MB};
 use std::process::ExitCode;
 
@@ -27,6 +28,8 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = 12,
           value_parser = clap::value_parser!(u32).range(1..=1000))]
     king_count: u32,
+    #[command(flatten)]
+    tables: TableArgs,
 }
 
 pub fn run(args: Args) -> CommandResult {
@@ -37,12 +40,11 @@ pub fn run(args: Args) -> CommandResult {
         depth: args.depth,
         king_count: args.king_count,
     };
-    // Tables from the default folder when built for these rules (stderr says which; a
-    // damaged one is reported there and not used).
+    // Tables as --egtb/--no-egtb say (by default the default folder's, when built for these
+    // rules; stderr says which; a damaged one is reported there and not used).
+    let tables = args.tables;
     let host = Host {
-        tables: Box::new(|variant| {
-            crate::commands::egtb::tables_for_search(None, variant).map_err(|e| e.to_string())
-        }),
+        tables: Box::new(move |variant| tables.for_variant(variant).map_err(|e| e.to_string())),
         diagnostics: Box::new(|line| eprintln!("{line}")),
     };
     let stdin = std::io::BufReader::new(std::io::stdin());

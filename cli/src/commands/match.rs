@@ -13,14 +13,14 @@
 //! `ply_cap`, `forfeit`, `tables`: adjudicated by the endgame tables of `--egtb`).
 
 use crate::args::parse_variant;
-use crate::error::{CliError, CommandResult};
+use crate::error::{report_written, CliError, CommandResult};
 use crate::match_runner;
 use drafti_hub::openings;
-use drafti_hub::runner::{self, Adjudication, Control, MatchSettings, PlayedGame, Termination};
-use drafti_hub::stats::{Sprt, Tally, Verdict};
+use drafti_hub::runner::{self, Adjudication, Control, MatchSettings};
+use drafti_hub::stats::{Sprt, Verdict};
+use drafti_hub::summary::{MatchSummary, Scoreboard};
 use drafti_hub::{HubPlayer, Player};
 use drafti_rules::Variant;
-use serde::Serialize;
 use std::io::Write;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -37,8 +37,8 @@ pub struct Args {
     /// How many games (each opening is played twice, colours swapped).
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..))]
     games: u64,
-    /// Milliseconds per move.
-    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..),
+    /// Milliseconds per move (at most a day).
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=DAY_MS),
           conflicts_with_all = ["tc", "nodes", "depth"])]
     movetime: Option<u64>,
     /// A clock: `SECONDS+INC` (sudden death with an increment, e.g. 10+0.1) or
@@ -75,11 +75,14 @@ pub struct Args {
     /// A game still going after this many plies is a draw.
     #[arg(long, default_value_t = 300)]
     max_plies: usize,
-    /// Milliseconds an engine may exceed its time before it forfeits.
-    #[arg(long, value_name = "MS", default_value_t = 500)]
+    /// Milliseconds an engine may exceed its time before it forfeits (at most an hour).
+    #[arg(long, value_name = "MS", default_value_t = 500,
+          value_parser = clap::value_parser!(u64).range(0..=3_600_000))]
     margin: u64,
-    /// Seconds a move may take under --nodes or --depth before the engine forfeits (hung).
-    #[arg(long, value_name = "S", default_value_t = 60)]
+    /// Seconds a move may take under --nodes or --depth before the engine forfeits (hung; at
+    /// most a day).
+    #[arg(long, value_name = "S", default_value_t = 60,
+          value_parser = clap::value_parser!(u64).range(1..=DAY_MS / 1000))]
     move_timeout: u64,
     /// Which built-in openings (the same seed gives the same openings).
     #[arg(long, default_value_t = 1)]
@@ -97,146 +100,9 @@ pub struct Args {
     json: bool,
 }
 
-fn seconds(text: &str) -> Result<Duration, String> {
-    text.trim()
-        .parse::<f64>()
-        .ok()
-        .filter(|s| s.is_finite() && *s >= 0.0 && *s < 1e7)
-        .map(Duration::from_secs_f64)
-        .ok_or_else(|| format!("'{text}' is not a number of seconds"))
-}
-
-/// `10+0.1`, `60`, `40/60`, `40/60+1`.
-fn parse_tc(text: &str) -> Result<Control, String> {
-    let (moves, rest) = match text.split_once('/') {
-        Some((moves, rest)) => {
-            let moves: u32 = moves
-                .trim()
-                .parse()
-                .ok()
-                .filter(|&m| m > 0)
-                .ok_or_else(|| format!("--tc {text}: '{moves}' is not a number of moves"))?;
-            (Some(moves), rest)
-        }
-        None => (None, text),
-    };
-    let (time, inc) = match rest.split_once('+') {
-        Some((time, inc)) => (seconds(time)?, seconds(inc)?),
-        None => (seconds(rest)?, Duration::ZERO),
-    };
-    if time.is_zero() {
-        return Err(format!("--tc {text}: the time must be more than 0"));
-    }
-    Ok(Control::Clock { time, inc, moves })
-}
-
-fn parse_sprt(text: &str, alpha: f64, beta: f64) -> Result<Sprt, String> {
-    let bad = || format!("--sprt {text}: expected ELO0,ELO1 with ELO0 < ELO1, e.g. 0,10");
-    let (a, b) = text.split_once(',').ok_or_else(bad)?;
-    let elo0: f64 = a.trim().parse().map_err(|_| bad())?;
-    let elo1: f64 = b.trim().parse().map_err(|_| bad())?;
-    if elo0 >= elo1 || !elo0.is_finite() || !elo1.is_finite() {
-        return Err(bad());
-    }
-    for (name, rate) in [("alpha", alpha), ("beta", beta)] {
-        if !(rate > 0.0 && rate < 0.5) {
-            return Err(format!("--{name} must be between 0 and 0.5"));
-        }
-    }
-    Ok(Sprt {
-        elo0,
-        elo1,
-        alpha,
-        beta,
-    })
-}
-
-/// A short name for a command line: its program's file name and arguments.
-fn short_command(command: &str) -> String {
-    let mut words = command.split_whitespace();
-    let program = words.next().unwrap_or_default();
-    let program = program.rsplit('/').next().unwrap_or(program);
-    std::iter::once(program)
-        .chain(words)
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// Kinds of game end, for the summary.
-#[derive(Default, Serialize)]
-struct Terminations {
-    normal: u32,
-    draw_rule: u32,
-    repetition: u32,
-    ply_cap: u32,
-    forfeit: u32,
-    tables: u32,
-}
-
-impl Terminations {
-    fn add(&mut self, played: &PlayedGame) {
-        let counter = match &played.termination {
-            Termination::TablesDraw | Termination::TablesWin { .. } => &mut self.tables,
-            Termination::Repetition => &mut self.repetition,
-            Termination::PlyCap(_) => &mut self.ply_cap,
-            Termination::Rules(drafti_rules::Outcome::Draw(_)) => &mut self.draw_rule,
-            Termination::Rules(drafti_rules::Outcome::Win(_)) => &mut self.normal,
-            Termination::Forfeit { .. } => &mut self.forfeit,
-        };
-        *counter += 1;
-    }
-}
-
-#[derive(Serialize)]
-struct SprtJson {
-    elo0: f64,
-    elo1: f64,
-    alpha: f64,
-    beta: f64,
-    llr: f64,
-    lower: f64,
-    upper: f64,
-    verdict: &'static str,
-}
-
-#[derive(Serialize)]
-struct SummaryJson {
-    engines: [String; 2],
-    games: u32,
-    wins: u32,
-    draws: u32,
-    losses: u32,
-    pairs: [u32; 5],
-    score: f64,
-    elo: Option<f64>,
-    elo_low: Option<f64>,
-    elo_high: Option<f64>,
-    model: &'static str,
-    sprt: Option<SprtJson>,
-    terminations: Terminations,
-}
-
-fn finite(x: f64) -> Option<f64> {
-    x.is_finite().then_some((x * 10.0).round() / 10.0)
-}
-
-fn signed(x: f64) -> String {
-    if x.is_finite() {
-        format!("{x:+.1}")
-    } else if x > 0.0 {
-        "+inf".to_string()
-    } else {
-        "-inf".to_string()
-    }
-}
-
-fn verdict_name(v: Verdict) -> &'static str {
-    match v {
-        Verdict::H1 => "H1",
-        Verdict::H0 => "H0",
-        Verdict::Continue => "continue",
-    }
-}
+/// A day in milliseconds: the most a move may be given (an `Instant` plus more can
+/// overflow, and the Hub protocol's engines refuse absurd times).
+const DAY_MS: u64 = 86_400_000;
 
 pub fn run(args: Args) -> CommandResult {
     // An engine that dies must be a write error to handle (its game is lost), not a SIGPIPE
@@ -259,14 +125,14 @@ pub fn run(args: Args) -> CommandResult {
     }
     let control = match (args.movetime, &args.tc, args.nodes, args.depth) {
         (Some(ms), _, _, _) => Control::MoveTime(Duration::from_millis(ms)),
-        (_, Some(tc), _, _) => parse_tc(tc).map_err(CliError::new)?,
+        (_, Some(tc), _, _) => Control::parse_clock(tc).map_err(CliError::new)?,
         (_, _, _, Some(d)) => Control::Depth(d),
         (_, _, n, None) => Control::Nodes(n.unwrap_or(10_000)),
     };
     let sprt = args
         .sprt
         .as_deref()
-        .map(|s| parse_sprt(s, args.alpha, args.beta))
+        .map(|s| Sprt::parse(s, args.alpha, args.beta))
         .transpose()
         .map_err(CliError::new)?;
     let games = args.games as usize;
@@ -275,10 +141,10 @@ pub fn run(args: Args) -> CommandResult {
         Some(path) => {
             let text =
                 std::fs::read_to_string(path).map_err(|e| CliError::new(format!("{path}: {e}")))?;
-            let (list, skipped) = match_runner::openings_from_file(&text, args.variant)
+            let (list, notes) = match_runner::openings_from_file(&text, args.variant)
                 .map_err(|e| CliError::new(format!("{path}: {e}")))?;
-            if skipped > 0 {
-                eprintln!("drafti: {path}: {skipped} games skipped (not valid, or already over)");
+            for note in notes {
+                eprintln!("drafti: {path}: {note}");
             }
             list
         }
@@ -291,31 +157,20 @@ pub fn run(args: Args) -> CommandResult {
         None => None,
         Some(dir) => {
             let root = if dir.as_os_str().is_empty() {
-                crate::commands::egtb::default_dir().ok_or_else(|| {
+                crate::tables::default_dir().ok_or_else(|| {
                     CliError::new("no default folder for endgame tables (HOME is not set)")
                 })?
             } else {
                 dir.clone()
             };
-            crate::commands::egtb::tables_in(&root, args.variant, true)?
+            crate::tables::tables_in(&root, args.variant, true)?
         }
     };
     let engines = [args.engines[0].clone(), args.engines[1].clone()];
     let names = if args.names.len() == 2 {
         [args.names[0].clone(), args.names[1].clone()]
     } else {
-        let mut names = [String::new(), String::new()];
-        for i in 0..2 {
-            names[i] = HubPlayer::engine_name(&engines[i], args.variant)
-                .map_err(|e| CliError::new(format!("engine {}: {e}", engines[i])))?;
-        }
-        if names[0] == names[1] || names.iter().any(String::is_empty) {
-            names = [short_command(&engines[0]), short_command(&engines[1])];
-            if names[0] == names[1] {
-                names = [format!("{} #1", names[0]), format!("{} #2", names[1])];
-            }
-        }
-        names
+        HubPlayer::names(&engines, args.variant).map_err(CliError::new)?
     };
     let settings = MatchSettings {
         variant: args.variant,
@@ -331,7 +186,7 @@ pub fn run(args: Args) -> CommandResult {
         names: names.clone(),
     };
     let margin = Duration::from_millis(args.margin);
-    let move_timeout = Duration::from_secs(args.move_timeout.max(1));
+    let move_timeout = Duration::from_secs(args.move_timeout);
     let variant = args.variant;
     let players = || -> [Box<dyn Player>; 2] {
         engines.clone().map(|command| -> Box<dyn Player> {
@@ -350,20 +205,11 @@ pub fn run(args: Args) -> CommandResult {
         )),
         None => None,
     };
-    let mut tally = Tally::default();
-    let mut terminations = Terminations::default();
-    let mut pending_pair = None;
+    let mut board = Scoreboard::default();
     let mut write_error: Option<std::io::Error> = None;
     let mut decided = Verdict::Continue;
     runner::run(&settings, &players, |played| {
-        let score = played.first_player_score();
-        tally.add(score);
-        terminations.add(played);
-        if played.index % 2 == 0 {
-            pending_pair = Some(score);
-        } else if let Some(first) = pending_pair.take() {
-            tally.add_pair(first, score);
-        }
+        board.add(played);
         if let Some(out) = &mut pdn {
             let mut text = String::new();
             if played.index > 0 {
@@ -375,6 +221,7 @@ pub fn run(args: Args) -> CommandResult {
                 write_error.get_or_insert(e);
             }
         }
+        let tally = &board.tally;
         eprintln!(
             "game {}/{}: {} - {} {} ({}, {} plies)  [{} +{} ={} -{}]",
             played.index + 1,
@@ -391,7 +238,7 @@ pub fn run(args: Args) -> CommandResult {
         );
         // Tested on whole pairs only, so the verdict does not flip with the model.
         if let Some(sprt) = sprt.filter(|_| played.index % 2 == 1) {
-            decided = sprt.verdict(&tally);
+            decided = sprt.verdict(tally);
         }
         decided == Verdict::Continue && write_error.is_none()
     });
@@ -404,87 +251,73 @@ pub fn run(args: Args) -> CommandResult {
     if let Some(e) = write_error {
         return Err(CliError::new(format!("writing the PDN: {e}")));
     }
-
-    let (elo, low, high) = tally.elo();
-    let model = if tally.pentanomial() {
-        "pentanomial"
-    } else {
-        "trinomial"
-    };
-    let sprt_report = sprt.map(|s| {
-        let (lower, upper) = s.bounds();
-        SprtJson {
-            elo0: s.elo0,
-            elo1: s.elo1,
-            alpha: s.alpha,
-            beta: s.beta,
-            llr: (tally.llr(s.elo0, s.elo1) * 1000.0).round() / 1000.0,
-            lower: (lower * 1000.0).round() / 1000.0,
-            upper: (upper * 1000.0).round() / 1000.0,
-            verdict: verdict_name(s.verdict(&tally)),
-        }
-    });
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
+    let summary = MatchSummary::new(names, &board.tally, board.terminations, sprt);
+    let mut out = std::io::stdout().lock();
     if args.json {
-        let summary = SummaryJson {
-            engines: names,
-            games: tally.games(),
-            wins: tally.wins,
-            draws: tally.draws,
-            losses: tally.losses,
-            pairs: tally.pairs,
-            score: (tally.score() * 10_000.0).round() / 10_000.0,
-            elo: finite(elo),
-            elo_low: finite(low),
-            elo_high: finite(high),
-            model,
-            sprt: sprt_report,
-            terminations,
-        };
-        writeln!(out, "{}", serde_json::to_string(&summary)?)?;
+        report_written(writeln!(out, "{}", serde_json::to_string(&summary)?))?;
         return Ok(ExitCode::SUCCESS);
     }
-    writeln!(out, "{} vs {}", names[0], names[1])?;
+    report_written(write_summary(&mut out, &summary, args.egtb.is_some()))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `+12.3`, `+inf`, `-inf`.
+fn signed(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x:+.1}")
+    } else if x > 0.0 {
+        "+inf".to_string()
+    } else {
+        "-inf".to_string()
+    }
+}
+
+/// The summary as text (`tables`: the ends by the endgame tables are counted too).
+fn write_summary(out: &mut impl Write, s: &MatchSummary, tables: bool) -> std::io::Result<()> {
+    writeln!(out, "{} vs {}", s.engines[0], s.engines[1])?;
     writeln!(
         out,
         "games {}: +{} ={} -{}  score {:.1}%",
-        tally.games(),
-        tally.wins,
-        tally.draws,
-        tally.losses,
-        tally.score() * 100.0
+        s.games,
+        s.wins,
+        s.draws,
+        s.losses,
+        s.score * 100.0
     )?;
+    let (elo, low, high) = s.elo_interval;
+    let pairs = if s.model == "pentanomial" {
+        let p = s.pairs;
+        format!(
+            ": pairs 0-2 points {} {} {} {} {}",
+            p[0], p[1], p[2], p[3], p[4]
+        )
+    } else {
+        String::new()
+    };
     writeln!(
         out,
-        "elo {} [{}, {}] (95%, {model}{})",
+        "elo {} [{}, {}] (95%, {}{pairs})",
         signed(elo),
         signed(low),
         signed(high),
-        if tally.pentanomial() {
-            format!(
-                ": pairs 0-2 points {} {} {} {} {}",
-                tally.pairs[0], tally.pairs[1], tally.pairs[2], tally.pairs[3], tally.pairs[4]
-            )
-        } else {
-            String::new()
-        }
+        s.model
     )?;
+    let t = &s.terminations;
     writeln!(
         out,
         "ends: {} by the rules, {} by a draw law, {} repetitions, {} at the ply cap, {} forfeits{}",
-        terminations.normal,
-        terminations.draw_rule,
-        terminations.repetition,
-        terminations.ply_cap,
-        terminations.forfeit,
-        if args.egtb.is_some() {
-            format!(", {} by the endgame tables", terminations.tables)
+        t.normal,
+        t.draw_rule,
+        t.repetition,
+        t.ply_cap,
+        t.forfeit,
+        if tables {
+            format!(", {} by the endgame tables", t.tables)
         } else {
             String::new()
         }
     )?;
-    if let Some(s) = sprt_report {
+    if let Some(s) = &s.sprt {
         writeln!(
             out,
             "sprt elo0={} elo1={} alpha={} beta={}: llr {:.2} [{:.2}, {:.2}] {}",
@@ -502,40 +335,5 @@ pub fn run(args: Args) -> CommandResult {
             }
         )?;
     }
-    Ok(ExitCode::SUCCESS)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn time_controls() {
-        assert_eq!(
-            parse_tc("10+0.1"),
-            Ok(Control::Clock {
-                time: Duration::from_secs(10),
-                inc: Duration::from_millis(100),
-                moves: None
-            })
-        );
-        assert_eq!(
-            parse_tc("40/60"),
-            Ok(Control::Clock {
-                time: Duration::from_secs(60),
-                inc: Duration::ZERO,
-                moves: Some(40)
-            })
-        );
-        for bad in ["", "x", "0", "0/10", "10+", "-5", "40/"] {
-            assert!(parse_tc(bad).is_err(), "{bad}");
-        }
-        assert!(parse_sprt("0,10", 0.05, 0.05).is_ok());
-        assert!(parse_sprt("10,0", 0.05, 0.05).is_err());
-        assert!(parse_sprt("0,10", 0.7, 0.05).is_err());
-        assert_eq!(
-            short_command("/a/b/drafti hub --nodes 5"),
-            "drafti hub --nodes 5"
-        );
-    }
+    Ok(())
 }

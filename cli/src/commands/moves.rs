@@ -1,7 +1,7 @@
 //! `drafti moves`: the legal moves of a position, as text or JSON Lines.
 
 use crate::args::{parse_fen, parse_variant};
-use crate::error::CommandResult;
+use crate::error::{report_written, CommandResult};
 use drafti_rules::{Position, Square, Variant};
 use serde::Serialize;
 use std::io::Write;
@@ -46,22 +46,30 @@ pub fn run(args: Args) -> CommandResult {
     };
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    for mv in &legal {
-        if args.json {
-            let json = MoveJson {
-                notation: mv.notation(&legal, args.numeric),
-                full: mv.full_notation(args.numeric),
-                from: name(mv.from()),
-                to: name(mv.to()),
-                path: mv.path().map(name).collect(),
-                captures: mv.captures().map(name).collect(),
-                promotes: mv.promotes(),
-            };
-            writeln!(out, "{}", serde_json::to_string(&json)?)?;
-        } else {
-            writeln!(out, "{}", mv.notation(&legal, args.numeric))?;
+    let mut write = || -> std::io::Result<()> {
+        for mv in &legal {
+            if args.json {
+                let json = MoveJson {
+                    notation: mv.notation(&legal, args.numeric),
+                    full: mv.full_notation(args.numeric),
+                    from: name(mv.from()),
+                    to: name(mv.to()),
+                    path: mv.path().map(name).collect(),
+                    captures: mv.captures().map(name).collect(),
+                    promotes: mv.promotes(),
+                };
+                writeln!(
+                    out,
+                    "{}",
+                    serde_json::to_string(&json).map_err(std::io::Error::other)?
+                )?;
+            } else {
+                writeln!(out, "{}", mv.notation(&legal, args.numeric))?;
+            }
         }
-    }
+        Ok(())
+    };
+    report_written(write())?;
     if legal.is_empty() && !args.json {
         eprintln!("no legal move: {} to move has lost", args.fen.turn());
     }

@@ -14,7 +14,8 @@
 //! game is over at the root) and `outcome` (`null`, or why the game is over at the root).
 
 use crate::args::{parse_fen, parse_variant};
-use crate::error::{CliError, CommandResult};
+use crate::error::{report_written, CliError, CommandResult};
+use crate::tables::TableArgs;
 use drafti_engine::{DepthInfo, Engine, Limits, RootLine, Score, SearchResult, DEFAULT_DEPTH};
 use drafti_rules::{numbered_line, Position, Variant};
 use serde::Serialize;
@@ -58,9 +59,8 @@ pub struct Args {
     /// Square numbers (1-32) instead of algebraic names.
     #[arg(long)]
     numeric: bool,
-    /// Endgame tables to use (default: those in ~/.cache/drafti/egtb, if built).
-    #[arg(long, value_name = "DIR")]
-    egtb: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    tables: TableArgs,
 }
 
 /// A score as JSON fields.
@@ -144,10 +144,7 @@ pub fn run(args: Args) -> CommandResult {
     let variant = args.variant;
     let numeric = args.numeric;
     let mut engine = Engine::new(variant, args.hash as usize);
-    engine.set_tables(super::egtb::tables_for_search(
-        args.egtb.as_deref(),
-        variant,
-    )?)?;
+    engine.set_tables(args.tables.for_variant(variant)?)?;
     let line_json = |line: &RootLine| LineJson {
         mv: pos.line_notation(variant, &line.pv[..1], numeric).remove(0),
         score: ScoreJson::of(line.score),
@@ -158,12 +155,14 @@ pub fn run(args: Args) -> CommandResult {
     let mut out = stdout.lock();
     let mut io_error: Option<std::io::Error> = None;
     if !args.json {
-        writeln!(
+        report_written(writeln!(
             out,
             "{:>5}  {:>9}  {:>11}  {:>9}  pv",
             "depth", "score", "nodes", "nodes/s"
-        )?;
+        ))?;
     }
+    // A write error stops the search: nobody reads what it would find.
+    let stop = engine.stop_flag();
     let on_depth = |info: &DepthInfo| {
         let written = if args.json {
             let json = DepthJson {
@@ -201,11 +200,12 @@ pub fn run(args: Args) -> CommandResult {
         };
         if let Err(e) = written {
             io_error.get_or_insert(e);
+            stop.raise();
         }
     };
     let result: SearchResult = engine.search(&pos, &limits, &[], on_depth);
     if let Some(e) = io_error {
-        return Err(CliError::from(e));
+        return Err(CliError::writing("the report", &e));
     }
 
     let outcome = result.outcome.map(|o| o.to_string());
@@ -225,14 +225,28 @@ pub fn run(args: Args) -> CommandResult {
             lines: result.lines.iter().map(line_json).collect(),
             outcome,
         };
-        writeln!(out, "{}", serde_json::to_string(&json)?)?;
+        report_written(writeln!(out, "{}", serde_json::to_string(&json)?))?;
         return Ok(ExitCode::SUCCESS);
     }
+    report_written(write_result(&mut out, &result, outcome, |mv| {
+        pos.line_notation(variant, &[*mv], numeric).remove(0)
+    }))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The text after the depths: the best move (and the others with `--multipv`), or why
+/// there is none.
+fn write_result(
+    out: &mut impl Write,
+    result: &SearchResult,
+    outcome: Option<String>,
+    name: impl Fn(&drafti_rules::Move) -> String,
+) -> std::io::Result<()> {
     match (result.best, outcome) {
         (_, Some(outcome)) => writeln!(out, "game over: {outcome}")?,
         (None, None) => writeln!(out, "no move to search")?,
         (Some(best), None) => {
-            let best = pos.line_notation(variant, &[best], numeric).remove(0);
+            let best = name(&best);
             writeln!(
                 out,
                 "best {best}  score {}  depth {}  nodes {}  time {:.2} s",
@@ -243,11 +257,11 @@ pub fn run(args: Args) -> CommandResult {
             )?;
             if result.lines.len() > 1 {
                 for (k, line) in result.lines.iter().enumerate() {
-                    let mv = pos.line_notation(variant, &line.pv[..1], numeric).remove(0);
+                    let mv = name(&line.pv[0]);
                     writeln!(out, "{:>3}. {mv:<10} {}", k + 1, line.score)?;
                 }
             }
         }
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }

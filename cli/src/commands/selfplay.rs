@@ -7,16 +7,16 @@
 use crate::args::{jobs, parse_variant};
 use crate::error::{CliError, CommandResult};
 use crate::runner::worker_pool;
-use drafti_analysis::selfplay::{mainline, Rng};
-use drafti_pdn::{write_game_to, GameRecord, GameResult, Line, ResultToken, Tag};
-use drafti_rules::{Color, Game, MoveList, Outcome, Position, Variant};
+use drafti_analysis::selfplay::{self, random_game, RandomGames, Rng};
+use drafti_pdn::write_game_to;
+use drafti_rules::{Color, Variant};
 use rayon::prelude::*;
 use std::io::Write;
 use std::process::ExitCode;
 
 /// Who makes the first move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum First {
+enum First {
     White,
     Black,
     /// Chosen at random for each game (Tanzanian only: either player may start).
@@ -75,83 +75,13 @@ pub struct Args {
     numeric: bool,
 }
 
-fn tag(name: &str, value: impl Into<String>) -> Tag {
-    Tag {
-        name: name.to_string(),
-        value: value.into(),
-        span: Default::default(),
-    }
-}
-
-/// How random games are played: every move uniformly at random among the legal moves.
-pub struct RandomGames {
-    pub variant: Variant,
-    pub first: First,
-    pub seed: u64,
-    pub max_plies: usize,
-    pub numeric: bool,
-}
-
-impl RandomGames {
-    fn from_args(args: &Args) -> RandomGames {
-        RandomGames {
-            variant: args.variant,
-            first: args.first,
-            seed: args.seed,
-            max_plies: args.max_plies,
-            numeric: args.numeric,
+impl From<First> for selfplay::First {
+    fn from(first: First) -> selfplay::First {
+        match first {
+            First::White => selfplay::First::White,
+            First::Black => selfplay::First::Black,
+            First::Random => selfplay::First::Random,
         }
-    }
-}
-
-/// Random game number `game_no` (0-based) as a record: the same for the same settings.
-pub fn random_game(args: &RandomGames, game_no: u64) -> GameRecord {
-    let mut rng = Rng::new(args.seed, game_no);
-    let first = match (args.variant, args.first) {
-        (Variant::Tanzanian, First::Black) => Color::Black,
-        (Variant::Tanzanian, First::Random) if rng.below(2) == 1 => Color::Black,
-        _ => Color::White,
-    };
-    let start = Position::start(first);
-    let mut game = Game::new(start, args.variant);
-    let mut list = MoveList::new();
-    let mut moves = Vec::with_capacity(128);
-    while game.outcome().is_none() && moves.len() < args.max_plies {
-        game.position().generate_moves(args.variant, &mut list);
-        let mv = list[rng.below(list.len())];
-        moves.push(mv);
-        game.play(&mv);
-    }
-    let nodes = mainline(&start, args.variant, &moves, args.numeric);
-    let result = match game.outcome() {
-        Some(Outcome::Win(Color::White)) => GameResult::WhiteWin,
-        Some(Outcome::Win(Color::Black)) => GameResult::BlackWin,
-        Some(Outcome::Draw(_)) => GameResult::Draw,
-        None => GameResult::Unknown,
-    };
-    let mut tags = vec![
-        tag("Event", "drafti random self-play"),
-        tag(
-            "Site",
-            format!("drafti selfplay --random --seed {}", args.seed),
-        ),
-        tag("Round", (game_no + 1).to_string()),
-        tag("White", "random"),
-        tag("Black", "random"),
-        tag("Result", result.as_str()),
-    ];
-    match args.variant.game_type() {
-        Some(n) => tags.push(tag("GameType", n.to_string())),
-        None => tags.push(tag("Variant", "Tanzanian")),
-    }
-    GameRecord {
-        tags,
-        moves: Line {
-            nodes,
-            leading_comments: Vec::new(),
-        },
-        result: Some(ResultToken::new(result)),
-        ..GameRecord::default()
     }
 }
 
@@ -162,7 +92,13 @@ pub fn run(mut args: Args) -> CommandResult {
         }
         return run_engine(args);
     }
-    let random = RandomGames::from_args(&args);
+    let random = RandomGames {
+        variant: args.variant,
+        first: args.first.into(),
+        seed: args.seed,
+        max_plies: args.max_plies,
+        numeric: args.numeric,
+    };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     const BATCH: u64 = 4096;
@@ -180,12 +116,12 @@ pub fn run(mut args: Args) -> CommandResult {
                 text
             })
             .collect();
-        if !write_texts(&mut out, &texts)? {
+        if !write_texts(&mut out, &texts).map_err(|e| CliError::writing("the report", &e))? {
             return Ok(ExitCode::SUCCESS);
         }
         start = end;
     }
-    write_texts(&mut out, &[])?;
+    write_texts(&mut out, &[]).map_err(|e| CliError::writing("the report", &e))?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -231,7 +167,7 @@ fn run_engine(args: Args) -> CommandResult {
                 .map(|i| {
                     let mut game_options = options.clone();
                     if args.first == First::Black
-                        || (args.first == First::Random && Rng::new(args.seed, i).below(2) == 1)
+                        || (args.first == First::Random && Rng::stream(args.seed, i).below(2) == 1)
                     {
                         game_options.first = Color::Black;
                     }
@@ -245,12 +181,12 @@ fn run_engine(args: Args) -> CommandResult {
                 })
                 .collect()
         });
-        if !write_texts(&mut out, &texts)? {
+        if !write_texts(&mut out, &texts).map_err(|e| CliError::writing("the report", &e))? {
             return Ok(ExitCode::SUCCESS);
         }
         start = end;
     }
-    write_texts(&mut out, &[])?;
+    write_texts(&mut out, &[]).map_err(|e| CliError::writing("the report", &e))?;
     Ok(ExitCode::SUCCESS)
 }
 

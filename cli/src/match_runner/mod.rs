@@ -3,22 +3,25 @@
 //! players' evaluations as comments.
 
 use drafti_archive::replay::{replay, ReplayOptions};
-use drafti_hub::{Opening, PlayedGame};
-use drafti_pdn::{Comment, GameRecord, GameResult, Line, ResultToken, Tag};
+use drafti_hub::{openings, Opening, PlayedGame};
+use drafti_pdn::{Comment, GameRecord, GameResult, Tag};
 use drafti_rules::{Color, Position, Variant};
 
-/// The openings of a file: one FEN per line (blank lines and lines starting with `#` or `;`
-/// skipped), or else the games of a PDN file (their start and mainline moves; games that do
-/// not replay are skipped and counted).
-pub fn openings_from_file(text: &str, variant: Variant) -> Result<(Vec<Opening>, usize), String> {
-    let lines: Vec<&str> = text
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#') && !l.starts_with(';'))
-        .collect();
-    let fens: Option<Vec<Position>> = lines.iter().map(|l| Position::from_fen(l).ok()).collect();
-    if let Some(fens) = fens.filter(|f| !f.is_empty()) {
-        return Ok((fens.into_iter().map(Opening::at).collect(), 0));
+/// The openings of a file: one FEN per line (drafti-hub reads them: a bad line is an error
+/// naming it, a position whose game is over is skipped with a note), or else the games of a
+/// PDN file (their start and mainline moves; games that do not replay, or are over, are
+/// skipped and counted in a note). Notes are for stderr.
+pub fn openings_from_file(
+    text: &str,
+    variant: Variant,
+) -> Result<(Vec<Opening>, Vec<String>), String> {
+    if openings::is_fen_file(text) {
+        let (list, skipped) = openings::fen_openings(text, variant).map_err(|e| e.to_string())?;
+        let notes = skipped
+            .into_iter()
+            .map(|s| format!("line {}: {}: skipped", s.line, s.reason))
+            .collect();
+        return Ok((list, notes));
     }
     let options = ReplayOptions {
         variant_override: Some(variant),
@@ -45,7 +48,11 @@ pub fn openings_from_file(text: &str, variant: Variant) -> Result<(Vec<Opening>,
     if openings.is_empty() {
         return Err("no opening in it (expected FEN lines or PDN games that replay)".to_string());
     }
-    Ok((openings, skipped))
+    let notes = (skipped > 0)
+        .then(|| format!("{skipped} games skipped (not valid, or already over)"))
+        .into_iter()
+        .collect();
+    Ok((openings, notes))
 }
 
 /// The PDN result of a game.
@@ -54,14 +61,6 @@ pub fn result(played: &PlayedGame) -> GameResult {
         Some(Color::White) => GameResult::WhiteWin,
         Some(Color::Black) => GameResult::BlackWin,
         None => GameResult::Draw,
-    }
-}
-
-fn tag(name: &str, value: impl Into<String>) -> Tag {
-    Tag {
-        name: name.to_string(),
-        value: value.into(),
-        span: Default::default(),
     }
 }
 
@@ -81,31 +80,23 @@ pub fn record(played: &PlayedGame, variant: Variant, numeric: bool) -> GameRecor
     }
     let [white, black] = played.names.clone();
     let mut tags = vec![
-        tag("Event", "drafti match"),
-        tag("Round", (played.index + 1).to_string()),
-        tag("White", white),
-        tag("Black", black),
-        tag("Result", result.as_str()),
-        tag("Termination", played.termination.to_string()),
-        tag("PlyCount", played.moves.len().to_string()),
+        Tag::new("Event", "drafti match"),
+        Tag::new("Round", (played.index + 1).to_string()),
+        Tag::new("White", white),
+        Tag::new("Black", black),
+        Tag::new("Result", result.as_str()),
+        Tag::new("Termination", played.termination.to_string()),
+        Tag::new("PlyCount", played.moves.len().to_string()),
     ];
     match variant.game_type() {
-        Some(n) => tags.push(tag("GameType", n.to_string())),
-        None => tags.push(tag("Variant", "Tanzanian")),
+        Some(n) => tags.push(Tag::new("GameType", n.to_string())),
+        None => tags.push(Tag::new("Variant", "Tanzanian")),
     }
     if played.start != Position::start(Color::White) {
-        tags.push(tag("SetUp", "1"));
-        tags.push(tag("FEN", played.start.to_fen()));
+        tags.push(Tag::new("SetUp", "1"));
+        tags.push(Tag::new("FEN", played.start.to_fen()));
     }
-    GameRecord {
-        tags,
-        moves: Line {
-            nodes,
-            leading_comments: Vec::new(),
-        },
-        result: Some(ResultToken::new(result)),
-        ..GameRecord::default()
-    }
+    GameRecord::new(tags, nodes, result)
 }
 
 #[cfg(test)]
@@ -114,16 +105,24 @@ mod tests {
 
     #[test]
     fn opening_files() {
-        let (fens, _) = openings_from_file(
-            "# two\nW:W21-32:B1-12\n\nB:W21-32:B1-12\n",
+        let (fens, notes) = openings_from_file(
+            "# two\nW:W21-32:B1-12\n\nB:W21-32:B1-12\nB:W21:B\n",
             Variant::Tanzanian,
         )
         .unwrap();
         assert_eq!(fens.len(), 2);
         assert_eq!(fens[1].start.turn(), Color::Black);
+        assert_eq!(notes.len(), 1);
+        assert!(
+            notes[0].starts_with("line 5: the game is already over"),
+            "{notes:?}"
+        );
+        let bad = openings_from_file("W:W21-32:B1-12\nW:W21-32:B1-99\n", Variant::Tanzanian);
+        assert!(bad.unwrap_err().starts_with("line 2: "));
         let pdn = "[Event \"a\"]\n1. c3-d4 f6-e5 *\n\n[Event \"b\"]\n1. c3-c5 *\n";
-        let (games, skipped) = openings_from_file(pdn, Variant::Tanzanian).unwrap();
-        assert_eq!((games.len(), skipped), (1, 1));
+        let (games, notes) = openings_from_file(pdn, Variant::Tanzanian).unwrap();
+        assert_eq!(games.len(), 1);
+        assert_eq!(notes, ["1 games skipped (not valid, or already over)"]);
         assert_eq!(games[0].moves.len(), 2);
         assert!(openings_from_file("nothing here", Variant::Tanzanian).is_err());
     }

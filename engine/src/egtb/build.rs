@@ -84,14 +84,7 @@ pub fn build_signatures(
     targets: &[Signature],
     on_event: &(dyn Fn(BuildEvent) + Sync),
 ) -> Result<Tables, EgtbError> {
-    let max = targets.iter().map(|s| s.pieces()).max().unwrap_or(0);
-    if max > super::MAX_PIECES {
-        return Err(EgtbError::TooManyPieces(max));
-    }
-    let needed: Vec<Signature> = Signature::all_up_to(max)
-        .into_iter()
-        .filter(|s| targets.iter().any(|t| leads_to(*t, *s)))
-        .collect();
+    let needed = needed(targets)?;
     let dir = Tables::variant_dir(root, variant);
     std::fs::create_dir_all(&dir).map_err(|source| EgtbError::Io {
         path: dir.clone(),
@@ -142,6 +135,73 @@ pub fn build_signatures(
         }
     }
     Ok(tables)
+}
+
+/// What a build would make, before it starts: for a size check (an eight-piece build is
+/// half a trillion positions) and the estimate a person confirms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BuildPlan {
+    /// Signatures the build needs (those already on disk included).
+    pub signatures: usize,
+    /// Their positions (indices, layers included).
+    pub positions: u64,
+    /// Signatures with no file yet: to be solved.
+    pub new_signatures: usize,
+    /// Their positions: one byte each on disk (plus a 64-byte header a table), and the
+    /// measure of the build's time and memory.
+    pub new_positions: u64,
+}
+
+impl BuildPlan {
+    /// The bytes the new tables take on disk.
+    pub fn new_bytes(&self) -> u64 {
+        self.new_positions + (format::HEADER_LEN as u64) * self.new_signatures as u64
+    }
+}
+
+/// The plan of [`build`] (`targets`: every signature of at most `max_pieces` pieces) or of
+/// [`build_signatures`]: what it would solve under `root` for `variant`, without building.
+///
+/// ```
+/// use drafti_engine::egtb::{plan, Signature};
+/// use drafti_rules::Variant;
+/// let dir = std::env::temp_dir().join("drafti-egtb-plan-doc");
+/// let small = plan(&dir, Variant::Tanzanian, &Signature::all_up_to(3)).unwrap();
+/// let big = plan(&dir, Variant::Tanzanian, &Signature::all_up_to(8)).unwrap();
+/// assert!(small.positions < 1_000_000 && small.new_positions <= small.positions);
+/// assert!(big.new_positions > 100_000_000_000);
+/// ```
+pub fn plan(root: &Path, variant: Variant, targets: &[Signature]) -> Result<BuildPlan, EgtbError> {
+    let needed = needed(targets)?;
+    let dir = Tables::variant_dir(root, variant);
+    let laws = DrawLaws::for_variant(variant);
+    let mut plan = BuildPlan {
+        signatures: needed.len(),
+        positions: 0,
+        new_signatures: 0,
+        new_positions: 0,
+    };
+    for s in needed {
+        let positions = s.positions() * u64::from(layers(laws, s));
+        plan.positions += positions;
+        if !dir.join(format::file_name(s)).is_file() {
+            plan.new_signatures += 1;
+            plan.new_positions += positions;
+        }
+    }
+    Ok(plan)
+}
+
+/// Every signature `targets` lead to, smallest first.
+fn needed(targets: &[Signature]) -> Result<Vec<Signature>, EgtbError> {
+    let max = targets.iter().map(|s| s.pieces()).max().unwrap_or(0);
+    if max > super::MAX_PIECES {
+        return Err(EgtbError::TooManyPieces(max));
+    }
+    Ok(Signature::all_up_to(max)
+        .into_iter()
+        .filter(|s| targets.iter().any(|t| leads_to(*t, *s)))
+        .collect())
 }
 
 /// Whether a game with material `from` can come to material `to` (captures remove pieces,

@@ -32,10 +32,10 @@ mod index;
 mod probe;
 mod verify;
 
-pub use build::{build, build_signatures, BuildEvent};
+pub use build::{build, build_signatures, plan, BuildEvent, BuildPlan};
 pub use format::{file_name, Header, EXTENSION, LOAD_LIMIT};
 pub use index::{Signature, MAX_PIECES};
-pub use probe::{TableInfo, Tables};
+pub use probe::{ProbeReport, TableInfo, Tables};
 pub use verify::{verify, VerifyReport};
 
 use std::path::PathBuf;

@@ -319,6 +319,55 @@ impl Tables {
     }
 }
 
+/// All the tables say about one position (`drafti egtb probe`): its value, every move's,
+/// and the line of best moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProbeReport {
+    /// The table's signature.
+    pub signature: Signature,
+    /// The value for the side to move.
+    pub value: Value,
+    /// Every legal move with its value, best first ([`Tables::rank_moves`]).
+    pub moves: Vec<(Move, Value)>,
+    /// The line to the end of the game (at most [`ProbeReport::LINE_PLIES`]), or for a draw
+    /// its first [`ProbeReport::DRAW_LINE_PLIES`] drawing moves (a draw has no end).
+    pub line: Vec<Move>,
+}
+
+impl ProbeReport {
+    /// The longest line of a won or lost position.
+    pub const LINE_PLIES: usize = 300;
+    /// The drawing moves shown of a draw.
+    pub const DRAW_LINE_PLIES: usize = 12;
+}
+
+impl Tables {
+    /// The [`ProbeReport`] of `pos` (`king_count`: the lone king's moves already made under
+    /// Tanzanian law 2); `Ok(None)` when no table holds it; a table missing after a move is
+    /// an error naming it ([`EgtbError::MissingTable`]), never an answer that the game is
+    /// over.
+    pub fn report(
+        &self,
+        pos: &Position,
+        king_count: Option<u32>,
+    ) -> Result<Option<ProbeReport>, EgtbError> {
+        let Some(value) = self.probe(pos, king_count) else {
+            return Ok(None);
+        };
+        let plies = if value == Value::Draw {
+            ProbeReport::DRAW_LINE_PLIES
+        } else {
+            ProbeReport::LINE_PLIES
+        };
+        Ok(Some(ProbeReport {
+            signature: Signature::of(pos),
+            value,
+            moves: self.rank_moves(pos, king_count)?,
+            line: self.line(pos, king_count, plies)?,
+        }))
+    }
+}
+
 impl crate::Engine {
     /// The exact score of `pos` at `ply` from the endgame tables, if they hold it (the
     /// search's hook: one call at the top of each node).

@@ -327,19 +327,178 @@ fn the_tests_never_read_the_users_tables() {
     // Every drafti the tests run has the empty isolated home as HOME and XDG_CACHE_HOME,
     // so tables the user built in ~/.cache/drafti/egtb change no test's result.
     let expected = format!(
-        "drafti: {}: No such file or directory",
-        isolated_home().join("drafti/egtb/tz").display()
+        "drafti: no endgame tables for tz in {} (drafti egtb build --variant tz --pieces 4 \
+         --dir {} builds them)\n",
+        isolated_home().join("drafti/egtb/tz").display(),
+        isolated_home().join("drafti/egtb").display()
     );
     let out = drafti().args(["egtb", "info"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(
-        String::from_utf8_lossy(&out.stderr).starts_with(&expected),
-        "{out:?}"
-    );
+    assert_eq!(String::from_utf8_lossy(&out.stderr), expected);
     let out = drafti_command().args(["egtb", "info"]).output().unwrap();
-    assert!(
-        String::from_utf8_lossy(&out.stderr).starts_with(&expected),
-        "{out:?}"
-    );
+    assert_eq!(String::from_utf8_lossy(&out.stderr), expected);
     assert_eq!(std::fs::read_dir(isolated_home()).unwrap().count(), 0);
+}
+
+/// `egtb info` on rules with no tables built (issue 27, item 17): a clear message with the
+/// command that builds them, not a raw OS error; the same for a folder that is not there.
+#[test]
+fn info_without_tables_says_how_to_build_them() {
+    let out = drafti()
+        .args(["egtb", "info", "--variant", "russian", "--dir", dir()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!(
+            "drafti: no endgame tables for russian in {}/russian (drafti egtb build --variant \
+             russian --pieces 4 --dir {} builds them)\n",
+            dir(),
+            dir()
+        )
+    );
+    assert!(out.stdout.is_empty());
+}
+
+/// A build of more than ten billion new positions prints its estimate and stops without
+/// `--yes` (issue 27, item 17): nothing is written, not even the folder.
+#[test]
+fn a_huge_build_needs_yes() {
+    let scratch = tempfile::tempdir().unwrap();
+    let d = scratch.path().join("eg");
+    let out = drafti()
+        .args([
+            "egtb",
+            "build",
+            "--pieces",
+            "8",
+            "--dir",
+            d.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with("drafti: tz: ")
+            && stderr.contains("new tables of at most 8 pieces hold ")
+            && stderr.ends_with(" GB on disk and hours of work; give --yes to build them\n"),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty());
+    assert!(!d.exists());
+}
+
+/// Every `egtb` subcommand reports a write error on stdout and exits 2 (issue 27, item 11:
+/// it was a panic, exit 101).
+#[test]
+fn every_subcommand_reports_a_write_error() {
+    let scratch = tempfile::tempdir().unwrap();
+    let fresh = scratch.path().to_str().unwrap();
+    for args in [
+        &["egtb", "build", "--pieces", "2", "--dir", fresh][..],
+        &[
+            "egtb",
+            "probe",
+            "--fen",
+            "W:WKb8,Kd6,Ka1:BKg1",
+            "--dir",
+            dir(),
+        ],
+        &[
+            "egtb",
+            "probe",
+            "--fen",
+            "W:WKb8,Kd6,Ka1:BKg1",
+            "--dir",
+            dir(),
+            "--json",
+        ],
+        &["egtb", "verify", "--dir", dir()],
+        &["egtb", "info", "--dir", dir()],
+        &["egtb", "info", "--dir", dir(), "--json"],
+    ] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let out = drafti_command().args(args).stdout(full).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            "drafti: cannot write the report: No space left on device (os error 28)\n",
+            "{args:?}"
+        );
+    }
+}
+
+/// Issue 27, item 15: `search` and `hub` take `--egtb DIR` and `--no-egtb` (the one table
+/// policy of every command): by default the cache's tables are used and said on stderr,
+/// `--no-egtb` uses none, `--egtb DIR` those of DIR.
+#[cfg(unix)]
+#[test]
+fn search_and_hub_take_egtb_and_no_egtb() {
+    use std::io::Write;
+    let cache = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(cache.path().join("drafti")).unwrap();
+    std::os::unix::fs::symlink(tables(), cache.path().join("drafti/egtb")).unwrap();
+    let said = format!(
+        "endgame tables: {}/drafti/egtb/tz (41 tables, up to 4 pieces)\n",
+        cache.path().display()
+    );
+    let search = |extra: &[&str]| {
+        let out = drafti()
+            .env("XDG_CACHE_HOME", cache.path())
+            .args(["search", "--fen", "W:WK1,K10:B28", "--depth", "3"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{extra:?}: {out:?}");
+        String::from_utf8(out.stderr).unwrap()
+    };
+    assert_eq!(search(&[]), said);
+    assert_eq!(search(&["--no-egtb"]), "");
+    assert_eq!(
+        search(&["--egtb", dir()]),
+        format!("endgame tables: {}/tz (41 tables, up to 4 pieces)\n", dir())
+    );
+    let both = drafti()
+        .args([
+            "search",
+            "--fen",
+            "W:WK1,K10:B28",
+            "--egtb",
+            dir(),
+            "--no-egtb",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(both.status.code(), Some(2));
+
+    let hub = |extra: &[&str]| {
+        let mut child = drafti_command()
+            .env("XDG_CACHE_HOME", cache.path())
+            .arg("hub")
+            .args(["--hash", "1"])
+            .args(extra)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(b"hub\ninit\nquit\n").unwrap();
+        drop(stdin);
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "{extra:?}: {out:?}");
+        assert!(String::from_utf8_lossy(&out.stdout).ends_with("wait\nready\n"));
+        String::from_utf8(out.stderr).unwrap()
+    };
+    assert_eq!(hub(&[]), said);
+    assert_eq!(hub(&["--no-egtb"]), "");
+    assert_eq!(
+        hub(&["--egtb", dir()]),
+        format!("endgame tables: {}/tz (41 tables, up to 4 pieces)\n", dir())
+    );
 }

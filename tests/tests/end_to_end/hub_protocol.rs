@@ -478,3 +478,43 @@ fn refusals_keep_the_engine_alive() {
     hub.stdin = None;
     assert!(hub.exits().success());
 }
+
+/// Issue 27, item 3: a `pos` refused for what it says — a bad square in its moves, 13 men, a
+/// man on its crowning row, a line cut off — unsets the position, so `go` is refused instead
+/// of answered for the position before.
+#[test]
+fn a_refused_pos_unsets_the_position() {
+    let mut hub = Hub::start(&[]);
+    hub.handshake("tz");
+    hub.send("level depth=2");
+    let thirteen_men = "Wbbbbbbbbbbbbeeeeeeewwwwwwwwwwwww";
+    let crowning_row = "Wweeeeeeeeeeeeeeeeeeeeeeeeeeeeeeb";
+    for bad in [
+        format!("pos pos={START} moves=\"99-1\""),
+        format!("pos pos={thirteen_men}"),
+        format!("pos pos={crowning_row}"),
+        format!("pos pos={START} moves=\"22-18"),
+        format!(
+            "pos pos={START} moves=\"22-18 11-15\" {}",
+            "x".repeat(70_000)
+        ),
+    ] {
+        hub.send(&format!("pos pos={START}"));
+        hub.send("go think");
+        assert!(hub.until("done").last().unwrap().starts_with("done move="));
+        hub.send(&bad);
+        let refused = hub.next();
+        assert!(
+            refused.starts_with("error message=") && refused.ends_with(" (position unset)\""),
+            "{bad:.80}: {refused}"
+        );
+        hub.send("go think");
+        assert_eq!(
+            hub.next(),
+            r#"error message="go: no position: send pos first""#
+        );
+        hub.ping();
+    }
+    hub.send("quit");
+    assert!(hub.exits().success());
+}

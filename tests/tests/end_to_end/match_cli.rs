@@ -254,3 +254,180 @@ fn endgame_tables_adjudicate() {
     assert!(out.status.success());
     assert_eq!(summary(&out.stdout)["terminations"]["tables"], 0);
 }
+
+/// Issue 27, item 16: an engine that exits leaving a child that holds its output open is
+/// scored as abandoned (not a time forfeit), and the child does not outlive the match: the
+/// engine's whole process group is killed.
+#[test]
+fn an_engine_leaving_a_child_is_abandoned_and_the_child_killed() {
+    let pids = temp("orphans.txt");
+    let _ = std::fs::remove_file(&pids);
+    let engine = format!("{} {}", broken("orphan"), pids.display());
+    let out = drafti()
+        .args([
+            "match",
+            "--engine",
+            &hub("--nodes 300"),
+            "--engine",
+            &engine,
+        ])
+        .args([
+            "--games",
+            "2",
+            "--movetime",
+            "100",
+            "--margin",
+            "200",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let s = summary(&out.stdout);
+    assert_eq!(s["terminations"]["forfeit"], 2, "{s}");
+    let games: Vec<&str> = stderr.lines().filter(|l| l.starts_with("game ")).collect();
+    assert_eq!(games.len(), 2, "{stderr}");
+    for line in games {
+        assert!(
+            line.contains("(abandoned: ") && line.contains("the engine exited with status 3"),
+            "{line}"
+        );
+    }
+    let orphans = std::fs::read_to_string(&pids).unwrap();
+    assert_eq!(orphans.lines().count(), 2, "{orphans}");
+    for pid in orphans.lines() {
+        // Gone, or a zombie waiting for a parent that never reaps (PID 1 of a container).
+        let state = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        let alive = state
+            .rsplit(')')
+            .next()
+            .and_then(|rest| rest.split_whitespace().next())
+            .is_some_and(|s| s != "Z");
+        assert!(
+            !alive,
+            "the engine's child {pid} outlived the match: {state}"
+        );
+    }
+}
+
+/// Issue 27, item 16: `--engine` runs through `sh -c`, so `cd DIR && CMD` and `VAR=x CMD`
+/// work.
+#[test]
+fn engine_commands_are_shell_commands() {
+    let engine = format!("cd / && DRAFTI_TEST=1 {}", hub("--nodes 200"));
+    let out = drafti()
+        .args([
+            "match",
+            "--engine",
+            &engine,
+            "--engine",
+            &hub("--nodes 200"),
+        ])
+        .args(["--games", "2", "--json"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let s = summary(&out.stdout);
+    assert_eq!(s["games"], 2, "{s}");
+    assert_eq!(s["terminations"]["forfeit"], 0, "{s}");
+}
+
+/// Issue 27, item 10: absurd times are refused when the flags are read (an `Instant` plus
+/// u64::MAX seconds panicked; a move time the Hub engines refuse was blamed on them).
+#[test]
+fn absurd_times_are_refused_at_parse_time() {
+    for (flag, value, message) in [
+        (
+            "--move-timeout",
+            "18446744073709551615",
+            "error: invalid value '18446744073709551615' for '--move-timeout <S>': \
+             18446744073709551615 is not in 1..=86400\n",
+        ),
+        (
+            "--movetime",
+            "86400001",
+            "error: invalid value '86400001' for '--movetime <MS>': 86400001 is not in \
+             1..=86400000\n",
+        ),
+        (
+            "--margin",
+            "18446744073709551615",
+            "error: invalid value '18446744073709551615' for '--margin <MS>': \
+             18446744073709551615 is not in 0..=3600000\n",
+        ),
+    ] {
+        let out = drafti()
+            .args(["match", "--engine", "true", "--engine", "true", flag, value])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{flag}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.starts_with(message), "{stderr}");
+    }
+}
+
+/// Issue 27, item 16: a FEN openings file with one bad line is refused naming the line; a
+/// FEN opening whose game is already over is skipped with a note, the others played.
+#[test]
+fn fen_openings_name_their_bad_line_and_skip_finished_games() {
+    let bad = temp("bad-openings.txt");
+    std::fs::write(&bad, "# openings\nW:W21-32:B1-12\n\nW:W21-32:B1-99\n").unwrap();
+    let out = drafti()
+        .args([
+            "match",
+            "--engine",
+            &hub("--nodes 100"),
+            "--engine",
+            &hub("--nodes 100"),
+        ])
+        .arg("--openings")
+        .arg(&bad)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!(
+            "drafti: {}: line 4: bad FEN square '99': square 99 is out of range (numeric \
+             squares are 1-32)\n",
+            bad.display()
+        )
+    );
+
+    let over = temp("over-openings.txt");
+    std::fs::write(&over, "B:W21:B\nW:W21-32:B1-12\n").unwrap();
+    let out = drafti()
+        .args([
+            "match",
+            "--engine",
+            &hub("--nodes 100"),
+            "--engine",
+            &hub("--nodes 100"),
+        ])
+        .args(["--games", "2", "--json", "--openings"])
+        .arg(&over)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.starts_with(&format!(
+            "drafti: {}: line 1: the game is already over there (White wins: Black has no \
+             legal move): skipped\n",
+            over.display()
+        )),
+        "{stderr}"
+    );
+    let s = summary(&out.stdout);
+    assert_eq!(s["games"], 2, "{s}");
+    assert_eq!(
+        s["terminations"]["normal"].as_u64().unwrap()
+            + s["terminations"]["draw_rule"].as_u64().unwrap()
+            + s["terminations"]["repetition"].as_u64().unwrap()
+            + s["terminations"]["ply_cap"].as_u64().unwrap(),
+        2,
+        "{s}"
+    );
+}

@@ -191,3 +191,47 @@ fn numeric_notation_and_movetime() {
     let text = search(&["--fen", MIDDLEGAME, "--movetime", "100"], 0);
     assert!(text.contains("best "), "{text}");
 }
+
+/// A write error on stdout is reported as one ("cannot write the report: ..."), exit 2, for
+/// `search` (text and JSON) and `moves`; it also stops the search (a ten-minute `--movetime`
+/// search ends at its first line).
+#[test]
+fn search_and_moves_report_a_write_error() {
+    for args in [
+        &["search", "--fen", "W:W21-32:B1-12", "--depth", "3"][..],
+        &[
+            "search",
+            "--fen",
+            "W:W21-32:B1-12",
+            "--depth",
+            "3",
+            "--json",
+        ],
+        &[
+            "search",
+            "--fen",
+            "W:W21-32:B1-12",
+            "--movetime",
+            "600000",
+            "--json",
+        ],
+        &["moves", "--fen", "W:W21-32:B1-12"],
+        &["moves", "--fen", "W:W21-32:B1-12", "--json"],
+    ] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let out = drafti_tests::drafti_command()
+            .args(args)
+            .stdout(full)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            "drafti: cannot write the report: No space left on device (os error 28)\n",
+            "{args:?}"
+        );
+    }
+}

@@ -71,3 +71,28 @@ fn the_engine_plays_at_the_analysis_depth_by_default() {
     assert!(text.contains("[White \"drafti d6\"]"), "{text}");
     assert!(text.contains("[PlyCount \"6\"]"), "{text}");
 }
+
+/// A write error on stdout is reported as one, exit 2, in both modes.
+#[test]
+fn selfplay_reports_a_write_error() {
+    for args in [
+        &["selfplay", "--random", "--games", "3"][..],
+        &["selfplay", "--games", "1", "--depth", "1"],
+    ] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let out = drafti_tests::drafti_command()
+            .args(args)
+            .stdout(full)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            "drafti: cannot write the report: No space left on device (os error 28)\n",
+            "{args:?}"
+        );
+    }
+}

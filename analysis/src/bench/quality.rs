@@ -1,0 +1,568 @@
+//! The analysis quality benchmark (`drafti bench --quality`): the verdicts of an analysis
+//! of sampled master games against a reference's ([`crate::quality`]), the reference's
+//! searches kept in a cache file, the judged moves optionally written out, and the result as
+//! one report ([`QualityJson`], which is also the JSON the command prints).
+
+use super::{thousands, BenchError};
+use crate::quality::{
+    reference_evals, reference_evals_in_sequence, reference_moves, reference_verdicts, Agreement,
+    ClassAgreement, ReferenceEval, ReferenceHeader, ReferenceLine, REFERENCE_SEQUENCE_TT_MB,
+    REFERENCE_TT_MB,
+};
+use crate::{analyse_games, json, AnalysisOptions, EndgameTables};
+use drafti_archive::replay::{replay, ReplayOptions, ReplayedGame};
+use drafti_engine::Engine;
+use drafti_pdn::GameReader;
+use drafti_rules::Variant;
+use rayon::prelude::*;
+use serde::Serialize;
+use std::collections::HashMap;
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// A line for a person about the run's progress (for stderr); called from worker threads.
+pub type Note<'a> = &'a (dyn Fn(String) + Sync);
+
+/// One sampled game of the master archives.
+pub struct Sampled {
+    /// The archive's file name.
+    pub file: String,
+    /// 1-based.
+    pub index: usize,
+    /// The game, replayed.
+    pub game: ReplayedGame,
+}
+
+fn variant_of_file(name: &str) -> Option<Variant> {
+    if name.starts_with("russian") {
+        Some(Variant::Russian)
+    } else if name.starts_with("czech") {
+        Some(Variant::Czech)
+    } else {
+        None
+    }
+}
+
+/// Every `every`-th game of every known archive in `dir` (`russian-*.pdn` replayed under
+/// Russian rules, `czech-*.pdn` under Czech), in file-name order; `None` when the folder is
+/// absent.
+pub fn sampled_games(
+    dir: &Path,
+    every: u64,
+    note: Note,
+) -> Result<Option<Vec<Sampled>>, BenchError> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Ok(None);
+    };
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "pdn"))
+        .collect();
+    files.sort();
+    let mut out = Vec::new();
+    for path in files {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default();
+        let Some(variant) = variant_of_file(&name) else {
+            note(format!(
+                "bench --quality: {name}: not russian-* or czech-*, skipped"
+            ));
+            continue;
+        };
+        let options = ReplayOptions {
+            variant_override: Some(variant),
+            ..ReplayOptions::default()
+        };
+        let file = std::fs::File::open(&path).map_err(|source| BenchError::Read {
+            path: path.clone(),
+            source,
+        })?;
+        for (i, record) in GameReader::new(std::io::BufReader::new(file)).enumerate() {
+            if !(i as u64).is_multiple_of(every) {
+                continue;
+            }
+            let Ok(record) = record else { continue };
+            let game = replay(record, &options);
+            if game.is_valid() && !game.moves.is_empty() {
+                out.push(Sampled {
+                    file: name.clone(),
+                    index: i + 1,
+                    game,
+                });
+            }
+        }
+    }
+    Ok(Some(out))
+}
+
+/// How a reference judges a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReferenceMode {
+    /// Every position searched alone; the played move from the next position's search.
+    Alone,
+    /// Each game as one sequence from its last position, the table kept.
+    Sequence,
+    /// Every move alone: its position, then the played move to the same depth.
+    Moves,
+}
+
+impl ReferenceMode {
+    /// The mode of `--reference-sequence` and `--reference-moves`.
+    pub fn of(sequence: bool, moves: bool) -> ReferenceMode {
+        match (sequence, moves) {
+            (true, _) => ReferenceMode::Sequence,
+            (false, true) => ReferenceMode::Moves,
+            (false, false) => ReferenceMode::Alone,
+        }
+    }
+
+    /// The JSON's name and the text's description.
+    pub fn names(self) -> (&'static str, &'static str) {
+        match self {
+            ReferenceMode::Alone => ("alone", "every position alone"),
+            ReferenceMode::Sequence => (
+                "sequence",
+                "each game as one sequence from its last position",
+            ),
+            ReferenceMode::Moves => (
+                "moves",
+                "every move alone (its position, then the played move to the same depth)",
+            ),
+        }
+    }
+}
+
+/// How a reference searches: nodes a position, its mode, its cache file.
+#[derive(Clone, Copy, Debug)]
+pub struct ReferenceSpec<'a> {
+    /// Nodes of each position's search.
+    pub nodes: u64,
+    /// How it judges a move.
+    pub mode: ReferenceMode,
+    /// The cache of its searches (JSON Lines), if any.
+    pub file: Option<&'a Path>,
+}
+
+/// The reference searches of every position of `games`: read from FILE where it has them
+/// (for the same engine and limit), searched (and appended to FILE) where it has not.
+fn reference_runs(
+    games: &[Sampled],
+    spec: &ReferenceSpec,
+    tables: &EndgameTables,
+    pool: &rayon::ThreadPool,
+    note: Note,
+) -> Result<Vec<Vec<ReferenceEval>>, BenchError> {
+    let header = ReferenceHeader {
+        engine: Engine::fingerprint().to_string(),
+        nodes: spec.nodes,
+        tt_mb: if spec.mode == ReferenceMode::Sequence {
+            REFERENCE_SEQUENCE_TT_MB
+        } else {
+            REFERENCE_TT_MB
+        },
+        egtb: tables.label(),
+        sequence: spec.mode == ReferenceMode::Sequence,
+        moves: spec.mode == ReferenceMode::Moves,
+    };
+    let mut known: HashMap<(String, usize, usize), ReferenceLine> = HashMap::new();
+    let mut writer = None;
+    if let Some(path) = spec.file {
+        let mut same = false;
+        if let Ok(file) = std::fs::File::open(path) {
+            let mut lines = std::io::BufReader::new(file).lines();
+            let first = lines.next().and_then(Result::ok);
+            same = first
+                .and_then(|l| serde_json::from_str::<ReferenceHeader>(&l).ok())
+                .is_some_and(|h| h == header);
+            if same {
+                for line in lines.map_while(Result::ok) {
+                    if let Ok(r) = serde_json::from_str::<ReferenceLine>(&line) {
+                        known.insert((r.file.clone(), r.game, r.ply), r);
+                    }
+                }
+            } else {
+                note(format!(
+                    "bench --quality: {} is for another engine or limit: searched again",
+                    path.display()
+                ));
+            }
+        }
+        let file = if same {
+            std::fs::OpenOptions::new().append(true).open(path)
+        } else {
+            std::fs::File::create(path)
+        }
+        .map_err(|source| written(path, source))?;
+        let mut w = std::io::BufWriter::new(file);
+        if !same {
+            writeln!(w, "{}", json_line(&header)).map_err(|e| written(path, e))?;
+        }
+        writer = Some((w, path));
+    }
+    let total: usize = games.iter().map(|g| g.game.positions.len()).sum();
+    let started = Instant::now();
+    let cached = |s: &Sampled| -> Vec<Option<ReferenceEval>> {
+        let game = &s.game;
+        (0..game.positions.len())
+            .map(|ply| {
+                known
+                    .get(&(s.file.clone(), s.index, ply))?
+                    .eval(&game.positions[ply], game.variant)
+            })
+            .collect()
+    };
+    let mut evals: Vec<Vec<Option<ReferenceEval>>> = games.iter().map(cached).collect();
+    // The positions each game still lacks: searched now, and added to FILE.
+    let mut fresh: Vec<Vec<usize>> = evals
+        .iter()
+        .map(|e| (0..e.len()).filter(|&i| e[i].is_none()).collect())
+        .collect();
+    if spec.mode == ReferenceMode::Sequence {
+        // A sequence's results depend on the whole game: a game lacking any position is
+        // searched again from its last one, one game per worker.
+        let whole: Vec<usize> = (0..games.len()).filter(|&g| !fresh[g].is_empty()).collect();
+        let searched = std::sync::atomic::AtomicUsize::new(0);
+        let found: Vec<Vec<ReferenceEval>> = pool.install(|| {
+            whole
+                .par_iter()
+                .with_max_len(1)
+                .map(|&g| {
+                    let s = &games[g];
+                    let all: Vec<ReferenceEval> =
+                        reference_evals_in_sequence(&s.game, spec.nodes, tables)
+                            .into_iter()
+                            .map(ReferenceEval::from)
+                            .collect();
+                    let n = searched.fetch_add(all.len(), std::sync::atomic::Ordering::Relaxed)
+                        + all.len();
+                    note(format!(
+                        "bench --quality: reference {} game {}: {} positions searched in sequence ({} of at most {} in {:.0} s)",
+                        s.file,
+                        s.index,
+                        all.len(),
+                        thousands(n as u64),
+                        thousands(total as u64),
+                        started.elapsed().as_secs_f64()
+                    ));
+                    all
+                })
+                .collect()
+        });
+        for (g, all) in whole.into_iter().zip(found) {
+            fresh[g] = (0..all.len()).collect();
+            evals[g] = all.into_iter().map(Some).collect();
+        }
+    }
+    let mut done = 0usize;
+    let mut runs = Vec::with_capacity(games.len());
+    for ((s, mut evals), fresh) in games.iter().zip(evals).zip(fresh) {
+        if fresh.is_empty() {
+            runs.push(evals.into_iter().map(|e| e.expect("cached")).collect());
+            continue;
+        }
+        if spec.mode != ReferenceMode::Sequence {
+            let found: Vec<ReferenceEval> = pool.install(|| {
+                if spec.mode == ReferenceMode::Moves {
+                    reference_moves(&s.game, spec.nodes, &fresh, tables)
+                } else {
+                    reference_evals(&s.game, spec.nodes, &fresh, tables)
+                        .into_iter()
+                        .map(ReferenceEval::from)
+                        .collect()
+                }
+            });
+            for (&ply, e) in fresh.iter().zip(found) {
+                evals[ply] = Some(e);
+            }
+            done += fresh.len();
+            note(format!(
+                "bench --quality: reference {} game {}: {} positions searched ({} of at most {} in {:.0} s)",
+                s.file,
+                s.index,
+                fresh.len(),
+                thousands(done as u64),
+                thousands(total as u64),
+                started.elapsed().as_secs_f64()
+            ));
+        }
+        if let Some((w, path)) = writer.as_mut() {
+            let mut write = || -> std::io::Result<()> {
+                for &ply in &fresh {
+                    let r = evals[ply].as_ref().expect("searched");
+                    let line = ReferenceLine::new(&s.file, s.index, ply, r);
+                    writeln!(w, "{}", json_line(&line))?;
+                }
+                w.flush()
+            };
+            write().map_err(|e| written(path, e))?;
+        }
+        runs.push(evals.into_iter().map(|e| e.expect("searched")).collect());
+    }
+    Ok(runs)
+}
+
+/// One class of verdicts: how many each side gives, how many both, and the ratios.
+#[derive(Serialize)]
+pub struct ClassJson {
+    pub class: &'static str,
+    pub candidate: usize,
+    pub reference: usize,
+    pub both: usize,
+    pub precision: Option<f64>,
+    pub recall: Option<f64>,
+}
+
+impl ClassJson {
+    fn new(class: &'static str, c: &ClassAgreement) -> ClassJson {
+        ClassJson {
+            class,
+            candidate: c.candidate,
+            reference: c.reference,
+            both: c.both,
+            precision: c.precision(),
+            recall: c.recall(),
+        }
+    }
+}
+
+/// The result of a quality run, as `drafti bench --quality --json` prints it.
+#[derive(Serialize)]
+pub struct QualityJson {
+    pub bench: &'static str,
+    pub candidate: String,
+    pub games: usize,
+    pub sample_every: u64,
+    pub positions: usize,
+    pub moves: usize,
+    pub candidate_nodes_per_position: f64,
+    pub reference_nodes: u64,
+    pub reference_nodes_per_position: f64,
+    /// `alone` (every position with a fresh table), `sequence` (each game backwards) or
+    /// `moves` (every move judged alone).
+    pub reference_mode: &'static str,
+    pub ratio: f64,
+    pub verified: usize,
+    pub engine: String,
+    pub classes: Vec<ClassJson>,
+    pub blunders_at_least_mistake: usize,
+    pub win_before_mean_abs_diff: f64,
+    pub win_after_mean_abs_diff: f64,
+    pub seconds: f64,
+    pub positions_per_second: f64,
+    pub jobs: usize,
+    /// The reference against a second reference (`--second-reference-nodes`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub second_reference: Option<SecondReferenceJson>,
+    /// The candidate's blunders (for the text: "… of N").
+    #[serde(skip)]
+    pub candidate_blunders: usize,
+}
+
+/// How a second reference's verdicts agree with the reference's (the second as candidate).
+#[derive(Serialize)]
+pub struct SecondReferenceJson {
+    pub nodes: u64,
+    pub mode: &'static str,
+    pub classes: Vec<ClassJson>,
+    pub blunders_at_least_mistake: usize,
+    /// The second reference's blunders (for the text: "… of N").
+    #[serde(skip)]
+    pub candidate_blunders: usize,
+}
+
+fn class_rows(a: &Agreement) -> Vec<ClassJson> {
+    vec![
+        ClassJson::new("blunder", &a.blunder),
+        ClassJson::new("mistake", &a.mistake),
+        ClassJson::new("inaccuracy", &a.inaccuracy),
+        ClassJson::new(">= mistake", &a.at_least_mistake),
+    ]
+}
+
+/// One judged move of `bench --quality --moves`: the candidate's numbers and the
+/// reference's (scores from the mover's side, as `analyze --json` has them).
+#[derive(Serialize)]
+struct JudgedMoveJson<'a> {
+    file: &'a str,
+    game: usize,
+    ply: usize,
+    /// The position before the move.
+    fen: String,
+    #[serde(rename = "move")]
+    move_text: String,
+    candidate: Option<&'static str>,
+    reference: Option<&'static str>,
+    best: Option<String>,
+    score_before: (Option<i32>, Option<i32>),
+    score_after: (Option<i32>, Option<i32>),
+    drop: f64,
+    played_is_best: bool,
+    depth: u32,
+    confirmed_depth: Option<u32>,
+    unsettled: bool,
+    reference_best: Option<String>,
+    reference_before: (Option<i32>, Option<i32>),
+    reference_after: (Option<i32>, Option<i32>),
+    reference_drop: f64,
+    reference_depths: (u32, u32),
+}
+
+fn judged_move_json<'a>(
+    s: &'a Sampled,
+    m: &crate::MoveAnalysis,
+    r: &crate::judge::Verdict,
+    before: &ReferenceEval,
+    after: &ReferenceEval,
+) -> JudgedMoveJson<'a> {
+    let notation = |mv: Option<drafti_rules::Move>| mv.map(|b| b.full_notation(false));
+    JudgedMoveJson {
+        file: &s.file,
+        game: s.index,
+        ply: m.ply,
+        fen: s.game.positions[m.ply - 1].to_fen(),
+        move_text: m.played.full_notation(false),
+        candidate: m.judgement().map(|j| j.as_str()),
+        reference: r.judgement.map(|j| j.as_str()),
+        best: notation(m.best),
+        score_before: json::score_fields(m.best_score),
+        score_after: json::score_fields(m.played_score),
+        drop: m.verdict.drop,
+        played_is_best: m.played_is_best,
+        depth: m.depth,
+        confirmed_depth: m.confirmed_depth,
+        unsettled: m.unsettled,
+        reference_best: notation(before.eval.best),
+        reference_before: json::score_fields(before.eval.score),
+        reference_after: json::score_fields(
+            before
+                .played
+                .unwrap_or_else(|| crate::move_score(after.eval.score)),
+        ),
+        reference_drop: r.drop,
+        reference_depths: (
+            before.eval.depth,
+            if before.played.is_some() {
+                before.eval.depth
+            } else {
+                after.eval.depth
+            },
+        ),
+    }
+}
+
+/// How a quality run is made, besides the analysis's own options.
+#[derive(Clone, Copy, Debug)]
+pub struct QualitySettings<'a> {
+    /// Every how many games of each file were sampled (for the report).
+    pub sample_every: u64,
+    /// The reference.
+    pub reference: ReferenceSpec<'a>,
+    /// A second reference, judged against the first (how far two deep searches agree).
+    pub second: Option<ReferenceSpec<'a>>,
+    /// Write every move either side judges here (JSON Lines).
+    pub moves: Option<&'a Path>,
+    /// The threads of `pool` (for the report).
+    pub jobs: usize,
+}
+
+/// Analyses `games` with `options` (the candidate) on `pool`, runs the reference (and the
+/// second) with `options`' endgame tables, and measures how far the verdicts agree.
+pub fn quality(
+    games: &[Sampled],
+    options: &AnalysisOptions,
+    settings: &QualitySettings,
+    pool: &rayon::ThreadPool,
+    note: Note,
+) -> Result<QualityJson, BenchError> {
+    let refs: Vec<&ReplayedGame> = games.iter().map(|s| &s.game).collect();
+    let positions: usize = refs.iter().map(|g| g.positions.len()).sum();
+    let start = Instant::now();
+    let analyses = pool.install(|| analyse_games(&refs, options, &|_| {}));
+    let seconds = start.elapsed().as_secs_f64();
+    let candidate_nodes: u64 = analyses.iter().map(|a| a.nodes).sum();
+    let spec = settings.reference;
+    let reference = reference_runs(games, &spec, &options.tables, pool, note)?;
+    let second_spec = settings.second;
+    let second = match &second_spec {
+        Some(spec) => Some(reference_runs(games, spec, &options.tables, pool, note)?),
+        None => None,
+    };
+    let reference_nodes: u64 = reference.iter().flatten().map(|e| e.eval.nodes).sum();
+    let mut agreement = Agreement::default();
+    let mut moves_out = match settings.moves {
+        Some(path) => Some((
+            std::io::BufWriter::new(
+                std::fs::File::create(path).map_err(|source| written(path, source))?,
+            ),
+            path,
+        )),
+        None => None,
+    };
+    let mut second_agreement = Agreement::default();
+    for (g, ((s, a), evals)) in games.iter().zip(&analyses).zip(&reference).enumerate() {
+        let verdicts = reference_verdicts(&s.game, evals);
+        if let Some(second) = &second {
+            second_agreement.add_verdicts(&reference_verdicts(&s.game, &second[g]), &verdicts);
+        }
+        if let Some((w, path)) = moves_out.as_mut() {
+            for (m, r) in a.moves.iter().zip(&verdicts) {
+                if m.judgement().is_some() || r.judgement.is_some() {
+                    let line = judged_move_json(s, m, r, &evals[m.ply - 1], &evals[m.ply]);
+                    writeln!(w, "{}", json_line(&line)).map_err(|e| written(path, e))?;
+                }
+            }
+        }
+        agreement.add(a, &verdicts);
+    }
+    if let Some((w, path)) = moves_out.as_mut() {
+        w.flush().map_err(|e| written(path, e))?;
+    }
+    let per_position = |n: u64| n as f64 / positions.max(1) as f64;
+    let (before, after) = agreement.mean_win_diffs();
+    let report = QualityJson {
+        bench: "quality",
+        candidate: options.label(),
+        games: games.len(),
+        sample_every: settings.sample_every,
+        positions,
+        moves: agreement.moves,
+        candidate_nodes_per_position: per_position(candidate_nodes),
+        reference_nodes: spec.nodes,
+        reference_nodes_per_position: per_position(reference_nodes),
+        reference_mode: spec.mode.names().0,
+        ratio: spec.nodes as f64 / per_position(candidate_nodes).max(1.0),
+        verified: analyses.iter().map(|a| a.verified).sum(),
+        engine: Engine::fingerprint().to_string(),
+        classes: class_rows(&agreement),
+        blunders_at_least_mistake: agreement.blunders_at_least_mistake,
+        win_before_mean_abs_diff: before,
+        win_after_mean_abs_diff: after,
+        seconds,
+        positions_per_second: positions as f64 / seconds.max(1e-9),
+        jobs: settings.jobs,
+        second_reference: second_spec.as_ref().map(|spec| SecondReferenceJson {
+            nodes: spec.nodes,
+            mode: spec.mode.names().0,
+            classes: class_rows(&second_agreement),
+            blunders_at_least_mistake: second_agreement.blunders_at_least_mistake,
+            candidate_blunders: second_agreement.blunder.candidate,
+        }),
+        candidate_blunders: agreement.blunder.candidate,
+    };
+    Ok(report)
+}
+
+/// A value as one JSON line (the types here always serialise).
+fn json_line(value: &impl Serialize) -> String {
+    serde_json::to_string(value).expect("serialisable")
+}
+
+fn written(path: &Path, source: std::io::Error) -> BenchError {
+    BenchError::Write {
+        path: path.to_path_buf(),
+        source,
+    }
+}

@@ -1,0 +1,130 @@
+//! `drafti egtb probe`: a position's exact value, its best move, the line to the end and
+//! every move's value, as text or one JSON object.
+
+use super::{open, ProbeArgs};
+use crate::error::{report_written, CliError, CommandResult};
+use drafti_engine::egtb::{self, EgtbError, Value};
+use drafti_rules::numbered_line;
+use serde::Serialize;
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+#[derive(Serialize)]
+struct MoveJson {
+    #[serde(rename = "move")]
+    mv: String,
+    value: String,
+    result: &'static str,
+    distance: Option<u32>,
+}
+
+#[derive(Serialize)]
+struct ProbeJson {
+    fen: String,
+    variant: String,
+    tables: String,
+    signature: String,
+    king_count: Option<u32>,
+    value: String,
+    result: &'static str,
+    distance: Option<u32>,
+    best: Option<String>,
+    line: Vec<String>,
+    moves: Vec<MoveJson>,
+}
+
+fn result_word(v: Value) -> &'static str {
+    match v {
+        Value::Win(_) => "win",
+        Value::Draw => "draw",
+        Value::Loss(_) => "loss",
+    }
+}
+
+pub(super) fn probe(args: ProbeArgs) -> CommandResult {
+    let tables = open(&args.dir, args.variant)?;
+    let pos = args.fen;
+    // A table missing after a move is an error naming it, never "the game is over".
+    let report = tables.report(&pos, args.king_count).map_err(|e| match e {
+        EgtbError::MissingTable(s) => CliError::new(format!(
+            "cannot probe {}: the table {s} is needed but missing ({})",
+            pos.to_fen(),
+            tables.dir().join(egtb::file_name(s)).display()
+        )),
+        e => CliError::new(format!("cannot probe {}: {e}", pos.to_fen())),
+    })?;
+    let Some(egtb::ProbeReport {
+        signature: sig,
+        value,
+        moves,
+        line,
+    }) = report
+    else {
+        return Err(CliError::new(format!(
+            "no table for {} ({}) in {} (they have at most {} pieces)",
+            pos.to_fen(),
+            egtb::Signature::of(&pos),
+            tables.dir().display(),
+            tables.max_pieces()
+        )));
+    };
+    let variant = args.variant;
+    let names = |mv: &drafti_rules::Move| {
+        pos.line_notation(variant, std::slice::from_ref(mv), args.numeric)
+            .remove(0)
+    };
+    let line_text = pos.line_notation(variant, &line, args.numeric);
+    let side = pos.turn();
+    let mut out = io::stdout().lock();
+    if args.json {
+        let json = ProbeJson {
+            fen: pos.to_fen(),
+            variant: variant.name().into(),
+            tables: tables.dir().display().to_string(),
+            signature: sig.name(),
+            king_count: args.king_count,
+            value: value.to_string(),
+            result: result_word(value),
+            distance: value.distance(),
+            best: line.first().map(names),
+            line: line_text,
+            moves: moves
+                .iter()
+                .map(|(mv, v)| MoveJson {
+                    mv: names(mv),
+                    value: v.to_string(),
+                    result: result_word(*v),
+                    distance: v.distance(),
+                })
+                .collect(),
+        };
+        report_written(writeln!(out, "{}", serde_json::to_string(&json)?))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let verdict = match value {
+        Value::Win(d) => format!("{side} to move wins in {d} plies"),
+        Value::Loss(d) => format!("{side} to move loses in {d} plies"),
+        Value::Draw => format!("a draw with best play ({side} to move)"),
+    };
+    let mut write = || -> io::Result<()> {
+        writeln!(out, "table  {sig} in {}", tables.dir().display())?;
+        writeln!(out, "value  {value}: {verdict}")?;
+        match line.first() {
+            Some(best) => writeln!(out, "best   {}", names(best))?,
+            None => writeln!(out, "best   none: the game is over")?,
+        }
+        if !line.is_empty() {
+            let more = if value == Value::Draw { " …" } else { "" };
+            writeln!(out, "line   {}{more}", numbered_line(side, &line_text))?;
+        }
+        if !moves.is_empty() {
+            writeln!(out, "moves")?;
+            for (mv, v) in &moves {
+                writeln!(out, "  {:<12} {v}", names(mv))?;
+            }
+        }
+        Ok(())
+    };
+    report_written(write())?;
+    Ok(ExitCode::SUCCESS)
+}
