@@ -18,6 +18,7 @@
 //! assert!(text.contains("= legal moves: "));
 //! ```
 
+use crate::visible;
 use drafti_archive::replay::{Problem, ProblemKind, Severity};
 use drafti_pdn::{RawGame, Span, Tag};
 use drafti_rules::Position;
@@ -41,8 +42,10 @@ pub fn source_excerpt(raw: &RawGame, span: Span) -> String {
         .position(line_end)
         .map_or(bytes.len(), |i| at + i);
     let token_end = (at + span.len).min(end);
-    let text =
-        |range: std::ops::Range<usize>| String::from_utf8_lossy(&bytes[range]).replace('\t', " ");
+    // Tabs as spaces (the carets line up); other control characters made visible.
+    let text = |range: std::ops::Range<usize>| {
+        visible(&String::from_utf8_lossy(&bytes[range]).replace('\t', " ")).into_owned()
+    };
     let (before, token, after) = (text(start..at), text(at..token_end), text(token_end..end));
     if before.trim().is_empty() && token.trim().is_empty() && after.trim().is_empty() {
         return String::new();
@@ -108,7 +111,9 @@ pub fn write_problem(out: &mut String, file: &str, raw: &RawGame, label: &str, p
     let _ = writeln!(
         out,
         "{file}:{}:{}: {severity}: {}",
-        p.span.line, p.span.column, p.message
+        p.span.line,
+        p.span.column,
+        visible(&p.message)
     );
     let ply = p.ply.map(|n| format!(", ply {n}")).unwrap_or_default();
     let variation = if p.in_variation {
@@ -116,7 +121,7 @@ pub fn write_problem(out: &mut String, file: &str, raw: &RawGame, label: &str, p
     } else {
         ""
     };
-    let _ = writeln!(out, "  --> {label}{ply}{variation}");
+    let _ = writeln!(out, "  --> {}{ply}{variation}", visible(label));
     out.push_str(&source_excerpt(raw, p.span));
     if p.severity == Severity::Error {
         if let Some(fen) = &p.fen {

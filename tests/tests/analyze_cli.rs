@@ -652,3 +652,30 @@ fn verdicts_in_table_positions_are_exact_and_say_so() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no endgame tables here"));
 }
+
+/// Issue 27, item 14: games analysed under `--variant` are written with `--pdn` carrying the
+/// GameType tag of that variant, so the file reads back under the same rules.
+#[test]
+fn the_annotated_pdn_of_a_variant_run_names_its_variant() {
+    let dir = std::env::temp_dir().join(format!("drafti-analyze-variant-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let input = dir.join("untagged.pdn");
+    std::fs::write(&input, "1. c3-d4 f6-g5 2. g3-h4 g7-f6 *\n").unwrap();
+    let out = dir.join("czech.pdn");
+    let (code, _) = analyze(&[
+        input.to_str().unwrap(),
+        "--variant",
+        "czech",
+        "--depth",
+        "2",
+        "--no-verify",
+        "--no-egtb",
+        "--pdn",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0);
+    let text = std::fs::read_to_string(&out).unwrap();
+    let reread = drafti_pdn::parse_games(text.as_bytes()).remove(0).unwrap();
+    assert_eq!(reread.tag("GameType"), Some("29"), "{text}");
+    let _ = std::fs::remove_dir_all(dir);
+}
