@@ -20,6 +20,7 @@
 
 use crate::visible;
 use drafti_archive::replay::{Problem, ProblemKind, Severity};
+use drafti_archive::validation::VariantGuess;
 use drafti_pdn::{RawGame, Span, Tag};
 use drafti_rules::Position;
 use std::fmt::Write as _;
@@ -144,4 +145,48 @@ pub fn write_problem(out: &mut String, file: &str, raw: &RawGame, label: &str, p
         }
     }
     out.push('\n');
+}
+
+/// The note of `drafti validate` on a file whose games name no variant, when some of them are
+/// invalid: they were read as Tanzanian, and the variant under which most of the invalid ones
+/// replay valid, if any; `None` when every such game is valid (Tanzanian files, the usual
+/// case, are not remarked on).
+///
+/// ```
+/// use drafti_archive::validation::VariantGuess;
+/// use drafti_report::diagnostic::variant_note;
+///
+/// let guess = VariantGuess { untagged: 153, invalid: 152, valid_as: [151, 0] };
+/// assert_eq!(
+///     variant_note("ru.pdn", &guess).unwrap(),
+///     "note: ru.pdn: no GameType or Variant tag, so its 153 games were read as Tanzanian \
+///      (tz); 151 of the 152 invalid ones replay valid as russian: try --variant russian"
+/// );
+/// ```
+pub fn variant_note(file: &str, guess: &VariantGuess) -> Option<String> {
+    if guess.invalid == 0 {
+        return None;
+    }
+    let games = match guess.untagged {
+        1 => "its game was".to_string(),
+        n => format!("its {n} games were"),
+    };
+    let head = format!(
+        "note: {}: no GameType or Variant tag, so {games} read as Tanzanian (tz)",
+        visible(file)
+    );
+    Some(match guess.best() {
+        Some((variant, n)) => {
+            let of = match guess.invalid {
+                1 => "the invalid one replays".to_string(),
+                total if n == total => format!("all {total} invalid ones replay"),
+                total => format!(
+                    "{n} of the {total} invalid ones {}",
+                    if n == 1 { "replays" } else { "replay" }
+                ),
+            };
+            format!("{head}; {of} valid as {variant}: try --variant {variant}")
+        }
+        None => format!("{head}; --variant NAME reads them under other rules"),
+    })
 }
