@@ -679,3 +679,68 @@ fn the_annotated_pdn_of_a_variant_run_names_its_variant() {
     assert_eq!(reread.tag("GameType"), Some("29"), "{text}");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// Issue 27, item 18: `--json-moves` is the per-move table of `--json`, flat: one row per
+/// move of every analysed game, with the game's keys, the move's fields as in the nested
+/// output (`pv` one string), and no row for an invalid game.
+#[test]
+fn json_moves_is_one_flat_row_per_move() {
+    let settings = [
+        "--depth",
+        "2",
+        "--verify-depth",
+        "3",
+        "--no-confirm",
+        "--no-egtb",
+    ];
+    let files = [fixture("planted.pdn"), fixture("mixed.pdn")];
+    let mut args: Vec<&str> = files.iter().map(String::as_str).collect();
+    args.extend(settings);
+    let (_, nested) = analyze(&[&args[..], &["--json"]].concat());
+    let (code, flat) = analyze(&[&args[..], &["--json-moves"]].concat());
+    assert!(code == 0 || code == 1);
+    let games: Vec<Value> = nested
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let rows: Vec<Value> = flat
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let mut expected = Vec::new();
+    for g in &games {
+        for m in g["moves"].as_array().unwrap() {
+            let mut row = serde_json::Map::new();
+            for key in ["file", "index", "white", "black", "result", "variant"] {
+                row.insert(key.to_string(), g[key].clone());
+            }
+            for (key, value) in m.as_object().unwrap() {
+                let value = match key.as_str() {
+                    "pv" => Value::from(
+                        value
+                            .as_array()
+                            .unwrap()
+                            .iter()
+                            .map(|v| v.as_str().unwrap())
+                            .collect::<Vec<_>>()
+                            .join(" "),
+                    ),
+                    _ => value.clone(),
+                };
+                row.insert(key.clone(), value);
+            }
+            expected.push(Value::Object(row));
+        }
+    }
+    assert!(expected.len() > 20, "{nested}");
+    assert_eq!(rows, expected);
+    for row in &rows {
+        assert!(
+            row.as_object()
+                .unwrap()
+                .values()
+                .all(|v| !v.is_array() && !v.is_object()),
+            "{row}"
+        );
+    }
+}

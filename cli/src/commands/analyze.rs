@@ -38,8 +38,13 @@ pub struct Args {
     #[arg(long, short = 'j', default_value_t = 0, value_parser = crate::args::parse_jobs)]
     jobs: usize,
     /// JSON Lines on stdout: one object per game.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "json_moves")]
     json: bool,
+    /// Flat JSON Lines on stdout for data tools: one object per move of every analysed game,
+    /// with the game's keys (file, index, white, black, result, variant) and the move's
+    /// numbers (scores, win chances, accuracy, judgement, best, pv); no nesting.
+    #[arg(long)]
+    json_moves: bool,
     /// Also write the games to OUT with NAGs ($6 ?!, $2 ?, $4 ??) and comments on the
     /// flagged moves.
     #[arg(long, value_name = "OUT")]
@@ -65,6 +70,8 @@ struct Totals {
 /// Where the games go, in input order.
 struct Writer<'a> {
     search: &'a str,
+    /// `--json-moves`: one row per move.
+    json_moves: bool,
     /// `--variant`: the GameType tag of the games written with `--pdn`.
     variant: Option<Variant>,
     json: bool,
@@ -83,6 +90,14 @@ impl Writer<'_> {
             let line = json::Game::of(&g, self.search, self.run.take());
             let mut text = serde_json::to_string(&line).expect("serializable");
             text.push('\n');
+            text
+        } else if self.json_moves {
+            let line = json::Game::of(&g, self.search, None);
+            let mut text = String::new();
+            for row in line.move_rows() {
+                text.push_str(&serde_json::to_string(&row).expect("serializable"));
+                text.push('\n');
+            }
             text
         } else {
             match (g.analysable(), &g.analysis) {
@@ -166,6 +181,7 @@ pub fn run(args: Args) -> CommandResult {
     let inputs: Vec<String> = opened.inputs.iter().map(|i| i.name.clone()).collect();
     let mut writer = Writer {
         search: &search,
+        json_moves: args.json_moves,
         variant: args.variant,
         json: args.json,
         run: args
