@@ -385,6 +385,10 @@ pub struct Run {
     pub variant: Option<String>,
     /// The engine: `drafti VERSION (search FINGERPRINT)`, see [`Run::engine_name`].
     pub engine: String,
+    /// The endgame tables the analysis used, as `tz up to 4 pieces, czech up to 3 pieces`
+    /// (`EndgameTables::sets`); `null` without tables.
+    #[serde(default)]
+    pub tables: Option<String>,
 }
 
 fn format_before_versions() -> u32 {
@@ -400,7 +404,13 @@ impl Run {
             shard: shard.map(|s| s.to_string()),
             variant: variant.map(|v| v.name().to_string()),
             engine: Run::engine_name(),
+            tables: None,
         }
+    }
+
+    /// This run, saying which endgame tables it used (see [`Run::tables`]).
+    pub fn with_tables(self, tables: Option<String>) -> Run {
+        Run { tables, ..self }
     }
 
     /// `drafti 0.1.0 (search 0123456789abcdef)`: the version and

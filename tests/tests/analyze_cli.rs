@@ -744,3 +744,52 @@ fn json_moves_is_one_flat_row_per_move() {
         );
     }
 }
+
+/// Issue 27, item 15: the tables used are named in the summary and in the JSON `run` line,
+/// and only the analysed variant's: under `--variant czech`, the Tanzanian tables of the
+/// default folder are neither loaded nor named.
+#[test]
+fn only_the_analysed_variants_tables_are_used_and_named() {
+    let cache = tempfile::tempdir().unwrap();
+    small_tables(&cache.path().join("drafti").join("egtb"));
+    let game = fixture("table-ending.pdn");
+    let run = |variant: &[&str]| {
+        let out = drafti()
+            .arg("analyze")
+            .arg(&game)
+            .args(["--json", "--depth", "2", "--no-verify"])
+            .args(variant)
+            .env("XDG_CACHE_HOME", cache.path())
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let first: Value = serde_json::from_str(
+            String::from_utf8(out.stdout)
+                .unwrap()
+                .lines()
+                .next()
+                .unwrap(),
+        )
+        .unwrap();
+        (first, String::from_utf8(out.stderr).unwrap())
+    };
+    for variant in [&[][..], &["--variant", "tz"]] {
+        let (first, stderr) = run(variant);
+        assert_eq!(first["run"]["tables"], "tz up to 4 pieces", "{first}");
+        assert!(
+            first["search"]
+                .as_str()
+                .unwrap()
+                .ends_with("; endgame tables: tz up to 4 pieces"),
+            "{first}"
+        );
+        assert!(
+            stderr.contains("depth 2; not re-searched; endgame tables: tz up to 4 pieces on "),
+            "{stderr}"
+        );
+    }
+    let (first, stderr) = run(&["--variant", "czech"]);
+    assert_eq!(first["run"]["tables"], Value::Null, "{first}");
+    assert_eq!(first["search"], "depth 2; not re-searched", "{first}");
+    assert!(!stderr.contains("endgame tables"), "{stderr}");
+}

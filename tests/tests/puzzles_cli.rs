@@ -341,6 +341,11 @@ fn with_endgame_tables_the_only_table_win_is_a_puzzle_and_two_are_not() {
     ]);
     assert_eq!(code, 0, "{stderr}");
     assert!(stderr.contains("endgame tables: "), "{stderr}");
+    // Issue 27, item 15: the summary names the tables the puzzles were solved with.
+    assert!(
+        stderr.contains(" to verify); endgame tables: tz up to 4 pieces on "),
+        "{stderr}"
+    );
     let found = json_lines(&stdout);
     assert_eq!(found.len(), 1, "{stdout}");
     let p = &found[0];

@@ -152,7 +152,8 @@ impl Writer<'_> {
 pub fn run(args: Args) -> CommandResult {
     let opened = open_inputs(&args.files, args.encoding)?;
     let mut options = args.search.options();
-    options.tables = args.search.tables.for_variants(&Variant::ALL)?;
+    options.tables = args.search.tables.for_rules(args.variant)?;
+    let tables = options.tables.sets();
     let pdn = match &args.pdn {
         // stdout carries the report (text or JSON), so the PDN cannot go there too.
         Some(path) if path == "-" => {
@@ -186,7 +187,7 @@ pub fn run(args: Args) -> CommandResult {
         json: args.json,
         run: args
             .json
-            .then(|| json::Run::new(inputs, args.shard, args.variant)),
+            .then(|| json::Run::new(inputs, args.shard, args.variant).with_tables(tables)),
         out: &mut out,
         pdn,
         pdn_games: 0,

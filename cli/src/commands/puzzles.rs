@@ -88,9 +88,10 @@ pub struct Args {
     tables: TableArgs,
 }
 
-/// The endgame tables asked for (every variant's: the archive may mix them), said on stderr.
-fn endgame_tables(args: &Args, options: &mut PuzzleOptions) -> Result<(), CliError> {
-    let found = args.tables.for_variants(&Variant::ALL)?;
+/// The endgame tables asked for (`--variant`'s, else every variant's: the archive may mix
+/// them), said on stderr; their label for the summary (`endgame tables: tz up to 4 pieces`).
+fn endgame_tables(args: &Args, options: &mut PuzzleOptions) -> Result<Option<String>, CliError> {
+    let found = args.tables.for_rules(args.variant)?;
     for variant in Variant::ALL {
         if let Some(t) = found.get(variant) {
             options
@@ -98,7 +99,7 @@ fn endgame_tables(args: &Args, options: &mut PuzzleOptions) -> Result<(), CliErr
                 .map_err(|e| CliError::new(e.to_string()))?;
         }
     }
-    Ok(())
+    Ok(found.label())
 }
 
 /// `3` or `2-4` (difficulties 1 to 5).
@@ -165,7 +166,9 @@ pub fn run(args: Args) -> CommandResult {
         nodes: args.nodes.unwrap_or(DEFAULT_NODES),
         ..PuzzleOptions::default()
     };
-    endgame_tables(&args, &mut options)?;
+    let tables = endgame_tables(&args, &mut options)?
+        .map(|label| format!("; {label}"))
+        .unwrap_or_default();
     let batch = BatchOptions {
         jobs,
         shard: args.shard,
@@ -283,7 +286,7 @@ pub fn run(args: Args) -> CommandResult {
         summary_line(&stats, &collection, games, invalid)
     );
     eprintln!(
-        "{} nodes per search ({} to verify) on {jobs} {}: {secs:.1} s, {} positions/s",
+        "{} nodes per search ({} to verify){tables} on {jobs} {}: {secs:.1} s, {} positions/s",
         thousands(options.nodes),
         thousands(options.nodes * VERIFY_FACTOR),
         if jobs == 1 { "thread" } else { "threads" },

@@ -149,7 +149,7 @@ pub fn run(args: Args) -> CommandResult {
         };
     let names: Vec<String> = inputs.iter().map(|i| i.name.clone()).collect();
     let mut analysis = args.search.options_from(report_defaults());
-    analysis.tables = args.search.tables.for_variants(&Variant::ALL)?;
+    analysis.tables = args.search.tables.for_rules(args.variant)?;
     let search = analysis.label();
     let info = RunInfo { source, search };
     let jobs = jobs(args.jobs);
