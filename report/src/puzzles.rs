@@ -38,9 +38,11 @@ use crate::svg::{self, escape, Arrow};
 use crate::{is_numeric, move_number, thousands, visible};
 use drafti_analysis::puzzles::solve::played;
 use drafti_analysis::puzzles::{
-    Checked, Collection, Entry, GainKind, Puzzle, Source, Stats, VERIFY_FACTOR,
+    mine_game, Checked, Collection, Entry, GainKind, Puzzle, PuzzleOptions, Source, Stats,
+    VERIFY_FACTOR,
 };
 use drafti_analysis::selfplay::mainline;
+use drafti_archive::batch::GameJob;
 use drafti_archive::replay::ReplayedGame;
 use drafti_pdn::{Comment, GameRecord, GameResult, Line, MoveNode, ResultToken, Tag};
 use drafti_rules::{Color, Move, Position, Variant};
@@ -703,4 +705,35 @@ pub fn pdn_text(entries: &[Entry]) -> String {
         drafti_pdn::write_game_to(&pdn_record(i + 1, e), &mut pdn);
     }
     pdn
+}
+
+/// One game's puzzles with their sources, from a worker of `drafti puzzles`.
+pub struct Mined {
+    /// The game replayed without an error.
+    pub valid: bool,
+    /// The puzzles found, each with where it was found.
+    pub found: Vec<(Puzzle, Source)>,
+    /// What the mining counted.
+    pub stats: Stats,
+}
+
+/// Mines the game of `job` for puzzles as `options` says (nothing for an unreadable game).
+pub fn mine(job: &GameJob<'_>, options: &PuzzleOptions) -> Mined {
+    let Ok(game) = &job.game else {
+        return Mined {
+            valid: false,
+            found: Vec::new(),
+            stats: Stats::default(),
+        };
+    };
+    let mined = mine_game(game, options);
+    Mined {
+        valid: game.is_valid(),
+        found: mined
+            .found
+            .into_iter()
+            .map(|f| (f.puzzle, source(job.file, job.raw.index, game, f.ply)))
+            .collect(),
+        stats: mined.stats,
+    }
 }

@@ -20,12 +20,11 @@ use crate::report::corpus;
 use crate::runner::warn_empty_inputs;
 use crate::tables::TableArgs;
 use drafti_analysis::puzzles::{
-    check_record, mine_game, Checked, Collection, Entry, Puzzle, PuzzleOptions, Source, Stats,
-    DEFAULT_NODES, VERIFY_FACTOR,
+    check_record, Checked, Collection, Entry, PuzzleOptions, Stats, DEFAULT_NODES, VERIFY_FACTOR,
 };
 use drafti_archive::batch::{run_games, BatchError, BatchOptions, Input, Shard};
 use drafti_archive::replay::ReplayOptions;
-use drafti_report::puzzles::{self, count, summary_line};
+use drafti_report::puzzles::{self, count, summary_line, Mined};
 use drafti_report::thousands;
 use drafti_rules::Variant;
 use std::io::Write;
@@ -134,13 +133,6 @@ fn choose_inputs(
     Ok((opened.inputs, source))
 }
 
-/// One game's results, from a worker.
-struct Mined {
-    valid: bool,
-    found: Vec<(Puzzle, Source)>,
-    stats: Stats,
-}
-
 // ---------------------------------------------------------------------------------------
 // The runs.
 
@@ -197,28 +189,7 @@ pub fn run(args: Args) -> CommandResult {
         inputs,
         &batch,
         |p| bar.set_message(format!("{} games mined", thousands(p.games))),
-        |job| match &job.game {
-            Ok(game) => {
-                let mined = mine_game(game, &options);
-                Mined {
-                    valid: game.is_valid(),
-                    found: mined
-                        .found
-                        .into_iter()
-                        .map(|f| {
-                            let source = puzzles::source(job.file, job.raw.index, game, f.ply);
-                            (f.puzzle, source)
-                        })
-                        .collect(),
-                    stats: mined.stats,
-                }
-            }
-            Err(_) => Mined {
-                valid: false,
-                found: Vec::new(),
-                stats: Stats::default(),
-            },
-        },
+        |job| puzzles::mine(&job, &options),
         |m: Mined| -> Result<(), std::convert::Infallible> {
             games += 1;
             invalid += u64::from(!m.valid);
