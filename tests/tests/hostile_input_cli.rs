@@ -759,3 +759,48 @@ fn d27_12_analyze_shows_control_characters_visibly() {
         r.stdout
     );
 }
+
+/// Issue 27, item 11 (the archive commands): a write error on stdout is reported with what
+/// was being written, exit 2, in every output form.
+#[test]
+fn d27_11_archive_commands_report_a_write_error() {
+    let standings = format!(
+        "{}/fixtures/standings/two-nil.pdn",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    for args in [
+        &["standings", &standings][..],
+        &["standings", &standings, "--csv"],
+        &["standings", &standings, "--json"],
+        &["openings", &standings],
+        &["openings", &standings, "--per-game", "--csv"],
+        &["fmt", &standings],
+        &[
+            "analyze",
+            &standings,
+            "--depth",
+            "1",
+            "--no-verify",
+            "--no-egtb",
+        ],
+    ] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let output = drafti_command().args(args).stdout(full).output().unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let what = if args[0] == "fmt" {
+            "the records"
+        } else {
+            "the report"
+        };
+        assert!(
+            stderr.ends_with(&format!(
+                "drafti: cannot write {what}: No space left on device (os error 28)\n"
+            )),
+            "{args:?}: {stderr}"
+        );
+    }
+}

@@ -125,29 +125,32 @@ pub fn run(args: Args) -> CommandResult {
         writer: std::io::BufWriter::with_capacity(1 << 16, stdout.lock()),
         closed: false,
     };
+    let written = |e: std::io::Error| CliError::writing("the report", &e);
     if args.csv {
-        writeln!(out, "{}", CSV_HEADER.join(","))?;
+        writeln!(out, "{}", CSV_HEADER.join(",")).map_err(written)?;
     }
     let laws = laws(&options);
     let (mut event_count, mut matches, mut warnings, mut violations) = (0, 0, 0, 0);
     for e in games.events(&options) {
         if args.json {
-            serde_json::to_writer(&mut out, &e)?;
-            out.write_all(b"\n")?;
+            serde_json::to_writer(&mut out, &e)
+                .map_err(std::io::Error::from)
+                .and_then(|()| out.write_all(b"\n"))
+                .map_err(written)?;
         } else if args.csv {
-            csv_rows(&mut out, &e)?;
+            csv_rows(&mut out, &e).map_err(written)?;
             for w in e.warnings() {
                 eprintln!("warning: {}: {}", w.kind.name(), visible(&w.message));
             }
         } else {
-            event_text(&mut out, &e, &options, &laws, event_count == 0)?;
+            event_text(&mut out, &e, &options, &laws, event_count == 0).map_err(written)?;
         }
         event_count += 1;
         matches += e.match_count();
         warnings += e.warning_count();
         violations += e.violation_count();
     }
-    out.flush()?;
+    out.flush().map_err(written)?;
     eprintln!(
         "{} and {} in {}; {} ({})",
         count(games.len(), "game"),
