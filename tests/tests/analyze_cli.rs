@@ -793,3 +793,40 @@ fn only_the_analysed_variants_tables_are_used_and_named() {
     assert_eq!(first["search"], "depth 2; not re-searched", "{first}");
     assert!(!stderr.contains("endgame tables"), "{stderr}");
 }
+
+/// Issue 27, item 14: games skipped as invalid because a file without a variant tag was read
+/// as Tanzanian get the note validate gives, naming the variant that fits; none under
+/// `--variant`.
+#[test]
+fn skipped_games_of_a_wrong_variant_guess_are_named_with_the_variant_that_fits() {
+    let russian = format!(
+        "{}/../../shared/corpora/russian-ussr-championship-x-153games.pdn",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let run = |extra: &[&str]| {
+        let out = drafti()
+            .arg("analyze")
+            .arg(&russian)
+            .args(["--depth", "1", "--no-verify", "--no-egtb"])
+            .args(extra)
+            .output()
+            .unwrap();
+        (
+            out.status.code().unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    let (code, stderr) = run(&[]);
+    assert_eq!(code, 1);
+    assert!(
+        stderr.ends_with(&format!(
+            "note: {russian}: no GameType or Variant tag, so its 153 games were read as \
+             Tanzanian (tz); all 152 invalid ones replay valid as russian: try --variant \
+             russian\n"
+        )),
+        "{stderr}"
+    );
+    let (code, stderr) = run(&["--variant", "russian", "--nodes", "50"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!stderr.contains("note:"), "{stderr}");
+}

@@ -18,8 +18,10 @@ use drafti_analysis::batch::{ArchiveGame, ArchiveOptions};
 use drafti_analysis::{annotate, json};
 use drafti_archive::batch::Shard;
 use drafti_archive::replay::{set_game_type, ReplayOptions};
+use drafti_archive::validation::{names_no_variant, valid_under, VariantGuess};
 use drafti_pdn::write_game_to;
 use drafti_report::analysis::{game_text, skipped_text};
+use drafti_report::diagnostic::variant_note;
 use drafti_report::thousands;
 use drafti_rules::Variant;
 use std::io::Write;
@@ -74,6 +76,8 @@ struct Writer<'a> {
     json_moves: bool,
     /// `--variant`: the GameType tag of the games written with `--pdn`.
     variant: Option<Variant>,
+    /// Per input: its games that name no variant, for the note on a guess gone wrong.
+    guesses: Vec<VariantGuess>,
     json: bool,
     /// The JSON's `run`, until the first line takes it.
     run: Option<json::Run>,
@@ -86,6 +90,19 @@ struct Writer<'a> {
 impl Writer<'_> {
     fn write(&mut self, g: ArchiveGame) -> std::io::Result<()> {
         self.totals.games += 1;
+        if let Ok(game) = &g.game {
+            if self.guesses.len() <= g.input {
+                self.guesses.resize(g.input + 1, VariantGuess::default());
+            }
+            let untagged = self.variant.is_none() && names_no_variant(&game.record);
+            let options = ReplayOptions::default();
+            let fits = if untagged {
+                valid_under(game, &options)
+            } else {
+                Vec::new()
+            };
+            self.guesses[g.input].add(untagged, game.is_valid(), &fits);
+        }
         let text = if self.json {
             let line = json::Game::of(&g, self.search, self.run.take());
             let mut text = serde_json::to_string(&line).expect("serializable");
@@ -181,6 +198,7 @@ pub fn run(args: Args) -> CommandResult {
     let started = Instant::now();
     let inputs: Vec<String> = opened.inputs.iter().map(|i| i.name.clone()).collect();
     let mut writer = Writer {
+        guesses: Vec::new(),
         search: &search,
         json_moves: args.json_moves,
         variant: args.variant,
@@ -240,5 +258,10 @@ pub fn run(args: Args) -> CommandResult {
         secs,
         thousands(rate)
     );
+    for (file, guess) in run.names.iter().zip(&writer.guesses) {
+        if let Some(note) = variant_note(file, guess) {
+            eprintln!("{note}");
+        }
+    }
     Ok(ExitCode::from(u8::from(t.invalid > 0)))
 }
