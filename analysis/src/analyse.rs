@@ -154,6 +154,11 @@ impl EndgameTables {
 
     /// `endgame tables: tz up to 5 pieces, russian up to 4 pieces`; `None` without tables.
     pub fn label(&self) -> Option<String> {
+        self.sets().map(|sets| format!("endgame tables: {sets}"))
+    }
+
+    /// `tz up to 5 pieces, russian up to 4 pieces` (by variant name); `None` without tables.
+    pub fn sets(&self) -> Option<String> {
         let mut sets: Vec<&Arc<Tables>> = self.0.iter().collect();
         sets.sort_by_key(|t| t.variant().name());
         (!sets.is_empty()).then(|| {
@@ -161,7 +166,7 @@ impl EndgameTables {
                 .iter()
                 .map(|t| format!("{} up to {} pieces", t.variant().name(), t.max_pieces()))
                 .collect();
-            format!("endgame tables: {}", each.join(", "))
+            each.join(", ")
         })
     }
 }

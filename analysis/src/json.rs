@@ -109,6 +109,102 @@ pub struct Game {
     pub run: Option<Run>,
 }
 
+/// One row of `drafti analyze --json-moves`: a move of an analysed game with its game's keys,
+/// every field a number, a string, a boolean or `null` (for data frames and SQL tools):
+/// `file`, `index`, `white`, `black`, `result`, `variant` of the game, then the move's fields
+/// as in [`Move`] (`ply`, `move_number`, `side`, `move`, the scores, `judgement`, …), with
+/// `pv` as one string, the moves separated by spaces.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MoveRow<'a> {
+    /// The input's name.
+    pub file: &'a str,
+    /// The game's number in its input, from 1.
+    pub index: usize,
+    /// The White tag.
+    pub white: Option<&'a str>,
+    /// The Black tag.
+    pub black: Option<&'a str>,
+    /// The result the record states.
+    pub result: Option<&'a str>,
+    /// The rules the game was replayed under.
+    pub variant: Option<&'a str>,
+    /// 1-based ply.
+    pub ply: usize,
+    /// `8.` for White, `8...` for Black.
+    pub move_number: &'a str,
+    /// `white` or `black`.
+    pub side: &'static str,
+    /// The move as written.
+    #[serde(rename = "move")]
+    pub text: &'a str,
+    /// As in [`Move`].
+    pub score_before: Option<i32>,
+    /// As in [`Move`].
+    pub score_after: Option<i32>,
+    /// As in [`Move`].
+    pub proven_before: Option<i32>,
+    /// As in [`Move`].
+    pub proven_after: Option<i32>,
+    /// As in [`Move`].
+    pub win_before: f64,
+    /// As in [`Move`].
+    pub win_after: f64,
+    /// As in [`Move`].
+    pub accuracy: f64,
+    /// As in [`Move`].
+    pub best: Option<&'a str>,
+    /// The best line, `best` first, separated by spaces.
+    pub pv: String,
+    /// As in [`Move`].
+    pub judgement: Option<Judgement>,
+    /// As in [`Move`].
+    pub reason: Option<ProvenReason>,
+    /// As in [`Move`].
+    pub depth: u32,
+    /// As in [`Move`].
+    pub confirmed_depth: Option<u32>,
+    /// As in [`Move`].
+    pub unsettled: bool,
+    /// As in [`Move`].
+    pub exact: bool,
+}
+
+impl Game {
+    /// The rows of `drafti analyze --json-moves`: one per move (none for an invalid game).
+    pub fn move_rows(&self) -> impl Iterator<Item = MoveRow<'_>> {
+        self.moves.iter().map(move |m| MoveRow {
+            file: &self.file,
+            index: self.index,
+            white: self.white.as_deref(),
+            black: self.black.as_deref(),
+            result: self.result.as_deref(),
+            variant: self.variant.as_deref(),
+            ply: m.ply,
+            move_number: &m.move_number,
+            side: match m.side {
+                Color::White => "white",
+                Color::Black => "black",
+            },
+            text: &m.text,
+            score_before: m.score_before,
+            score_after: m.score_after,
+            proven_before: m.proven_before,
+            proven_after: m.proven_after,
+            win_before: m.win_before,
+            win_after: m.win_after,
+            accuracy: m.accuracy,
+            best: m.best.as_deref(),
+            pv: m.pv.join(" "),
+            judgement: m.judgement,
+            reason: m.reason,
+            depth: m.depth,
+            confirmed_depth: m.confirmed_depth,
+            unsettled: m.unsettled,
+            exact: m.exact,
+        })
+    }
+}
+
 /// Whether a game was analysed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -289,6 +385,10 @@ pub struct Run {
     pub variant: Option<String>,
     /// The engine: `drafti VERSION (search FINGERPRINT)`, see [`Run::engine_name`].
     pub engine: String,
+    /// The endgame tables the analysis used, as `tz up to 4 pieces, czech up to 3 pieces`
+    /// (`EndgameTables::sets`); `null` without tables.
+    #[serde(default)]
+    pub tables: Option<String>,
 }
 
 fn format_before_versions() -> u32 {
@@ -304,7 +404,13 @@ impl Run {
             shard: shard.map(|s| s.to_string()),
             variant: variant.map(|v| v.name().to_string()),
             engine: Run::engine_name(),
+            tables: None,
         }
+    }
+
+    /// This run, saying which endgame tables it used (see [`Run::tables`]).
+    pub fn with_tables(self, tables: Option<String>) -> Run {
+        Run { tables, ..self }
     }
 
     /// `drafti 0.1.0 (search 0123456789abcdef)`: the version and

@@ -431,6 +431,25 @@ impl Parts {
         Ok(())
     }
 
+    /// Where a part holds the first line of another run after its own games (parts given
+    /// concatenated), read on through the parts to find it; `None` when none does. Used
+    /// only when the merge has failed: the rest of every part is read (a line at a time).
+    fn concatenated_run(&mut self) -> Option<At> {
+        for part in &mut self.parts {
+            let mut games = part.last;
+            while let Some((g, line)) = &part.head {
+                if g.run.is_some() && games > 0 {
+                    return Some(part.at(*line));
+                }
+                games += 1;
+                if part.advance().is_err() {
+                    break;
+                }
+            }
+        }
+        None
+    }
+
     /// The next line in input order, and where it was read.
     fn next_line(&mut self) -> Result<Option<(json::Game, At)>, PartError> {
         let Some(Reverse((ordinal, n))) = self.heap.pop() else {
@@ -439,7 +458,11 @@ impl Parts {
         let expected = self.last.0 + 1;
         if ordinal != expected {
             // Shards are distinct and each part's ordinals are its shard's, so a gap is all
-            // that can go wrong here.
+            // that can go wrong here; unless the missing shard was concatenated to a part
+            // (then the gap comes before its `run` line is read): that is the reason to give.
+            if let Some(at) = self.concatenated_run() {
+                return Err(PartError::Concatenated { at });
+            }
             let count = self.run.shards;
             return Err(PartError::Missing {
                 ordinal: expected,

@@ -27,8 +27,11 @@
 //! assert!(json.contains(r#""kind":"illegal_move""#));
 //! ```
 
-use crate::replay::{replay_partial, Problem, ProblemKind, ReplayOptions, ReplayedGame, Severity};
-use drafti_pdn::{ParseError, RawGame, Tag};
+use crate::replay::{
+    replay, replay_partial, Problem, ProblemKind, ReplayOptions, ReplayedGame, Severity,
+};
+use drafti_pdn::{GameRecord, ParseError, RawGame, Tag};
+use drafti_rules::Variant;
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 
@@ -67,6 +70,76 @@ pub fn validated(game: Result<ReplayedGame, ParseError>, options: &ReplayOptions
             }
             None => Validated::Unreadable(syntax_problem(&e)),
         },
+    }
+}
+
+/// Whether `record` names no variant (neither a `GameType` nor a `Variant` tag): without
+/// `--variant` it is read as Tanzanian, a guess.
+pub fn names_no_variant(record: &GameRecord) -> bool {
+    record.tag("GameType").is_none() && record.tag("Variant").is_none()
+}
+
+/// The variants other than Tanzanian (Russian, then Czech) under which `game`, an invalid
+/// game read as Tanzanian for want of a variant tag, replays valid: the hint for a file of
+/// another variant. Empty for a valid game, one whose variant was given (tags or
+/// `--variant`), or one cut by a syntax error. The work is two more replays of an invalid
+/// game, each stopping at its first error.
+pub fn valid_under(game: &ReplayedGame, options: &ReplayOptions) -> Vec<Variant> {
+    if game.is_valid()
+        || options.variant_override.is_some()
+        || !names_no_variant(&game.record)
+        || game.problems.iter().any(|p| p.kind == ProblemKind::Syntax)
+    {
+        return Vec::new();
+    }
+    [Variant::Russian, Variant::Czech]
+        .into_iter()
+        .filter(|&variant| {
+            let options = ReplayOptions {
+                variant_override: Some(variant),
+                ..options.clone()
+            };
+            replay(game.record.clone(), &options).is_valid()
+        })
+        .collect()
+}
+
+/// What one file's games without a variant tag came to, for the note of `drafti validate`:
+/// games read as Tanzanian, the invalid ones, and how many of those replay valid under each
+/// other variant ([`valid_under`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct VariantGuess {
+    /// Games without a variant tag (read as Tanzanian).
+    pub untagged: u64,
+    /// Of those, the invalid ones.
+    pub invalid: u64,
+    /// Of those, how many replay valid as Russian, and as Czech.
+    pub valid_as: [u64; 2],
+}
+
+impl VariantGuess {
+    /// Counts one game: `untagged` (see [`names_no_variant`]), `valid`, and the variants it
+    /// replays valid under.
+    pub fn add(&mut self, untagged: bool, valid: bool, valid_under: &[Variant]) {
+        if !untagged {
+            return;
+        }
+        self.untagged += 1;
+        self.invalid += u64::from(!valid);
+        for (n, variant) in [Variant::Russian, Variant::Czech].into_iter().enumerate() {
+            self.valid_as[n] += u64::from(valid_under.contains(&variant));
+        }
+    }
+
+    /// The variant under which most of the invalid games replay valid, with their count;
+    /// `None` when none does.
+    pub fn best(&self) -> Option<(Variant, u64)> {
+        let (russian, czech) = (self.valid_as[0], self.valid_as[1]);
+        match (russian, czech) {
+            (0, 0) => None,
+            (r, c) if r >= c => Some((Variant::Russian, r)),
+            (_, c) => Some((Variant::Czech, c)),
+        }
     }
 }
 
@@ -170,5 +243,62 @@ impl<'a> GameLine<'a> {
             errors: vec![ProblemLine::new(problem)],
             warnings: Vec::new(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use drafti_pdn::parse_games;
+
+    fn game(text: &str) -> ReplayedGame {
+        let record = parse_games(text.as_bytes()).remove(0).unwrap();
+        replay(record, &ReplayOptions::default())
+    }
+
+    #[test]
+    fn an_invalid_untagged_game_is_tried_under_the_other_variants() {
+        // A man's backward capture: legal in Russian only.
+        let backward = game("[FEN \"W:Wd4:Bc3,h8\"]\n1. d4xb2 *");
+        assert!(!backward.is_valid());
+        assert_eq!(
+            valid_under(&backward, &ReplayOptions::default()),
+            [Variant::Russian]
+        );
+        let valid = game("1. c3-d4 f6-g5 *");
+        assert!(valid.is_valid());
+        assert!(valid_under(&valid, &ReplayOptions::default()).is_empty());
+        // Not tried: the variant is named, or given.
+        let named = game("[GameType \"25\"]\n1. c3-d4 d4-c5 *");
+        assert!(!named.is_valid());
+        assert!(valid_under(&named, &ReplayOptions::default()).is_empty());
+        let given = ReplayOptions {
+            variant_override: Some(Variant::Tanzanian),
+            ..ReplayOptions::default()
+        };
+        let untagged = game("1. c3-d4 d4-c5 *");
+        assert!(valid_under(&untagged, &given).is_empty());
+        // Invalid under every rule: tried, none found.
+        assert!(valid_under(&untagged, &ReplayOptions::default()).is_empty());
+    }
+
+    #[test]
+    fn the_guess_counts_per_variant_and_names_the_best() {
+        let mut guess = VariantGuess::default();
+        guess.add(false, false, &[]);
+        assert_eq!(guess, VariantGuess::default());
+        guess.add(true, true, &[]);
+        guess.add(true, false, &[Variant::Russian, Variant::Czech]);
+        guess.add(true, false, &[Variant::Czech]);
+        assert_eq!(
+            guess,
+            VariantGuess {
+                untagged: 3,
+                invalid: 2,
+                valid_as: [1, 2],
+            }
+        );
+        assert_eq!(guess.best(), Some((Variant::Czech, 2)));
+        assert_eq!(VariantGuess::default().best(), None);
     }
 }

@@ -124,3 +124,40 @@ fn open_file(name: &str) -> Result<(Box<dyn BufRead + Send>, u64), CliError> {
 fn check_text(name: &str, reader: &mut Box<dyn BufRead + Send>) -> Result<(), CliError> {
     input::check_text(name, reader).map_err(|e| CliError::new(e.0))
 }
+
+/// Whether stdin brings data (a pipe, a file or a socket) rather than a terminal, nothing
+/// (`/dev/null`) or a closed descriptor.
+pub fn stdin_is_piped() -> bool {
+    if std::io::stdin().is_terminal() {
+        return false;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        match std::fs::metadata("/dev/stdin") {
+            Ok(m) => {
+                let t = m.file_type();
+                t.is_fifo() || t.is_file() || t.is_socket()
+            }
+            Err(_) => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        true
+    }
+}
+
+/// Whether piped stdin ends before its first byte (e.g. a script's empty pipe): then the
+/// bundled corpus is reported, not nothing. Waits for the first byte.
+pub fn stdin_is_empty() -> Result<bool, CliError> {
+    let mut stdin = std::io::stdin().lock();
+    let empty = stdin
+        .fill_buf()
+        .map_err(|e| CliError::new(format!("cannot read <stdin>: {e}")))?
+        .is_empty();
+    if empty {
+        eprintln!("nothing on stdin: reporting on the bundled corpus");
+    }
+    Ok(empty)
+}

@@ -61,6 +61,16 @@ impl TableArgs {
         }
     }
 
+    /// The tables these flags ask for, for games of `variant` (`--variant`), or of any
+    /// variant when it is not given (an archive may mix them): only the rules analysed have
+    /// their tables loaded and named.
+    pub fn for_rules(&self, variant: Option<Variant>) -> Result<EndgameTables, CliError> {
+        match variant {
+            Some(v) => self.for_variants(&[v]),
+            None => self.for_variants(&Variant::ALL),
+        }
+    }
+
     /// The tables of each of `variants` these flags ask for, in one set (for archives whose
     /// games may be of several variants). With `--egtb DIR`, DIR must hold some.
     pub fn for_variants(&self, variants: &[Variant]) -> Result<EndgameTables, CliError> {

@@ -50,6 +50,33 @@ impl GameRecord {
             .map(|t| t.value.as_str())
     }
 
+    /// Sets the value of the first tag called `name` (compared case-insensitively), or adds
+    /// the tag after the others.
+    ///
+    /// ```
+    /// let mut game = drafti_pdn::parse_games(b"[Event \"Dar\"]\n*").remove(0).unwrap();
+    /// game.set_tag("GameType", "29");
+    /// game.set_tag("event", "Tanga");
+    /// assert_eq!(game.tag("GameType"), Some("29"));
+    /// assert_eq!(game.tag("Event"), Some("Tanga"));
+    /// assert_eq!(game.tags.len(), 2);
+    /// ```
+    pub fn set_tag(&mut self, name: &str, value: impl Into<String>) {
+        let value = value.into();
+        match self
+            .tags
+            .iter_mut()
+            .find(|t| t.name.eq_ignore_ascii_case(name))
+        {
+            Some(tag) => tag.value = value,
+            None => self.tags.push(Tag {
+                name: name.to_string(),
+                value,
+                span: Span::default(),
+            }),
+        }
+    }
+
     /// The result written in the `Result` tag, if the tag is there and readable.
     pub fn tag_result(&self) -> Option<GameResult> {
         self.tag("Result").and_then(GameResult::parse_str)

@@ -18,7 +18,9 @@
 //! assert!(text.contains("= legal moves: "));
 //! ```
 
+use crate::visible;
 use drafti_archive::replay::{Problem, ProblemKind, Severity};
+use drafti_archive::validation::VariantGuess;
 use drafti_pdn::{RawGame, Span, Tag};
 use drafti_rules::Position;
 use std::fmt::Write as _;
@@ -41,8 +43,10 @@ pub fn source_excerpt(raw: &RawGame, span: Span) -> String {
         .position(line_end)
         .map_or(bytes.len(), |i| at + i);
     let token_end = (at + span.len).min(end);
-    let text =
-        |range: std::ops::Range<usize>| String::from_utf8_lossy(&bytes[range]).replace('\t', " ");
+    // Tabs as spaces (the carets line up); other control characters made visible.
+    let text = |range: std::ops::Range<usize>| {
+        visible(&String::from_utf8_lossy(&bytes[range]).replace('\t', " ")).into_owned()
+    };
     let (before, token, after) = (text(start..at), text(at..token_end), text(token_end..end));
     if before.trim().is_empty() && token.trim().is_empty() && after.trim().is_empty() {
         return String::new();
@@ -108,7 +112,9 @@ pub fn write_problem(out: &mut String, file: &str, raw: &RawGame, label: &str, p
     let _ = writeln!(
         out,
         "{file}:{}:{}: {severity}: {}",
-        p.span.line, p.span.column, p.message
+        p.span.line,
+        p.span.column,
+        visible(&p.message)
     );
     let ply = p.ply.map(|n| format!(", ply {n}")).unwrap_or_default();
     let variation = if p.in_variation {
@@ -116,7 +122,7 @@ pub fn write_problem(out: &mut String, file: &str, raw: &RawGame, label: &str, p
     } else {
         ""
     };
-    let _ = writeln!(out, "  --> {label}{ply}{variation}");
+    let _ = writeln!(out, "  --> {}{ply}{variation}", visible(label));
     out.push_str(&source_excerpt(raw, p.span));
     if p.severity == Severity::Error {
         if let Some(fen) = &p.fen {
@@ -139,4 +145,48 @@ pub fn write_problem(out: &mut String, file: &str, raw: &RawGame, label: &str, p
         }
     }
     out.push('\n');
+}
+
+/// The note of `drafti validate` on a file whose games name no variant, when some of them are
+/// invalid: they were read as Tanzanian, and the variant under which most of the invalid ones
+/// replay valid, if any; `None` when every such game is valid (Tanzanian files, the usual
+/// case, are not remarked on).
+///
+/// ```
+/// use drafti_archive::validation::VariantGuess;
+/// use drafti_report::diagnostic::variant_note;
+///
+/// let guess = VariantGuess { untagged: 153, invalid: 152, valid_as: [151, 0] };
+/// assert_eq!(
+///     variant_note("ru.pdn", &guess).unwrap(),
+///     "note: ru.pdn: no GameType or Variant tag, so its 153 games were read as Tanzanian \
+///      (tz); 151 of the 152 invalid ones replay valid as russian: try --variant russian"
+/// );
+/// ```
+pub fn variant_note(file: &str, guess: &VariantGuess) -> Option<String> {
+    if guess.invalid == 0 {
+        return None;
+    }
+    let games = match guess.untagged {
+        1 => "its game was".to_string(),
+        n => format!("its {n} games were"),
+    };
+    let head = format!(
+        "note: {}: no GameType or Variant tag, so {games} read as Tanzanian (tz)",
+        visible(file)
+    );
+    Some(match guess.best() {
+        Some((variant, n)) => {
+            let of = match guess.invalid {
+                1 => "the invalid one replays".to_string(),
+                total if n == total => format!("all {total} invalid ones replay"),
+                total => format!(
+                    "{n} of the {total} invalid ones {}",
+                    if n == 1 { "replays" } else { "replay" }
+                ),
+            };
+            format!("{head}; {of} valid as {variant}: try --variant {variant}")
+        }
+        None => format!("{head}; --variant NAME reads them under other rules"),
+    })
 }

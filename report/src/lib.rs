@@ -18,11 +18,14 @@
 //! viewer (its script and the style are the files of `assets/`); [`svg`] board diagrams and
 //! the escaping of XML text; [`puzzles`] the puzzles as text, JSON Lines, PDN and a page.
 
+pub mod analysis;
 mod collect;
 pub mod diagnostic;
 pub mod html;
+pub mod openings;
 pub mod pages;
 pub mod puzzles;
+pub mod standings;
 pub mod svg;
 pub mod text;
 pub mod viewer;
@@ -31,6 +34,9 @@ pub use collect::*;
 pub use html::RunInfo;
 pub use pages::{PageError, PageSink, Pages};
 pub use svg::escape;
+
+use std::borrow::Cow;
+use std::fmt::Write as _;
 
 /// A count with thousands separators, as every table of drafti writes counts.
 ///
@@ -48,4 +54,38 @@ pub fn thousands(n: u64) -> String {
         out.push(c);
     }
     out
+}
+
+/// `text` safe to show on a terminal: its control characters (ESC, BEL, CR, tab, …, and the
+/// bidirectional overrides that reorder what a line shows) written visibly, as `\x1b` or
+/// `\u{202e}`; everything else as it is. Every text output of drafti shows what an archive
+/// says (names, tags, source lines) through this, so an archive cannot clear the screen or
+/// set the terminal's title.
+///
+/// ```
+/// assert_eq!(drafti_report::visible("Ann"), "Ann");
+/// assert_eq!(drafti_report::visible("A\u{1b}[2J\u{7}"), "A\\x1b[2J\\x07");
+/// assert_eq!(drafti_report::visible("a\u{202e}b"), "a\\u{202e}b");
+/// ```
+pub fn visible(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(hidden) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if !hidden(c) {
+            out.push(c);
+        } else if (c as u32) < 0x100 {
+            let _ = write!(out, "\\x{:02x}", c as u32);
+        } else {
+            let _ = write!(out, "\\u{{{:x}}}", c as u32);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// A character a terminal acts on instead of showing: the C0 and C1 controls, DEL, and the
+/// bidirectional embeddings, overrides and isolates.
+fn hidden(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }

@@ -35,10 +35,14 @@
 //! ```
 
 use crate::svg::{self, escape, Arrow};
-use crate::{is_numeric, move_number, thousands};
+use crate::{is_numeric, move_number, thousands, visible};
 use drafti_analysis::puzzles::solve::played;
-use drafti_analysis::puzzles::{Entry, GainKind, Puzzle, Source, Stats, VERIFY_FACTOR};
+use drafti_analysis::puzzles::{
+    mine_game, Checked, Collection, Entry, GainKind, Puzzle, PuzzleOptions, Source, Stats,
+    VERIFY_FACTOR,
+};
 use drafti_analysis::selfplay::mainline;
+use drafti_archive::batch::GameJob;
 use drafti_archive::replay::ReplayedGame;
 use drafti_pdn::{Comment, GameRecord, GameResult, Line, MoveNode, ResultToken, Tag};
 use drafti_rules::{Color, Move, Position, Variant};
@@ -275,6 +279,28 @@ struct SourceJson<'a> {
     round: Option<&'a str>,
 }
 
+/// A score as numbers, as `drafti search --json` gives one: `cp` (centi-men, for the side to
+/// move; `null` when proven), `win_in` / `loss_in` (plies; `null` unless proven), and `text`
+/// as the text output writes it (`+2.61`, `win in 5`).
+#[derive(Serialize)]
+struct ScoreJson {
+    text: String,
+    cp: Option<i32>,
+    win_in: Option<u32>,
+    loss_in: Option<u32>,
+}
+
+impl ScoreJson {
+    fn of(score: drafti_engine::Score) -> ScoreJson {
+        ScoreJson {
+            text: score.to_string(),
+            cp: score.as_centi_men(),
+            win_in: score.win_distance(),
+            loss_in: score.loss_distance(),
+        }
+    }
+}
+
 #[derive(Serialize)]
 struct PuzzleJson<'a> {
     number: usize,
@@ -292,8 +318,8 @@ struct PuzzleJson<'a> {
     lost: usize,
     depth: u32,
     difficulty: u8,
-    score: String,
-    second: Option<String>,
+    score: ScoreJson,
+    second: Option<ScoreJson>,
     exact: bool,
     occurrences: u64,
     sources: Vec<SourceJson<'a>>,
@@ -342,8 +368,8 @@ pub fn json_entry(number: usize, e: &Entry) -> String {
         lost: p.themes.lost,
         depth: p.depth,
         difficulty: p.difficulty,
-        score: p.score.to_string(),
-        second: p.second.map(|s| s.to_string()),
+        score: ScoreJson::of(p.score),
+        second: p.second.map(ScoreJson::of),
         exact: p.exact,
         occurrences: e.occurrences,
         sources: e
@@ -565,4 +591,149 @@ fn html_page(entries: &[Entry], source: &str, stats: &Stats, nodes: u64) -> Stri
     }
     out.push_str("</div></main></body></html>\n");
     out
+}
+
+// ---------------------------------------------------------------------------------------
+// `--verify`.
+
+#[derive(Serialize)]
+struct CheckJson<'a> {
+    file: &'a str,
+    game: usize,
+    fen: Option<&'a str>,
+    status: &'static str,
+    reason: Option<&'a str>,
+    gain: Option<String>,
+    difficulty: Option<u8>,
+    depth: Option<u32>,
+}
+
+/// A checked record as one line of `drafti puzzles --verify`: text, or JSON with `json`.
+pub fn check_line(c: &Checked, json: bool) -> String {
+    if json {
+        let value = CheckJson {
+            file: &c.file,
+            game: c.game,
+            fen: c.fen.as_deref(),
+            status: if c.outcome.is_ok() {
+                "verified"
+            } else {
+                "failed"
+            },
+            reason: c.outcome.as_ref().err().map(String::as_str),
+            gain: c.outcome.as_ref().ok().map(gain_text),
+            difficulty: c.outcome.as_ref().ok().map(|p| p.difficulty),
+            depth: c.outcome.as_ref().ok().map(|p| p.depth),
+        };
+        let mut s = serde_json::to_string(&value).expect("serializable");
+        s.push('\n');
+        return s;
+    }
+    match &c.outcome {
+        Ok(p) => format!(
+            "{} game {}: verified: {} (difficulty {}/5, depth {})\n",
+            visible(&c.file),
+            c.game,
+            task(p),
+            p.difficulty,
+            p.depth
+        ),
+        Err(reason) => format!(
+            "{} game {}: {}\n",
+            visible(&c.file),
+            c.game,
+            visible(reason)
+        ),
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The summary.
+
+/// The first line of the summary on stderr: games, positions, candidates, puzzles kept.
+pub fn summary_line(stats: &Stats, collection: &Collection, games: u64, invalid: u64) -> String {
+    let share = if stats.mined > 0 {
+        format!(
+            " ({:.0}% of {})",
+            100.0 * (stats.mined - stats.refuted) as f64 / stats.mined as f64,
+            thousands(stats.mined)
+        )
+    } else {
+        String::new()
+    };
+    format!(
+        "{} ({} invalid), {} screened: {}, {} kept after verification{share}; {} distinct ({} merged)",
+        count(games, "game", "games"),
+        thousands(invalid),
+        count(stats.positions, "position", "positions"),
+        count(stats.candidates, "candidate", "candidates"),
+        count(stats.puzzles, "puzzle", "puzzles"),
+        thousands(collection.len() as u64),
+        count(collection.duplicates(), "duplicate", "duplicates"),
+    )
+}
+
+/// `1 game`, `2,004 games`.
+pub fn count(n: u64, one: &str, many: &str) -> String {
+    format!("{} {}", thousands(n), if n == 1 { one } else { many })
+}
+
+/// The puzzles `entries`, numbered from 1, as text or (with `json`) JSON Lines.
+pub fn write_entries(
+    out: &mut impl std::io::Write,
+    entries: &[Entry],
+    json: bool,
+) -> std::io::Result<()> {
+    for (i, e) in entries.iter().enumerate() {
+        let text = if json {
+            json_entry(i + 1, e)
+        } else {
+            text_entry(i + 1, e)
+        };
+        out.write_all(text.as_bytes())?;
+    }
+    Ok(())
+}
+
+/// The puzzles `entries`, numbered from 1, as PDN records (FEN and solution).
+pub fn pdn_text(entries: &[Entry]) -> String {
+    let mut pdn = String::new();
+    for (i, e) in entries.iter().enumerate() {
+        if i > 0 {
+            pdn.push('\n');
+        }
+        drafti_pdn::write_game_to(&pdn_record(i + 1, e), &mut pdn);
+    }
+    pdn
+}
+
+/// One game's puzzles with their sources, from a worker of `drafti puzzles`.
+pub struct Mined {
+    /// The game replayed without an error.
+    pub valid: bool,
+    /// The puzzles found, each with where it was found.
+    pub found: Vec<(Puzzle, Source)>,
+    /// What the mining counted.
+    pub stats: Stats,
+}
+
+/// Mines the game of `job` for puzzles as `options` says (nothing for an unreadable game).
+pub fn mine(job: &GameJob<'_>, options: &PuzzleOptions) -> Mined {
+    let Ok(game) = &job.game else {
+        return Mined {
+            valid: false,
+            found: Vec::new(),
+            stats: Stats::default(),
+        };
+    };
+    let mined = mine_game(game, options);
+    Mined {
+        valid: game.is_valid(),
+        found: mined
+            .found
+            .into_iter()
+            .map(|f| (f.puzzle, source(job.file, job.raw.index, game, f.ply)))
+            .collect(),
+        stats: mined.stats,
+    }
 }

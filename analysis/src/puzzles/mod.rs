@@ -48,6 +48,7 @@ pub use solve::End;
 pub use themes::Themes;
 
 use crate::selfplay::with_engine;
+use drafti_archive::batch::GameJob;
 use drafti_archive::replay::ReplayedGame;
 use drafti_engine::egtb::{EgtbError, Tables};
 use drafti_engine::{Engine, Limits, Score};
@@ -543,6 +544,63 @@ pub fn verify_puzzle(
             reference,
         ))
     })
+}
+
+/// A record of `drafti puzzles --pdn` checked again as a puzzle ([`check_record`]).
+pub struct Checked {
+    /// The file of the record.
+    pub file: String,
+    /// The record's 1-based number in its file.
+    pub game: usize,
+    /// The record's start position, when it could be read.
+    pub fen: Option<String>,
+    /// The puzzle as verified, or why the record is not one.
+    pub outcome: Result<Puzzle, String>,
+}
+
+/// A record (a FEN tag and the solution as its moves) checked as a puzzle at `nodes` per
+/// solver move, with `options`' limits and tables.
+pub fn check_record(job: &GameJob<'_>, nodes: u64, options: &PuzzleOptions) -> Checked {
+    let mut checked = Checked {
+        file: job.file.to_string(),
+        game: job.raw.index + 1,
+        fen: None,
+        outcome: Err(String::new()),
+    };
+    let game = match &job.game {
+        Ok(g) => g,
+        Err(e) => {
+            checked.outcome = Err(format!("unreadable: {}", e.message));
+            return checked;
+        }
+    };
+    checked.fen = Some(game.start.to_fen());
+    checked.outcome = if !game.is_valid() {
+        Err("invalid record (run drafti validate)".to_string())
+    } else if game.record.tag("FEN").is_none() {
+        Err("no FEN tag: not a puzzle record".to_string())
+    } else if game.moves.is_empty() {
+        Err("no solution moves".to_string())
+    } else {
+        verify_puzzle(
+            game.variant,
+            &game.start,
+            &game.moves,
+            nodes,
+            options.max_plies,
+            options.tt_mb,
+            options.tables_for(game.variant),
+        )
+        .map_err(|r| {
+            let at = r.at.min(game.moves.len());
+            if at < game.moves.len() {
+                format!("refuted at ply {} of the solution: {}", at + 1, r.failure)
+            } else {
+                format!("refuted: {}", r.failure)
+            }
+        })
+    };
+    checked
 }
 
 #[cfg(test)]

@@ -5,6 +5,31 @@ use super::ReplayedGame;
 use drafti_pdn::{GameRecord, Line, MoveNode, MoveNumber, MoveToken, ResultToken, Separator};
 use drafti_rules::{Color, Move, MoveList, Position, Variant};
 
+/// The `GameType` tag value that names `variant` (`25` Russian, `29` Czech, `TZ`
+/// Tanzanian), as replay reads it.
+pub fn game_type_value(variant: Variant) -> String {
+    match variant.game_type() {
+        Some(n) => n.to_string(),
+        None => "TZ".to_string(),
+    }
+}
+
+/// Marks `record` as a game of `variant` with its `GameType` tag (replacing the one it had),
+/// so that a file written under `--variant` reads back under the same rules without it.
+///
+/// ```
+/// use drafti_archive::replay::{replay, set_game_type, ReplayOptions};
+/// use drafti_rules::Variant;
+///
+/// let mut record = drafti_pdn::parse_games(b"1. c3-d4 *").remove(0).unwrap();
+/// set_game_type(&mut record, Variant::Czech);
+/// assert_eq!(record.tag("GameType"), Some("29"));
+/// assert_eq!(replay(record, &ReplayOptions::default()).variant, Variant::Czech);
+/// ```
+pub fn set_game_type(record: &mut GameRecord, variant: Variant) {
+    record.set_tag("GameType", game_type_value(variant));
+}
+
 /// Which square names to write.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Notation {

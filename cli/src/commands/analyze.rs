@@ -9,21 +9,22 @@
 //! Invalid games are reported (their errors) and skipped. The output depends only on the
 //! input and the search limits, never on `--jobs`.
 
-use crate::args::{jobs, parse_variant};
+use crate::args::{parse_variant, JobsArg};
 use crate::error::{CliError, CommandResult};
 use crate::files::OutputFile;
 use crate::input::{open_inputs, EncodingArg};
-use crate::runner::worker_pool;
-use drafti_analysis::batch::{analyse_archive, ArchiveGame, ArchiveOptions, Progress};
-use drafti_analysis::judge::SideSummary;
-use drafti_analysis::{annotate, json, GameAnalysis};
-use drafti_archive::batch::{BatchError, Shard};
-use drafti_archive::replay::{ReplayOptions, ReplayedGame};
+use crate::runner::run_analysis;
+use drafti_analysis::batch::{ArchiveGame, ArchiveOptions};
+use drafti_analysis::{annotate, json};
+use drafti_archive::batch::Shard;
+use drafti_archive::replay::{set_game_type, ReplayOptions};
+use drafti_archive::validation::{names_no_variant, valid_under, VariantGuess};
 use drafti_pdn::write_game_to;
+use drafti_report::analysis::{game_text, skipped_text};
+use drafti_report::diagnostic::variant_note;
 use drafti_report::thousands;
 use drafti_rules::Variant;
-use std::fmt::Write as _;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -39,8 +40,13 @@ pub struct Args {
     #[arg(long, short = 'j', default_value_t = 0, value_parser = crate::args::parse_jobs)]
     jobs: usize,
     /// JSON Lines on stdout: one object per game.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "json_moves")]
     json: bool,
+    /// Flat JSON Lines on stdout for data tools: one object per move of every analysed game,
+    /// with the game's keys (file, index, white, black, result, variant) and the move's
+    /// numbers (scores, win chances, accuracy, judgement, best, pv); no nesting.
+    #[arg(long)]
+    json_moves: bool,
     /// Also write the games to OUT with NAGs ($6 ?!, $2 ?, $4 ??) and comments on the
     /// flagged moves.
     #[arg(long, value_name = "OUT")]
@@ -51,91 +57,6 @@ pub struct Args {
     /// Rules for every game, whatever its tags say: tz, czech or russian.
     #[arg(long, value_parser = parse_variant)]
     variant: Option<Variant>,
-}
-
-fn tag<'a>(game: &'a ReplayedGame, name: &str) -> Option<&'a str> {
-    game.record
-        .tag(name)
-        .map(str::trim)
-        .filter(|v| !v.is_empty() && *v != "?")
-}
-
-fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
-
-fn side_text(s: &SideSummary) -> String {
-    let accuracy = s.accuracy.map_or("-".to_string(), |a| format!("{a:.1}%"));
-    format!(
-        "{}, {}, {}; accuracy {accuracy}",
-        plural(s.inaccuracies, "inaccuracy", "inaccuracies"),
-        plural(s.mistakes, "mistake", "mistakes"),
-        plural(s.blunders, "blunder", "blunders"),
-    )
-}
-
-/// The text report of one analysed game.
-fn game_text(g: &ArchiveGame, game: &ReplayedGame, a: &GameAnalysis) -> String {
-    let mut out = String::new();
-    let white = tag(game, "White").unwrap_or("?");
-    let black = tag(game, "Black").unwrap_or("?");
-    let result = game.played_result().map_or("*", |r| r.as_str());
-    let _ = writeln!(
-        out,
-        "{} game {}: {white} - {black}, {result}, {}",
-        g.file,
-        g.raw.index + 1,
-        plural(game.moves.len(), "ply", "plies")
-    );
-    let _ = writeln!(out, "  White: {}", side_text(&a.white));
-    let _ = writeln!(out, "  Black: {}", side_text(&a.black));
-    for m in a.flagged() {
-        let f = json::Move::of(game, m);
-        let symbol = m.judgement().map_or("", |j| j.symbol());
-        let reason = m
-            .reason_text()
-            .map(|r| format!(" ({r})"))
-            .unwrap_or_default();
-        let checked = match m.confirmed_depth {
-            _ if m.exact => "exact: endgame tables".to_string(),
-            Some(c) if m.unsettled => format!(
-                "depth {}, a blunder's drop only since depth {c}: not settled",
-                m.depth
-            ),
-            Some(c) if c < m.depth => format!("depth {}, since depth {c}", m.depth),
-            _ => format!("depth {}", m.depth),
-        };
-        let _ = writeln!(
-            out,
-            "  ply {:>3}  {} {}{symbol}  {}{reason}: {} -> {} ({:.0}% -> {:.0}%); best {} ({}); {checked}",
-            m.ply,
-            f.move_number,
-            f.text,
-            f.judgement.map_or("", |j| j.as_str()),
-            m.best_score,
-            m.played_score,
-            f.win_before,
-            f.win_after,
-            f.best.as_deref().unwrap_or("-"),
-            f.pv.join(" "),
-        );
-    }
-    out.push('\n');
-    out
-}
-
-/// The text report of a game that was not analysed (unreadable or invalid).
-fn skipped_text(g: &ArchiveGame) -> String {
-    let mut out = format!(
-        "{} game {}: invalid, not analysed (run drafti validate for details)\n",
-        g.file,
-        g.raw.index + 1
-    );
-    for e in json::Problem::of_game(&g.game) {
-        let _ = writeln!(out, "  {}:{}: {}", e.line, e.column, e.message);
-    }
-    out.push('\n');
-    out
 }
 
 /// What the analysis of the games adds to the totals.
@@ -151,6 +72,12 @@ struct Totals {
 /// Where the games go, in input order.
 struct Writer<'a> {
     search: &'a str,
+    /// `--json-moves`: one row per move.
+    json_moves: bool,
+    /// `--variant`: the GameType tag of the games written with `--pdn`.
+    variant: Option<Variant>,
+    /// Per input: its games that name no variant, for the note on a guess gone wrong.
+    guesses: Vec<VariantGuess>,
     json: bool,
     /// The JSON's `run`, until the first line takes it.
     run: Option<json::Run>,
@@ -163,10 +90,31 @@ struct Writer<'a> {
 impl Writer<'_> {
     fn write(&mut self, g: ArchiveGame) -> std::io::Result<()> {
         self.totals.games += 1;
+        if let Ok(game) = &g.game {
+            if self.guesses.len() <= g.input {
+                self.guesses.resize(g.input + 1, VariantGuess::default());
+            }
+            let untagged = self.variant.is_none() && names_no_variant(&game.record);
+            let options = ReplayOptions::default();
+            let fits = if untagged {
+                valid_under(game, &options)
+            } else {
+                Vec::new()
+            };
+            self.guesses[g.input].add(untagged, game.is_valid(), &fits);
+        }
         let text = if self.json {
             let line = json::Game::of(&g, self.search, self.run.take());
             let mut text = serde_json::to_string(&line).expect("serializable");
             text.push('\n');
+            text
+        } else if self.json_moves {
+            let line = json::Game::of(&g, self.search, None);
+            let mut text = String::new();
+            for row in line.move_rows() {
+                text.push_str(&serde_json::to_string(&row).expect("serializable"));
+                text.push('\n');
+            }
             text
         } else {
             match (g.analysable(), &g.analysis) {
@@ -185,6 +133,10 @@ impl Writer<'_> {
                 }
                 if let Some(pdn) = &mut self.pdn {
                     let mut record = game.record.clone();
+                    // Under --variant, the file says which rules it was read by.
+                    if let Some(variant) = self.variant {
+                        set_game_type(&mut record, variant);
+                    }
                     annotate(&mut record, game, a, json::is_numeric(game));
                     let mut s = String::new();
                     if self.pdn_games > 0 {
@@ -214,26 +166,11 @@ impl Writer<'_> {
     }
 }
 
-fn progress_bar() -> Option<indicatif::ProgressBar> {
-    if !std::io::stderr().is_terminal() {
-        return None;
-    }
-    let bar = indicatif::ProgressBar::new(0);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{bar:40} {human_pos}/{human_len} positions, {per_sec}, {eta} left",
-        )
-        .expect("valid template"),
-    );
-    Some(bar)
-}
-
 pub fn run(args: Args) -> CommandResult {
     let opened = open_inputs(&args.files, args.encoding)?;
     let mut options = args.search.options();
-    options.tables = args.search.tables.for_variants(&Variant::ALL)?;
-    let jobs = jobs(args.jobs);
-    let pool = worker_pool(jobs, "analyze")?;
+    options.tables = args.search.tables.for_rules(args.variant)?;
+    let tables = options.tables.sets();
     let pdn = match &args.pdn {
         // stdout carries the report (text or JSON), so the PDN cannot go there too.
         Some(path) if path == "-" => {
@@ -261,72 +198,42 @@ pub fn run(args: Args) -> CommandResult {
     let started = Instant::now();
     let inputs: Vec<String> = opened.inputs.iter().map(|i| i.name.clone()).collect();
     let mut writer = Writer {
+        guesses: Vec::new(),
         search: &search,
+        json_moves: args.json_moves,
+        variant: args.variant,
         json: args.json,
         run: args
             .json
-            .then(|| json::Run::new(inputs, args.shard, args.variant)),
+            .then(|| json::Run::new(inputs, args.shard, args.variant).with_tables(tables)),
         out: &mut out,
         pdn,
         pdn_games: 0,
         totals: Totals::default(),
     };
-    let bar = progress_bar();
-    let total_bytes = opened.total_bytes;
-    let progress = |p: Progress| {
-        let Some(bar) = &bar else { return };
-        match p {
-            // The length: the positions read so far, scaled to the whole input by its bytes.
-            Progress::Batch {
-                bytes, positions, ..
-            } => {
-                let estimate = match total_bytes {
-                    Some(total) if bytes > 0 => {
-                        (positions as f64 * total as f64 / bytes as f64) as u64
-                    }
-                    _ => positions,
-                };
-                bar.set_length(estimate.max(positions));
-            }
-            Progress::Searched(n) => bar.inc(n),
-        }
-    };
-    let result = analyse_archive(
+    let jobs = JobsArg { jobs: args.jobs };
+    let run = run_analysis(
         opened.inputs,
+        opened.total_bytes,
         &archive,
-        &pool,
-        &progress,
+        jobs,
         |g| g,
-        |g| writer.write(g),
-    );
-    let finished = match result {
-        Ok(summary) => writer
-            .out
-            .flush()
-            .and_then(|()| match writer.pdn.take() {
-                Some(p) => p
-                    .into_inner()
-                    .map_err(|e| e.into_error())?
-                    .commit()
-                    .map(drop),
-                None => Ok(()),
-            })
-            .map(|()| summary),
-        Err(BatchError::Sink(e)) => Err(e),
-        Err(e) => return Err(CliError::new(e.to_string())),
-    };
-    if let Some(bar) = &bar {
-        bar.finish_and_clear();
-    }
-    let t = &writer.totals;
-    let invalid = t.invalid > 0;
-    let summary = match finished {
-        Ok(s) => s,
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
-            return Ok(ExitCode::from(u8::from(invalid)));
-        }
-        Err(e) => return Err(CliError::new(format!("cannot write the report: {e}"))),
-    };
+        |g| {
+            writer
+                .write(g)
+                .map_err(|e| CliError::writing("the report", &e))
+        },
+    )?;
+    let written = writer.out.flush().and_then(|()| match writer.pdn.take() {
+        Some(p) => p
+            .into_inner()
+            .map_err(|e| e.into_error())?
+            .commit()
+            .map(drop),
+        None => Ok(()),
+    });
+    written.map_err(|e| CliError::writing("the report", &e))?;
+    let (t, summary, jobs) = (&writer.totals, &run.batch, jobs.threads());
     let secs = started.elapsed().as_secs_f64();
     let rate = if secs > 0.0 {
         (t.positions as f64 / secs) as u64
@@ -351,5 +258,10 @@ pub fn run(args: Args) -> CommandResult {
         secs,
         thousands(rate)
     );
-    Ok(ExitCode::from(u8::from(invalid)))
+    for (file, guess) in run.names.iter().zip(&writer.guesses) {
+        if let Some(note) = variant_note(file, guess) {
+            eprintln!("{note}");
+        }
+    }
+    Ok(ExitCode::from(u8::from(t.invalid > 0)))
 }

@@ -6,8 +6,9 @@
 use crate::args::InputArgs;
 use crate::error::{exit_code, CliError, CommandResult};
 use crate::runner::run_archive;
-use drafti_archive::replay::{canonical_record, Notation};
+use drafti_archive::replay::{canonical_record, set_game_type, Notation};
 use drafti_pdn::write_game_to;
+use drafti_report::visible;
 use std::io::Write;
 
 #[derive(clap::Args)]
@@ -39,6 +40,7 @@ pub fn run(args: Args) -> CommandResult {
         Notation::Source
     };
     let full = args.full_captures;
+    let variant = args.input.variant;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     let mut first = true;
@@ -53,7 +55,11 @@ pub fn run(args: Args) -> CommandResult {
                 .ok()
                 .and_then(|g| canonical_record(g, notation, full));
             match rewritten {
-                Some(record) => {
+                Some(mut record) => {
+                    // Under --variant, the file says which rules it was read by.
+                    if let Some(variant) = variant {
+                        set_game_type(&mut record, variant);
+                    }
                     let mut text = String::with_capacity(job.raw.bytes.len() + 64);
                     write_game_to(&record, &mut text);
                     Formatted {
@@ -75,10 +81,11 @@ pub fn run(args: Args) -> CommandResult {
                     Formatted {
                         pdn,
                         note: Some(format!(
-                            "{}:{}:{}: error: {why} (game {} written unchanged)",
+                            "{}:{}:{}: error: {} (game {} written unchanged)",
                             job.file,
                             span.line,
                             span.column,
+                            visible(&why),
                             job.raw.index + 1
                         )),
                     }

@@ -5,17 +5,19 @@
 use crate::args::parse_variant;
 use crate::error::{report_written, CliError, CommandResult};
 use crate::input::{open_inputs, EncodingArg};
+use crate::progress::Progress;
 use crate::runner::warn_empty_inputs;
 use drafti_archive::batch::{run_games, BatchError, BatchOptions, GameJob, Shard};
 use drafti_archive::openings::{
-    discover, merge_rows, parse_part, Book, Candidate, Classification, OpeningStats, RowKind,
-    StatsRow, TableEnd, CLASSIFY_PLIES, CSV_HEADER,
+    discover, merge_rows, parse_part, Book, Classification, OpeningStats, StatsRow, CLASSIFY_PLIES,
 };
 use drafti_archive::replay::{ProblemKind, ReplayOptions};
 use drafti_pdn::GameResult;
+use drafti_report::openings::{
+    write_candidates, write_per_game, write_rows, Format, PerGame, PER_GAME_CSV,
+};
 use drafti_rules::{Color, Position, Variant};
-use serde::Serialize;
-use std::io::{BufWriter, IsTerminal, Write};
+use std::io::{BufWriter, Write};
 use std::process::ExitCode;
 
 /// The tree's default depth, and with `--discover`.
@@ -75,13 +77,6 @@ pub struct Args {
     shard: Option<Shard>,
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Format {
-    Text,
-    Json,
-    Csv,
-}
-
 /// What a worker hands back for one game.
 enum Out<'b> {
     Unreadable,
@@ -101,22 +96,6 @@ struct GameOut<'b> {
     /// An illegal or ambiguous move (or a bad setup) within the window.
     error: bool,
 }
-
-/// One game, as `--per-game --json` prints it.
-#[derive(Serialize)]
-struct PerGame<'a> {
-    file: &'a str,
-    index: usize,
-    first_mover: &'static str,
-    result: &'static str,
-    plies: usize,
-    code: &'a str,
-    name: &'a str,
-    ply: Option<usize>,
-    moves: &'a str,
-}
-
-const PER_GAME_CSV: &str = "file,index,first_mover,result,plies,code,name,ply,moves";
 
 pub fn run(args: Args) -> CommandResult {
     let format = if args.json {
@@ -149,7 +128,7 @@ pub fn run(args: Args) -> CommandResult {
         },
         ..BatchOptions::default()
     };
-    let bar = progress_bar(opened.total_bytes);
+    let bar = Progress::bytes(opened.total_bytes);
     let stdout = std::io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
     let mut stats = OpeningStats::new(&book, tree_plies);
@@ -161,11 +140,7 @@ pub fn run(args: Args) -> CommandResult {
     let result = run_games(
         opened.inputs,
         &options,
-        |p| {
-            if let Some(bar) = &bar {
-                bar.set_position(p.bytes);
-            }
-        },
+        |p| bar.read(p.bytes, p.games),
         |job| work(job, &book, tree_plies),
         |o: Out| -> std::io::Result<()> {
             let g = match o {
@@ -204,9 +179,7 @@ pub fn run(args: Args) -> CommandResult {
             Ok(())
         },
     );
-    if let Some(bar) = &bar {
-        bar.finish_and_clear();
-    }
+    drop(bar);
     let summary = match result {
         Ok(s) => s,
         Err(BatchError::Sink(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
@@ -323,6 +296,7 @@ fn merge(args: &Args, book: &Book, format: Format) -> CommandResult {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The statistics, or with `--discover` the candidates found in them.
 fn print_result(
     out: &mut impl Write,
     args: &Args,
@@ -332,247 +306,7 @@ fn print_result(
 ) -> std::io::Result<()> {
     if args.discover {
         let found = discover(rows, args.top, args.min_games);
-        return print_candidates(out, rows, &found, format);
+        return write_candidates(out, rows, &found, format);
     }
-    match format {
-        Format::Json => {
-            for r in rows {
-                writeln!(out, "{}", serde_json::to_string(r)?)?;
-            }
-            // The closing line: `merge` tells a part cut short by it.
-            writeln!(out, "{}", serde_json::to_string(&TableEnd::of(rows))?)?;
-        }
-        Format::Csv => {
-            writeln!(out, "{CSV_HEADER}")?;
-            for r in rows {
-                writeln!(out, "{}", r.to_csv())?;
-            }
-        }
-        Format::Text => print_text(out, book, rows)?,
-    }
-    Ok(())
-}
-
-fn write_per_game(out: &mut impl Write, g: &PerGame<'_>, format: Format) -> std::io::Result<()> {
-    match format {
-        Format::Json => writeln!(out, "{}", serde_json::to_string(g)?),
-        Format::Csv => {
-            let fields = [
-                csv(g.file),
-                g.index.to_string(),
-                g.first_mover.to_string(),
-                g.result.to_string(),
-                g.plies.to_string(),
-                csv(g.code),
-                csv(g.name),
-                g.ply.map(|p| p.to_string()).unwrap_or_default(),
-                csv(g.moves),
-            ];
-            writeln!(out, "{}", fields.join(","))
-        }
-        Format::Text => {
-            let at = g.ply.map(|p| format!(" (ply {p})")).unwrap_or_default();
-            writeln!(
-                out,
-                "{}#{}\t{} first\t{}\t{}\t{}{at}",
-                g.file,
-                g.index,
-                g.first_mover,
-                if g.result.is_empty() { "?" } else { g.result },
-                if g.code.is_empty() { "-" } else { g.code },
-                g.name
-            )
-        }
-    }
-}
-
-fn csv(text: &str) -> String {
-    if text.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text.to_string()
-    }
-}
-
-fn pct(v: Option<f64>) -> String {
-    v.map(|x| format!("{x:.1}"))
-        .unwrap_or_else(|| "-".to_string())
-}
-
-/// The counting columns of the text tables.
-fn columns(r: &StatsRow) -> String {
-    let t = &r.tally;
-    format!(
-        "{:>7} {:>6} {:>6} {:>6} {:>5} {:>6} {:>7} {:>6}",
-        t.games,
-        t.white_wins,
-        t.draws,
-        t.black_wins,
-        t.unknown,
-        t.black_first,
-        pct(r.score_pct),
-        pct(r.avg_plies)
-    )
-}
-
-const COLUMNS_HEADER: &str = "  games    1-0   draw    0-1     * Bfirst  score%  plies";
-
-fn print_text(out: &mut impl Write, book: &Book, rows: &[StatsRow]) -> std::io::Result<()> {
-    let Some(all) = rows.iter().find(|r| r.kind == RowKind::All) else {
-        return Ok(());
-    };
-    let t = &all.tally;
-    writeln!(
-        out,
-        "{} games ({} White first, {} Black first): {} 1-0, {} draws, {} 0-1, {} without result; book of {} positions",
-        t.games, t.white_first, t.black_first, t.white_wins, t.draws, t.black_wins, t.unknown,
-        book.len()
-    )?;
-    let min = all.min_games.unwrap_or(1);
-    let filter = if min > 1 {
-        format!(", at least {min} games")
-    } else {
-        String::new()
-    };
-    let openings: Vec<&StatsRow> = rows.iter().filter(|r| r.kind == RowKind::Opening).collect();
-    writeln!(
-        out,
-        "\nOpenings (the deepest book position in the first {CLASSIFY_PLIES} plies{filter})"
-    )?;
-    let code_width = openings
-        .iter()
-        .map(|r| r.code.chars().count())
-        .max()
-        .unwrap_or(0)
-        .max(4);
-    writeln!(out, "{:code_width$} {COLUMNS_HEADER}  name", "code")?;
-    for r in &openings {
-        let code = if r.code.is_empty() { "-" } else { &r.code };
-        let line = format!("{code:code_width$} {}  {}", columns(r), r.name);
-        writeln!(out, "{}", line.trim_end())?;
-    }
-    let tree: Vec<&StatsRow> = rows.iter().filter(|r| r.kind == RowKind::Tree).collect();
-    let depth = all.tree_plies.unwrap_or(0);
-    writeln!(
-        out,
-        "\nTree (first {depth} plies of the games from the standard start{filter})"
-    )?;
-    let labels: Vec<String> = tree.iter().map(|r| tree_label(r)).collect();
-    let width = labels
-        .iter()
-        .map(|l| l.chars().count())
-        .max()
-        .unwrap_or(0)
-        .max(4);
-    writeln!(out, "{:width$} {COLUMNS_HEADER}  code", "line")?;
-    for (r, label) in tree.iter().zip(&labels) {
-        let line = format!("{label:width$} {}  {}", columns(r), r.code);
-        writeln!(out, "{}", line.trim_end())?;
-    }
-    writeln!(
-        out,
-        "\nLines are written as if White had started (Black-first games are mirrored; Bfirst \
-         counts them).\n1-0 and 0-1 are the results as written. score% is the first mover's \
-         score: 100 x (first-mover wins + draws/2) / games with a result. plies: average length."
-    )?;
-    Ok(())
-}
-
-/// `  1... d6-e5`: the last move with its number, indented by depth.
-fn tree_label(r: &StatsRow) -> String {
-    let moves = r.move_list();
-    let Some(last) = moves.last() else {
-        return "(start)".to_string();
-    };
-    let ply = moves.len() - 1;
-    let number = if ply & 1 == 0 {
-        format!("{}.", ply / 2 + 1)
-    } else {
-        format!("{}...", ply / 2 + 1)
-    };
-    format!("{}{number} {last}", "  ".repeat(ply))
-}
-
-fn print_candidates(
-    out: &mut impl Write,
-    rows: &[StatsRow],
-    found: &[Candidate],
-    format: Format,
-) -> std::io::Result<()> {
-    match format {
-        Format::Json => {
-            for c in found {
-                writeln!(out, "{}", serde_json::to_string(c)?)?;
-            }
-        }
-        Format::Csv => {
-            writeln!(
-                out,
-                "depth,moves,code,fen,games,white_wins,draws,black_wins,unknown,black_first,score_pct"
-            )?;
-            for c in found {
-                let t = &c.tally;
-                writeln!(
-                    out,
-                    "{},{},{},{},{},{},{},{},{},{},{}",
-                    c.depth,
-                    csv(&c.moves),
-                    csv(&c.code),
-                    csv(&c.fen),
-                    t.games,
-                    t.white_wins,
-                    t.draws,
-                    t.black_wins,
-                    t.unknown,
-                    t.black_first,
-                    t.score_pct().map(|x| x.to_string()).unwrap_or_default()
-                )?;
-            }
-        }
-        Format::Text => {
-            let all = rows.iter().find(|r| r.kind == RowKind::All);
-            let depth = all.and_then(|r| r.tree_plies).unwrap_or(0);
-            writeln!(
-                out,
-                "Frequent lines the book does not name (positions in the first {depth} plies, \
-                 transpositions added up; most games first):"
-            )?;
-            writeln!(out, "{:>7} {:>7} {:>5}  moves", "games", "score%", "plies")?;
-            for c in found {
-                writeln!(
-                    out,
-                    "{:>7} {:>7} {:>5}  {}",
-                    c.tally.games,
-                    pct(c.tally.score_pct()),
-                    c.depth,
-                    c.moves
-                )?;
-            }
-            if !found.is_empty() {
-                writeln!(
-                    out,
-                    "\nBook rows to start from (rename the code and name, save as TSV, pass with --book):"
-                )?;
-                for c in found {
-                    writeln!(out, "{}", c.book_row)?;
-                }
-            }
-        }
-    }
-    Ok(())
-}
-
-fn progress_bar(total_bytes: Option<u64>) -> Option<indicatif::ProgressBar> {
-    const LARGE: u64 = 16 << 20;
-    let total = total_bytes?;
-    if total < LARGE || !std::io::stderr().is_terminal() {
-        return None;
-    }
-    let bar = indicatif::ProgressBar::new(total);
-    if let Ok(style) =
-        indicatif::ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} ({eta} left)")
-    {
-        bar.set_style(style);
-    }
-    Some(bar)
+    write_rows(out, book, rows, format)
 }

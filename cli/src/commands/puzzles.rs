@@ -11,27 +11,23 @@
 //! the input and `--nodes`, never on `--jobs`.
 
 use crate::args::{jobs, parse_variant};
-use crate::commands::egtb::tables_for_search;
-use crate::commands::report::{stdin_is_empty, stdin_is_piped};
 use crate::error::report_written;
 use crate::error::{CliError, CommandResult};
 use crate::files::{refuse_stdout, OutputFile};
-use crate::input::{open_inputs, EncodingArg};
+use crate::input::{open_inputs, stdin_is_empty, stdin_is_piped, EncodingArg};
+use crate::progress::Progress;
 use crate::report::corpus;
 use crate::runner::warn_empty_inputs;
+use crate::tables::TableArgs;
 use drafti_analysis::puzzles::{
-    mine_game, verify_puzzle, Collection, Entry, Puzzle, PuzzleOptions, Source, Stats,
-    DEFAULT_NODES, VERIFY_FACTOR,
+    check_record, Checked, Collection, Entry, PuzzleOptions, Stats, DEFAULT_NODES, VERIFY_FACTOR,
 };
-use drafti_archive::batch::{run_games, BatchError, BatchOptions, GameJob, Input, Shard};
+use drafti_archive::batch::{run_games, BatchError, BatchOptions, Input, Shard};
 use drafti_archive::replay::ReplayOptions;
-use drafti_engine::egtb::Tables;
-use drafti_pdn::write_game_to;
-use drafti_report::puzzles;
+use drafti_report::puzzles::{self, count, summary_line, Mined};
 use drafti_report::thousands;
 use drafti_rules::Variant;
-use serde::Serialize;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -87,40 +83,22 @@ pub struct Args {
     /// Rules for every game, whatever its tags say: tz, czech or russian.
     #[arg(long, value_parser = parse_variant)]
     variant: Option<Variant>,
-    /// Endgame tables (drafti egtb build): a position they hold is judged by them, exactly
-    /// (default: those in $XDG_CACHE_HOME/drafti/egtb or ~/.cache/drafti/egtb, if built).
-    #[arg(long, value_name = "DIR")]
-    egtb: Option<PathBuf>,
-    /// Use no endgame tables, not even the default folder's.
-    #[arg(long, conflicts_with = "egtb")]
-    no_egtb: bool,
+    #[command(flatten)]
+    tables: TableArgs,
 }
 
-/// The endgame tables asked for: every variant's under `--egtb DIR` (an error if it has
-/// none), else the default folder's, if built; none with `--no-egtb`. Says on stderr which.
-fn endgame_tables(args: &Args, options: &mut PuzzleOptions) -> Result<(), CliError> {
-    if args.no_egtb {
-        return Ok(());
-    }
+/// The endgame tables asked for (`--variant`'s, else every variant's: the archive may mix
+/// them), said on stderr; their label for the summary (`endgame tables: tz up to 4 pieces`).
+fn endgame_tables(args: &Args, options: &mut PuzzleOptions) -> Result<Option<String>, CliError> {
+    let found = args.tables.for_rules(args.variant)?;
     for variant in Variant::ALL {
-        let tables = match &args.egtb {
-            Some(dir) if !Tables::variant_dir(dir, variant).is_dir() => None,
-            dir => tables_for_search(dir.as_deref(), variant)?,
-        };
-        if let Some(t) = tables {
+        if let Some(t) = found.get(variant) {
             options
-                .add_tables(t)
+                .add_tables(t.clone())
                 .map_err(|e| CliError::new(e.to_string()))?;
         }
     }
-    match &args.egtb {
-        Some(dir) if options.tables.is_empty() => Err(CliError::new(format!(
-            "{}: no endgame tables here (drafti egtb build --dir {} builds them)",
-            dir.display(),
-            dir.display()
-        ))),
-        _ => Ok(()),
-    }
+    Ok(found.label())
 }
 
 /// `3` or `2-4` (difficulties 1 to 5).
@@ -155,54 +133,8 @@ fn choose_inputs(
     Ok((opened.inputs, source))
 }
 
-fn progress_bar() -> Option<indicatif::ProgressBar> {
-    if !std::io::stderr().is_terminal() {
-        return None;
-    }
-    let bar = indicatif::ProgressBar::new_spinner();
-    if let Ok(style) = indicatif::ProgressStyle::with_template("{spinner} {msg}") {
-        bar.set_style(style);
-    }
-    bar.enable_steady_tick(std::time::Duration::from_millis(120));
-    Some(bar)
-}
-
-/// One game's results, from a worker.
-struct Mined {
-    valid: bool,
-    found: Vec<(Puzzle, Source)>,
-    stats: Stats,
-}
-
 // ---------------------------------------------------------------------------------------
 // The runs.
-
-fn summary_line(stats: &Stats, collection: &Collection, games: u64, invalid: u64) -> String {
-    let share = if stats.mined > 0 {
-        format!(
-            " ({:.0}% of {})",
-            100.0 * (stats.mined - stats.refuted) as f64 / stats.mined as f64,
-            thousands(stats.mined)
-        )
-    } else {
-        String::new()
-    };
-    format!(
-        "{} ({} invalid), {} screened: {}, {} kept after verification{share}; {} distinct ({} merged)",
-        count(games, "game", "games"),
-        thousands(invalid),
-        count(stats.positions, "position", "positions"),
-        count(stats.candidates, "candidate", "candidates"),
-        count(stats.puzzles, "puzzle", "puzzles"),
-        thousands(collection.len() as u64),
-        count(collection.duplicates(), "duplicate", "duplicates"),
-    )
-}
-
-/// `1 game`, `2,004 games`.
-fn count(n: u64, one: &str, many: &str) -> String {
-    format!("{} {}", thousands(n), if n == 1 { one } else { many })
-}
 
 /// Writes an output file with `write` and puts it in place.
 fn write_file(
@@ -226,7 +158,9 @@ pub fn run(args: Args) -> CommandResult {
         nodes: args.nodes.unwrap_or(DEFAULT_NODES),
         ..PuzzleOptions::default()
     };
-    endgame_tables(&args, &mut options)?;
+    let tables = endgame_tables(&args, &mut options)?
+        .map(|label| format!("; {label}"))
+        .unwrap_or_default();
     let batch = BatchOptions {
         jobs,
         shard: args.shard,
@@ -246,7 +180,7 @@ pub fn run(args: Args) -> CommandResult {
     }
     let pdn_file = args.pdn.as_deref().map(OutputFile::create).transpose()?;
     let html_file = args.html.as_deref().map(OutputFile::create).transpose()?;
-    let bar = progress_bar();
+    let bar = Progress::spinner("mining");
     let started = Instant::now();
     let mut collection = Collection::new();
     let mut stats = Stats::default();
@@ -254,33 +188,8 @@ pub fn run(args: Args) -> CommandResult {
     let result = run_games(
         inputs,
         &batch,
-        |p| {
-            if let Some(bar) = &bar {
-                bar.set_message(format!("{} games mined", thousands(p.games)));
-            }
-        },
-        |job| match &job.game {
-            Ok(game) => {
-                let mined = mine_game(game, &options);
-                Mined {
-                    valid: game.is_valid(),
-                    found: mined
-                        .found
-                        .into_iter()
-                        .map(|f| {
-                            let source = puzzles::source(job.file, job.raw.index, game, f.ply);
-                            (f.puzzle, source)
-                        })
-                        .collect(),
-                    stats: mined.stats,
-                }
-            }
-            Err(_) => Mined {
-                valid: false,
-                found: Vec::new(),
-                stats: Stats::default(),
-            },
-        },
+        |p| bar.set_message(format!("{} games mined", thousands(p.games))),
+        |job| puzzles::mine(&job, &options),
         |m: Mined| -> Result<(), std::convert::Infallible> {
             games += 1;
             invalid += u64::from(!m.valid);
@@ -291,9 +200,7 @@ pub fn run(args: Args) -> CommandResult {
             Ok(())
         },
     );
-    if let Some(bar) = &bar {
-        bar.finish_and_clear();
-    }
+    drop(bar);
     let summary = match result {
         Ok(s) => s,
         Err(BatchError::Sink(never)) => match never {},
@@ -311,25 +218,13 @@ pub fn run(args: Args) -> CommandResult {
         .cloned()
         .collect();
     let entries = entries.as_slice();
-    let mut text = String::new();
-    for (i, e) in entries.iter().enumerate() {
-        text.push_str(&if args.json {
-            puzzles::json_entry(i + 1, e)
-        } else {
-            puzzles::text_entry(i + 1, e)
-        });
-    }
     let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    report_written(out.write_all(text.as_bytes()).and_then(|()| out.flush()))?;
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    report_written(
+        puzzles::write_entries(&mut out, entries, args.json).and_then(|()| out.flush()),
+    )?;
     if let (Some(path), Some(file)) = (&args.pdn, pdn_file) {
-        let mut pdn = String::new();
-        for (i, e) in entries.iter().enumerate() {
-            if i > 0 {
-                pdn.push('\n');
-            }
-            write_game_to(&puzzles::pdn_record(i + 1, e), &mut pdn);
-        }
+        let pdn = puzzles::pdn_text(entries);
         write_file(file, path, |file| file.write_all(pdn.as_bytes()))?;
         eprintln!(
             "wrote {} ({})",
@@ -362,77 +257,13 @@ pub fn run(args: Args) -> CommandResult {
         summary_line(&stats, &collection, games, invalid)
     );
     eprintln!(
-        "{} nodes per search ({} to verify) on {jobs} {}: {secs:.1} s, {} positions/s",
+        "{} nodes per search ({} to verify){tables} on {jobs} {}: {secs:.1} s, {} positions/s",
         thousands(options.nodes),
         thousands(options.nodes * VERIFY_FACTOR),
         if jobs == 1 { "thread" } else { "threads" },
         thousands((stats.positions as f64 / secs.max(1e-9)) as u64)
     );
     Ok(ExitCode::from(u8::from(invalid > 0)))
-}
-
-/// One checked record, from a worker.
-struct Checked {
-    file: String,
-    game: usize,
-    fen: Option<String>,
-    outcome: Result<Puzzle, String>,
-}
-
-#[derive(Serialize)]
-struct CheckJson<'a> {
-    file: &'a str,
-    game: usize,
-    fen: Option<&'a str>,
-    status: &'static str,
-    reason: Option<&'a str>,
-    gain: Option<String>,
-    difficulty: Option<u8>,
-    depth: Option<u32>,
-}
-
-/// `--verify`: each record's FEN and moves checked as a puzzle.
-fn check_record(job: &GameJob<'_>, nodes: u64, options: &PuzzleOptions) -> Checked {
-    let mut checked = Checked {
-        file: job.file.to_string(),
-        game: job.raw.index + 1,
-        fen: None,
-        outcome: Err(String::new()),
-    };
-    let game = match &job.game {
-        Ok(g) => g,
-        Err(e) => {
-            checked.outcome = Err(format!("unreadable: {}", e.message));
-            return checked;
-        }
-    };
-    checked.fen = Some(game.start.to_fen());
-    checked.outcome = if !game.is_valid() {
-        Err("invalid record (run drafti validate)".to_string())
-    } else if game.record.tag("FEN").is_none() {
-        Err("no FEN tag: not a puzzle record".to_string())
-    } else if game.moves.is_empty() {
-        Err("no solution moves".to_string())
-    } else {
-        verify_puzzle(
-            game.variant,
-            &game.start,
-            &game.moves,
-            nodes,
-            options.max_plies,
-            options.tt_mb,
-            options.tables_for(game.variant),
-        )
-        .map_err(|r| {
-            let at = r.at.min(game.moves.len());
-            if at < game.moves.len() {
-                format!("refuted at ply {} of the solution: {}", at + 1, r.failure)
-            } else {
-                format!("refuted: {}", r.failure)
-            }
-        })
-    };
-    checked
 }
 
 fn run_verify(args: &Args) -> CommandResult {
@@ -464,37 +295,7 @@ fn run_verify(args: &Args) -> CommandResult {
         |c: Checked| -> std::io::Result<()> {
             total += 1;
             passed += u64::from(c.outcome.is_ok());
-            let line = if args.json {
-                let value = CheckJson {
-                    file: &c.file,
-                    game: c.game,
-                    fen: c.fen.as_deref(),
-                    status: if c.outcome.is_ok() {
-                        "verified"
-                    } else {
-                        "failed"
-                    },
-                    reason: c.outcome.as_ref().err().map(String::as_str),
-                    gain: c.outcome.as_ref().ok().map(puzzles::gain_text),
-                    difficulty: c.outcome.as_ref().ok().map(|p| p.difficulty),
-                    depth: c.outcome.as_ref().ok().map(|p| p.depth),
-                };
-                let mut s = serde_json::to_string(&value).expect("serializable");
-                s.push('\n');
-                s
-            } else {
-                match &c.outcome {
-                    Ok(p) => format!(
-                        "{} game {}: verified: {} (difficulty {}/5, depth {})\n",
-                        c.file,
-                        c.game,
-                        puzzles::task(p),
-                        p.difficulty,
-                        p.depth
-                    ),
-                    Err(reason) => format!("{} game {}: {reason}\n", c.file, c.game),
-                }
-            };
+            let line = puzzles::check_line(&c, args.json);
             out.write_all(line.as_bytes())
         },
     );

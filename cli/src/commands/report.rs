@@ -8,25 +8,25 @@
 //! `drafti analyze`) or, with `--from-analysis`, from the JSON of `drafti analyze --json`
 //! (`drafti_analysis::parts`).
 
-use crate::args::jobs;
 use crate::args::parse_variant;
+use crate::args::{jobs, JobsArg};
 use crate::error::report_written;
 use crate::error::{CliError, CommandResult};
-use crate::input::{open_inputs, EncodingArg};
+use crate::input::{open_inputs, stdin_is_empty, stdin_is_piped, EncodingArg};
 use crate::report::corpus;
 use crate::report::output::HtmlOutput;
-use crate::runner::{warn_empty_inputs, worker_pool};
-use drafti_analysis::batch::{analyse_archive, ArchiveGame, ArchiveOptions, Progress};
+use crate::runner::{run_analysis, warn_empty_inputs};
+use drafti_analysis::batch::{ArchiveGame, ArchiveOptions};
 use drafti_analysis::parts::Parts;
 use drafti_analysis::AnalysisOptions;
-use drafti_archive::batch::{BatchError, GameJob, Input};
+use drafti_archive::batch::{GameJob, Input};
 use drafti_archive::openings::Book;
 use drafti_archive::replay::ReplayOptions;
 use drafti_report::html::games_text;
 use drafti_report::thousands;
 use drafti_report::{describe, text, Collector, GameOut, RunInfo, WorkSettings};
 use drafti_rules::Variant;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -108,72 +108,6 @@ pub struct Args {
     variant: Option<Variant>,
 }
 
-/// Whether stdin brings data (a pipe, a file or a socket) rather than a terminal, nothing
-/// (`/dev/null`) or a closed descriptor.
-pub(crate) fn stdin_is_piped() -> bool {
-    if std::io::stdin().is_terminal() {
-        return false;
-    }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        match std::fs::metadata("/dev/stdin") {
-            Ok(m) => {
-                let t = m.file_type();
-                t.is_fifo() || t.is_file() || t.is_socket()
-            }
-            Err(_) => false,
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        true
-    }
-}
-
-/// Whether piped stdin ends before its first byte (e.g. a script's empty pipe): then the
-/// bundled corpus is reported, not nothing. Waits for the first byte.
-pub(crate) fn stdin_is_empty() -> Result<bool, CliError> {
-    use std::io::BufRead;
-    let mut stdin = std::io::stdin().lock();
-    let empty = stdin
-        .fill_buf()
-        .map_err(|e| CliError::new(format!("cannot read <stdin>: {e}")))?
-        .is_empty();
-    if empty {
-        eprintln!("nothing on stdin: reporting on the bundled corpus");
-    }
-    Ok(empty)
-}
-
-fn progress_bar(total_bytes: Option<u64>) -> Option<indicatif::ProgressBar> {
-    if !std::io::stderr().is_terminal() {
-        return None;
-    }
-    // Counted in positions searched, out of an estimate of the input's (see `run`).
-    let bar = match total_bytes {
-        Some(_) => {
-            let bar = indicatif::ProgressBar::new(0);
-            if let Ok(style) = indicatif::ProgressStyle::with_template(
-                "{spinner} analysing [{bar:32}] {percent:>3}% {msg} ({eta} left)",
-            ) {
-                bar.set_style(style.progress_chars("=> "));
-            }
-            bar
-        }
-        None => {
-            let bar = indicatif::ProgressBar::new_spinner();
-            if let Ok(style) = indicatif::ProgressStyle::with_template("{spinner} analysing {msg}")
-            {
-                bar.set_style(style);
-            }
-            bar
-        }
-    };
-    bar.enable_steady_tick(std::time::Duration::from_millis(120));
-    Some(bar)
-}
-
 /// Everything the summary and the HTML need about one game and its analysis (on the pool).
 fn describe_game(g: ArchiveGame, settings: &WorkSettings<'_>) -> GameOut {
     let ArchiveGame {
@@ -215,11 +149,10 @@ pub fn run(args: Args) -> CommandResult {
         };
     let names: Vec<String> = inputs.iter().map(|i| i.name.clone()).collect();
     let mut analysis = args.search.options_from(report_defaults());
-    analysis.tables = args.search.tables.for_variants(&Variant::ALL)?;
+    analysis.tables = args.search.tables.for_rules(args.variant)?;
     let search = analysis.label();
     let info = RunInfo { source, search };
     let jobs = jobs(args.jobs);
-    let pool = worker_pool(jobs, "report")?;
     let book = Book::builtin();
     let settings = WorkSettings {
         book: &book,
@@ -235,33 +168,14 @@ pub fn run(args: Args) -> CommandResult {
 
     let mut html_out = html_output(&args)?;
 
-    let bar = progress_bar(total_bytes);
-    let progress = |p: Progress| {
-        let Some(bar) = &bar else { return };
-        match p {
-            Progress::Batch {
-                bytes,
-                games,
-                positions,
-            } => {
-                bar.set_message(format!("{} games", thousands(games)));
-                // The positions read so far, scaled to the whole input by its bytes.
-                if let Some(total) = total_bytes.filter(|_| bytes > 0) {
-                    let estimate = (positions as f64 * total as f64 / bytes as f64) as u64;
-                    bar.set_length(estimate.max(positions));
-                }
-            }
-            Progress::Searched(n) => bar.inc(n),
-        }
-    };
     let mut collector = Collector::new(names.clone(), &book);
     collector.paged = html_out.as_ref().is_some_and(HtmlOutput::paged);
     let started = std::time::Instant::now();
-    let result = analyse_archive(
+    run_analysis(
         inputs,
+        total_bytes,
         &archive,
-        &pool,
-        &progress,
+        JobsArg { jobs: args.jobs },
         |g| describe_game(g, &settings),
         |g| -> Result<(), CliError> {
             if let Some(section) = collector.add(g) {
@@ -271,19 +185,8 @@ pub fn run(args: Args) -> CommandResult {
             }
             Ok(())
         },
-    );
-    if let Some(bar) = &bar {
-        bar.finish_and_clear();
-    }
-    let summary = match result {
-        Ok(s) => s,
-        Err(BatchError::Sink(e)) => return Err(e),
-        Err(e) => return Err(CliError::new(e.to_string())),
-    };
-
-    let names = collector.names.clone();
+    )?;
     let done = finish(collector, html_out, &info)?;
-    warn_empty_inputs(&names, &summary.games_per_input);
     let secs = started.elapsed().as_secs_f64();
     eprintln!(
         "{}, {} positions analysed on {jobs} threads in {secs:.1} s ({:.0} positions/s); {} blunders",

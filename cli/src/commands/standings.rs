@@ -8,12 +8,10 @@ use crate::error::{CliError, CommandResult};
 use crate::input::{open_inputs, EncodingArg};
 use drafti_archive::batch::{run_games, BatchOptions, GameJob};
 use drafti_archive::replay::{replay_partial, ReplayOptions};
-use drafti_archive::standings::{
-    Archive, EventFormat, EventView, GameSummary, MatchGame, MatchReport, MatchStatus,
-    StandingsOptions, Warning,
-};
+use drafti_archive::standings::{Archive, GameSummary, StandingsOptions};
 use drafti_pdn::ParseError;
-use std::fmt::Write as _;
+use drafti_report::standings::{count, csv_rows, event_text, laws, CSV_HEADER};
+use drafti_report::visible;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -38,6 +36,9 @@ pub struct Args {
     /// CSV on stdout: one row per player per Event (warnings go to stderr).
     #[arg(long)]
     csv: bool,
+    /// Rules for every game, whatever its GameType/Variant tags say: tz, czech or russian.
+    #[arg(long, value_parser = crate::args::parse_variant)]
+    variant: Option<drafti_rules::Variant>,
     /// Worker threads for reading and replaying (default: one per core).
     #[arg(long, short = 'j', default_value_t = 0, value_parser = crate::args::parse_jobs)]
     jobs: usize,
@@ -81,6 +82,10 @@ pub fn run(args: Args) -> CommandResult {
     let opened = open_inputs(&args.files, args.encoding)?;
     let batch = BatchOptions {
         jobs: args.jobs,
+        replay: ReplayOptions {
+            variant_override: args.variant,
+            ..ReplayOptions::default()
+        },
         ..BatchOptions::default()
     };
     // One compact record a game (names interned); the summaries are let go as they come.
@@ -111,7 +116,7 @@ pub fn run(args: Args) -> CommandResult {
         swap_colours: args.swap_colours,
     };
     for message in &unreadable {
-        eprintln!("error: {message}");
+        eprintln!("error: {}", visible(message));
     }
     // Each Event is computed, then written a match, a game and a warning at a time, then let
     // go: nothing of the output is built whole.
@@ -120,29 +125,32 @@ pub fn run(args: Args) -> CommandResult {
         writer: std::io::BufWriter::with_capacity(1 << 16, stdout.lock()),
         closed: false,
     };
+    let written = |e: std::io::Error| CliError::writing("the report", &e);
     if args.csv {
-        writeln!(out, "{}", CSV_HEADER.join(","))?;
+        writeln!(out, "{}", CSV_HEADER.join(",")).map_err(written)?;
     }
     let laws = laws(&options);
     let (mut event_count, mut matches, mut warnings, mut violations) = (0, 0, 0, 0);
     for e in games.events(&options) {
         if args.json {
-            serde_json::to_writer(&mut out, &e)?;
-            out.write_all(b"\n")?;
+            serde_json::to_writer(&mut out, &e)
+                .map_err(std::io::Error::from)
+                .and_then(|()| out.write_all(b"\n"))
+                .map_err(written)?;
         } else if args.csv {
-            csv_rows(&mut out, &e)?;
+            csv_rows(&mut out, &e).map_err(written)?;
             for w in e.warnings() {
-                eprintln!("warning: {}: {}", w.kind.name(), w.message);
+                eprintln!("warning: {}: {}", w.kind.name(), visible(&w.message));
             }
         } else {
-            event_text(&mut out, &e, &options, &laws, event_count == 0)?;
+            event_text(&mut out, &e, &options, &laws, event_count == 0).map_err(written)?;
         }
         event_count += 1;
         matches += e.match_count();
         warnings += e.warning_count();
         violations += e.violation_count();
     }
-    out.flush()?;
+    out.flush().map_err(written)?;
     eprintln!(
         "{} and {} in {}; {} ({})",
         count(games.len(), "game"),
@@ -192,348 +200,5 @@ impl<W: Write> Write for Output<W> {
             _ if self.closed => Ok(()),
             other => other,
         }
-    }
-}
-
-/// Left-aligned columns, two spaces apart, widths in characters: `rows` gives the rows
-/// afresh each time it is called, once to measure the columns and once to write them, so a
-/// long table is never held whole.
-fn table<W: Write, I: Iterator<Item = Vec<String>>>(
-    out: &mut W,
-    indent: &str,
-    rows: impl Fn() -> I,
-) -> std::io::Result<()> {
-    let mut widths: Vec<usize> = Vec::new();
-    for row in rows() {
-        if widths.len() < row.len() {
-            widths.resize(row.len(), 0);
-        }
-        for (c, cell) in row.iter().enumerate() {
-            widths[c] = widths[c].max(cell.chars().count());
-        }
-    }
-    let mut line = String::new();
-    for row in rows() {
-        line.clear();
-        line.push_str(indent);
-        for (c, cell) in row.iter().enumerate() {
-            line.push_str(cell);
-            if c + 1 < row.len() {
-                let pad = widths[c] - cell.chars().count();
-                line.extend(std::iter::repeat_n(' ', pad + 2));
-            }
-        }
-        writeln!(out, "{}", line.trim_end())?;
-    }
-    Ok(())
-}
-
-/// `1 game`, `2 games`, `3 matches`.
-fn count(n: usize, what: &str) -> String {
-    match (n, what.ends_with("ch")) {
-        (1, _) => format!("1 {what}"),
-        (_, true) => format!("{n} {what}es"),
-        _ => format!("{n} {what}s"),
-    }
-}
-
-fn event_title(e: &EventView) -> String {
-    let name = if e.event.is_empty() {
-        "(no Event tag)"
-    } else {
-        &e.event
-    };
-    let format = match e.format {
-        EventFormat::Knockout => "knockout",
-        EventFormat::Matches => "matches",
-    };
-    format!(
-        "Event: {name} ({format}, {}, {})",
-        count(e.players.len(), "player"),
-        count(e.match_count(), "match")
-    )
-}
-
-fn match_line(m: &MatchReport) -> String {
-    let mut score = format!("{}-{}", m.score[0], m.score[1]);
-    if m.draws > 0 {
-        let _ = write!(score, ", {} drawn", m.draws);
-    }
-    if m.unfinished > 0 {
-        let _ = write!(score, ", {} unfinished", m.unfinished);
-    }
-    let verdict = match (&m.status, &m.winner) {
-        (MatchStatus::Decided, Some(w)) => {
-            let mut v = format!(
-                "{w} wins after {}",
-                count(m.decided_after.unwrap_or(0), "game")
-            );
-            if m.limboti > 0 {
-                let _ = write!(v, " ({} limboti)", m.limboti);
-            }
-            v
-        }
-        _ => format!(
-            "undecided: {}",
-            m.undecided_reason.as_deref().unwrap_or("not decided")
-        ),
-    };
-    format!(
-        "{} – {}: {score}; goals {}-{}; {verdict}",
-        m.players[0], m.players[1], m.goals[0], m.goals[1]
-    )
-}
-
-fn game_row(g: &MatchGame, options: &StandingsOptions) -> Vec<String> {
-    let started = match (&g.started_by, g.first_mover) {
-        (Some(p), Some(side)) => format!("{p} ({})", side_name(side)),
-        _ => "unknown".to_string(),
-    };
-    let mut notes = Vec::new();
-    if g.goals > 0 {
-        notes.push(count(g.goals as usize, "goal"));
-    }
-    if options.supa && g.supa {
-        notes.push("supa".to_string());
-    } else if options.supa && g.winner.is_some() && g.king_appeared.is_none() {
-        notes.push("kings unknown".to_string());
-    }
-    if !g.counted {
-        notes.push("not counted".to_string());
-    }
-    let number = if g.number > 2 && g.counted {
-        format!("{} limboti", g.number)
-    } else {
-        g.number.to_string()
-    };
-    vec![
-        number,
-        format!("{} #{}", g.at.file, g.at.game),
-        g.at.round.clone().unwrap_or_else(|| "-".into()),
-        format!("{} – {}", g.white, g.black),
-        g.result.clone(),
-        started,
-        notes.join(", "),
-    ]
-}
-
-fn side_name(side: drafti_archive::standings::Side) -> &'static str {
-    match side {
-        drafti_archive::standings::Side::White => "White",
-        drafti_archive::standings::Side::Black => "Black",
-    }
-}
-
-fn warning_line(w: &Warning) -> String {
-    format!("{}: {}", w.kind.name(), w.message)
-}
-
-/// The laws line of the text output.
-fn laws(options: &StandingsOptions) -> String {
-    let mut laws = vec!["winner starts the next game"];
-    if options.loser_starts {
-        laws[0] = "loser starts the next game";
-    }
-    if options.swap_colours {
-        laws.push("players swap colours after every game");
-    }
-    if options.supa {
-        laws.push("supa wins count 12 goals");
-    }
-    laws.join("; ")
-}
-
-/// One Event as text (`first`: no blank line before it).
-fn event_text<W: Write>(
-    out: &mut W,
-    e: &EventView,
-    options: &StandingsOptions,
-    laws: &str,
-    first: bool,
-) -> std::io::Result<()> {
-    if !first {
-        writeln!(out)?;
-    }
-    writeln!(out, "{}", event_title(e))?;
-    writeln!(out, "  laws: {laws}")?;
-    writeln!(out)?;
-    for n in 0..e.match_count() {
-        writeln!(out, "  Match {}: {}", n + 1, match_line(&e.match_header(n)))?;
-        let header = [
-            "game",
-            "record",
-            "round",
-            "White – Black",
-            "result",
-            "started",
-            "",
-        ]
-        .map(String::from)
-        .to_vec();
-        table(out, "    ", || {
-            std::iter::once(header.clone()).chain(e.match_games(n).map(|g| game_row(&g, options)))
-        })?;
-    }
-    if let Some(ko) = &e.knockout {
-        writeln!(out)?;
-        writeln!(out, "  Ranking (points = opponents eliminated)")?;
-        let mut rows = vec![vec![
-            "rank".to_string(),
-            "player".to_string(),
-            "points".to_string(),
-            "goals".to_string(),
-            "eliminated".to_string(),
-            "eliminated by".to_string(),
-        ]];
-        for r in &ko.ranking {
-            rows.push(vec![
-                r.rank.to_string(),
-                r.name.clone(),
-                r.points.to_string(),
-                r.goals.to_string(),
-                if r.eliminated.is_empty() {
-                    "-".to_string()
-                } else {
-                    r.eliminated.join(", ")
-                },
-                r.eliminated_by.clone().unwrap_or_else(|| "-".into()),
-            ]);
-        }
-        table(out, "    ", || rows.iter().cloned())?;
-        writeln!(
-            out,
-            "  Champion: {}",
-            ko.champion
-                .as_deref()
-                .unwrap_or("none yet (some matches are undecided, or several players are in)")
-        )?;
-    } else {
-        writeln!(out)?;
-        writeln!(out, "  Players")?;
-        // Supa wins only under `--supa`: without it they score nothing.
-        let mut header = vec![
-            "player".to_string(),
-            "matches W-L-U".to_string(),
-            "games W-D-L".to_string(),
-            "goals".to_string(),
-        ];
-        if options.supa {
-            header.push("supa wins".to_string());
-        }
-        let mut rows = vec![header];
-        for p in &e.players {
-            let mut row = vec![
-                p.name.clone(),
-                format!(
-                    "{}-{}-{}",
-                    p.matches_won, p.matches_lost, p.matches_undecided
-                ),
-                format!("{}-{}-{}", p.games_won, p.games_drawn, p.games_lost),
-                p.goals.to_string(),
-            ];
-            if options.supa {
-                row.push(p.supa_wins.to_string());
-            }
-            rows.push(row);
-        }
-        table(out, "    ", || rows.iter().cloned())?;
-    }
-    if e.warning_count() > 0 {
-        writeln!(out)?;
-        writeln!(out, "  Warnings")?;
-        for w in e.warnings() {
-            writeln!(out, "    {}", warning_line(&w))?;
-        }
-    }
-    Ok(())
-}
-
-/// A CSV field: quoted when it holds a comma, a quote, or a line break (quotes doubled).
-fn csv_field(value: &str) -> String {
-    if value.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", value.replace('"', "\"\""))
-    } else {
-        value.to_string()
-    }
-}
-
-/// The columns of `--csv`.
-const CSV_HEADER: [&str; 16] = [
-    "event",
-    "format",
-    "rank",
-    "player",
-    "points",
-    "eliminated",
-    "eliminated_by",
-    "matches",
-    "matches_won",
-    "matches_lost",
-    "matches_undecided",
-    "games_won",
-    "games_drawn",
-    "games_lost",
-    "goals",
-    "supa_wins",
-];
-
-/// One Event's rows of `--csv`.
-fn csv_rows<W: Write>(out: &mut W, e: &EventView) -> std::io::Result<()> {
-    {
-        let format = match e.format {
-            EventFormat::Knockout => "knockout",
-            EventFormat::Matches => "matches",
-        };
-        // Knockout: in ranking order; otherwise by name.
-        let order: Vec<(String, Option<&drafti_archive::standings::RankedPlayer>)> =
-            match &e.knockout {
-                Some(ko) => ko
-                    .ranking
-                    .iter()
-                    .map(|r| (r.name.clone(), Some(r)))
-                    .collect(),
-                None => e.players.iter().map(|p| (p.name.clone(), None)).collect(),
-            };
-        for (name, ranked) in order {
-            let Some(p) = e.players.iter().find(|p| p.name == name) else {
-                continue;
-            };
-            let fields = [
-                e.event.clone(),
-                format.to_string(),
-                ranked.map(|r| r.rank.to_string()).unwrap_or_default(),
-                p.name.clone(),
-                ranked.map(|r| r.points.to_string()).unwrap_or_default(),
-                ranked.map(|r| r.eliminated.join("; ")).unwrap_or_default(),
-                ranked
-                    .and_then(|r| r.eliminated_by.clone())
-                    .unwrap_or_default(),
-                p.matches.to_string(),
-                p.matches_won.to_string(),
-                p.matches_lost.to_string(),
-                p.matches_undecided.to_string(),
-                p.games_won.to_string(),
-                p.games_drawn.to_string(),
-                p.games_lost.to_string(),
-                p.goals.to_string(),
-                p.supa_wins.to_string(),
-            ];
-            let row: Vec<String> = fields.iter().map(|f| csv_field(f)).collect();
-            writeln!(out, "{}", row.join(","))?;
-        }
-    }
-    Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::csv_field;
-
-    #[test]
-    fn csv_fields_are_quoted_when_needed() {
-        assert_eq!(csv_field("Amina"), "Amina");
-        assert_eq!(csv_field("Juma, Amina"), "\"Juma, Amina\"");
-        assert_eq!(csv_field("Amina \"Queen\""), "\"Amina \"\"Queen\"\"\"");
-        assert_eq!(csv_field("a\nb"), "\"a\nb\"");
     }
 }

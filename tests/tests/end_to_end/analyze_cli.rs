@@ -652,3 +652,181 @@ fn verdicts_in_table_positions_are_exact_and_say_so() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no endgame tables here"));
 }
+
+/// Issue 27, item 14: games analysed under `--variant` are written with `--pdn` carrying the
+/// GameType tag of that variant, so the file reads back under the same rules.
+#[test]
+fn the_annotated_pdn_of_a_variant_run_names_its_variant() {
+    let dir = std::env::temp_dir().join(format!("drafti-analyze-variant-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let input = dir.join("untagged.pdn");
+    std::fs::write(&input, "1. c3-d4 f6-g5 2. g3-h4 g7-f6 *\n").unwrap();
+    let out = dir.join("czech.pdn");
+    let (code, _) = analyze(&[
+        input.to_str().unwrap(),
+        "--variant",
+        "czech",
+        "--depth",
+        "2",
+        "--no-verify",
+        "--no-egtb",
+        "--pdn",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0);
+    let text = std::fs::read_to_string(&out).unwrap();
+    let reread = drafti_pdn::parse_games(text.as_bytes()).remove(0).unwrap();
+    assert_eq!(reread.tag("GameType"), Some("29"), "{text}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Issue 27, item 18: `--json-moves` is the per-move table of `--json`, flat: one row per
+/// move of every analysed game, with the game's keys, the move's fields as in the nested
+/// output (`pv` one string), and no row for an invalid game.
+#[test]
+fn json_moves_is_one_flat_row_per_move() {
+    let settings = [
+        "--depth",
+        "2",
+        "--verify-depth",
+        "3",
+        "--no-confirm",
+        "--no-egtb",
+    ];
+    let files = [fixture("planted.pdn"), fixture("mixed.pdn")];
+    let mut args: Vec<&str> = files.iter().map(String::as_str).collect();
+    args.extend(settings);
+    let (_, nested) = analyze(&[&args[..], &["--json"]].concat());
+    let (code, flat) = analyze(&[&args[..], &["--json-moves"]].concat());
+    assert!(code == 0 || code == 1);
+    let games: Vec<Value> = nested
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let rows: Vec<Value> = flat
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let mut expected = Vec::new();
+    for g in &games {
+        for m in g["moves"].as_array().unwrap() {
+            let mut row = serde_json::Map::new();
+            for key in ["file", "index", "white", "black", "result", "variant"] {
+                row.insert(key.to_string(), g[key].clone());
+            }
+            for (key, value) in m.as_object().unwrap() {
+                let value = match key.as_str() {
+                    "pv" => Value::from(
+                        value
+                            .as_array()
+                            .unwrap()
+                            .iter()
+                            .map(|v| v.as_str().unwrap())
+                            .collect::<Vec<_>>()
+                            .join(" "),
+                    ),
+                    _ => value.clone(),
+                };
+                row.insert(key.clone(), value);
+            }
+            expected.push(Value::Object(row));
+        }
+    }
+    assert!(expected.len() > 20, "{nested}");
+    assert_eq!(rows, expected);
+    for row in &rows {
+        assert!(
+            row.as_object()
+                .unwrap()
+                .values()
+                .all(|v| !v.is_array() && !v.is_object()),
+            "{row}"
+        );
+    }
+}
+
+/// Issue 27, item 15: the tables used are named in the summary and in the JSON `run` line,
+/// and only the analysed variant's: under `--variant czech`, the Tanzanian tables of the
+/// default folder are neither loaded nor named.
+#[test]
+fn only_the_analysed_variants_tables_are_used_and_named() {
+    let cache = tempfile::tempdir().unwrap();
+    small_tables(&cache.path().join("drafti").join("egtb"));
+    let game = fixture("table-ending.pdn");
+    let run = |variant: &[&str]| {
+        let out = drafti()
+            .arg("analyze")
+            .arg(&game)
+            .args(["--json", "--depth", "2", "--no-verify"])
+            .args(variant)
+            .env("XDG_CACHE_HOME", cache.path())
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let first: Value = serde_json::from_str(
+            String::from_utf8(out.stdout)
+                .unwrap()
+                .lines()
+                .next()
+                .unwrap(),
+        )
+        .unwrap();
+        (first, String::from_utf8(out.stderr).unwrap())
+    };
+    for variant in [&[][..], &["--variant", "tz"]] {
+        let (first, stderr) = run(variant);
+        assert_eq!(first["run"]["tables"], "tz up to 4 pieces", "{first}");
+        assert!(
+            first["search"]
+                .as_str()
+                .unwrap()
+                .ends_with("; endgame tables: tz up to 4 pieces"),
+            "{first}"
+        );
+        assert!(
+            stderr.contains("depth 2; not re-searched; endgame tables: tz up to 4 pieces on "),
+            "{stderr}"
+        );
+    }
+    let (first, stderr) = run(&["--variant", "czech"]);
+    assert_eq!(first["run"]["tables"], Value::Null, "{first}");
+    assert_eq!(first["search"], "depth 2; not re-searched", "{first}");
+    assert!(!stderr.contains("endgame tables"), "{stderr}");
+}
+
+/// Issue 27, item 14: games skipped as invalid because a file without a variant tag was read
+/// as Tanzanian get the note validate gives, naming the variant that fits; none under
+/// `--variant`.
+#[test]
+fn skipped_games_of_a_wrong_variant_guess_are_named_with_the_variant_that_fits() {
+    let russian = format!(
+        "{}/../../shared/corpora/russian-ussr-championship-x-153games.pdn",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let run = |extra: &[&str]| {
+        let out = drafti()
+            .arg("analyze")
+            .arg(&russian)
+            .args(["--depth", "1", "--no-verify", "--no-egtb"])
+            .args(extra)
+            .output()
+            .unwrap();
+        (
+            out.status.code().unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    let (code, stderr) = run(&[]);
+    assert_eq!(code, 1);
+    assert!(
+        stderr.ends_with(&format!(
+            "note: {russian}: no GameType or Variant tag, so its 153 games were read as \
+             Tanzanian (tz); all 152 invalid ones replay valid as russian: try --variant \
+             russian\n"
+        )),
+        "{stderr}"
+    );
+    let (code, stderr) = run(&["--variant", "russian", "--nodes", "50"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!stderr.contains("note:"), "{stderr}");
+}

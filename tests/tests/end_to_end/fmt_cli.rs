@@ -90,3 +90,27 @@ fn formatted_archives_still_validate() {
         assert_eq!(again, out, "{file}");
     }
 }
+
+/// Issue 27, item 14: records rewritten under `--variant` carry its GameType tag (replacing
+/// the one they had), so they read back under the same rules without `--variant`.
+#[test]
+fn records_rewritten_under_a_variant_carry_its_game_type() {
+    let games = "1. c3-d4 f6-g5 2. g3-h4 g7-f6 *\n\n[GameType \"29\"]\n\n1. c3-d4 f6-g5 *\n";
+    let (code, out, stderr) = fmt(&["-", "--variant", "russian"], Some(games.as_bytes()));
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        out,
+        "[GameType \"25\"]\n\n1. c3-d4 f6-g5 2. g3-h4 g7-f6 *\n\n[GameType \"25\"]\n\n1. c3-d4 f6-g5 *\n"
+    );
+    let json = drafti()
+        .args(["validate", "-", "--json"])
+        .write_stdin(out.into_bytes())
+        .output()
+        .unwrap();
+    let text = String::from_utf8(json.stdout).unwrap();
+    assert_eq!(text.matches("\"variant\":\"russian\"").count(), 2, "{text}");
+    // Without --variant, nothing is added.
+    let (code, out, _) = fmt(&["-"], Some(b"1. c3-d4 f6-g5 *\n"));
+    assert_eq!(code, 0);
+    assert_eq!(out, "1. c3-d4 f6-g5 *\n");
+}

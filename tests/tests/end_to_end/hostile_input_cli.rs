@@ -652,3 +652,157 @@ fn d14_validate_on_a_terminal_says_what_it_waits_for() {
     );
     assert!(stderr.contains("1 games in 1 file: 1 valid"), "{stderr}");
 }
+
+/// Issue 27, item 12: an archive's control characters (ESC, BEL) never reach the terminal
+/// raw; the text outputs show them as `\x1b` and `\x07`.
+const CONTROL_GAME: &[u8] = b"[Event \"Cup\x1b]0;title\x07\"]\n[White \"Ann\x1b[2J\"]\n[Black \"Bob\x07\"]\n[Result \"1-0\"]\n\n1. c3-d4 {\x1b[2J} f6-g5 2. g3-h4 g7-f6 1-0\n";
+
+fn assert_no_raw_controls(out: &str) {
+    assert!(
+        !out.contains('\x1b') && !out.contains('\x07'),
+        "raw control characters in: {out:?}"
+    );
+}
+
+#[test]
+fn d27_12_validate_shows_control_characters_visibly() {
+    // An illegal move on the line with the comment: the excerpt shows the line.
+    let file = temp_file(
+        "control-validate.pdn",
+        b"[White \"Ann\x1b[2J\"]\n[Black \"Bob\x07\"]\n\n1. c3-d4 {\x1b[2J} f6-g5 2. a1-h8 *\n",
+    );
+    let r = run(&["validate", &file]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert_no_raw_controls(&r.stdout);
+    assert_no_raw_controls(&r.stderr);
+    assert!(
+        r.stdout
+            .contains("  --> game 1 (Ann\\x1b[2J - Bob\\x07), ply 3\n"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("4 | 1. c3-d4 {\\x1b[2J} f6-g5 2. a1-h8 *\n"),
+        "{}",
+        r.stdout
+    );
+    // The carets stand under the move, counted in the characters shown.
+    assert!(
+        r.stdout.contains(&format!("  | {}^^^^^\n", " ".repeat(28))),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn d27_12_standings_shows_control_characters_visibly() {
+    let file = temp_file("control-standings.pdn", CONTROL_GAME);
+    let r = run(&["standings", &file]);
+    assert_no_raw_controls(&r.stdout);
+    assert_no_raw_controls(&r.stderr);
+    assert!(
+        r.stdout
+            .starts_with("Event: Cup\\x1b]0;title\\x07 (matches, 2 players, 1 match)\n"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("  Match 1: Ann\\x1b[2J – Bob\\x07: 1-0;")
+            || r.stdout.contains("  Match 1: Bob\\x07 – Ann\\x1b[2J: 0-1;"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("Ann\\x1b[2J – Bob\\x07  1-0"),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn d27_12_openings_shows_control_characters_visibly() {
+    let file = temp_file("control-openings.pdn", CONTROL_GAME);
+    let book = temp_file("control-book.tsv", b"X1\tEvil\x1b[2J\x07 line\tc3-d4\n");
+    let r = run(&["openings", &file, "--no-default-book", "--book", &book]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_no_raw_controls(&r.stdout);
+    assert!(
+        r.stdout.contains("  Evil\\x1b[2J\\x07 line\n"),
+        "{}",
+        r.stdout
+    );
+    let r = run(&[
+        "openings",
+        &file,
+        "--no-default-book",
+        "--book",
+        &book,
+        "--per-game",
+    ]);
+    assert_no_raw_controls(&r.stdout);
+    assert!(
+        r.stdout.ends_with("\tX1\tEvil\\x1b[2J\\x07 line (ply 1)\n"),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn d27_12_analyze_shows_control_characters_visibly() {
+    let file = temp_file("control-analyze.pdn", CONTROL_GAME);
+    let r = run(&["analyze", &file, "--depth", "2", "--no-verify", "--no-egtb"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_no_raw_controls(&r.stdout);
+    assert!(
+        r.stdout
+            .contains(" game 1: Ann\\x1b[2J - Bob\\x07, 1-0, 4 plies\n"),
+        "{}",
+        r.stdout
+    );
+}
+
+/// Issue 27, item 11 (the archive commands): a write error on stdout is reported with what
+/// was being written, exit 2, in every output form.
+#[test]
+fn d27_11_archive_commands_report_a_write_error() {
+    let standings = format!(
+        "{}/fixtures/standings/two-nil.pdn",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    for args in [
+        &["standings", &standings][..],
+        &["standings", &standings, "--csv"],
+        &["standings", &standings, "--json"],
+        &["openings", &standings],
+        &["openings", &standings, "--per-game", "--csv"],
+        &["fmt", &standings],
+        &[
+            "analyze",
+            &standings,
+            "--depth",
+            "1",
+            "--no-verify",
+            "--no-egtb",
+        ],
+    ] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let output = drafti_command().args(args).stdout(full).output().unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let what = if args[0] == "fmt" {
+            "the records"
+        } else {
+            "the report"
+        };
+        assert!(
+            stderr.ends_with(&format!(
+                "drafti: cannot write {what}: No space left on device (os error 28)\n"
+            )),
+            "{args:?}: {stderr}"
+        );
+    }
+}

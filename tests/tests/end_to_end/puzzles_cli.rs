@@ -97,6 +97,46 @@ fn the_known_shot_is_found_and_the_others_are_not() {
     assert_eq!(source["after"], "1... f6-e5");
     assert_eq!(source["white"], "Asha");
     assert!(stderr.contains("3 games (0 invalid)"), "{stderr}");
+    // Issue 27, item 18: the scores are numbers (as `drafti search --json` gives them), with
+    // the text beside them.
+    for key in ["score", "second"] {
+        let score = &p[key];
+        let keys: Vec<&str> = score
+            .as_object()
+            .unwrap_or_else(|| panic!("{key} is an object: {p}"))
+            .keys()
+            .map(String::as_str)
+            .collect();
+        assert_eq!(keys, ["cp", "loss_in", "text", "win_in"], "{p}");
+        let text = score["text"].as_str().unwrap();
+        match (
+            score["cp"].as_i64(),
+            score["win_in"].as_u64(),
+            score["loss_in"].as_u64(),
+        ) {
+            (Some(cp), None, None) => {
+                let sign = if cp > 0 {
+                    "+"
+                } else if cp < 0 {
+                    "-"
+                } else {
+                    ""
+                };
+                let v = cp.unsigned_abs();
+                assert_eq!(text, format!("{sign}{}.{:02}", v / 100, v % 100), "{p}");
+            }
+            (None, Some(n), None) => assert_eq!(text, format!("win in {n}"), "{p}"),
+            (None, None, Some(n)) => assert_eq!(text, format!("loss in {n}"), "{p}"),
+            other => panic!("{key}: one of cp, win_in, loss_in: {other:?} in {p}"),
+        }
+    }
+    // The shot wins: the solver's first move scores above the best other move.
+    let value = |s: &serde_json::Value| match (s["cp"].as_i64(), s["win_in"].as_i64()) {
+        (Some(cp), _) => cp,
+        (None, Some(n)) => 1_000_000 - n,
+        _ => -1_000_000 + s["loss_in"].as_i64().unwrap(),
+    };
+    assert!(value(&p["score"]) > value(&p["second"]) + 100, "{p}");
 
     // The text report says the same.
     let (code, text, _) = puzzles(&[CONSTRUCTED]);
@@ -301,6 +341,11 @@ fn with_endgame_tables_the_only_table_win_is_a_puzzle_and_two_are_not() {
     ]);
     assert_eq!(code, 0, "{stderr}");
     assert!(stderr.contains("endgame tables: "), "{stderr}");
+    // Issue 27, item 15: the summary names the tables the puzzles were solved with.
+    assert!(
+        stderr.contains(" to verify); endgame tables: tz up to 4 pieces on "),
+        "{stderr}"
+    );
     let found = json_lines(&stdout);
     assert_eq!(found.len(), 1, "{stdout}");
     let p = &found[0];

@@ -142,6 +142,19 @@ fn the_report_from_sharded_analysis_is_the_direct_report() {
         &["report", "--from-analysis", path(&both)],
         "the first line of another run: give each run's output as its own part",
     );
+    // Issue 27, item 16: the parts of a sharded run concatenated into one file (`cat p1 p2`)
+    // are refused for that, at the second part's first line, not as "shard 2/2 is missing".
+    let first = read(&parts[0]);
+    let concatenated = dir.join("concatenated.jsonl");
+    std::fs::write(&concatenated, [&first[..], &read(&parts[1])[..]].concat()).unwrap();
+    let second_run = first.iter().filter(|&&b| b == b'\n').count() + 1;
+    refused(
+        &["report", "--from-analysis", path(&concatenated)],
+        &format!(
+            "{}:{second_run}: the first line of another run: give each run's output as its own part",
+            path(&concatenated)
+        ),
+    );
     let other = analyse_part(&dir, 2, 2, &["--nominate", "0.1"]);
     refused(
         &["report", "--from-analysis", p1, path(&other)],

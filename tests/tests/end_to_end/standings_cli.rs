@@ -432,3 +432,29 @@ fn the_players_table_shows_supa_wins_only_under_supa() {
         ]
     );
 }
+
+/// Issue 27, item 14: `standings --variant` replays every game under those rules, whatever
+/// its tags say (here a GameType drafti does not know, an error without it).
+#[test]
+fn the_variant_can_be_given() {
+    let game = "[Event \"Cup\"]\n[GameType \"20\"]\n[White \"Ann\"]\n[Black \"Bob\"]\n[Result \"1-0\"]\n\n1. c3-d4 f6-g5 1-0\n";
+    let run = |args: &[&str]| {
+        let out = drafti()
+            .arg("standings")
+            .args(args)
+            .write_stdin(game.as_bytes().to_vec())
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let stderr = run(&["-"]);
+    assert!(
+        stderr.contains("note: 1 game has errors (run drafti validate)"),
+        "{stderr}"
+    );
+    let stderr = run(&["-", "--variant", "tz"]);
+    assert_eq!(
+        stderr,
+        "1 game and 1 match in 1 event; 0 warnings (0 violations)\n"
+    );
+}

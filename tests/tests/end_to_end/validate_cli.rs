@@ -550,3 +550,45 @@ fn real_archives_validate_under_their_variant() {
     assert_eq!(code, 1);
     assert!(games.iter().filter(|g| g["status"] == "invalid").count() > 100);
 }
+
+/// Issue 27, item 14: a file whose games name no variant is read as Tanzanian; when that
+/// guess leaves games invalid, validate says so once for the file and names the variant
+/// under which they replay valid.
+#[test]
+fn a_wrong_variant_guess_is_named_with_the_variant_that_fits() {
+    let russian = corpus("russian-ussr-championship-x-153games.pdn");
+    let r = run(&["validate", &russian]);
+    assert_eq!(r.code, 1);
+    let notes: Vec<&str> = r
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("note:"))
+        .collect();
+    assert_eq!(
+        notes,
+        [format!(
+            "note: {russian}: no GameType or Variant tag, so its 153 games were read as \
+             Tanzanian (tz); all 152 invalid ones replay valid as russian: try --variant russian"
+        )]
+    );
+    // Under the variant named, the games are valid and nothing is guessed.
+    let r = run(&["validate", &russian, "--variant", "russian"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!r.stderr.contains("note:"), "{}", r.stderr);
+
+    let czech = corpus("czech-team-championship-2007-72games.pdn");
+    let r = run(&["validate", &czech, "--json"]);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr.ends_with(&format!(
+            "note: {czech}: no GameType or Variant tag, so its 72 games were read as \
+             Tanzanian (tz); the invalid one replays valid as czech: try --variant czech\n"
+        )),
+        "{}",
+        r.stderr
+    );
+    // A Tanzanian file whose games are valid is not remarked on.
+    let r = run(&["validate", &fixture("valid-tz.pdn")]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!r.stderr.contains("note:"), "{}", r.stderr);
+}

@@ -1,0 +1,357 @@
+//! The standings of `drafti standings` as text tables and CSV rows, written to the writer it
+//! is handed, one Event at a time (the data is `drafti_archive::standings`'s). Text from the
+//! archive (names, Events, rounds) is shown with its control characters made [`visible`].
+
+use crate::visible;
+use drafti_archive::standings::{
+    EventFormat, EventView, MatchGame, MatchReport, MatchStatus, RankedPlayer, Side,
+    StandingsOptions, Warning,
+};
+use std::fmt::Write as _;
+use std::io::Write;
+
+/// Left-aligned columns, two spaces apart, widths in characters: `rows` gives the rows
+/// afresh each time it is called, once to measure the columns and once to write them, so a
+/// long table is never held whole.
+fn table<W: Write, I: Iterator<Item = Vec<String>>>(
+    out: &mut W,
+    indent: &str,
+    rows: impl Fn() -> I,
+) -> std::io::Result<()> {
+    let mut widths: Vec<usize> = Vec::new();
+    for row in rows() {
+        if widths.len() < row.len() {
+            widths.resize(row.len(), 0);
+        }
+        for (c, cell) in row.iter().enumerate() {
+            widths[c] = widths[c].max(visible(cell).chars().count());
+        }
+    }
+    let mut line = String::new();
+    for row in rows() {
+        line.clear();
+        line.push_str(indent);
+        for (c, cell) in row.iter().enumerate() {
+            let cell = visible(cell);
+            line.push_str(&cell);
+            if c + 1 < row.len() {
+                let pad = widths[c] - cell.chars().count();
+                line.extend(std::iter::repeat_n(' ', pad + 2));
+            }
+        }
+        writeln!(out, "{}", line.trim_end())?;
+    }
+    Ok(())
+}
+
+/// `1 game`, `2 games`, `3 matches`.
+pub fn count(n: usize, what: &str) -> String {
+    match (n, what.ends_with("ch")) {
+        (1, _) => format!("1 {what}"),
+        (_, true) => format!("{n} {what}es"),
+        _ => format!("{n} {what}s"),
+    }
+}
+
+fn event_title(e: &EventView) -> String {
+    let name = if e.event.is_empty() {
+        "(no Event tag)"
+    } else {
+        &e.event
+    };
+    let format = match e.format {
+        EventFormat::Knockout => "knockout",
+        EventFormat::Matches => "matches",
+    };
+    format!(
+        "Event: {name} ({format}, {}, {})",
+        count(e.players.len(), "player"),
+        count(e.match_count(), "match")
+    )
+}
+
+fn match_line(m: &MatchReport) -> String {
+    let mut score = format!("{}-{}", m.score[0], m.score[1]);
+    if m.draws > 0 {
+        let _ = write!(score, ", {} drawn", m.draws);
+    }
+    if m.unfinished > 0 {
+        let _ = write!(score, ", {} unfinished", m.unfinished);
+    }
+    let verdict = match (&m.status, &m.winner) {
+        (MatchStatus::Decided, Some(w)) => {
+            let mut v = format!(
+                "{w} wins after {}",
+                count(m.decided_after.unwrap_or(0), "game")
+            );
+            if m.limboti > 0 {
+                let _ = write!(v, " ({} limboti)", m.limboti);
+            }
+            v
+        }
+        _ => format!(
+            "undecided: {}",
+            m.undecided_reason.as_deref().unwrap_or("not decided")
+        ),
+    };
+    format!(
+        "{} – {}: {score}; goals {}-{}; {verdict}",
+        m.players[0], m.players[1], m.goals[0], m.goals[1]
+    )
+}
+
+fn game_row(g: &MatchGame, options: &StandingsOptions) -> Vec<String> {
+    let started = match (&g.started_by, g.first_mover) {
+        (Some(p), Some(side)) => format!("{p} ({})", side_name(side)),
+        _ => "unknown".to_string(),
+    };
+    let mut notes = Vec::new();
+    if g.goals > 0 {
+        notes.push(count(g.goals as usize, "goal"));
+    }
+    if options.supa && g.supa {
+        notes.push("supa".to_string());
+    } else if options.supa && g.winner.is_some() && g.king_appeared.is_none() {
+        notes.push("kings unknown".to_string());
+    }
+    if !g.counted {
+        notes.push("not counted".to_string());
+    }
+    let number = if g.number > 2 && g.counted {
+        format!("{} limboti", g.number)
+    } else {
+        g.number.to_string()
+    };
+    vec![
+        number,
+        format!("{} #{}", g.at.file, g.at.game),
+        g.at.round.clone().unwrap_or_else(|| "-".into()),
+        format!("{} – {}", g.white, g.black),
+        g.result.clone(),
+        started,
+        notes.join(", "),
+    ]
+}
+
+fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::White => "White",
+        Side::Black => "Black",
+    }
+}
+
+fn warning_line(w: &Warning) -> String {
+    format!("{}: {}", w.kind.name(), w.message)
+}
+
+/// The laws line of the text output.
+pub fn laws(options: &StandingsOptions) -> String {
+    let mut laws = vec!["winner starts the next game"];
+    if options.loser_starts {
+        laws[0] = "loser starts the next game";
+    }
+    if options.swap_colours {
+        laws.push("players swap colours after every game");
+    }
+    if options.supa {
+        laws.push("supa wins count 12 goals");
+    }
+    laws.join("; ")
+}
+
+/// One Event as text (`first`: no blank line before it).
+pub fn event_text<W: Write>(
+    out: &mut W,
+    e: &EventView,
+    options: &StandingsOptions,
+    laws: &str,
+    first: bool,
+) -> std::io::Result<()> {
+    if !first {
+        writeln!(out)?;
+    }
+    writeln!(out, "{}", visible(&event_title(e)))?;
+    writeln!(out, "  laws: {laws}")?;
+    writeln!(out)?;
+    for n in 0..e.match_count() {
+        let line = match_line(&e.match_header(n));
+        writeln!(out, "  Match {}: {}", n + 1, visible(&line))?;
+        let header = [
+            "game",
+            "record",
+            "round",
+            "White – Black",
+            "result",
+            "started",
+            "",
+        ]
+        .map(String::from)
+        .to_vec();
+        table(out, "    ", || {
+            std::iter::once(header.clone()).chain(e.match_games(n).map(|g| game_row(&g, options)))
+        })?;
+    }
+    if let Some(ko) = &e.knockout {
+        writeln!(out)?;
+        writeln!(out, "  Ranking (points = opponents eliminated)")?;
+        let mut rows = vec![vec![
+            "rank".to_string(),
+            "player".to_string(),
+            "points".to_string(),
+            "goals".to_string(),
+            "eliminated".to_string(),
+            "eliminated by".to_string(),
+        ]];
+        for r in &ko.ranking {
+            rows.push(vec![
+                r.rank.to_string(),
+                r.name.clone(),
+                r.points.to_string(),
+                r.goals.to_string(),
+                if r.eliminated.is_empty() {
+                    "-".to_string()
+                } else {
+                    r.eliminated.join(", ")
+                },
+                r.eliminated_by.clone().unwrap_or_else(|| "-".into()),
+            ]);
+        }
+        table(out, "    ", || rows.iter().cloned())?;
+        writeln!(
+            out,
+            "  Champion: {}",
+            visible(
+                ko.champion
+                    .as_deref()
+                    .unwrap_or("none yet (some matches are undecided, or several players are in)")
+            )
+        )?;
+    } else {
+        writeln!(out)?;
+        writeln!(out, "  Players")?;
+        // Supa wins only under `--supa`: without it they score nothing.
+        let mut header = vec![
+            "player".to_string(),
+            "matches W-L-U".to_string(),
+            "games W-D-L".to_string(),
+            "goals".to_string(),
+        ];
+        if options.supa {
+            header.push("supa wins".to_string());
+        }
+        let mut rows = vec![header];
+        for p in &e.players {
+            let mut row = vec![
+                p.name.clone(),
+                format!(
+                    "{}-{}-{}",
+                    p.matches_won, p.matches_lost, p.matches_undecided
+                ),
+                format!("{}-{}-{}", p.games_won, p.games_drawn, p.games_lost),
+                p.goals.to_string(),
+            ];
+            if options.supa {
+                row.push(p.supa_wins.to_string());
+            }
+            rows.push(row);
+        }
+        table(out, "    ", || rows.iter().cloned())?;
+    }
+    if e.warning_count() > 0 {
+        writeln!(out)?;
+        writeln!(out, "  Warnings")?;
+        for w in e.warnings() {
+            writeln!(out, "    {}", visible(&warning_line(&w)))?;
+        }
+    }
+    Ok(())
+}
+
+/// A CSV field: quoted when it holds a comma, a quote, or a line break (quotes doubled).
+fn csv_field(value: &str) -> String {
+    if value.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", value.replace('"', "\"\""))
+    } else {
+        value.to_string()
+    }
+}
+
+/// The columns of `--csv`.
+pub const CSV_HEADER: [&str; 16] = [
+    "event",
+    "format",
+    "rank",
+    "player",
+    "points",
+    "eliminated",
+    "eliminated_by",
+    "matches",
+    "matches_won",
+    "matches_lost",
+    "matches_undecided",
+    "games_won",
+    "games_drawn",
+    "games_lost",
+    "goals",
+    "supa_wins",
+];
+
+/// One Event's rows of `--csv`.
+pub fn csv_rows<W: Write>(out: &mut W, e: &EventView) -> std::io::Result<()> {
+    {
+        let format = match e.format {
+            EventFormat::Knockout => "knockout",
+            EventFormat::Matches => "matches",
+        };
+        // Knockout: in ranking order; otherwise by name.
+        let order: Vec<(String, Option<&RankedPlayer>)> = match &e.knockout {
+            Some(ko) => ko
+                .ranking
+                .iter()
+                .map(|r| (r.name.clone(), Some(r)))
+                .collect(),
+            None => e.players.iter().map(|p| (p.name.clone(), None)).collect(),
+        };
+        for (name, ranked) in order {
+            let Some(p) = e.players.iter().find(|p| p.name == name) else {
+                continue;
+            };
+            let fields = [
+                e.event.clone(),
+                format.to_string(),
+                ranked.map(|r| r.rank.to_string()).unwrap_or_default(),
+                p.name.clone(),
+                ranked.map(|r| r.points.to_string()).unwrap_or_default(),
+                ranked.map(|r| r.eliminated.join("; ")).unwrap_or_default(),
+                ranked
+                    .and_then(|r| r.eliminated_by.clone())
+                    .unwrap_or_default(),
+                p.matches.to_string(),
+                p.matches_won.to_string(),
+                p.matches_lost.to_string(),
+                p.matches_undecided.to_string(),
+                p.games_won.to_string(),
+                p.games_drawn.to_string(),
+                p.games_lost.to_string(),
+                p.goals.to_string(),
+                p.supa_wins.to_string(),
+            ];
+            let row: Vec<String> = fields.iter().map(|f| csv_field(f)).collect();
+            writeln!(out, "{}", row.join(","))?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::csv_field;
+
+    #[test]
+    fn csv_fields_are_quoted_when_needed() {
+        assert_eq!(csv_field("Amina"), "Amina");
+        assert_eq!(csv_field("Juma, Amina"), "\"Juma, Amina\"");
+        assert_eq!(csv_field("Amina \"Queen\""), "\"Amina \"\"Queen\"\"\"");
+        assert_eq!(csv_field("a\nb"), "\"a\nb\"");
+    }
+}
