@@ -68,13 +68,6 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    // Output piped into `head` and closed early should end drafti quietly, as it ends other
-    // command-line tools, not make `println!` panic on the broken pipe.
-    #[cfg(unix)]
-    // SAFETY: restoring the default action of one signal before any thread is started.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -103,7 +96,9 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(code) => code,
-        // The reader of stdout went away (`drafti … | head`): it has what it wanted.
+        // The reader of stdout went away (`drafti … | head`): it has what it wanted. This is
+        // the one broken-pipe policy: every command writes through writers whose errors it
+        // returns (clippy's print_stdout forbids println!, which would panic here instead).
         Err(e) if e.is_broken_pipe() => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("drafti: {e}");

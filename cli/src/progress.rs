@@ -71,11 +71,6 @@ impl Progress {
         Progress(Some(bar))
     }
 
-    /// Whether a bar is shown.
-    pub fn is_shown(&self) -> bool {
-        self.0.is_some()
-    }
-
     /// Bytes read so far and games found in them.
     pub fn read(&self, bytes: u64, games: u64) {
         if let Some(bar) = &self.0 {
@@ -102,14 +97,6 @@ impl Progress {
     pub fn set_message(&self, message: String) {
         if let Some(bar) = &self.0 {
             bar.set_message(message);
-        }
-    }
-
-    /// A line printed above the bar (or plainly without one).
-    pub fn println(&self, line: &str) {
-        match &self.0 {
-            Some(bar) => bar.println(line),
-            None => eprintln!("{line}"),
         }
     }
 }

@@ -105,13 +105,6 @@ pub struct Args {
 const DAY_MS: u64 = 86_400_000;
 
 pub fn run(args: Args) -> CommandResult {
-    // An engine that dies must be a write error to handle (its game is lost), not a SIGPIPE
-    // that ends the match.
-    #[cfg(unix)]
-    // SAFETY: changing one signal's action before any thread of this command is started.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
-    }
     if args.engines.len() != 2 {
         return Err(CliError::new(format!(
             "--engine is needed twice (got {})",
@@ -242,12 +235,6 @@ pub fn run(args: Args) -> CommandResult {
         }
         decided == Verdict::Continue && write_error.is_none()
     });
-    // Every engine has quit: a closed stdout may end drafti quietly again.
-    #[cfg(unix)]
-    // SAFETY: the match's threads have ended; restoring the default action of one signal.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-    }
     if let Some(e) = write_error {
         return Err(CliError::new(format!("writing the PDN: {e}")));
     }

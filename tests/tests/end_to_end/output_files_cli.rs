@@ -390,3 +390,35 @@ fn dash_is_stdout_or_refused_where_stdout_carries_something_else() {
     }
     assert_eq!(others(&dir, ""), Vec::<String>::new());
 }
+
+/// A reader that stops early (`drafti … | head -1`): every command that writes much ends
+/// quietly with exit code 0, whether it was writing text, JSON Lines or PDN (one broken-pipe
+/// policy, in `main`: drafti no longer resets SIGPIPE).
+#[test]
+fn a_reader_that_stops_early_ends_drafti_quietly() {
+    use std::io::{BufRead, BufReader};
+    let selfplay = corpus("selfplay.pdn");
+    let commands: [&[&str]; 4] = [
+        &["validate", "--json", &selfplay],
+        &["fmt", &selfplay],
+        &["openings", "--per-game", "--json", &selfplay],
+        &["selfplay", "--random", "--games", "100000"],
+    ];
+    for args in commands {
+        let mut child = drafti_tests::drafti_command()
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut first)
+            .unwrap();
+        assert!(!first.is_empty(), "{args:?} wrote nothing");
+        // The read end is closed here, with most of the output unread.
+        let output = child.wait_with_output().unwrap();
+        assert_eq!(output.status.code(), Some(0), "{args:?}: {output:?}");
+        assert_eq!(String::from_utf8_lossy(&output.stderr), "", "{args:?}");
+    }
+}

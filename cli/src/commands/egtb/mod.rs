@@ -15,7 +15,6 @@ use crate::error::{CliError, CommandResult};
 use drafti_engine::egtb::{self, EgtbError, Signature, Tables};
 use drafti_rules::{Position, Variant};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -137,19 +136,6 @@ fn root(dir: &DirArg) -> Result<PathBuf, CliError> {
         .ok_or_else(|| {
             CliError::new("no folder for the endgame tables: give --dir DIR (HOME is not set)")
         })
-}
-
-/// Still used by `puzzles.rs` until it takes [`crate::tables::TableArgs`] (the other branch
-/// of this change does so); delete it then.
-pub fn tables_for_search(
-    dir: Option<&Path>,
-    variant: Variant,
-) -> Result<Option<Arc<Tables>>, CliError> {
-    crate::tables::TableArgs {
-        egtb: dir.map(Path::to_path_buf),
-        no_egtb: false,
-    }
-    .for_variant(variant)
 }
 
 fn open(dir: &DirArg, variant: Variant) -> Result<Tables, CliError> {
