@@ -148,9 +148,10 @@ pub fn write_problem(out: &mut String, file: &str, raw: &RawGame, label: &str, p
 }
 
 /// The note of `drafti validate` on a file whose games name no variant, when some of them are
-/// invalid: they were read as Tanzanian, and the variant under which most of the invalid ones
-/// replay valid, if any; `None` when every such game is valid (Tanzanian files, the usual
-/// case, are not remarked on).
+/// invalid and replay valid under other rules: they were read as Tanzanian, and the variant
+/// under which most of the invalid ones replay valid. `None` when every such game is valid
+/// (Tanzanian files, the usual case, are not remarked on) or when no other rules make any of
+/// the invalid ones valid (the guess was not what went wrong).
 ///
 /// ```
 /// use drafti_archive::validation::VariantGuess;
@@ -175,18 +176,15 @@ pub fn variant_note(file: &str, guess: &VariantGuess) -> Option<String> {
         "note: {}: no GameType or Variant tag, so {games} read as Tanzanian (tz)",
         visible(file)
     );
-    Some(match guess.best() {
-        Some((variant, n)) => {
-            let of = match guess.invalid {
-                1 => "the invalid one replays".to_string(),
-                total if n == total => format!("all {total} invalid ones replay"),
-                total => format!(
-                    "{n} of the {total} invalid ones {}",
-                    if n == 1 { "replays" } else { "replay" }
-                ),
-            };
-            format!("{head}; {of} valid as {variant}: try --variant {variant}")
-        }
-        None => format!("{head}; --variant NAME reads them under other rules"),
+    guess.best().map(|(variant, n)| {
+        let of = match guess.invalid {
+            1 => "the invalid one replays".to_string(),
+            total if n == total => format!("all {total} invalid ones replay"),
+            total => format!(
+                "{n} of the {total} invalid ones {}",
+                if n == 1 { "replays" } else { "replay" }
+            ),
+        };
+        format!("{head}; {of} valid as {variant}: try --variant {variant}")
     })
 }

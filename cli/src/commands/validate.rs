@@ -130,13 +130,15 @@ pub fn run(args: Args) -> CommandResult {
         .map_err(|e| CliError::writing("the report", &e))?;
     let games = run.batch.games;
     eprintln!(
-        "{} games in {}{}: {} valid, {} invalid, {} warnings, {} plies; {:.2} s, {} games/s",
+        "{} {} in {}{}: {} valid, {} invalid, {} {}, {} plies; {:.2} s, {} games/s",
         thousands(games),
+        if games == 1 { "game" } else { "games" },
         run.files_text(),
         run.shard_text(args.shard.shard),
         thousands(valid),
         thousands(invalid),
         thousands(warnings),
+        if warnings == 1 { "warning" } else { "warnings" },
         thousands(plies),
         run.batch.elapsed.as_secs_f64(),
         thousands(run.rate(games))

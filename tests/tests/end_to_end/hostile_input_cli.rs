@@ -650,7 +650,7 @@ fn d14_validate_on_a_terminal_says_what_it_waits_for() {
         ),
         "{stderr}"
     );
-    assert!(stderr.contains("1 games in 1 file: 1 valid"), "{stderr}");
+    assert!(stderr.contains("1 game in 1 file: 1 valid"), "{stderr}");
 }
 
 /// Issue 27, item 12: an archive's control characters (ESC, BEL) never reach the terminal
