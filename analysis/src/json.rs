@@ -413,7 +413,7 @@ impl Run {
         Run { tables, ..self }
     }
 
-    /// `drafti 0.1.0 (search 0123456789abcdef)`: the version and
+    /// `drafti 0.2.0 (search 0123456789abcdef)`: the version and
     /// [`drafti_engine::Engine::fingerprint`], so parts analysed by engines that search
     /// differently are told apart under one version number.
     pub fn engine_name() -> String {

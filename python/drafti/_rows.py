@@ -431,19 +431,26 @@ class OpeningRows(Rows):
         return OpeningRows([r for r in self._rows if r.get("kind") == kind])
 
 
-def _score_text(text: Any) -> Tuple[Optional[int], Optional[int], Optional[int]]:
-    """(centi-men, win in, loss in) of a score as ``drafti`` writes it: ``+0.35``,
-    ``win in 7``, ``loss in 4``."""
-    if not isinstance(text, str):
+def _score_text(score: Any) -> Tuple[Optional[int], Optional[int], Optional[int]]:
+    """(centi-men, win in, loss in) of a puzzle's score: the object ``drafti puzzles --json``
+    writes (``cp``, ``win_in``, ``loss_in``), or a score as text (``+0.35``, ``win in 7``)."""
+    if isinstance(score, dict):
+        return (score.get("cp"), score.get("win_in"), score.get("loss_in"))
+    if not isinstance(score, str):
         return (None, None, None)
-    words = text.split()
+    words = score.split()
     if len(words) == 3 and words[0] in ("win", "loss") and words[2].isdigit():
         n = int(words[2])
         return (None, n, None) if words[0] == "win" else (None, None, n)
     try:
-        return (round(float(text) * 100), None, None)
+        return (round(float(score) * 100), None, None)
     except ValueError:
         return (None, None, None)
+
+
+def _score_shown(score: Any) -> Optional[str]:
+    """A puzzle's score as text (``+2.07``, ``win in 7``)."""
+    return score.get("text") if isinstance(score, dict) else score
 
 
 class PuzzleRows(Rows):
@@ -452,7 +459,8 @@ class PuzzleRows(Rows):
     The table: ``number``, ``fen``, ``variant``, ``side``, ``task``, ``solution`` (list),
     ``solution_text``, ``continuation``, ``gain_kind``, ``gain_men``,
     ``gain_proven_win_in``, ``themes``, ``shot``, ``captured``, ``lost``, ``depth``,
-    ``difficulty``, ``score`` with ``score_cp`` / ``score_win_in`` (its numbers),
+    ``difficulty``, ``score`` (as text) with ``score_cp`` / ``score_win_in`` /
+    ``score_loss_in`` (its numbers),
     ``exact``, ``occurrences``, and the first source's ``file``, ``game``, ``ply``,
     ``white``, ``black``."""
 
@@ -474,9 +482,10 @@ class PuzzleRows(Rows):
         _col("lost", "int"),
         _col("depth", "int"),
         _col("difficulty", "int"),
-        _col("score", "str"),
+        _col("score", "str", False, lambda r: _score_shown(r.get("score"))),
         _col("score_cp", "int", True, lambda r: _score_text(r.get("score"))[0]),
         _col("score_win_in", "int", True, lambda r: _score_text(r.get("score"))[1]),
+        _col("score_loss_in", "int", True, lambda r: _score_text(r.get("score"))[2]),
         _col("exact", "bool"),
         _col("occurrences", "int"),
         _col("file", "str", True, _first("sources", "file")),
