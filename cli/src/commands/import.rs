@@ -65,10 +65,14 @@ fn tzdraft(args: TzdraftArgs) -> CommandResult {
     } else {
         name.as_str()
     };
-    let stdout = std::io::stdout();
-    let mut out: Box<dyn Write> = match &args.out {
-        Some(path) => Box::new(std::io::BufWriter::new(OutputFile::create(path)?)),
-        None => Box::new(std::io::BufWriter::with_capacity(1 << 16, stdout.lock())),
+    let mut file = match &args.out {
+        Some(path) => Some(std::io::BufWriter::new(OutputFile::create(path)?)),
+        None => None,
+    };
+    let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    let out: &mut dyn Write = match file.as_mut() {
+        Some(file) => file,
+        None => &mut stdout,
     };
     let mut counts = Counts::default();
     let json = args.json.json;
@@ -81,9 +85,12 @@ fn tzdraft(args: TzdraftArgs) -> CommandResult {
         Err(ImportError::Sink(e)) => return Err(CliError::writing(&output_name(&args), &e)),
         Err(e) => return Err(e.into()),
     }
-    out.flush()
-        .map_err(|e| CliError::writing(&output_name(&args), &e))?;
-    drop(out);
+    let failed = |e: &std::io::Error| CliError::writing(&output_name(&args), e);
+    out.flush().map_err(|e| failed(&e))?;
+    if let Some(file) = file {
+        let file = file.into_inner().map_err(|e| failed(e.error()))?;
+        file.commit().map_err(|e| failed(&e))?;
+    }
     eprintln!(
         "{} TzDraft games from {shown}: {} valid, {} invalid, {} plies",
         counts.games,
@@ -97,7 +104,7 @@ fn tzdraft(args: TzdraftArgs) -> CommandResult {
 fn output_name(args: &TzdraftArgs) -> String {
     match &args.out {
         Some(path) => path.display().to_string(),
-        None => "the PDN".to_string(),
+        None => "the report".to_string(),
     }
 }
 
