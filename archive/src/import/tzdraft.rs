@@ -618,10 +618,19 @@ fn player_name(player: Option<&TzPlayer>, id: Option<&str>) -> Option<String> {
         .or_else(|| id.map(str::to_string))
 }
 
+/// A tag; control characters in the value (a line break in a name) become spaces, so the
+/// tag stays on its line.
 fn tag(name: &str, value: impl Into<String>) -> Tag {
+    let mut value = value.into();
+    if value.chars().any(char::is_control) {
+        value = value
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect();
+    }
     Tag {
         name: name.to_string(),
-        value: value.into(),
+        value,
         span: Span::default(),
     }
 }
@@ -866,7 +875,10 @@ pub fn convert(game: TzGame, line: u32, options: &ReplayOptions) -> ReplayedGame
         ..options.clone()
     };
     if let Some(problem) = &bad {
-        let text = format!("the record is cut here: {}", problem.message);
+        // The message quotes the record (its id, its notation): no brace may end the comment.
+        let text = format!("the record is cut here: {}", problem.message)
+            .replace('{', "(")
+            .replace('}', ")");
         let comment = Comment {
             text,
             span: Span::default(),

@@ -248,3 +248,29 @@ fn a_line_too_long_is_skipped_in_bounded_memory() {
     assert_eq!(p.message, "line 2 is longer than 16 MiB");
     assert!(game(&games[2]).is_valid());
 }
+
+#[test]
+fn what_the_record_says_cannot_break_the_pdn() {
+    let mut moves = moves_of(&["c3-d4"]);
+    moves.push(TzMove {
+        from_square: 11,
+        to_square: 15,
+        notation: Some("9-13} 1-0 {".to_string()),
+        ..TzMove::default()
+    });
+    let mut json: serde_json::Value = serde_json::from_str(&game_json("x", &moves)).unwrap();
+    json["id"] = serde_json::json!("a}\"b");
+    json["whitePlayer"] = serde_json::json!({"displayName": "Line\nbreak \"quoted\""});
+    let games = read(&json.to_string());
+    let g = game(&games[0]);
+    let pdn = drafti_pdn::write_game(&g.record);
+    let again = drafti_pdn::parse_games(pdn.as_bytes());
+    assert_eq!(again.len(), 1, "{pdn}");
+    let again = again.into_iter().next().unwrap().unwrap();
+    assert_eq!(again.tag("White"), Some("Line break \"quoted\""));
+    assert_eq!(again.tag("TzDraftId"), Some("a}\"b"));
+    assert_eq!(again.moves.nodes.len(), 1);
+    assert!(again.moves.nodes[0].comments[0]
+        .text
+        .contains("illegal move 2 (9-13) 1-0 () at ply 2"));
+}
