@@ -21,7 +21,9 @@
 //! game's id, if it can be seen); the lines after it go on.
 //!
 //! **Moves**: each move's from and to squares, and its captured squares, must identify
-//! exactly one legal move; the player must be the side to move and `isPromotion` must agree.
+//! exactly one legal move, the captured squares in an order the piece can take them (two
+//! routes taking the same pieces are one move, as in drafti's rules; TzDraft may list either);
+//! the player must be the side to move and `isPromotion` must agree.
 //! A move that does not is an `illegal_move` problem naming the game id, the TzDraft move
 //! number and the rule it breaks; the game is kept up to it.
 //!
@@ -796,6 +798,13 @@ fn mismatch(pos: &Position, legal: &[Move], m: &TzMove) -> Result<Move, String> 
             ways.join(" or ")
         ));
     };
+    if !mv.captures().eq(captured.iter().copied()) && !route_exists(pos, from, to, &captured) {
+        return Err(format!(
+            "the piece on {from} cannot take {} in this order (it takes them as {})",
+            names(&mut captured.iter().copied()),
+            names(&mut mv.captures())
+        ));
+    }
     if let Some(promotion) = m.is_promotion {
         if promotion != mv.promotes() {
             return Err(if promotion {
@@ -806,6 +815,60 @@ fn mismatch(pos: &Position, legal: &[Move], m: &TzMove) -> Result<Move, String> 
         }
     }
     Ok(mv)
+}
+
+/// Whether the piece on `from` can take the pieces on `order`, in this order, and end on
+/// `to`: each on a diagonal from where the piece stands with nothing between (a man: the next
+/// square, forward), landing on an empty square beyond it (a king: any before the next piece).
+/// Captured pieces stay on the board until the move ends.
+fn route_exists(pos: &Position, from: Square, to: Square, order: &[Square]) -> bool {
+    let Some(piece) = pos.piece_at(from) else {
+        return false;
+    };
+    let forward = if piece.color == Color::White { 1 } else { -1 };
+    let empty = |sq: Square| sq == from || pos.piece_at(sq).is_none();
+    let step = |sq: Square, df: i8, dr: i8, k: i8| {
+        let (f, r) = (sq.file() as i8 + df * k, sq.rank() as i8 + dr * k);
+        if (0..8).contains(&f) && (0..8).contains(&r) {
+            Square::from_coords(f as u8, r as u8)
+        } else {
+            None
+        }
+    };
+    fn go(
+        at: Square,
+        rest: &[Square],
+        to: Square,
+        king: bool,
+        forward: i8,
+        empty: &dyn Fn(Square) -> bool,
+        step: &dyn Fn(Square, i8, i8, i8) -> Option<Square>,
+    ) -> bool {
+        let Some((&next, rest)) = rest.split_first() else {
+            return at == to;
+        };
+        let df = next.file() as i8 - at.file() as i8;
+        let dr = next.rank() as i8 - at.rank() as i8;
+        if df == 0 || df.abs() != dr.abs() || (!king && (df.abs() != 1 || dr != forward)) {
+            return false;
+        }
+        let (sf, sr) = (df.signum(), dr.signum());
+        if !(1..df.abs()).all(|k| step(at, sf, sr, k).is_some_and(empty)) {
+            return false;
+        }
+        let mut k = 1;
+        while let Some(landing) = step(next, sf, sr, k).filter(|&sq| empty(sq)) {
+            if go(landing, rest, to, king, forward, empty, step) {
+                return true;
+            }
+            if !king {
+                break;
+            }
+            k += 1;
+        }
+        false
+    }
+    go(from, order, to, piece.king, forward, &empty, &step)
 }
 
 /// The move as TzDraft wrote it: its notation, else `from-to` / `fromxcapturedxto`.

@@ -274,3 +274,32 @@ fn what_the_record_says_cannot_break_the_pdn() {
         .text
         .contains("illegal move 2 (9-13) 1-0 () at ply 2"));
 }
+
+#[test]
+fn captured_squares_must_come_in_an_order_the_piece_can_take_them() {
+    // White's man on c3 takes d4 then f6 (c3xe5xg7); a king on a1 takes b2, then d4 or c5.
+    let check = |fen: &str, reverse: bool| {
+        let pos = Position::from_fen(fen).unwrap();
+        let legal = pos.legal_moves(Variant::Tanzanian);
+        let mut m = tzdraft_move(&legal[0], pos.turn(), 1);
+        if reverse {
+            m.captured_squares.reverse();
+        }
+        mismatch(&pos, &legal, &m).map(|mv| mv.full_notation(false))
+    };
+    assert_eq!(check("W:Wc3:Bd4,f6", false), Ok("c3xe5xg7".to_string()));
+    assert_eq!(
+        check("W:Wc3:Bd4,f6", true),
+        Err("the piece on c3 cannot take f6, d4 in this order (it takes them as d4, f6)".into())
+    );
+    // A king's loop round the board takes the same pieces either way round: one move (the
+    // generator keeps one route), and TzDraft may list the other.
+    assert_eq!(
+        check("W:WKc1:Bg7,b2,b4,d2", false),
+        Ok("c1xa3xf8xh6xc1".to_string())
+    );
+    assert_eq!(
+        check("W:WKc1:Bg7,b2,b4,d2", true),
+        Ok("c1xa3xf8xh6xc1".to_string())
+    );
+}
