@@ -245,7 +245,7 @@ fn a_line_too_long_is_skipped_in_bounded_memory() {
     let Validated::Unreadable(p) = &games[1].game else {
         panic!("too long")
     };
-    assert_eq!(p.message, "line 2 is longer than 16 MiB");
+    assert_eq!(p.message, "line 2 is longer than 1 MiB");
     assert!(game(&games[2]).is_valid());
 }
 
