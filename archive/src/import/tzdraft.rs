@@ -336,6 +336,9 @@ pub fn import<R: BufRead>(
             return Ok(0);
         };
         line_no += 1;
+        if line_no == 1 && buf.starts_with(b"\xef\xbb\xbf") {
+            buf.drain(..3); // a byte order mark
+        }
         if !buf.trim_ascii().is_empty() || too_long {
             break (buf.trim_ascii().to_vec(), too_long);
         }

@@ -8,12 +8,12 @@ use crate::args::JsonArg;
 use crate::error::{exit_code, CliError, CommandResult};
 use crate::files::OutputFile;
 use drafti_archive::import::tzdraft::{import, ImportError, Imported};
-use drafti_archive::input::open_file;
+use drafti_archive::input::describe;
 use drafti_archive::replay::ReplayOptions;
 use drafti_archive::validation::Validated;
 use drafti_pdn::RawGame;
 use drafti_report::diagnostic::{game_label, write_problem};
-use std::io::{BufRead, Write};
+use std::io::{BufRead, IsTerminal, Write};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -56,9 +56,15 @@ struct Counts {
 fn tzdraft(args: TzdraftArgs) -> CommandResult {
     let name = args.file.clone().unwrap_or_else(|| "-".to_string());
     let reader: Box<dyn BufRead + Send> = if name == "-" {
+        if std::io::stdin().is_terminal() {
+            eprintln!(
+                "reading TzDraft JSON from the terminal: paste the games, then press Ctrl-D; \
+                 or give a FILE, e.g. drafti import tzdraft games.json"
+            );
+        }
         Box::new(std::io::BufReader::with_capacity(1 << 16, std::io::stdin()))
     } else {
-        open_file(&name)?.0
+        Box::new(std::io::BufReader::with_capacity(1 << 16, open(&name)?))
     };
     let shown = if name == "-" {
         "<stdin>"
@@ -99,6 +105,15 @@ fn tzdraft(args: TzdraftArgs) -> CommandResult {
         counts.plies
     );
     Ok(exit_code(counts.invalid > 0))
+}
+
+/// The file `name`, opened to read (a folder or a missing file named in the error).
+fn open(name: &str) -> Result<std::fs::File, CliError> {
+    if std::fs::metadata(name).is_ok_and(|m| m.is_dir()) {
+        return Err(CliError::new(format!("{name} is a directory")));
+    }
+    std::fs::File::open(name)
+        .map_err(|e| CliError::new(format!("cannot open {name}: {}", describe(&e))))
 }
 
 fn output_name(args: &TzdraftArgs) -> String {

@@ -317,7 +317,19 @@ fn input_that_cannot_be_read_exits_2() {
     );
     let (code, _, stderr) = run_drafti(&["import", "tzdraft", "fixtures/tzdraft"]);
     assert_eq!(code, 2);
-    assert!(stderr.contains("is a directory"), "{stderr}");
+    assert_eq!(stderr, "drafti: fixtures/tzdraft is a directory\n");
+    let png = temp_dir("import-png").join("board.png");
+    std::fs::write(&png, b"\n\x89PNG\r\n\x1a\n\0\0").unwrap();
+    let (code, out, stderr) = run_drafti(&["import", "tzdraft", png.to_str().unwrap()]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert_eq!(
+        stderr,
+        format!(
+            "drafti: {}:2: not TzDraft JSON (expected a game object, an array of games or \
+             JSON Lines; the line starts with \"\u{fffd}PNG\")\n",
+            png.display()
+        )
+    );
 }
 
 #[cfg(unix)]

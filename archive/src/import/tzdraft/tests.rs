@@ -303,3 +303,13 @@ fn captured_squares_must_come_in_an_order_the_piece_can_take_them() {
         Ok("c1xa3xf8xh6xc1".to_string())
     );
 }
+
+#[test]
+fn a_byte_order_mark_is_skipped() {
+    let good = game_json("bom", &moves_of(&["c3-d4"]));
+    for text in [format!("\u{feff}{good}\n"), format!("\u{feff}[\n{good}\n]")] {
+        let games = read(&text);
+        assert_eq!(games.len(), 1);
+        assert!(game(&games[0]).is_valid());
+    }
+}
