@@ -452,7 +452,7 @@ fn document_games(
 ) -> Result<usize, ImportError> {
     let syntax = |e: serde_json::Error| ImportError::Syntax {
         name: name.to_string(),
-        line: e.line() as u32 + first_line - 1,
+        line: line_in(first_line, &e),
         column: e.column() as u32,
         message: strip_position(&e),
     };
@@ -505,6 +505,12 @@ impl<'t> LineCounter<'t> {
     }
 }
 
+/// The line of the input where `e` is, in a text that starts on line `first`.
+fn line_in(first: u32, e: &serde_json::Error) -> u32 {
+    let line = u32::try_from(e.line()).unwrap_or(u32::MAX);
+    first.saturating_add(line.saturating_sub(1))
+}
+
 /// serde_json's message without its ` at line L column C`.
 fn strip_position(e: &serde_json::Error) -> String {
     let text = e.to_string();
@@ -540,11 +546,11 @@ fn game_of_text(index: usize, line: u32, text: &[u8], options: &ReplayOptions) -
                 .unwrap_or_default();
             let message = format!(
                 "line {}{of}: {what}: {} (column {})",
-                line + e.line() as u32 - 1,
+                line_in(line, &e),
                 strip_position(&e),
                 e.column()
             );
-            let mut imported = unreadable(index, line + e.line() as u32 - 1, id, message);
+            let mut imported = unreadable(index, line_in(line, &e), id, message);
             imported.line = line;
             imported
         }
