@@ -673,7 +673,11 @@ pub fn tags(game: &TzGame) -> Vec<Tag> {
             .then(|| ai.clone())
             .flatten()
     });
-    let kind = game.game_type.as_deref().unwrap_or("?").to_lowercase();
+    let kind = match game.game_type.as_deref() {
+        Some("AI") => "AI".to_string(),
+        Some(kind) => kind.to_lowercase(),
+        None => "?".to_string(),
+    };
     let date = [&game.started_at, &game.created_at]
         .into_iter()
         .flatten()

@@ -164,6 +164,7 @@ fn tags_carry_every_field() {
     assert_eq!(comments, evals);
 
     let (_, pdn, _) = run_drafti(&["import", "tzdraft", &fixture("promotion.json")]);
+    assert_eq!(tag(&pdn, "Event"), Some("TzDraft AI game"));
     assert_eq!(tag(&pdn, "Black"), Some("TzDraft AI level 7"));
     assert_eq!(tag(&pdn, "TzDraftAiLevel"), Some("7"));
     assert_eq!(tag(&pdn, "BlackElo"), None);
