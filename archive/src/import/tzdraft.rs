@@ -978,6 +978,7 @@ pub fn convert(game: TzGame, line: u32, options: &ReplayOptions) -> ReplayedGame
             p.span.line = line;
             p.span.column = 1;
         }
+        p.message = format!("TzDraft game {id}: {}", p.message);
     }
     if let Some(problem) = bad {
         replayed.problems.push(problem);

@@ -356,3 +356,23 @@ fn a_write_error_exits_2() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_winner_the_final_position_contradicts_is_named() {
+    // The ranked game ends with Black unable to move: a record saying Black won is wrong.
+    let mut game = read_fixture("ranked.json");
+    game["data"]["game"]["winner"] = "BLACK".into();
+    let path = temp_dir("import-winner").join("wrong.json");
+    std::fs::write(&path, game.to_string()).unwrap();
+    let (code, _, stderr) = run_drafti(&["import", "tzdraft", path.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(
+        stderr.starts_with(&format!(
+            "{}:1:1: error: TzDraft game 00000000-0000-4000-8000-000000000001: result 0-1 \
+             contradicts the final position: Black is to move and has no legal move, so White \
+             won\n  --> game 1 (Asha - Juma), ply 59\n",
+            path.display()
+        )),
+        "{stderr}"
+    );
+}
