@@ -979,7 +979,7 @@ pub fn eval_command(white_score: Score) -> String {
     match (white_score.win_distance(), white_score.loss_distance()) {
         (Some(n), _) => format!("[%eval #{n}]"),
         (_, Some(n)) => format!("[%eval #-{n}]"),
-        _ => format!("[%eval {:.2}]", f64::from(white_score.raw()) / 100.0),
+        _ => drafti_pdn::eval_command(white_score.raw()),
     }
 }
 

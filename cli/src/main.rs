@@ -63,6 +63,9 @@ enum Command {
     /// Endgame tables: build, probe, verify, list (every position with few pieces, solved).
     #[command(subcommand_required = true)]
     Egtb(commands::egtb::Args),
+    /// Games from other platforms as PDN, replayed: `import tzdraft` reads TzDraft's JSON.
+    #[command(subcommand_required = true)]
+    Import(commands::import::Args),
     /// Time drafti's hot paths on fixed work: perft, PDN writing and parsing, replay, search.
     Bench(commands::bench::Args),
 }
@@ -93,6 +96,7 @@ fn main() -> ExitCode {
         Command::Hub(args) => commands::hub::run(args),
         Command::Match(args) => commands::r#match::run(args),
         Command::Egtb(args) => commands::egtb::run(args),
+        Command::Import(args) => commands::import::run(args),
     };
     match result {
         Ok(code) => code,

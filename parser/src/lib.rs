@@ -62,4 +62,4 @@ pub use grammar::{parse_game, MAX_VARIATION_DEPTH};
 pub use reader::{parse_games, GameReader};
 pub use span::Span;
 pub use split::{GameSplitter, RawGame, DEFAULT_MAX_GAME_BYTES};
-pub use writer::{write_game, write_game_to, write_games, LINE_WIDTH};
+pub use writer::{eval_command, write_game, write_game_to, write_games, LINE_WIDTH};

@@ -20,6 +20,19 @@ use crate::ast::{tag_rank, GameRecord, Line, MoveNode};
 /// Lines are wrapped to at most this many columns (unless one token is longer).
 pub const LINE_WIDTH: usize = 80;
 
+/// The machine-readable evaluation written into a move's comment, lichess's `[%eval …]`:
+/// from White's side, `centimen` hundredths of a man, written in men with two decimals.
+/// (`drafti analyze --pdn` writes its scores so, and `drafti import tzdraft` the evaluations
+/// a record carries.)
+///
+/// ```
+/// assert_eq!(drafti_pdn::eval_command(35), "[%eval 0.35]");
+/// assert_eq!(drafti_pdn::eval_command(-120), "[%eval -1.20]");
+/// ```
+pub fn eval_command(centimen: i32) -> String {
+    format!("[%eval {:.2}]", f64::from(centimen) / 100.0)
+}
+
 /// One game as canonical PDN, ending with a newline.
 ///
 /// ```

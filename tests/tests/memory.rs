@@ -331,3 +331,54 @@ mod engines {
         }
     }
 }
+
+#[test]
+fn import_tzdraft_reads_json_lines_in_bounded_memory() {
+    // One game a line (tests/fixtures/tzdraft/games.jsonl's first), then a line of 100 MB (a
+    // damaged export): skipped as an unreadable game, read in at most 1 MiB (a game of
+    // 6,000 plies is that long).
+    let jsonl = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/tzdraft/games.jsonl");
+    let text = std::fs::read_to_string(jsonl).unwrap();
+    let game = text.lines().next().unwrap();
+    let dir = std::env::temp_dir().join(format!("drafti-memory-tz-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let write = |name: &str, games: usize, long_line: bool| {
+        let path = dir.join(name);
+        let mut out = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+        writeln!(out, "{game}").unwrap();
+        if long_line {
+            out.write_all(b"{\"id\": \"long\", \"notes\": \"").unwrap();
+            let chunk = vec![b'x'; 1 << 20];
+            for _ in 0..100 {
+                out.write_all(&chunk).unwrap();
+            }
+            out.write_all(b"\"}\n").unwrap();
+        }
+        for _ in 1..games {
+            writeln!(out, "{game}").unwrap();
+        }
+        out.flush().unwrap();
+        path.to_string_lossy().into_owned()
+    };
+    let one = write("one.jsonl", 1, false);
+    let (code, base) = peak_rss_kib(&["import", "tzdraft", &one]);
+    assert_eq!(code, 0);
+    let many = write("many.jsonl", 2000, false);
+    let (code, peak) = peak_rss_kib(&["import", "tzdraft", &many]);
+    assert_eq!(code, 0);
+    assert!(
+        peak < base + (4 << 10),
+        "2,000 games: peak RSS {peak} KiB, one game {base} KiB"
+    );
+    let long = write("long.jsonl", 2, true);
+    let (code, peak) = peak_rss_kib(&["import", "tzdraft", &long]);
+    assert_eq!(code, 1);
+    assert!(
+        peak < base + (12 << 10),
+        "a 100 MB line: peak RSS {peak} KiB, one game {base} KiB"
+    );
+    for file in [one, many, long] {
+        std::fs::remove_file(file).ok();
+    }
+    std::fs::remove_dir(&dir).ok();
+}

@@ -5,6 +5,7 @@ pub mod bench;
 pub mod egtb;
 pub mod fmt;
 pub mod hub;
+pub mod import;
 pub mod r#match;
 pub mod moves;
 pub mod openings;

@@ -14,6 +14,7 @@ mod fmt_cli;
 mod hostile_input_cli;
 mod hub_protocol;
 mod hub_pydraughts;
+mod import_cli;
 mod match_cli;
 mod openings_cli;
 mod output_files_cli;

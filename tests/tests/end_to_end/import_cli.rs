@@ -1,0 +1,378 @@
+//! End-to-end tests of `drafti import tzdraft`: the fixtures of `tests/fixtures/tzdraft/`
+//! (TzDraft records built by its `make.py` from drafti's self-play games) imported, the PDN
+//! validated by `drafti validate` and read back to TzDraft's moves, the corrupted and the
+//! malformed records reported, the tags, the JSON lines, stdin, `--out` and the exit codes.
+
+use drafti_archive::import::tzdraft::{tzdraft_move, TzMove};
+use drafti_archive::replay::{replay, ReplayOptions};
+use drafti_tests::{drafti_command, run_drafti, temp_dir};
+use serde_json::Value;
+
+fn fixture(name: &str) -> String {
+    format!("fixtures/tzdraft/{name}")
+}
+
+fn read_fixture(name: &str) -> Value {
+    let path = format!("{}/fixtures/tzdraft/{name}", env!("CARGO_MANIFEST_DIR"));
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// The moves of a fixture's game, wherever its shape keeps them.
+fn fixture_moves(game: &Value) -> Vec<TzMove> {
+    let game = game.get("data").unwrap_or(game);
+    let moves = game.get("moves").expect("moves");
+    serde_json::from_value(moves.clone()).unwrap()
+}
+
+/// What identifies a move: from, to, the captured squares in order, the promotion.
+fn key(m: &TzMove) -> (i64, i64, Vec<i64>, Option<bool>) {
+    (
+        m.from_square,
+        m.to_square,
+        m.captured_squares.clone(),
+        m.is_promotion,
+    )
+}
+
+/// The games of a PDN text replayed, each move back in TzDraft's form.
+fn pdn_moves(pdn: &str) -> Vec<Vec<TzMove>> {
+    drafti_pdn::parse_games(pdn.as_bytes())
+        .into_iter()
+        .map(|record| {
+            let game = replay(record.unwrap(), &ReplayOptions::default());
+            assert!(game.is_valid(), "{:?}", game.problems);
+            game.moves
+                .iter()
+                .enumerate()
+                .map(|(i, mv)| tzdraft_move(mv, game.positions[i].turn(), i + 1))
+                .collect()
+        })
+        .collect()
+}
+
+fn tag<'a>(pdn: &'a str, name: &str) -> Option<&'a str> {
+    let start = format!("[{name} \"");
+    pdn.lines()
+        .find_map(|l| l.strip_prefix(start.as_str()))
+        .and_then(|rest| rest.strip_suffix("\"]"))
+}
+
+/// `drafti validate` of a PDN text: (exit code, stderr).
+fn validate(pdn: &str, name: &str) -> (i32, String) {
+    let dir = temp_dir(name);
+    let path = dir.join("games.pdn");
+    std::fs::write(&path, pdn).unwrap();
+    let (code, _, stderr) = run_drafti(&["validate", path.to_str().unwrap()]);
+    (code, stderr)
+}
+
+#[test]
+fn each_fixture_imports_validates_and_reads_back_to_the_same_moves() {
+    for name in [
+        "ranked.json",
+        "timeout.json",
+        "multicapture.json",
+        "promotion.json",
+    ] {
+        let (code, pdn, stderr) = run_drafti(&["import", "tzdraft", &fixture(name)]);
+        let moves = fixture_moves(&read_fixture(name));
+        assert_eq!(code, 0, "{name}: {stderr}");
+        assert_eq!(
+            stderr,
+            format!(
+                "1 TzDraft game from {}: 1 valid, 0 invalid, {} plies\n",
+                fixture(name),
+                moves.len()
+            )
+        );
+        let (code, report) = validate(&pdn, "import-valid");
+        assert_eq!(code, 0, "{name}: {report}");
+        assert!(report.starts_with("1 games in 1 file: 1 valid, 0 invalid, 0 warnings"));
+        let back = pdn_moves(&pdn);
+        assert_eq!(back.len(), 1);
+        let want: Vec<_> = moves.iter().map(key).collect();
+        let got: Vec<_> = back[0].iter().map(key).collect();
+        assert_eq!(got, want, "{name}");
+    }
+}
+
+#[test]
+fn the_fixtures_hold_what_they_are_for() {
+    let multi = fixture_moves(&read_fixture("multicapture.json"));
+    assert!(multi.iter().any(|m| m.captured_squares.len() >= 2));
+    let promotion = fixture_moves(&read_fixture("promotion.json"));
+    let crowned = promotion
+        .iter()
+        .position(|m| m.is_promotion == Some(true))
+        .unwrap();
+    assert!(crowned + 1 < promotion.len(), "a promotion mid-game");
+    let timeout = read_fixture("timeout.json");
+    assert_eq!(timeout["endReason"], "TIME");
+}
+
+#[test]
+fn tags_carry_every_field() {
+    let (code, pdn, _) = run_drafti(&["import", "tzdraft", &fixture("ranked.json")]);
+    assert_eq!(code, 0);
+    let json = read_fixture("ranked.json");
+    let game = &json["data"]["game"];
+    let expect = [
+        ("Event", "TzDraft ranked game"),
+        ("Site", "TzDraft"),
+        ("Date", "2026.03.02"),
+        ("White", "Asha"),
+        ("Black", "Juma"),
+        ("Result", "1-0"),
+        ("WhiteElo", "1207"),
+        ("BlackElo", "1195"),
+        ("Variant", "Tanzanian"),
+        ("Termination", "no legal move"),
+        ("TimeControl", "600"),
+        ("TzDraftType", "RANKED"),
+        ("TzDraftRuleVersion", "TZ-8x8-v1.1"),
+        ("TzDraftStatus", "FINISHED"),
+        ("TzDraftEndReason", "NO_MOVES"),
+        ("TzDraftWhiteUsername", "asha"),
+        ("TzDraftCreatedAt", "2026-03-02T17:59:58.000Z"),
+        ("TzDraftWhiteTimeMs", "312000"),
+    ];
+    for (name, value) in expect {
+        assert_eq!(tag(&pdn, name), Some(value), "{name}\n{pdn}");
+    }
+    assert_eq!(tag(&pdn, "TzDraftId"), game["id"].as_str());
+    assert_eq!(
+        tag(&pdn, "TzDraftBlackPlayerId"),
+        game["blackPlayerId"].as_str()
+    );
+
+    let (_, pdn, _) = run_drafti(&["import", "tzdraft", &fixture("timeout.json")]);
+    assert_eq!(tag(&pdn, "Result"), Some("0-1"));
+    assert_eq!(tag(&pdn, "Termination"), Some("time forfeit"));
+    assert_eq!(tag(&pdn, "White"), Some("Neema"));
+    assert_eq!(tag(&pdn, "TzDraftWhiteTimeMs"), Some("0"));
+    assert_eq!(tag(&pdn, "TzDraftBlackTimeMs"), Some("41250"));
+    // The engine's evaluations as analyze --pdn writes them: [%eval men] from White's side.
+    let evals: Vec<String> = fixture_moves(&read_fixture("timeout.json"))
+        .iter()
+        .map(|m| format!("{{[%eval {:.2}]}}", m.engine_eval.unwrap() as f64 / 100.0))
+        .collect();
+    let flat = pdn.split_whitespace().collect::<Vec<_>>().join(" ");
+    let comments: Vec<String> = flat
+        .match_indices("{[%eval ")
+        .map(|(i, _)| flat[i..i + flat[i..].find('}').unwrap() + 1].to_string())
+        .collect();
+    assert_eq!(comments, evals);
+
+    let (_, pdn, _) = run_drafti(&["import", "tzdraft", &fixture("promotion.json")]);
+    assert_eq!(tag(&pdn, "Event"), Some("TzDraft AI game"));
+    assert_eq!(tag(&pdn, "Black"), Some("TzDraft AI level 7"));
+    assert_eq!(tag(&pdn, "TzDraftAiLevel"), Some("7"));
+    assert_eq!(tag(&pdn, "BlackElo"), None);
+}
+
+const CORRUPTED: &str = "TzDraft game 00000000-0000-4000-8000-000000000005: illegal move 46 \
+                         (17x14x1) at ply 46 (Black to move): the move from g5 to g1 captures \
+                         f4, f2, not the squares listed (f4)";
+
+#[test]
+fn a_corrupted_move_is_named_and_the_game_kept_up_to_it() {
+    let (code, pdn, stderr) = run_drafti(&["import", "tzdraft", &fixture("corrupted.json")]);
+    assert_eq!(code, 1);
+    assert!(
+        stderr.starts_with(&format!(
+            "fixtures/tzdraft/corrupted.json:1:1: error: {CORRUPTED}\n  --> game 1, ply 46\n"
+        )),
+        "{stderr}"
+    );
+    assert!(stderr.contains("   = legal moves: g5xg1\n"), "{stderr}");
+    assert!(stderr.ends_with(
+        "1 TzDraft game from fixtures/tzdraft/corrupted.json: 0 valid, 1 invalid, 45 plies\n"
+    ));
+    // The PDN keeps the 45 moves before it, legal, and says where and why it is cut.
+    let (code, _) = validate(&pdn, "import-cut");
+    assert_eq!(code, 0);
+    let moves = fixture_moves(&read_fixture("corrupted.json"));
+    let back = pdn_moves(&pdn);
+    let want: Vec<_> = moves[..45].iter().map(key).collect();
+    assert_eq!(back[0].iter().map(key).collect::<Vec<_>>(), want);
+    let flat = pdn.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(flat.contains(&format!("{{the record is cut here: {CORRUPTED}}} 0-1")));
+}
+
+#[test]
+fn an_array_goes_on_after_a_bad_game() {
+    let (code, out, stderr) = run_drafti(&["import", "tzdraft", "--json", &fixture("array.json")]);
+    assert_eq!(code, 1);
+    assert!(stderr.starts_with(&format!(
+        "fixtures/tzdraft/array.json:521:1: error: {CORRUPTED}\n  --> game 2, ply 46\n"
+    )));
+    let games = read_fixture("array.json");
+    let lines: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3);
+    for (i, line) in lines.iter().enumerate() {
+        assert_eq!(line["file"], "fixtures/tzdraft/array.json");
+        assert_eq!(line["index"], i + 1);
+        assert_eq!(line["source_id"], games[i]["id"]);
+        assert_eq!(line["variant"], "tz");
+        let plies = fixture_moves(&games[i]).len();
+        if i == 1 {
+            assert_eq!(line["status"], "invalid");
+            assert_eq!(line["plies"], 45);
+            assert_eq!(line["errors"][0]["kind"], "illegal_move");
+            assert_eq!(line["errors"][0]["ply"], 46);
+            assert_eq!(line["errors"][0]["line"], 521);
+            assert_eq!(line["errors"][0]["move"], "17x14x1");
+            assert_eq!(line["errors"][0]["message"], CORRUPTED);
+        } else {
+            assert_eq!(line["status"], "valid", "{line}");
+            assert_eq!(line["plies"], plies);
+            assert_eq!(line["errors"], Value::Array(Vec::new()));
+        }
+    }
+    assert_eq!(lines[0]["line"], 2);
+    assert_eq!(lines[0]["tags"]["TzDraftType"], "AI");
+    assert_eq!(
+        lines[2]["tags"]["TzDraftLeagueGameId"],
+        games[2]["leagueGameId"]
+    );
+}
+
+#[test]
+fn a_malformed_json_line_is_named_and_the_others_imported() {
+    let path = fixture("games.jsonl");
+    let (code, pdn, stderr) = run_drafti(&["import", "tzdraft", &path]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        stderr,
+        "fixtures/tzdraft/games.jsonl:2:1: error: line 2 (game \
+         00000000-0000-4000-8000-000000000009): malformed JSON: EOF while parsing a value \
+         (column 120)\n  --> game 2 (unreadable)\n\n4 TzDraft games from \
+         fixtures/tzdraft/games.jsonl: 3 valid, 1 invalid, 234 plies\n"
+    );
+    let text = std::fs::read_to_string(format!("{}/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let good: Vec<Value> = text
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    assert_eq!(good.len(), 3);
+    let back = pdn_moves(&pdn);
+    assert_eq!(back.len(), 3);
+    for (game, moves) in good.iter().zip(&back) {
+        let want: Vec<_> = fixture_moves(game).iter().map(key).collect();
+        assert_eq!(moves.iter().map(key).collect::<Vec<_>>(), want);
+    }
+    assert_eq!(validate(&pdn, "import-jsonl").0, 0);
+    let (_, json, _) = run_drafti(&["import", "tzdraft", "--json", &path]);
+    let lines: Vec<Value> = json
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 4);
+    assert_eq!(lines[1]["status"], "invalid");
+    assert_eq!(lines[1]["line"], 2);
+    assert_eq!(lines[1]["errors"][0]["kind"], "syntax");
+    assert_eq!(
+        lines[1]["source_id"],
+        "00000000-0000-4000-8000-000000000009"
+    );
+    assert_eq!(lines[3]["line"], 4);
+}
+
+#[test]
+fn stdin_and_out_give_the_same_pdn() {
+    let (_, expected, _) = run_drafti(&["import", "tzdraft", &fixture("ranked.json")]);
+    let dir = temp_dir("import-out");
+    let out = dir.join("ranked.pdn");
+    let input = std::fs::File::open(format!(
+        "{}/fixtures/tzdraft/ranked.json",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let output = drafti_command()
+        .args(["import", "tzdraft", "-", "--out", out.to_str().unwrap()])
+        .stdin(input)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert!(output.stdout.is_empty());
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        "1 TzDraft game from <stdin>: 1 valid, 0 invalid, 59 plies\n"
+    );
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), expected);
+}
+
+#[test]
+fn input_that_cannot_be_read_exits_2() {
+    let (code, out, stderr) = run_drafti(&["import", "tzdraft", "no/such.json"]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert_eq!(stderr, "drafti: cannot open no/such.json: no such file\n");
+    let (code, _, stderr) = run_drafti(&["import", "tzdraft", "fixtures/validate/black-first.pdn"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.starts_with("drafti: fixtures/validate/black-first.pdn:1:"),
+        "{stderr}"
+    );
+    let (code, _, stderr) = run_drafti(&["import", "tzdraft", "fixtures/tzdraft"]);
+    assert_eq!(code, 2);
+    assert_eq!(stderr, "drafti: fixtures/tzdraft is a directory\n");
+    let png = temp_dir("import-png").join("board.png");
+    std::fs::write(&png, b"\n\x89PNG\r\n\x1a\n\0\0").unwrap();
+    let (code, out, stderr) = run_drafti(&["import", "tzdraft", png.to_str().unwrap()]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert_eq!(
+        stderr,
+        format!(
+            "drafti: {}:2: not TzDraft JSON (expected a game object, an array of games or \
+             JSON Lines; the line starts with \"\u{fffd}PNG\")\n",
+            png.display()
+        )
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_write_error_exits_2() {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let output = drafti_command()
+        .args(["import", "tzdraft"])
+        .arg(format!(
+            "{}/fixtures/tzdraft/ranked.json",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .stdout(full)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("cannot write the report: No space left on device"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_winner_the_final_position_contradicts_is_named() {
+    // The ranked game ends with Black unable to move: a record saying Black won is wrong.
+    let mut game = read_fixture("ranked.json");
+    game["data"]["game"]["winner"] = "BLACK".into();
+    let path = temp_dir("import-winner").join("wrong.json");
+    std::fs::write(&path, game.to_string()).unwrap();
+    let (code, _, stderr) = run_drafti(&["import", "tzdraft", path.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(
+        stderr.starts_with(&format!(
+            "{}:1:1: error: TzDraft game 00000000-0000-4000-8000-000000000001: result 0-1 \
+             contradicts the final position: Black is to move and has no legal move, so White \
+             won\n  --> game 1 (Asha - Juma), ply 59\n",
+            path.display()
+        )),
+        "{stderr}"
+    );
+}
