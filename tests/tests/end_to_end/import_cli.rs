@@ -87,7 +87,7 @@ fn each_fixture_imports_validates_and_reads_back_to_the_same_moves() {
         );
         let (code, report) = validate(&pdn, "import-valid");
         assert_eq!(code, 0, "{name}: {report}");
-        assert!(report.starts_with("1 games in 1 file: 1 valid, 0 invalid, 0 warnings"));
+        assert!(report.starts_with("1 game in 1 file: 1 valid, 0 invalid, 0 warnings"));
         let back = pdn_moves(&pdn);
         assert_eq!(back.len(), 1);
         let want: Vec<_> = moves.iter().map(key).collect();
