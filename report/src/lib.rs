@@ -89,3 +89,13 @@ pub fn visible(text: &str) -> Cow<'_, str> {
 fn hidden(c: char) -> bool {
     c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
+
+/// A count and its noun, singular for one: `1 game`, `2,004 games`.
+///
+/// ```
+/// assert_eq!(drafti_report::counted(1, "blunder", "blunders"), "1 blunder");
+/// assert_eq!(drafti_report::counted(4858, "blunder", "blunders"), "4,858 blunders");
+/// ```
+pub fn counted(n: u64, one: &str, many: &str) -> String {
+    format!("{} {}", thousands(n), if n == 1 { one } else { many })
+}

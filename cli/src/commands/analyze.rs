@@ -22,7 +22,7 @@ use drafti_archive::validation::{names_no_variant, valid_under, VariantGuess};
 use drafti_pdn::write_game_to;
 use drafti_report::analysis::{game_text, skipped_text};
 use drafti_report::diagnostic::variant_note;
-use drafti_report::thousands;
+use drafti_report::{counted, thousands};
 use drafti_rules::Variant;
 use std::io::Write;
 use std::process::ExitCode;
@@ -245,16 +245,16 @@ pub fn run(args: Args) -> CommandResult {
         None => String::new(),
     };
     eprintln!(
-        "{} games{shard}: {} analysed, {} invalid (skipped); {} positions at {} on {jobs} {}: {} inaccuracies, {} mistakes, {} blunders; {:.2} s, {} positions/s",
-        thousands(t.games),
+        "{}{shard}: {} analysed, {} invalid (skipped); {} at {} on {jobs} {}: {}, {}, {}; {:.2} s, {} positions/s",
+        counted(t.games, "game", "games"),
         thousands(t.analysed),
         thousands(t.invalid),
-        thousands(t.positions),
+        counted(t.positions, "position", "positions"),
         search,
         if jobs == 1 { "thread" } else { "threads" },
-        thousands(t.flagged[0]),
-        thousands(t.flagged[1]),
-        thousands(t.flagged[2]),
+        counted(t.flagged[0], "inaccuracy", "inaccuracies"),
+        counted(t.flagged[1], "mistake", "mistakes"),
+        counted(t.flagged[2], "blunder", "blunders"),
         secs,
         thousands(rate)
     );
