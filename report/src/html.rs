@@ -413,7 +413,17 @@ pub(crate) fn head_and_summary(c: &mut Collector<'_>, info: &RunInfo) -> String 
     }
     out.push_str("</div>");
 
-    // Archive health.
+    health(&mut out, c);
+    players(&mut out, c);
+    biggest_blunders(&mut out, c);
+    openings(&mut out, c);
+    games_index(&mut out, c);
+    out.push_str(r#"<p class="legend note"><span><i style="background:#d62828"></i>blunder ??</span><span><i style="background:#f08c00"></i>mistake ?</span><span><i style="background:#e9c46a"></i>inaccuracy ?!</span><span><i style="background:#2b9348"></i>engine's best move</span></p>"#);
+    out
+}
+
+/// The archive's health: games per file, the counts, the first errors.
+fn health(out: &mut String, c: &mut Collector<'_>) {
     out.push_str(r#"<h2 id="health">Archive health</h2><div class="scroll"><table><tr><th>file</th><th class="r">games</th></tr>"#);
     for (name, n) in c.names.iter().zip(&c.games_per_input) {
         let _ = write!(
@@ -445,8 +455,10 @@ pub(crate) fn head_and_summary(c: &mut Collector<'_>, info: &RunInfo) -> String 
         }
         out.push_str("</ul>");
     }
+}
 
-    // Players.
+/// Blunders per player, the 50 with the most games.
+fn players(out: &mut String, c: &mut Collector<'_>) {
     out.push_str(r#"<h2 id="players">Blunders per player</h2><div class="scroll"><table><tr><th>player</th><th class="r">games</th><th class="r hide-s">score</th><th class="r hide-s">moves</th><th class="r">??</th><th class="r">?</th><th class="r hide-s">?!</th><th class="r">?? /100</th><th class="r">accuracy</th></tr>"#);
     for (name, p) in c.players_sorted().into_iter().take(50) {
         let _ = write!(
@@ -475,8 +487,10 @@ pub(crate) fn head_and_summary(c: &mut Collector<'_>, info: &RunInfo) -> String 
             c.players.len() - 50
         );
     }
+}
 
-    // Biggest blunders.
+/// The biggest blunders, each linked to its board.
+fn biggest_blunders(out: &mut String, c: &mut Collector<'_>) {
     out.push_str(r#"<h2 id="blunders">Biggest blunders</h2>"#);
     let biggest = c.biggest_blunders().to_vec();
     if biggest.is_empty() {
@@ -501,8 +515,10 @@ pub(crate) fn head_and_summary(c: &mut Collector<'_>, info: &RunInfo) -> String 
         }
         out.push_str("</table></div>");
     }
+}
 
-    // Openings.
+/// The openings most played.
+fn openings(out: &mut String, c: &mut Collector<'_>) {
     let mut rows: Vec<_> = c
         .openings
         .rows(1)
@@ -536,8 +552,10 @@ pub(crate) fn head_and_summary(c: &mut Collector<'_>, info: &RunInfo) -> String 
             rows.len() - shown
         );
     }
+}
 
-    // Index of games.
+/// The index of the games, with links to their sections.
+fn games_index(out: &mut String, c: &mut Collector<'_>) {
     let _ = write!(out, r#"<h2 id="games">Games</h2>"#);
     if c.games > c.index.len() as u64 {
         let _ = write!(
@@ -588,8 +606,6 @@ pub(crate) fn head_and_summary(c: &mut Collector<'_>, info: &RunInfo) -> String 
         );
     }
     out.push_str("</table></div></details>");
-    out.push_str(r#"<p class="legend note"><span><i style="background:#d62828"></i>blunder ??</span><span><i style="background:#f08c00"></i>mistake ?</span><span><i style="background:#e9c46a"></i>inaccuracy ?!</span><span><i style="background:#2b9348"></i>engine's best move</span></p>"#);
-    out
 }
 
 /// The end of the document: how to read the report, and the viewer's script.
