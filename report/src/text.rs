@@ -112,6 +112,26 @@ fn summary(c: &mut Collector<'_>, info: &RunInfo) -> String {
         }
     }
 
+    players(&mut out, c);
+    biggest_blunders(&mut out, c);
+    openings(&mut out, c);
+
+    let _ = writeln!(
+        out,
+        "\nHow to read it: winning chances are the engine's estimate of a side's chance to win \
+         (50% = even).\nA blunder (??) costs the player at least {:.0} points of them, or a \
+         proven result; a mistake (?) at least {:.1};\nan inaccuracy (?!) at least {:.2}. \
+         Accuracy is 100% when every move keeps what the best move keeps.\nScore: points won \
+         in percent (a draw is half a point); for openings, the first mover's (1st mover).",
+        50.0 * BLUNDER_DROP,
+        50.0 * MISTAKE_DROP,
+        50.0 * INACCURACY_DROP
+    );
+    out
+}
+
+/// Blunders per player: the players with the most games, then all of them together.
+fn players(out: &mut String, c: &mut Collector<'_>) {
     let _ = writeln!(
         out,
         "\nBlunders per player (?? blunders, ? mistakes, ?! inaccuracies; {} analysed positions)",
@@ -168,7 +188,10 @@ fn summary(c: &mut Collector<'_>, info: &RunInfo) -> String {
             .map_or_else(|| "-".to_string(), |r| format!("{r:.2}")),
         pct(t.accuracy()),
     );
+}
 
+/// The biggest blunders, the mover's winning chances before and after.
+fn biggest_blunders(out: &mut String, c: &mut Collector<'_>) {
     let biggest = c.biggest_blunders().to_vec();
     if !biggest.is_empty() {
         let _ = writeln!(
@@ -195,7 +218,10 @@ fn summary(c: &mut Collector<'_>, info: &RunInfo) -> String {
             );
         }
     }
+}
 
+/// The openings most played.
+fn openings(out: &mut String, c: &mut Collector<'_>) {
     let mut rows: Vec<_> = c
         .openings
         .rows(1)
@@ -227,17 +253,4 @@ fn summary(c: &mut Collector<'_>, info: &RunInfo) -> String {
             r.name
         );
     }
-
-    let _ = writeln!(
-        out,
-        "\nHow to read it: winning chances are the engine's estimate of a side's chance to win \
-         (50% = even).\nA blunder (??) costs the player at least {:.0} points of them, or a \
-         proven result; a mistake (?) at least {:.1};\nan inaccuracy (?!) at least {:.2}. \
-         Accuracy is 100% when every move keeps what the best move keeps.\nScore: points won \
-         in percent (a draw is half a point); for openings, the first mover's (1st mover).",
-        50.0 * BLUNDER_DROP,
-        50.0 * MISTAKE_DROP,
-        50.0 * INACCURACY_DROP
-    );
-    out
 }
