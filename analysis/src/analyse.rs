@@ -194,6 +194,85 @@ impl Default for AnalysisOptions {
     }
 }
 
+/// Changes to an analysis's settings, as `drafti analyze`'s flags and the Python package's
+/// keywords give them; each `None` (or `false`) keeps the base's value.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AnalysisOverrides {
+    /// The pass's depth and nodes: either or both replace its limits (with both, whichever
+    /// is reached first).
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    /// No re-search of nominated moves; else its depth and nodes.
+    pub no_verify: bool,
+    pub verify_depth: Option<u32>,
+    pub verify_nodes: Option<u64>,
+    /// No confirmation; else its depth and nodes (from the default confirmation when the base
+    /// has none).
+    pub no_confirm: bool,
+    pub confirm_depth: Option<u32>,
+    pub confirm_nodes: Option<u64>,
+    pub confirm_band: Option<(f64, f64)>,
+    pub nominate: Option<f64>,
+    pub blunder_depths: Option<u32>,
+}
+
+impl AnalysisOverrides {
+    /// `base` with these changes.
+    ///
+    /// ```
+    /// use drafti_analysis::{AnalysisOptions, AnalysisOverrides};
+    /// let options = AnalysisOverrides { depth: Some(3), no_verify: true, ..Default::default() }
+    ///     .apply(AnalysisOptions::default());
+    /// assert_eq!(options.limits.depth, Some(3));
+    /// assert!(options.verify.is_none());
+    /// assert_eq!(options.confirm, AnalysisOptions::default().confirm);
+    /// ```
+    pub fn apply(&self, base: AnalysisOptions) -> AnalysisOptions {
+        let mut options = base;
+        if self.depth.is_some() || self.nodes.is_some() {
+            options.limits = Limits {
+                depth: self.depth,
+                nodes: self.nodes,
+                ..Limits::default()
+            };
+        }
+        if self.no_verify {
+            options.verify = None;
+        } else if let Some(verify) = options.verify.as_mut() {
+            if let Some(d) = self.verify_depth {
+                verify.depth = Some(d);
+            }
+            if let Some(n) = self.verify_nodes {
+                verify.nodes = Some(n);
+            }
+        }
+        if self.no_confirm {
+            options.confirm = None;
+        } else if self.confirm_depth.is_some() || self.confirm_nodes.is_some() {
+            // Asked for: from the defaults' confirmation (the report has none by default).
+            let confirm = options
+                .confirm
+                .get_or_insert_with(|| AnalysisOptions::default().confirm.unwrap_or_default());
+            if let Some(d) = self.confirm_depth {
+                confirm.depth = Some(d);
+            }
+            if let Some(n) = self.confirm_nodes {
+                confirm.nodes = Some(n);
+            }
+        }
+        if let Some(band) = self.confirm_band {
+            options.confirm_band = band;
+        }
+        if let Some(drop) = self.nominate {
+            options.nominate_drop = drop;
+        }
+        if let Some(n) = self.blunder_depths {
+            options.blunder_depths = n;
+        }
+        options
+    }
+}
+
 impl AnalysisOptions {
     /// The default options with the search of every position limited by `depth` and/or
     /// `nodes` (with both, whichever is reached first); neither: the default.

@@ -8,7 +8,7 @@
 use crate::error::CliError;
 use crate::input::{open_inputs, EncodingArg, Inputs};
 use crate::tables::TableArgs;
-use drafti_analysis::AnalysisOptions;
+use drafti_analysis::{AnalysisOptions, AnalysisOverrides};
 use drafti_archive::batch::{BatchOptions, Shard};
 use drafti_archive::replay::ReplayOptions;
 use drafti_rules::{Position, Variant};
@@ -206,48 +206,20 @@ impl SearchArgs {
     /// The analysis these settings ask for, from the defaults `base`: `--depth` and `--nodes`
     /// replace the pass's limits (either or both: with both, whichever is reached first).
     pub fn options_from(&self, base: AnalysisOptions) -> AnalysisOptions {
-        let mut options = base;
-        if self.depth.is_some() || self.nodes.is_some() {
-            options.limits = drafti_engine::Limits {
-                depth: self.depth,
-                nodes: self.nodes,
-                ..drafti_engine::Limits::default()
-            };
+        AnalysisOverrides {
+            depth: self.depth,
+            nodes: self.nodes,
+            no_verify: self.no_verify,
+            verify_depth: self.verify_depth,
+            verify_nodes: self.verify_nodes,
+            no_confirm: self.no_confirm,
+            confirm_depth: self.confirm_depth,
+            confirm_nodes: self.confirm_nodes,
+            confirm_band: self.confirm_band,
+            nominate: self.nominate,
+            blunder_depths: self.blunder_depths,
         }
-        if self.no_verify {
-            options.verify = None;
-        } else if let Some(verify) = options.verify.as_mut() {
-            if let Some(d) = self.verify_depth {
-                verify.depth = Some(d);
-            }
-            if let Some(n) = self.verify_nodes {
-                verify.nodes = Some(n);
-            }
-        }
-        if self.no_confirm {
-            options.confirm = None;
-        } else if self.confirm_depth.is_some() || self.confirm_nodes.is_some() {
-            // Asked for: from the defaults' confirmation (the report has none by default).
-            let confirm = options
-                .confirm
-                .get_or_insert_with(|| AnalysisOptions::default().confirm.unwrap_or_default());
-            if let Some(d) = self.confirm_depth {
-                confirm.depth = Some(d);
-            }
-            if let Some(n) = self.confirm_nodes {
-                confirm.nodes = Some(n);
-            }
-        }
-        if let Some(band) = self.confirm_band {
-            options.confirm_band = band;
-        }
-        if let Some(drop) = self.nominate {
-            options.nominate_drop = drop;
-        }
-        if let Some(n) = self.blunder_depths {
-            options.blunder_depths = n;
-        }
-        options
+        .apply(base)
     }
 }
 

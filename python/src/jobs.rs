@@ -21,13 +21,12 @@ use crate::sources::{encoding_arg, open_sources, warn_detected, Detected, Opened
 use drafti_analysis::batch::{analyse_archive, ArchiveOptions};
 use drafti_analysis::json;
 use drafti_analysis::puzzles::{mine_game, Collection, PuzzleOptions, DEFAULT_NODES};
-use drafti_analysis::AnalysisOptions;
+use drafti_analysis::{AnalysisOptions, AnalysisOverrides};
 use drafti_archive::batch::{run_games, BatchError, BatchOptions, Input};
 use drafti_archive::openings::{Book, Classification, OpeningStats, CLASSIFY_PLIES};
 use drafti_archive::replay::ReplayOptions;
 use drafti_archive::validation::{validated, GameLine, Validated};
 use drafti_engine::egtb::Tables;
-use drafti_engine::Limits;
 use drafti_pdn::{parse_game, GameResult, GameSplitter};
 use drafti_rules::{Color, Position, Variant};
 use pyo3::prelude::*;
@@ -504,41 +503,20 @@ impl AnalyzeSettings {
         if self.depth == Some(0) || self.nodes == Some(0) {
             return Err(value_error("depth and nodes are at least 1"));
         }
-        let mut options = AnalysisOptions::default();
-        if self.depth.is_some() || self.nodes.is_some() {
-            options.limits = Limits {
-                depth: self.depth,
-                nodes: self.nodes,
-                ..Limits::default()
-            };
+        Ok(AnalysisOverrides {
+            depth: self.depth,
+            nodes: self.nodes,
+            no_verify: !self.verify,
+            verify_depth: self.verify_depth,
+            verify_nodes: self.verify_nodes,
+            no_confirm: !self.confirm,
+            confirm_depth: self.confirm_depth,
+            confirm_nodes: self.confirm_nodes,
+            confirm_band: None,
+            nominate: self.nominate,
+            blunder_depths: self.blunder_depths.map(|n| n.max(1)),
         }
-        if !self.verify {
-            options.verify = None;
-        } else if let Some(verify) = options.verify.as_mut() {
-            if let Some(d) = self.verify_depth {
-                verify.depth = Some(d);
-            }
-            if let Some(n) = self.verify_nodes {
-                verify.nodes = Some(n);
-            }
-        }
-        if !self.confirm {
-            options.confirm = None;
-        } else if let Some(confirm) = options.confirm.as_mut() {
-            if let Some(d) = self.confirm_depth {
-                confirm.depth = Some(d);
-            }
-            if let Some(n) = self.confirm_nodes {
-                confirm.nodes = Some(n);
-            }
-        }
-        if let Some(drop) = self.nominate {
-            options.nominate_drop = drop;
-        }
-        if let Some(n) = self.blunder_depths {
-            options.blunder_depths = n.max(1);
-        }
-        Ok(options)
+        .apply(AnalysisOptions::default()))
     }
 }
 

@@ -116,3 +116,22 @@ pub fn run_drafti(args: &[&str]) -> (i32, String, String) {
         String::from_utf8(output.stderr).expect("UTF-8 stderr"),
     )
 }
+
+/// Runs `drafti ARGS` with its stdout on `/dev/full`, where every write fails with ENOSPC, as
+/// the tests of write errors do: (exit code, stderr).
+#[cfg(unix)]
+pub fn drafti_into_full_disk(args: &[&str]) -> (Option<i32>, String) {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full");
+    let output = drafti_command()
+        .args(args)
+        .stdout(full)
+        .output()
+        .expect("drafti runs");
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}

@@ -256,19 +256,10 @@ fn one_file_cannot_hold_both_references() {
 #[test]
 fn bench_reports_a_write_error() {
     for args in [&["bench", "--quick"][..], &["bench", "--quick", "--json"]] {
-        let full = std::fs::OpenOptions::new()
-            .write(true)
-            .open("/dev/full")
-            .unwrap();
-        let out = drafti_tests::drafti_command()
-            .args(args)
-            .stdout(full)
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let (code, stderr) = drafti_tests::drafti_into_full_disk(args);
+        assert_eq!(code, Some(2), "{args:?}");
         assert_eq!(
-            String::from_utf8_lossy(&out.stderr),
-            "drafti: cannot write the report: No space left on device (os error 28)\n",
+            stderr, "drafti: cannot write the report: No space left on device (os error 28)\n",
             "{args:?}"
         );
     }

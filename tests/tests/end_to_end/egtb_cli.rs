@@ -2,7 +2,7 @@
 //! law-2 count), verify, a corrupt file named in the error, and `drafti search` using the
 //! tables. Tables of at most four pieces in a temporary folder (a few seconds).
 
-use drafti_tests::{drafti, drafti_command, isolated_home};
+use drafti_tests::{drafti, drafti_command, drafti_into_full_disk, isolated_home};
 use serde_json::Value;
 use std::path::Path;
 use std::sync::OnceLock;
@@ -419,15 +419,10 @@ fn every_subcommand_reports_a_write_error() {
         &["egtb", "info", "--dir", dir()],
         &["egtb", "info", "--dir", dir(), "--json"],
     ] {
-        let full = std::fs::OpenOptions::new()
-            .write(true)
-            .open("/dev/full")
-            .unwrap();
-        let out = drafti_command().args(args).stdout(full).output().unwrap();
-        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let (code, stderr) = drafti_into_full_disk(args);
+        assert_eq!(code, Some(2), "{args:?}");
         assert_eq!(
-            String::from_utf8_lossy(&out.stderr),
-            "drafti: cannot write the report: No space left on device (os error 28)\n",
+            stderr, "drafti: cannot write the report: No space left on device (os error 28)\n",
             "{args:?}"
         );
     }

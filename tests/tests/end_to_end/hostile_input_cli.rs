@@ -3,7 +3,7 @@
 //! outcome: the exit code (never 101, a panic), the count of games and their statuses, and
 //! for the long-line inputs the peak memory of the process.
 
-use drafti_tests::{drafti, drafti_command};
+use drafti_tests::{drafti, drafti_command, drafti_into_full_disk};
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -178,13 +178,8 @@ fn d11_perft_and_show_report_a_write_error() {
         &["perft", "--depth", "3"][..],
         &["show", "W:W21-32:B1-12"][..],
     ] {
-        let full = std::fs::OpenOptions::new()
-            .write(true)
-            .open("/dev/full")
-            .unwrap();
-        let output = drafti_command().args(args).stdout(full).output().unwrap();
-        assert_eq!(output.status.code(), Some(2), "{args:?}");
-        let stderr = String::from_utf8_lossy(&output.stderr);
+        let (code, stderr) = drafti_into_full_disk(args);
+        assert_eq!(code, Some(2), "{args:?}");
         assert!(
             stderr.contains("cannot write the report: No space left on device"),
             "{stderr}"
@@ -786,13 +781,8 @@ fn d27_11_archive_commands_report_a_write_error() {
             "--no-egtb",
         ],
     ] {
-        let full = std::fs::OpenOptions::new()
-            .write(true)
-            .open("/dev/full")
-            .unwrap();
-        let output = drafti_command().args(args).stdout(full).output().unwrap();
-        assert_eq!(output.status.code(), Some(2), "{args:?}");
-        let stderr = String::from_utf8_lossy(&output.stderr);
+        let (code, stderr) = drafti_into_full_disk(args);
+        assert_eq!(code, Some(2), "{args:?}");
         let what = if args[0] == "fmt" {
             "the records"
         } else {

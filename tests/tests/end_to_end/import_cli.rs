@@ -5,7 +5,7 @@
 
 use drafti_archive::import::tzdraft::{tzdraft_move, TzMove};
 use drafti_archive::replay::{replay, ReplayOptions};
-use drafti_tests::{drafti_command, run_drafti, temp_dir};
+use drafti_tests::{drafti_command, drafti_into_full_disk, run_drafti, temp_dir};
 use serde_json::Value;
 
 fn fixture(name: &str) -> String {
@@ -336,21 +336,12 @@ fn input_that_cannot_be_read_exits_2() {
 #[cfg(unix)]
 #[test]
 fn a_write_error_exits_2() {
-    let full = std::fs::OpenOptions::new()
-        .write(true)
-        .open("/dev/full")
-        .unwrap();
-    let output = drafti_command()
-        .args(["import", "tzdraft"])
-        .arg(format!(
-            "{}/fixtures/tzdraft/ranked.json",
-            env!("CARGO_MANIFEST_DIR")
-        ))
-        .stdout(full)
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let ranked = format!(
+        "{}/fixtures/tzdraft/ranked.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let (code, stderr) = drafti_into_full_disk(&["import", "tzdraft", &ranked]);
+    assert_eq!(code, Some(2));
     assert!(
         stderr.contains("cannot write the report: No space left on device"),
         "{stderr}"

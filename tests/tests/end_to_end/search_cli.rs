@@ -218,19 +218,10 @@ fn search_and_moves_report_a_write_error() {
         &["moves", "--fen", "W:W21-32:B1-12"],
         &["moves", "--fen", "W:W21-32:B1-12", "--json"],
     ] {
-        let full = std::fs::OpenOptions::new()
-            .write(true)
-            .open("/dev/full")
-            .unwrap();
-        let out = drafti_tests::drafti_command()
-            .args(args)
-            .stdout(full)
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let (code, stderr) = drafti_tests::drafti_into_full_disk(args);
+        assert_eq!(code, Some(2), "{args:?}");
         assert_eq!(
-            String::from_utf8_lossy(&out.stderr),
-            "drafti: cannot write the report: No space left on device (os error 28)\n",
+            stderr, "drafti: cannot write the report: No space left on device (os error 28)\n",
             "{args:?}"
         );
     }
