@@ -567,6 +567,12 @@ impl Searcher<'_> {
         })
     }
 
+    /// Move `i` judged from the endgame tables alone: exact, or `None` when they do not hold
+    /// its position (nothing is searched).
+    pub fn judge_from_tables(&self, i: usize, tables: &EndgameTables) -> Option<MoveAnalysis> {
+        self.exact_move(tables.get(self.game.variant)?, i)
+    }
+
     /// Every position of the game searched within `limits` as one sequence, from the last to
     /// the first, by this thread's engine with a `tt_mb` table kept from one search to the
     /// next (fresh for the game), as the analysis's pass does; results in the game's order.

@@ -7,6 +7,7 @@
 mod analyse;
 pub mod batch;
 pub mod bench;
+pub mod consensus;
 pub mod json;
 pub mod judge;
 pub mod parts;

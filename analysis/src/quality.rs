@@ -120,6 +120,34 @@ pub fn reference_moves(
     })
 }
 
+/// Move `ply` (1-based, as [`crate::MoveAnalysis::ply`]) of `game` judged again alone at
+/// `nodes`, as the analysis's re-search judges a move (the position searched with a fresh
+/// table, then the played move to the same depth; the deepest depth's verdict): how a verdict
+/// holds up under a deeper look.
+pub fn recheck_move(
+    game: &ReplayedGame,
+    ply: usize,
+    nodes: u64,
+    tables: &EndgameTables,
+) -> Verdict {
+    Searcher::new(game)
+        .judge_alone(ply - 1, &Limits::nodes(nodes), REFERENCE_TT_MB, tables)
+        .0
+        .verdict
+}
+
+/// The endgame tables' verdict on every move of `game` whose position they hold (`None`
+/// elsewhere): exact, nothing searched.
+pub fn table_verdicts(game: &ReplayedGame, tables: &EndgameTables) -> Vec<Option<Verdict>> {
+    if tables.get(game.variant).is_none() {
+        return vec![None; game.moves.len()];
+    }
+    let searcher = Searcher::new(game);
+    (0..game.moves.len())
+        .map(|i| searcher.judge_from_tables(i, tables).map(|m| m.verdict))
+        .collect()
+}
+
 /// The reference's verdict on every move of `game` from the searches of all its positions
 /// (`evals[i]` is position `i`'s): the best score of position `i` against the played move's
 /// score (its own search where the reference has one, else the negated score of position

@@ -4,10 +4,12 @@
 //! one report ([`QualityJson`], which is also the JSON the command prints).
 
 use super::{thousands, BenchError};
+use crate::consensus::{ConsensusTally, Judges, Level, LevelScore, Share, Standing};
+use crate::judge::{Judgement, Verdict};
 use crate::quality::{
-    reference_evals, reference_evals_in_sequence, reference_moves, reference_verdicts, Agreement,
-    ClassAgreement, ReferenceEval, ReferenceHeader, ReferenceLine, REFERENCE_SEQUENCE_TT_MB,
-    REFERENCE_TT_MB,
+    recheck_move, reference_evals, reference_evals_in_sequence, reference_moves,
+    reference_verdicts, table_verdicts, Agreement, ClassAgreement, ReferenceEval, ReferenceHeader,
+    ReferenceLine, REFERENCE_SEQUENCE_TT_MB, REFERENCE_TT_MB,
 };
 use crate::{analyse_games, json, AnalysisOptions, EndgameTables};
 use drafti_archive::replay::{replay, ReplayOptions, ReplayedGame};
@@ -356,6 +358,12 @@ pub struct QualityJson {
     /// The reference against a second reference (`--second-reference-nodes`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub second_reference: Option<SecondReferenceJson>,
+    /// The candidate against the consensus of both references (with a second reference).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub consensus: Option<ConsensusJson>,
+    /// The candidate's blunders and mistakes judged again deeper (unless turned off).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub hold_up: Vec<HoldUpJson>,
     /// The candidate's blunders (for the text: "… of N").
     #[serde(skip)]
     pub candidate_blunders: usize,
@@ -371,6 +379,50 @@ pub struct SecondReferenceJson {
     /// The second reference's blunders (for the text: "… of N").
     #[serde(skip)]
     pub candidate_blunders: usize,
+}
+
+/// The candidate against the consensus of the two references and the tables.
+#[derive(Serialize)]
+pub struct ConsensusJson {
+    /// Per level: settled and disputed moves, precision and recall with their intervals.
+    pub levels: Vec<LevelScore>,
+    /// Candidate blunders both judges call less than a mistake, of the candidate's blunders.
+    pub false_alarms: Share,
+    /// Moves both judges drop by at least 0.45 that the candidate calls less than a mistake,
+    /// of the moves both drop so.
+    pub clear_misses: Share,
+    /// The moves the references dispute at some level.
+    pub disputed: Vec<DisputedJson>,
+    /// The endgame tables that settled the moves they hold, if any.
+    pub tables: Option<String>,
+}
+
+/// A move the two references put on different sides of a level.
+#[derive(Serialize)]
+pub struct DisputedJson {
+    pub file: String,
+    pub game: usize,
+    pub ply: usize,
+    #[serde(rename = "move")]
+    pub move_text: String,
+    /// `blunder` or `>= mistake`: the level disputed (the blunder level when both are).
+    pub level: &'static str,
+    /// Each side's judgement and drop of winning chances.
+    pub reference: (Option<&'static str>, f64),
+    pub second: (Option<&'static str>, f64),
+    pub candidate: Option<&'static str>,
+}
+
+/// The candidate's blunders and mistakes judged again at `factor` times its nodes a position.
+#[derive(Serialize)]
+pub struct HoldUpJson {
+    pub factor: u64,
+    pub nodes: u64,
+    /// Blunders still blunders.
+    pub blunders: Share,
+    /// Mistakes still at least mistakes.
+    pub mistakes: Share,
+    pub seconds: f64,
 }
 
 fn class_rows(a: &Agreement) -> Vec<ClassJson> {
@@ -466,7 +518,16 @@ pub struct QualitySettings<'a> {
     pub moves: Option<&'a Path>,
     /// The threads of `pool` (for the report).
     pub jobs: usize,
+    /// Endgame tables that settle the moves they hold in the consensus (exact), whatever the
+    /// references say; they change no search.
+    pub settle_tables: &'a EndgameTables,
+    /// Re-judge every blunder and mistake of the candidate at [`HOLD_UP_FACTORS`] times its
+    /// nodes a position.
+    pub hold_up: bool,
 }
+
+/// How many times the candidate's nodes a position the hold-up re-check spends on a move.
+pub const HOLD_UP_FACTORS: [u64; 2] = [16, 64];
 
 /// Analyses `games` with `options` (the candidate) on `pool`, runs the reference (and the
 /// second) with `options`' endgame tables, and measures how far the verdicts agree.
@@ -502,10 +563,33 @@ pub fn quality(
         None => None,
     };
     let mut second_agreement = Agreement::default();
+    let mut consensus = ConsensusTally::default();
+    let mut disputed = Vec::new();
     for (g, ((s, a), evals)) in games.iter().zip(&analyses).zip(&reference).enumerate() {
         let verdicts = reference_verdicts(&s.game, evals);
         if let Some(second) = &second {
-            second_agreement.add_verdicts(&reference_verdicts(&s.game, &second[g]), &verdicts);
+            let second_verdicts = reference_verdicts(&s.game, &second[g]);
+            second_agreement.add_verdicts(&second_verdicts, &verdicts);
+            let tables = table_verdicts(&s.game, settings.settle_tables);
+            for (k, m) in a.moves.iter().enumerate() {
+                let judges = match &tables[k] {
+                    Some(t) => Judges::Tables(t),
+                    None => Judges::References(&verdicts[k], &second_verdicts[k]),
+                };
+                consensus.add(m.judgement(), judges);
+                if let Some(level) = Level::ALL
+                    .into_iter()
+                    .find(|&l| judges.standing(l) == Standing::Disputed)
+                {
+                    disputed.push(disputed_json(
+                        s,
+                        m,
+                        level,
+                        &verdicts[k],
+                        &second_verdicts[k],
+                    ));
+                }
+            }
         }
         if let Some((w, path)) = moves_out.as_mut() {
             for (m, r) in a.moves.iter().zip(&verdicts) {
@@ -521,6 +605,15 @@ pub fn quality(
         w.flush().map_err(|e| written(path, e))?;
     }
     let per_position = |n: u64| n as f64 / positions.max(1) as f64;
+    let hold_up = if settings.hold_up {
+        let base = per_position(candidate_nodes).round() as u64;
+        HOLD_UP_FACTORS
+            .iter()
+            .map(|&factor| hold_up(games, &analyses, factor, base * factor, options, pool, note))
+            .collect()
+    } else {
+        Vec::new()
+    };
     let (before, after) = agreement.mean_win_diffs();
     let report = QualityJson {
         bench: "quality",
@@ -551,8 +644,93 @@ pub fn quality(
             candidate_blunders: second_agreement.blunder.candidate,
         }),
         candidate_blunders: agreement.blunder.candidate,
+        consensus: second.is_some().then(|| ConsensusJson {
+            levels: consensus.scores(),
+            false_alarms: consensus.false_alarm_share(),
+            clear_misses: consensus.clear_miss_share(),
+            disputed,
+            tables: settings.settle_tables.label(),
+        }),
+        hold_up,
     };
     Ok(report)
+}
+
+fn disputed_json(
+    s: &Sampled,
+    m: &crate::MoveAnalysis,
+    level: Level,
+    reference: &Verdict,
+    second: &Verdict,
+) -> DisputedJson {
+    let side = |v: &Verdict| (v.judgement.map(Judgement::as_str), v.drop);
+    DisputedJson {
+        file: s.file.clone(),
+        game: s.index,
+        ply: m.ply,
+        move_text: m.played.full_notation(false),
+        level: level.as_str(),
+        reference: side(reference),
+        second: side(second),
+        candidate: m.judgement().map(Judgement::as_str),
+    }
+}
+
+/// The candidate's blunders and mistakes (not exact) judged again alone at `nodes` each, in
+/// parallel over the moves: the share that keep their class (a mistake that turns out a
+/// blunder keeps it).
+fn hold_up(
+    games: &[Sampled],
+    analyses: &[crate::GameAnalysis],
+    factor: u64,
+    nodes: u64,
+    options: &AnalysisOptions,
+    pool: &rayon::ThreadPool,
+    note: Note,
+) -> HoldUpJson {
+    let flagged: Vec<(usize, usize, Judgement)> = analyses
+        .iter()
+        .enumerate()
+        .flat_map(|(g, a)| {
+            a.moves
+                .iter()
+                .filter(|m| !m.exact)
+                .filter_map(move |m| match m.judgement() {
+                    Some(j @ (Judgement::Blunder | Judgement::Mistake)) => Some((g, m.ply, j)),
+                    _ => None,
+                })
+        })
+        .collect();
+    let start = Instant::now();
+    let again: Vec<Option<Judgement>> = pool.install(|| {
+        flagged
+            .par_iter()
+            .with_max_len(1)
+            .map(|&(g, ply, _)| recheck_move(&games[g].game, ply, nodes, &options.tables).judgement)
+            .collect()
+    });
+    let seconds = start.elapsed().as_secs_f64();
+    let kept = |class: Judgement| {
+        let of = flagged.iter().filter(|f| f.2 == class).count();
+        let hits = flagged
+            .iter()
+            .zip(&again)
+            .filter(|(f, a)| f.2 == class && **a >= Some(class))
+            .count();
+        Share::new(hits, of)
+    };
+    note(format!(
+        "bench --quality: hold-up at {factor}x ({} nodes): {} moves judged again in {seconds:.0} s",
+        thousands(nodes),
+        thousands(flagged.len() as u64)
+    ));
+    HoldUpJson {
+        factor,
+        nodes,
+        blunders: kept(Judgement::Blunder),
+        mistakes: kept(Judgement::Mistake),
+        seconds,
+    }
 }
 
 /// A value as one JSON line (the types here always serialise).

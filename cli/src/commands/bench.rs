@@ -9,9 +9,12 @@ use crate::args::jobs;
 use crate::error::{report_written, CliError, CommandResult};
 use crate::runner::worker_pool;
 use drafti_analysis::bench::quality::{
-    quality as run_quality, sampled_games, ClassJson, QualitySettings, ReferenceMode, ReferenceSpec,
+    quality as run_quality, sampled_games, ClassJson, ConsensusJson, QualitySettings,
+    ReferenceMode, ReferenceSpec,
 };
 use drafti_analysis::bench::{hot_paths, BenchError, Measurement};
+use drafti_analysis::consensus::Share;
+use drafti_analysis::EndgameTables;
 use drafti_report::thousands;
 use drafti_rules::Variant;
 use std::io::{self, Write};
@@ -144,6 +147,14 @@ pub struct QualityArgs {
     /// Keep the second reference's searches in FILE (as --reference).
     #[arg(long, value_name = "FILE", requires = "second_reference_nodes")]
     second_reference: Option<PathBuf>,
+    /// Endgame tables that settle the consensus where they hold a move (exact: a win or a
+    /// draw thrown away is a blunder), whatever the references say; no search uses them.
+    #[arg(long, value_name = "DIR", requires = "second_reference_nodes")]
+    settle_egtb: Option<PathBuf>,
+    /// Skip the hold-up re-check (every blunder and mistake of the candidate judged again at
+    /// 16 and 64 times its nodes a position).
+    #[arg(long)]
+    no_hold_up: bool,
     /// Also write to FILE (JSON Lines) every move that the candidate or the reference judges,
     /// with both sides' scores, best moves and depths: where the two disagree and why.
     #[arg(long, value_name = "FILE")]
@@ -206,6 +217,14 @@ fn quality(args: &QualityArgs, jobs: usize, json: bool) -> CommandResult {
         .tables
         .given_only()
         .for_variants(&Variant::ALL)?;
+    let settle_tables = match &args.settle_egtb {
+        Some(dir) => crate::tables::TableArgs {
+            egtb: Some(dir.clone()),
+            no_egtb: false,
+        }
+        .for_variants(&Variant::ALL)?,
+        None => EndgameTables::default(),
+    };
     let settings = QualitySettings {
         sample_every: args.sample,
         reference: ReferenceSpec {
@@ -220,6 +239,8 @@ fn quality(args: &QualityArgs, jobs: usize, json: bool) -> CommandResult {
         }),
         moves: args.moves.as_deref(),
         jobs,
+        settle_tables: &settle_tables,
+        hold_up: !args.no_hold_up,
     };
     let report = run_quality(&games, &options, &settings, &pool, &note).map_err(bench_error)?;
     let mut out = io::stdout().lock();
@@ -291,10 +312,89 @@ fn quality(args: &QualityArgs, jobs: usize, json: bool) -> CommandResult {
                 second.blunders_at_least_mistake, second.candidate_blunders
             )?;
         }
+        if let Some(c) = &report.consensus {
+            write_consensus(&mut out, c)?;
+        }
+        for h in &report.hold_up {
+            writeln!(
+                out,
+                "hold-up at {}x the candidate's nodes ({} a move, {:.0} s): blunders kept {}, mistakes kept {}",
+                h.factor,
+                thousands(h.nodes),
+                h.seconds,
+                share(&h.blunders),
+                share(&h.mistakes)
+            )?;
+        }
         Ok(())
     };
     report_written(write())?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `0.91 (95% 0.85-0.95; 120 of 132)`.
+fn share(s: &Share) -> String {
+    match (s.value, s.interval) {
+        (Some(v), Some((lo, hi))) => {
+            format!("{v:.2} (95% {lo:.2}-{hi:.2}; {} of {})", s.hits, s.of)
+        }
+        _ => "- (0 of 0)".to_string(),
+    }
+}
+
+/// The candidate against the consensus of both references: per level, then the player's view,
+/// then the disputed moves.
+fn write_consensus(out: &mut impl Write, c: &ConsensusJson) -> io::Result<()> {
+    writeln!(
+        out,
+        "consensus (a move counts where both references{} put it on the same side of a level):",
+        if c.tables.is_some() {
+            ", or the endgame tables,"
+        } else {
+            ""
+        }
+    )?;
+    for l in &c.levels {
+        writeln!(
+            out,
+            "  {:<10} settled {} ({} by the tables), disputed {}; settled flags {}, candidate flags {} (+{} on disputed moves)",
+            l.level,
+            thousands(l.settled as u64),
+            thousands(l.by_tables as u64),
+            thousands(l.disputed as u64),
+            l.flags,
+            l.candidate_flags,
+            l.candidate_disputed
+        )?;
+        writeln!(out, "             precision {}", share(&l.precision))?;
+        writeln!(out, "             recall    {}", share(&l.recall))?;
+    }
+    writeln!(
+        out,
+        "  false alarms (candidate blunders both call less than a mistake): {}",
+        share(&c.false_alarms)
+    )?;
+    writeln!(
+        out,
+        "  clear misses (both drop the move by 0.45 or more, the candidate calls it less than a mistake): {}",
+        share(&c.clear_misses)
+    )?;
+    for d in &c.disputed {
+        let side = |(j, drop): (Option<&str>, f64)| format!("{} ({drop:.2})", j.unwrap_or("none"));
+        writeln!(
+            out,
+            "  disputed {}: {} game {} ply {} {}: reference {}, second {}, candidate {}",
+            d.level,
+            d.file,
+            d.game,
+            d.ply,
+            d.move_text,
+            side(d.reference),
+            side(d.second),
+            d.candidate.unwrap_or("none")
+        )?;
+    }
+    Ok(())
 }
 
 /// `4th`, `1st`, `2nd`.
