@@ -733,10 +733,7 @@ impl Searcher<'_> {
         }
     }
 
-    /// Re-searches move `i` deeper: the whole position and the played move alone, to the same
-    /// depth, in `engine` (its table kept). A blunder that is not the verdict of the last
-    /// `blunder_depths` completed depths is judged a mistake. Returns the analysis and the
-    /// nodes spent.
+    /// Re-searches move `i` deeper ([`verify_move`]) in `engine` (its table kept).
     fn verify(
         &self,
         engine: &mut Engine,
@@ -744,11 +741,149 @@ impl Searcher<'_> {
         limits: &Limits,
         blunder_depths: u32,
     ) -> (MoveAnalysis, u64) {
-        let pos = &self.game.positions[i];
-        let history = &self.keys[..i];
-        let played = self.game.moves[i];
+        let m = MoveRef {
+            pos: &self.game.positions[i],
+            history: &self.keys[..i],
+            played: self.game.moves[i],
+            king_count: self.king_counts[i],
+            ply: i + 1,
+        };
+        verify_move(engine, &m, limits, blunder_depths)
+    }
+
+    /// Move `i` with what a search of it needs, owned: to judge it again later, apart from
+    /// its game ([`recheck`]).
+    pub fn move_to_check(&self, i: usize) -> MoveToCheck {
+        MoveToCheck {
+            variant: self.game.variant,
+            position: self.game.positions[i],
+            played: self.game.moves[i],
+            history: self.keys[..i].to_vec(),
+            king_count: self.king_counts[i],
+            ply: i + 1,
+        }
+    }
+}
+
+/// One move of a game and what a search of it needs: the position before it, the earlier
+/// positions' keys (repetitions) and the running count of draw law 2. Made from a replayed
+/// game ([`Searcher::move_to_check`]), so its move is legal.
+#[derive(Clone, Debug)]
+pub struct MoveToCheck {
+    /// The rules.
+    variant: Variant,
+    /// The position before the move.
+    position: Position,
+    /// The move played.
+    played: Move,
+    /// The hash keys of the positions before `position` in its game.
+    history: Vec<u64>,
+    /// Law 2's running count at `position`.
+    king_count: Option<u32>,
+    /// The move's ply in its game, from 1.
+    ply: usize,
+}
+
+/// Transposition table of a [`recheck`], MiB.
+pub const RECHECK_TT_MB: usize = 16;
+
+/// `m` judged again alone within `limits` (the position searched with a fresh table, then the
+/// played move to the same depth), a blunder only when it is the verdict of the last
+/// `blunder_depths` completed depths, as the analysis's re-search judges; exact when `tables`
+/// hold the position. Deterministic: the same move and limits give the same verdict on any
+/// thread.
+pub fn recheck(
+    m: &MoveToCheck,
+    limits: &Limits,
+    blunder_depths: u32,
+    tables: &EndgameTables,
+) -> MoveAnalysis {
+    let tables = tables.get(m.variant);
+    if let Some(t) = tables {
+        if let Some((eval, moves)) = table_eval(t, &m.position, m.king_count) {
+            if let Some(played_value) = moves.iter().find(|(mv, _)| mv.same_move(&m.played)) {
+                let is_best = moves.first().is_some_and(|b| b.1 == played_value.1);
+                let played_score = played_value.1.score();
+                return MoveAnalysis {
+                    ply: m.ply,
+                    mover: m.position.turn(),
+                    played: m.played,
+                    best: eval.best,
+                    best_score: eval.score,
+                    pv: eval.pv,
+                    played_score,
+                    played_is_best: is_best,
+                    verdict: judge::judge_exact(eval.score, played_score, is_best),
+                    depth: 0,
+                    confirmed_depth: None,
+                    exact: true,
+                    unsettled: false,
+                };
+            }
+        }
+    }
+    with_sized_engine(m.variant, RECHECK_TT_MB, |engine| {
+        engine.clear();
+        engine.set_keep_table(true);
+        use_tables(engine, tables);
+        let (judged, _) = verify_move(engine, &m.as_ref(), limits, blunder_depths);
+        engine.set_keep_table(false);
+        judged
+    })
+}
+
+impl MoveToCheck {
+    /// The position before the move.
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// The rules.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    fn as_ref(&self) -> MoveRef<'_> {
+        MoveRef {
+            pos: &self.position,
+            history: &self.history,
+            played: self.played,
+            king_count: self.king_count,
+            ply: self.ply,
+        }
+    }
+}
+
+/// A move to re-search: its position, the keys before it, the move, law 2's count.
+struct MoveRef<'a> {
+    pos: &'a Position,
+    history: &'a [u64],
+    played: Move,
+    king_count: Option<u32>,
+    ply: usize,
+}
+
+/// Re-searches a move deeper: the whole position and the played move alone, to the same
+/// depth, in `engine` (its table kept). A blunder that is not the verdict of the last
+/// `blunder_depths` completed depths is judged a mistake. Returns the analysis and the nodes
+/// spent.
+fn verify_move(
+    engine: &mut Engine,
+    m: &MoveRef<'_>,
+    limits: &Limits,
+    blunder_depths: u32,
+) -> (MoveAnalysis, u64) {
+    {
+        let pos = m.pos;
+        let history = m.history;
+        let played = m.played;
+        let limits_at = Limits {
+            king_count: m.king_count,
+            multipv: 1,
+            ..limits.clone()
+        };
         let mut best_by_depth: Vec<(u32, Score, Option<Move>, Vec<Move>)> = Vec::new();
-        let mut full = engine.search(pos, &self.limits(i, limits), history, |d| {
+        let mut full = engine.search(pos, &limits_at, history, |d| {
             best_by_depth.push((
                 d.depth,
                 d.score,
@@ -759,7 +894,7 @@ impl Searcher<'_> {
         let played_limits = Limits {
             depth: Some(full.depth.max(1)),
             nodes: limits.nodes.map(|n| n.saturating_mul(PLAYED_NODE_FACTOR)),
-            ..self.limits(i, limits)
+            ..limits_at.clone()
         };
         let mut played_by_depth: Vec<(u32, Score)> = Vec::new();
         let alone = engine
@@ -800,7 +935,7 @@ impl Searcher<'_> {
             verdict.judgement == Some(Judgement::Blunder) && depth - confirmed + 1 < blunder_depths;
         let verdict = verdict.unsettled_if(unsettled);
         let analysis = MoveAnalysis {
-            ply: i + 1,
+            ply: m.ply,
             mover: pos.turn(),
             played,
             best: full.best,
@@ -816,7 +951,9 @@ impl Searcher<'_> {
         };
         (analysis, full.nodes + alone.nodes)
     }
+}
 
+impl Searcher<'_> {
     /// Move `i` judged from the endgame tables, when they hold its position: the best value
     /// against the played move's, both exact; an equally good move counts as the best.
     fn exact_move(&self, tables: &Tables, i: usize) -> Option<MoveAnalysis> {

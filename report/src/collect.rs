@@ -7,14 +7,19 @@
 
 use crate::html;
 use crate::pages;
-use drafti_analysis::judge::{Judgement, SideSummary};
-use drafti_analysis::GameAnalysis;
+use drafti_analysis::judge::{win_percent, Judgement, SideSummary};
+use drafti_analysis::{
+    recheck, EndgameTables, GameAnalysis, MoveAnalysis, MoveToCheck, Searcher,
+    DEFAULT_BLUNDER_DEPTHS,
+};
 use drafti_archive::batch::GameJob;
 use drafti_archive::openings::{Book, Classification, OpeningStats, CLASSIFY_PLIES};
 use drafti_archive::replay::ReplayedGame;
+use drafti_engine::Limits;
 use drafti_pdn::GameResult;
 pub use drafti_rules::move_number;
 use drafti_rules::{Color, Position};
+use rayon::prelude::*;
 use std::collections::HashMap;
 
 /// A single HTML file has sections for the first this-many games (the summary counts them
@@ -26,6 +31,45 @@ pub const ERRORS_SHOWN: usize = 10;
 
 /// How many of the biggest blunders the summary lists.
 pub const BIGGEST_SHOWN: usize = 8;
+
+/// How many of the largest blunders of the run are judged again before the list is made:
+/// the list is the biggest of those that hold up.
+pub const RECHECKED: usize = 3 * BIGGEST_SHOWN;
+
+/// How a blunder of the summary lists is judged again: a search to this depth…
+pub const RECHECK_DEPTH: u32 = 16;
+
+/// …within this many nodes (at least as deep as `drafti analyze`'s own checks: depth 10
+/// within 1,000,000 nodes, then depth 16 within 500,000).
+pub const RECHECK_NODES: u64 = 1_000_000;
+
+/// What the re-check of the biggest blunders found.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Rechecked {
+    /// Blunders judged again.
+    pub checked: usize,
+    /// Of them, still blunders.
+    pub held: usize,
+}
+
+impl Rechecked {
+    /// How the list was checked, for a player.
+    pub fn sentence(&self) -> String {
+        let (checked, held) = (self.checked, self.held);
+        let outcome = match (checked, checked - held) {
+            (1, 0) => "it held up".to_string(),
+            (1, _) => "it did not hold up and is left out".to_string(),
+            (n, 0) => format!("all {n} of the largest held up"),
+            (n, 1) => format!("1 of the {n} largest did not hold up and is left out"),
+            (n, d) => format!("{d} of the {n} largest did not hold up and are left out"),
+        };
+        format!(
+            "Each blunder here was checked again by a deeper search ({RECHECK_DEPTH} half-moves \
+             ahead, up to {} positions) before it was listed: {outcome}.",
+            crate::thousands(RECHECK_NODES)
+        )
+    }
+}
 
 /// How the workers treat each game.
 pub struct WorkSettings<'a> {
@@ -67,6 +111,10 @@ pub struct FlagBrief {
     pub best: String,
     /// Ordinal of the game in the run (for a stable order among equal drops).
     pub ordinal: u64,
+    /// The move and its position, to judge it again.
+    pub check: MoveToCheck,
+    /// The record writes numeric squares (for the best move's notation).
+    pub numeric: bool,
 }
 
 impl FlagBrief {
@@ -182,11 +230,17 @@ pub fn describe(
     let label = format!("{} game {}", job.file, job.raw.index + 1);
     let mut blunders = Vec::new();
     if let Some(a) = &analysis {
+        let mut searcher = None;
         for m in a.flagged() {
             if m.judgement() != Some(Judgement::Blunder) {
                 continue;
             }
-            blunders.push(html::brief(&game, m, &anchor, &label, &white, &black));
+            let check = searcher
+                .get_or_insert_with(|| Searcher::new(&game))
+                .move_to_check(m.ply - 1);
+            blunders.push(html::brief(
+                &game, m, check, &anchor, &label, &white, &black,
+            ));
         }
     }
     let html = settings.html.then(|| {
@@ -371,6 +425,8 @@ pub struct Collector<'b> {
     pub openings: OpeningStats<'b>,
     /// The biggest blunders (largest drop first).
     pub biggest: Vec<FlagBrief>,
+    /// What the re-check of the biggest blunders found, once made.
+    pub rechecked: Option<Rechecked>,
     /// Index rows of the games with an HTML section.
     pub index: Vec<IndexRow>,
     /// Game sections go to pages (`--html-dir`): every game has one, and links name pages.
@@ -395,6 +451,7 @@ impl<'b> Collector<'b> {
             players: HashMap::new(),
             openings: OpeningStats::new(book, 0),
             biggest: Vec::new(),
+            rechecked: None,
             index: Vec::new(),
             paged: false,
         }
@@ -449,8 +506,8 @@ impl<'b> Collector<'b> {
                 ..b
             });
         }
-        if self.biggest.len() > 4 * BIGGEST_SHOWN {
-            self.trim_biggest();
+        if self.biggest.len() > 2 * RECHECKED {
+            self.trim_biggest(RECHECKED);
         }
         if g.html.is_some() && (self.paged || self.games <= HTML_GAME_LIMIT) {
             let flags = g
@@ -472,19 +529,62 @@ impl<'b> Collector<'b> {
         None
     }
 
-    fn trim_biggest(&mut self) {
+    fn trim_biggest(&mut self, keep: usize) {
         self.biggest.sort_by(|a, b| {
             b.drop()
                 .total_cmp(&a.drop())
                 .then(a.ordinal.cmp(&b.ordinal))
                 .then(a.anchor.cmp(&b.anchor))
         });
-        self.biggest.truncate(BIGGEST_SHOWN);
+        self.biggest.truncate(keep);
     }
 
-    /// The biggest blunders, largest drop of win percentage first.
+    /// Judges the [`RECHECKED`] largest blunders again, each alone to [`RECHECK_DEPTH`]
+    /// within [`RECHECK_NODES`] (with `tables`), on rayon's current pool: the ones that are
+    /// still blunders keep their place, with the deeper search's figures and best move; the
+    /// others leave the list. The result depends only on the moves, never on the threads.
+    pub fn recheck_biggest(&mut self, tables: &EndgameTables) {
+        if self.rechecked.is_some() {
+            return;
+        }
+        self.trim_biggest(RECHECKED);
+        let limits = Limits {
+            depth: Some(RECHECK_DEPTH),
+            nodes: Some(RECHECK_NODES),
+            ..Limits::default()
+        };
+        let again: Vec<MoveAnalysis> = self
+            .biggest
+            .par_iter()
+            .with_max_len(1)
+            .map(|b| recheck(&b.check, &limits, DEFAULT_BLUNDER_DEPTHS, tables))
+            .collect();
+        let checked = self.biggest.len();
+        let mut held = Vec::with_capacity(checked);
+        for (mut b, m) in std::mem::take(&mut self.biggest).into_iter().zip(again) {
+            if m.judgement() != Some(Judgement::Blunder) {
+                continue;
+            }
+            b.before = win_percent(m.verdict.wc_before);
+            b.after = win_percent(m.verdict.wc_after);
+            if let Some(best) = m.best {
+                let legal = b.check.position().legal_moves(b.check.variant());
+                b.best = best.notation(&legal, b.numeric);
+            }
+            held.push(b);
+        }
+        self.rechecked = Some(Rechecked {
+            checked,
+            held: held.len(),
+        });
+        self.biggest = held;
+        self.trim_biggest(BIGGEST_SHOWN);
+    }
+
+    /// The biggest blunders, largest drop of win percentage first (those that held up, once
+    /// [`Collector::recheck_biggest`] has run).
     pub fn biggest_blunders(&mut self) -> &[FlagBrief] {
-        self.trim_biggest();
+        self.trim_biggest(BIGGEST_SHOWN);
         &self.biggest
     }
 

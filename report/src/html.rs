@@ -18,7 +18,7 @@ use drafti_analysis::judge::{
     win_percent, Judgement, SideSummary, BLUNDER_DROP, INACCURACY_DROP, K, MISTAKE_DROP,
     PROVEN_INACCURACY_WC, PROVEN_MISTAKE_WC,
 };
-use drafti_analysis::{GameAnalysis, MoveAnalysis};
+use drafti_analysis::{GameAnalysis, MoveAnalysis, MoveToCheck};
 use drafti_archive::openings::{RowKind, CLASSIFY_PLIES};
 use drafti_archive::replay::ReplayedGame;
 use drafti_pdn::Line;
@@ -63,6 +63,7 @@ pub fn move_anchor(anchor: &str, ply: usize) -> String {
 pub(crate) fn brief(
     game: &ReplayedGame,
     m: &MoveAnalysis,
+    check: MoveToCheck,
     anchor: &str,
     label: &str,
     white: &str,
@@ -93,6 +94,8 @@ pub(crate) fn brief(
             .map(|b| b.notation(&legal, numeric))
             .unwrap_or_default(),
         ordinal: 0,
+        check,
+        numeric,
     }
 }
 
@@ -493,6 +496,9 @@ fn players(out: &mut String, c: &mut Collector<'_>) {
 fn biggest_blunders(out: &mut String, c: &mut Collector<'_>) {
     out.push_str(r#"<h2 id="blunders">Biggest blunders</h2>"#);
     let biggest = c.biggest_blunders().to_vec();
+    if let Some(r) = c.rechecked.filter(|r| r.checked > 0) {
+        let _ = write!(out, "<p>{}</p>", escape(&r.sentence()));
+    }
     if biggest.is_empty() {
         out.push_str("<p>None found.</p>");
     } else {

@@ -193,11 +193,14 @@ fn players(out: &mut String, c: &mut Collector<'_>) {
 /// The biggest blunders, the mover's winning chances before and after.
 fn biggest_blunders(out: &mut String, c: &mut Collector<'_>) {
     let biggest = c.biggest_blunders().to_vec();
-    if !biggest.is_empty() {
+    if !biggest.is_empty() || c.rechecked.is_some_and(|r| r.checked > 0) {
         let _ = writeln!(
             out,
             "\nBiggest blunders (the mover's winning chances before and after)"
         );
+        if let Some(r) = c.rechecked {
+            let _ = writeln!(out, "  {}", r.sentence());
+        }
         let move_width = biggest
             .iter()
             .take(BLUNDERS_SHOWN)

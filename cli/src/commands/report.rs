@@ -15,15 +15,15 @@ use crate::error::{CliError, CommandResult};
 use crate::input::{open_inputs, stdin_is_empty, stdin_is_piped, EncodingArg};
 use crate::report::corpus;
 use crate::report::output::HtmlOutput;
-use crate::runner::{run_analysis, warn_empty_inputs};
+use crate::runner::{run_analysis, warn_empty_inputs, worker_pool};
 use drafti_analysis::batch::{ArchiveGame, ArchiveOptions};
 use drafti_analysis::parts::Parts;
-use drafti_analysis::AnalysisOptions;
+use drafti_analysis::{AnalysisOptions, EndgameTables};
 use drafti_archive::batch::{GameJob, Input};
 use drafti_archive::openings::Book;
 use drafti_archive::replay::ReplayOptions;
 use drafti_report::html::games_text;
-use drafti_report::thousands;
+use drafti_report::{counted, thousands};
 use drafti_report::{describe, text, Collector, GameOut, RunInfo, WorkSettings};
 use drafti_rules::Variant;
 use std::io::Write;
@@ -186,7 +186,7 @@ pub fn run(args: Args) -> CommandResult {
             Ok(())
         },
     )?;
-    let done = finish(collector, html_out, &info)?;
+    let done = finish(collector, html_out, &info, (&archive.analysis.tables, jobs))?;
     let secs = started.elapsed().as_secs_f64();
     eprintln!(
         "{}, {} positions analysed on {jobs} threads in {secs:.1} s ({:.0} positions/s); {} blunders",
@@ -227,7 +227,19 @@ fn finish(
     mut collector: Collector<'_>,
     html_out: Option<HtmlOutput>,
     info: &RunInfo,
+    recheck: (&EndgameTables, usize),
 ) -> Result<Finished, CliError> {
+    let (tables, jobs) = recheck;
+    let started = std::time::Instant::now();
+    worker_pool(jobs, "report")?.install(|| collector.recheck_biggest(tables));
+    if let Some(r) = collector.rechecked {
+        eprintln!(
+            "{} of the summary judged again deeper in {:.1} s: {} held up",
+            counted(r.checked as u64, "blunder", "blunders"),
+            started.elapsed().as_secs_f64(),
+            r.held
+        );
+    }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     report_written(text::write_summary(&mut out, &mut collector, info).and_then(|()| out.flush()))?;
@@ -282,7 +294,13 @@ fn from_analysis(args: Args) -> CommandResult {
         many => format!("{} files", many.len()),
     };
     let search = parts.run().search.clone();
-    let done = finish(collector, html_out, &RunInfo { source, search })?;
+    let tables = args.search.tables.for_rules(args.variant)?;
+    let done = finish(
+        collector,
+        html_out,
+        &RunInfo { source, search },
+        (&tables, jobs(args.jobs)),
+    )?;
     warn_empty_inputs(&names, &done.games_per_input);
     eprintln!(
         "{} from the analysis in {:.1} s ({} positions); {} blunders",

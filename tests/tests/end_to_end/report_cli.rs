@@ -340,3 +340,34 @@ fn no_input_reports_on_the_bundled_corpus() {
         assert!(stdout.contains(part), "{part} missing:\n{stdout}");
     }
 }
+
+/// Game 44 of the 1950 USSR championship (`shared/corpora`, copied byte for byte): the
+/// report's pass calls 20... c7-d6 a blunder ("57% -> 28%"), where `drafti analyze` and a
+/// depth-24 search call it the best move.
+const USSR_44: &str = "fixtures/report/ussr-1950-game-44.pdn";
+
+#[test]
+fn a_blunder_that_does_not_hold_up_is_not_listed() {
+    // The pass alone (no summary check) flags the move: it is the game's only blunder.
+    let (code, stdout, stderr) = report(&[USSR_44, "--variant", "russian", "--jobs", "1"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("1 blunder of the summary judged again deeper in"),
+        "{stderr}"
+    );
+    assert!(stderr.contains(": 0 held up"), "{stderr}");
+    assert!(
+        stderr.contains("; 1 blunders"),
+        "the pass flags it: {stderr}"
+    );
+    let section = stdout
+        .split("Biggest blunders")
+        .nth(1)
+        .and_then(|s| s.split("\n\n").next())
+        .expect("the section says what became of the blunder");
+    assert!(
+        section.contains("checked again by a deeper search (16 half-moves ahead, up to 1,000,000 positions) before it was listed: it did not hold up and is left out."),
+        "{section}"
+    );
+    assert!(!section.contains("c7-d6"), "{section}");
+}
