@@ -24,7 +24,7 @@ use drafti_analysis::puzzles::{
 };
 use drafti_archive::batch::{run_games, BatchError, BatchOptions, Input, Shard};
 use drafti_archive::replay::ReplayOptions;
-use drafti_report::puzzles::{self, count, summary_line, Mined};
+use drafti_report::puzzles::{self, count, summary_line, Format, Mined};
 use drafti_report::thousands;
 use drafti_rules::Variant;
 use std::io::Write;
@@ -53,9 +53,14 @@ pub struct Args {
     files: Vec<String>,
     #[command(flatten)]
     encoding: EncodingArg,
-    /// JSON Lines on stdout: one object per puzzle (or per record with --verify).
+    /// JSON Lines on stdout: one object per puzzle (or per record with --verify); the
+    /// same as --format json.
     #[arg(long)]
     json: bool,
+    /// What stdout gets: text (the default), json (as --json), tzdraft (TzDraft's puzzle
+    /// JSON, one object per line) or lichess (CSV rows of lichess's puzzle database).
+    #[arg(long, value_enum, conflicts_with = "json")]
+    format: Option<FormatArg>,
     /// Also write the puzzles to OUT as PDN: one record per puzzle with its FEN and the
     /// solution as the moves.
     #[arg(long, value_name = "OUT")]
@@ -85,6 +90,26 @@ pub struct Args {
     variant: Option<Variant>,
     #[command(flatten)]
     tables: TableArgs,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum FormatArg {
+    Text,
+    Json,
+    Tzdraft,
+    Lichess,
+}
+
+impl Args {
+    /// The format on stdout (`--json` is `--format json`).
+    fn format(&self) -> Format {
+        match (self.format, self.json) {
+            (_, true) | (Some(FormatArg::Json), _) => Format::Json,
+            (None | Some(FormatArg::Text), _) => Format::Text,
+            (Some(FormatArg::Tzdraft), _) => Format::Tzdraft,
+            (Some(FormatArg::Lichess), _) => Format::Lichess,
+        }
+    }
 }
 
 /// The endgame tables asked for (`--variant`'s, else every variant's: the archive may mix
@@ -220,9 +245,13 @@ pub fn run(args: Args) -> CommandResult {
     let entries = entries.as_slice();
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    report_written(
-        puzzles::write_entries(&mut out, entries, args.json).and_then(|()| out.flush()),
-    )?;
+    let format = args.format();
+    let left_out = puzzles::write_format(&mut out, entries, format)
+        .and_then(|n| out.flush().map(|()| n))
+        .map_err(|e| CliError::writing("the report", &e))?;
+    if let Some(note) = puzzles::left_out_note(format, left_out) {
+        eprintln!("{note}");
+    }
     if let (Some(path), Some(file)) = (&args.pdn, pdn_file) {
         let pdn = puzzles::pdn_text(entries);
         write_file(file, path, |file| file.write_all(pdn.as_bytes()))?;
@@ -267,6 +296,11 @@ pub fn run(args: Args) -> CommandResult {
 }
 
 fn run_verify(args: &Args) -> CommandResult {
+    if matches!(args.format(), Format::Tzdraft | Format::Lichess) {
+        return Err(CliError::new(
+            "--verify writes text or JSON: --format tzdraft and lichess are for mined puzzles",
+        ));
+    }
     let opened = open_inputs(&args.files, args.encoding)?;
     let names: Vec<String> = opened.inputs.iter().map(|i| i.name.clone()).collect();
     let jobs = jobs(args.jobs);
@@ -295,7 +329,7 @@ fn run_verify(args: &Args) -> CommandResult {
         |c: Checked| -> std::io::Result<()> {
             total += 1;
             passed += u64::from(c.outcome.is_ok());
-            let line = puzzles::check_line(&c, args.json);
+            let line = puzzles::check_line(&c, args.format() == Format::Json);
             out.write_all(line.as_bytes())
         },
     );

@@ -34,6 +34,9 @@
 //! assert!(page.contains("<h2><span class=\"n\">1.</span>White to play and win material"));
 //! ```
 
+pub mod lichess;
+pub mod tzdraft;
+
 use crate::svg::{self, escape, Arrow};
 use crate::{is_numeric, move_number, thousands, visible};
 use drafti_analysis::puzzles::solve::played;
@@ -84,6 +87,9 @@ pub fn source(file: &str, index: usize, game: &ReplayedGame, ply: usize) -> Sour
         date: tag(game, "Date"),
         round: tag(game, "Round"),
         numeric,
+        previous: (ply > 0).then(|| (game.positions[ply - 1], game.moves[ply - 1])),
+        site: tag(game, "Site"),
+        tzdraft_id: tag(game, "TzDraftId"),
     }
 }
 
@@ -468,7 +474,7 @@ pub fn pdn_record(number: usize, e: &Entry) -> GameRecord {
 // HTML.
 
 /// The page's style: `assets/puzzles.css`, one rule a line; the page has it on one line.
-const CSS: &str = include_str!("../assets/puzzles.css");
+const CSS: &str = include_str!("../../assets/puzzles.css");
 
 const KEY_MOVE: &str = "#2b9348";
 const LAST_MOVE: &str = "#1d6fa5";
@@ -676,6 +682,97 @@ pub fn summary_line(stats: &Stats, collection: &Collection, games: u64, invalid:
 /// `1 game`, `2,004 games`.
 pub fn count(n: u64, one: &str, many: &str) -> String {
     format!("{} {}", thousands(n), if n == 1 { one } else { many })
+}
+
+/// What `drafti puzzles` writes on stdout.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Format {
+    /// [`text_entry`] per puzzle.
+    #[default]
+    Text,
+    /// JSON Lines, [`json_entry`] per puzzle.
+    Json,
+    /// TzDraft's puzzle JSON, one per line ([`tzdraft`]).
+    Tzdraft,
+    /// lichess's puzzle CSV, its header first ([`lichess`]).
+    Lichess,
+}
+
+/// The puzzles `entries`, numbered from 1, in `format`. Returns how many puzzles the
+/// format cannot hold and were left out (TzDraft: not Tanzanian; lichess: no move before
+/// the puzzle in any source game).
+pub fn write_format(
+    out: &mut impl std::io::Write,
+    entries: &[Entry],
+    format: Format,
+) -> std::io::Result<usize> {
+    let one: fn(&Entry) -> Option<String> = match format {
+        Format::Text | Format::Json => {
+            write_entries(out, entries, format == Format::Json)?;
+            return Ok(0);
+        }
+        Format::Tzdraft => tzdraft::line,
+        Format::Lichess => {
+            out.write_all(lichess::HEADER.as_bytes())?;
+            lichess::row
+        }
+    };
+    let mut left_out = 0;
+    for e in entries {
+        match one(e) {
+            Some(text) => out.write_all(text.as_bytes())?,
+            None => left_out += 1,
+        }
+    }
+    Ok(left_out)
+}
+
+/// The line on stderr that says how many puzzles `format` left out and why, if any.
+pub fn left_out_note(format: Format, left_out: usize) -> Option<String> {
+    let why = match format {
+        _ if left_out == 0 => return None,
+        Format::Tzdraft => "tzdraft output: TzDraft plays Tanzanian draughts only",
+        Format::Lichess => {
+            "lichess output: no source game has a move before the puzzle (a row starts with it)"
+        }
+        Format::Text | Format::Json => return None,
+    };
+    Some(format!(
+        "{} left out of the {why}",
+        count(left_out as u64, "puzzle", "puzzles")
+    ))
+}
+
+/// A puzzle's fingerprint: FNV-1a (128 bits) of its variant, its FEN and its solution
+/// (each move's full path in square numbers). The same puzzle has the same fingerprint in
+/// every run, whatever the input order or the threads.
+pub fn fingerprint(p: &Puzzle) -> u128 {
+    const OFFSET: u128 = 0x6c62272e07bb014262b821756295c58d;
+    const PRIME: u128 = 0x0000000001000000000000000000013B;
+    let mut text = format!("{}\n{}", p.variant.name(), p.position.to_fen());
+    for mv in &p.solution {
+        text.push(' ');
+        text.push_str(&mv.full_notation(true));
+    }
+    text.bytes()
+        .fold(OFFSET, |h, b| (h ^ u128::from(b)).wrapping_mul(PRIME))
+}
+
+/// The solution as a player is given it: up to the solver's last move (an opponent's reply
+/// after it, which only lets the gain be counted, is left out).
+pub fn solver_line(p: &Puzzle) -> &[Move] {
+    let n = p.solution.len();
+    if n % 2 == 0 {
+        &p.solution[..n.saturating_sub(1)]
+    } else {
+        &p.solution
+    }
+}
+
+/// An endgame puzzle: judged by the endgame tables, or 8 pieces or fewer on the board.
+pub fn is_endgame(p: &Puzzle) -> bool {
+    let pieces = p.position.pieces(Color::White).count() + p.position.pieces(Color::Black).count();
+    p.exact || pieces <= 8
 }
 
 /// The puzzles `entries`, numbered from 1, as text or (with `json`) JSON Lines.
