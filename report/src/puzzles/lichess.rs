@@ -130,7 +130,37 @@ pub fn row(e: &Entry) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::{mined, SHOT, SHOT_SET_UP};
     use super::*;
+
+    #[test]
+    fn the_shot_as_a_lichess_row() {
+        let e = &mined(SHOT)[0];
+        let id = puzzle_id(&e.puzzle);
+        assert_eq!(
+            row(e).unwrap(),
+            format!(
+                "{id},\"B:W22,23,26,31:B7,8,11,12,14\",11-15 22-18 15x22 26x3,1000,350,\
+                 crushing sacrifice shot3 promotion short,club.pdn#1\n"
+            )
+        );
+        assert_eq!(id.len(), 8);
+        assert_eq!(mined(SHOT_SET_UP)[0].puzzle.position, e.puzzle.position);
+        assert_eq!(puzzle_id(&mined(SHOT_SET_UP)[0].puzzle), id);
+    }
+
+    #[test]
+    fn a_puzzle_with_no_move_before_it_has_no_row() {
+        assert_eq!(row(&mined(SHOT_SET_UP)[0]), None);
+    }
+
+    #[test]
+    fn a_later_source_gives_the_move_before() {
+        let mut e = mined(SHOT_SET_UP).remove(0);
+        let from_game = mined(SHOT).remove(0);
+        e.sources.push(from_game.sources[0].clone());
+        assert_eq!(row(&e), row(&from_game));
+    }
 
     #[test]
     fn fields_are_quoted_only_when_needed() {

@@ -762,7 +762,7 @@ pub fn fingerprint(p: &Puzzle) -> u128 {
 /// after it, which only lets the gain be counted, is left out).
 pub fn solver_line(p: &Puzzle) -> &[Move] {
     let n = p.solution.len();
-    if n % 2 == 0 {
+    if n.is_multiple_of(2) {
         &p.solution[..n.saturating_sub(1)]
     } else {
         &p.solution
@@ -832,5 +832,81 @@ pub fn mine(job: &GameJob<'_>, options: &PuzzleOptions) -> Mined {
             .map(|f| (f.puzzle, source(job.file, job.raw.index, game, f.ply)))
             .collect(),
         stats: mined.stats,
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use drafti_archive::replay::{replay, ReplayOptions};
+
+    /// The puzzles of one PDN game, each with its source in `club.pdn`.
+    pub(crate) fn mined(pdn: &str) -> Vec<Entry> {
+        let record = drafti_pdn::parse_games(pdn.as_bytes()).remove(0).unwrap();
+        let game = replay(record, &ReplayOptions::default());
+        let mut collection = Collection::new();
+        for found in mine_game(&game, &PuzzleOptions::default()).found {
+            collection.add(found.puzzle, source("club.pdn", 0, &game, found.ply));
+        }
+        collection.entries().to_vec()
+    }
+
+    /// Black's f6-e5 walks into a shot: c3-d4 e5xc3 d2xb4xd6xf8.
+    pub(crate) const SHOT: &str = r#"[White "Asha"] [Black "Baraka"] [SetUp "1"] [FEN "B:Wc3,d2,e1,e3:Bc5,f6,e7,g7,h6"]
+        1... f6-e5 2. c3-d4 e5xc3 3. d2xf8 1-0"#;
+
+    /// The shot set up at the puzzle itself: no move before it.
+    pub(crate) const SHOT_SET_UP: &str =
+        r#"[SetUp "1"] [FEN "W:W22,23,26,31:B7,8,12,14,15"] 1. 22-18 *"#;
+
+    #[test]
+    fn the_fingerprint_is_the_puzzle_s_and_not_its_source_s() {
+        let from_game = mined(SHOT);
+        let set_up = mined(SHOT_SET_UP);
+        assert_eq!(from_game.len(), 1);
+        assert_eq!(set_up.len(), 1);
+        let (a, b) = (&from_game[0].puzzle, &set_up[0].puzzle);
+        assert_eq!(a.position, b.position);
+        assert_eq!(fingerprint(a), fingerprint(b));
+        let mut other = a.clone();
+        other.solution.pop();
+        assert_ne!(fingerprint(&other), fingerprint(a));
+        other = a.clone();
+        other.variant = Variant::Russian;
+        assert_ne!(fingerprint(&other), fingerprint(a));
+    }
+
+    #[test]
+    fn solver_line_ends_on_the_solver_s_move() {
+        let mut p = mined(SHOT)[0].puzzle.clone();
+        assert_eq!(p.solution.len(), 3);
+        assert_eq!(solver_line(&p).len(), 3);
+        let reply = p.solution[1];
+        p.solution.push(reply);
+        assert_eq!(solver_line(&p), &p.solution[..3]);
+    }
+
+    #[test]
+    fn write_format_counts_what_it_leaves_out() {
+        let entries = [mined(SHOT).remove(0), mined(SHOT_SET_UP).remove(0)];
+        let mut out = Vec::new();
+        assert_eq!(
+            write_format(&mut out, &entries, Format::Lichess).unwrap(),
+            1
+        );
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(text.lines().count(), 2, "{text}");
+        assert!(text.starts_with(lichess::HEADER));
+        let mut out = Vec::new();
+        assert_eq!(
+            write_format(&mut out, &entries, Format::Tzdraft).unwrap(),
+            0
+        );
+        assert_eq!(String::from_utf8(out).unwrap().lines().count(), 2);
+        assert_eq!(left_out_note(Format::Tzdraft, 0), None);
+        assert_eq!(
+            left_out_note(Format::Tzdraft, 2).unwrap(),
+            "2 puzzles left out of the tzdraft output: TzDraft plays Tanzanian draughts only"
+        );
     }
 }

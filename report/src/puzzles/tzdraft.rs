@@ -177,7 +177,45 @@ pub fn uuid(hash: u128) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::{mined, SHOT, SHOT_SET_UP};
     use super::*;
+
+    #[test]
+    fn the_shot_in_tzdraft_s_shape() {
+        let e = &mined(SHOT)[0];
+        let v: serde_json::Value = serde_json::from_str(&line(e).unwrap()).unwrap();
+        assert_eq!(v["sideToMove"], "WHITE");
+        // drafti's 22-18 15x22 26x17x10x3 is TzDraft's 11-15 18x11 7x16x23x30.
+        assert_eq!(
+            v["solution"].to_string(),
+            r#"[{"captures":[],"from":11,"to":15},{"captures":[15],"from":18,"isOpp":true,"to":11},{"captures":[11,19,26],"from":7,"to":30}]"#
+        );
+        assert_eq!(
+            v["setupMove"].to_string(),
+            r#"{"captures":[],"from":22,"isOpp":true,"to":18}"#
+        );
+        assert_eq!(v["theme"], "sacrifice");
+        assert_eq!(v["title"], "White to play and win material worth 4 men");
+        assert_eq!(v["sourceMoveNum"], 2);
+        assert!(v["sourceGameId"].is_null());
+        assert_eq!(v["id"], uuid(fingerprint(&e.puzzle)));
+    }
+
+    #[test]
+    fn the_tzdraft_id_tag_is_the_source_game() {
+        let tagged = SHOT.replace("[SetUp", r#"[TzDraftId "g-42"] [SetUp"#);
+        let v: serde_json::Value =
+            serde_json::from_str(&line(&mined(&tagged)[0]).unwrap()).unwrap();
+        assert_eq!(v["sourceGameId"], "g-42");
+    }
+
+    #[test]
+    fn only_tanzanian_puzzles_go_to_tzdraft() {
+        let mut e = mined(SHOT_SET_UP).remove(0);
+        assert!(line(&e).is_some());
+        e.puzzle.variant = Variant::Russian;
+        assert_eq!(line(&e), None);
+    }
 
     #[test]
     fn uuid_has_version_8_and_the_rfc_variant() {
