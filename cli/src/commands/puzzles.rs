@@ -10,10 +10,10 @@
 //! puzzles (a few hundred bytes each), the games stream through. The output depends only on
 //! the input and `--nodes`, never on `--jobs`.
 
-use crate::args::{jobs, parse_variant};
+use crate::args::{jobs, parse_difficulty, parse_variant};
 use crate::error::report_written;
 use crate::error::{CliError, CommandResult};
-use crate::files::{refuse_stdout, OutputFile};
+use crate::files::{refuse_stdout, write_file, OutputFile};
 use crate::input::{open_inputs, stdin_is_empty, stdin_is_piped, EncodingArg};
 use crate::progress::Progress;
 use crate::report::corpus;
@@ -28,7 +28,7 @@ use drafti_report::puzzles::{self, count, summary_line, Format, Mined};
 use drafti_report::thousands;
 use drafti_rules::Variant;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -126,19 +126,6 @@ fn endgame_tables(args: &Args, options: &mut PuzzleOptions) -> Result<Option<Str
     Ok(found.label())
 }
 
-/// `3` or `2-4` (difficulties 1 to 5).
-fn parse_difficulty(text: &str) -> Result<(u8, u8), String> {
-    let bad =
-        || format!("invalid difficulty '{text}': expected D or D-D with 1 <= D <= 5, e.g. 2-4");
-    let (low, high) = text.split_once('-').unwrap_or((text, text));
-    let low: u8 = low.trim().parse().map_err(|_| bad())?;
-    let high: u8 = high.trim().parse().map_err(|_| bad())?;
-    if !(1..=5).contains(&low) || !(low..=5).contains(&high) {
-        return Err(bad());
-    }
-    Ok((low, high))
-}
-
 /// The inputs: FILES, or stdin, or the bundled corpus (the rule of `drafti report`).
 fn choose_inputs(
     files: &[String],
@@ -160,17 +147,6 @@ fn choose_inputs(
 
 // ---------------------------------------------------------------------------------------
 // The runs.
-
-/// Writes an output file with `write` and puts it in place.
-fn write_file(
-    mut file: OutputFile,
-    path: &Path,
-    write: impl FnOnce(&mut OutputFile) -> std::io::Result<()>,
-) -> Result<(), CliError> {
-    write(&mut file)
-        .and_then(|()| file.commit().map(|_| ()))
-        .map_err(|e| CliError::new(format!("cannot write {}: {e}", path.display())))
-}
 
 pub fn run(args: Args) -> CommandResult {
     if args.verify {
