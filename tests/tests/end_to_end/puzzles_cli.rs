@@ -716,3 +716,17 @@ fn a_russian_puzzle_is_left_out_of_the_tzdraft_output() {
         "{stderr}"
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn a_write_error_in_the_platform_formats_is_reported_with_exit_code_2() {
+    for format in ["tzdraft", "lichess"] {
+        let args = ["puzzles", CONSTRUCTED, "--no-egtb", "--format", format];
+        let (code, stderr) = drafti_tests::drafti_into_full_disk(&args);
+        assert_eq!(code, Some(2), "{format}: {stderr}");
+        assert!(
+            stderr.contains("cannot write the report: No space left on device"),
+            "{format}: {stderr}"
+        );
+    }
+}
