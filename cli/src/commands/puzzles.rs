@@ -1,10 +1,12 @@
 //! `drafti puzzles`: positions from real games where the side to move has one winning move,
-//! with the unique solution, as text, JSON Lines, a PDN file of exercises and an HTML page.
+//! with the unique solution, as text, JSON Lines, TzDraft's puzzle JSON or lichess's puzzle
+//! CSV (`--format`), a PDN file of exercises and an HTML page.
 //! With `--verify` the FILES are puzzle records (FEN + solution) to check again.
 //!
 //! ```text
 //! FILES ──batch (parse + replay + mine_game on --jobs workers, in input order)──▶
-//!       Collection (duplicates merged) ──▶ stdout (text | JSON Lines), --pdn OUT, --html OUT
+//!       Collection (duplicates merged) ──▶ stdout (--format: text | json | tzdraft | lichess),
+//!       --pdn OUT, --html OUT
 //! ```
 //! Puzzles are written once the input is read: the collection holds only the distinct
 //! puzzles (a few hundred bytes each), the games stream through. The output depends only on
