@@ -1,8 +1,8 @@
 //! The outputs of `drafti puzzles`: each puzzle as text, as a line of JSON, as a PDN record
 //! (its FEN and the solution as the moves), and the HTML page of all of them with a diagram
 //! per puzzle; for other platforms, TzDraft's puzzle JSON ([`tzdraft`]) and lichess's
-//! puzzle CSV ([`lichess`]). The words are shared: the task (`White to play and win 2 men`), the gain, the
-//! solution numbered from move 1, where the puzzle comes from.
+//! puzzle CSV ([`lichess`]). The words are shared: the task (`White to play and win 2 men`),
+//! the gain, the solution numbered from move 1, where the puzzle comes from.
 //!
 //! ```
 //! use drafti_analysis::puzzles::{mine_game, Collection, PuzzleOptions};
