@@ -15,7 +15,7 @@
 //! | `status` | `"PENDING"`: for TzDraft's review, as its own miner saves them |
 //! | `sourceGameId` | TzDraft's id of the source game (its `TzDraftId` tag, as `drafti import tzdraft` writes it), else `null` |
 //! | `sourceMoveNum` | the source game's ply of the first move (TzDraft's `moveNumber`) |
-//! | `setupMove`, `setupPieces` | the opponent's move that led to the puzzle and the pieces before it; `null` for a record that starts at the puzzle |
+//! | `setupMove`, `setupPieces` | the opponent's move that led to the puzzle (`{from, to, captures}`, as TzDraft's miner writes it) and the pieces before it; `null` for a record that starts at the puzzle |
 //!
 //! Squares are TzDraft's: its square `n` is drafti's `33 − n`
 //! ([`drafti_archive::import::tzdraft::tzdraft_number`]). TzDraft plays Tanzanian draughts
@@ -152,7 +152,7 @@ pub fn line(e: &Entry) -> Option<String> {
         status: "PENDING",
         source_game_id: s.tzdraft_id.clone(),
         source_move_num: s.ply,
-        setup_move: s.previous.as_ref().map(|(_, mv)| move_json(mv, true)),
+        setup_move: s.previous.as_ref().map(|(_, mv)| move_json(mv, false)),
         setup_pieces: s.previous.as_ref().map(|(pos, _)| pieces(pos)),
     };
     let mut text = serde_json::to_string(&value).ok()?;
@@ -192,7 +192,7 @@ mod tests {
         );
         assert_eq!(
             v["setupMove"].to_string(),
-            r#"{"captures":[],"from":22,"isOpp":true,"to":18}"#
+            r#"{"captures":[],"from":22,"to":18}"#
         );
         assert_eq!(v["theme"], "sacrifice");
         assert_eq!(v["title"], "White to play and win material worth 4 men");
