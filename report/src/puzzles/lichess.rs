@@ -3,7 +3,7 @@
 //! opponent's last move, and `Moves` starts with that move (the one the player sees made),
 //! then the solution, the solver's moves and the opponent's replies in turn.
 //!
-//! - `PuzzleId`: 8 letters and digits from the puzzle's [`fingerprint`](super::fingerprint):
+//! - `PuzzleId`: 8 letters and digits from the puzzle's [`fingerprint`]:
 //!   the same puzzle has the same id in every run.
 //! - `FEN`: drafti's FEN (square numbers) of the position before the opponent's move, taken
 //!   from the first source game that has one; a puzzle found only at the start of a record

@@ -4,7 +4,7 @@
 //!
 //! | field | value |
 //! |---|---|
-//! | `id` | a UUID-shaped string of the puzzle's [`fingerprint`](super::fingerprint) (the same puzzle, the same id) |
+//! | `id` | a UUID-shaped string of the puzzle's [`fingerprint`] (the same puzzle, the same id) |
 //! | `title` | the task, `White to play and win 2 men` |
 //! | `pieces` | `[{type: "MAN"\|"KING", color: "WHITE"\|"BLACK", position: 1–32}]`, TzDraft's squares |
 //! | `sideToMove` | `"WHITE"` or `"BLACK"` |
@@ -19,7 +19,7 @@
 //!
 //! Squares are TzDraft's: its square `n` is drafti's `33 − n`
 //! ([`drafti_archive::import::tzdraft::tzdraft_number`]). TzDraft plays Tanzanian draughts
-//! only: [`line`] gives `None` for a puzzle of another variant.
+//! only: [`line()`] gives `None` for a puzzle of another variant.
 
 use super::{fingerprint, is_endgame, solver_line, task};
 use drafti_analysis::puzzles::{Entry, GainKind, Puzzle};
