@@ -130,7 +130,7 @@ pub fn row(e: &Entry) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{mined, SHOT, SHOT_SET_UP};
+    use super::super::export::tests::{mined, SHOT, SHOT_SET_UP};
     use super::*;
 
     #[test]

@@ -177,7 +177,7 @@ pub fn uuid(hash: u128) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{mined, SHOT, SHOT_SET_UP};
+    use super::super::export::tests::{mined, SHOT, SHOT_SET_UP};
     use super::*;
 
     #[test]
