@@ -239,3 +239,16 @@ fn parse_band(text: &str) -> Result<(f64, f64), String> {
     }
     Ok((low, high))
 }
+
+/// `--difficulty` values: `3` or `2-4` (difficulties 1 to 5).
+pub fn parse_difficulty(text: &str) -> Result<(u8, u8), String> {
+    let bad =
+        || format!("invalid difficulty '{text}': expected D or D-D with 1 <= D <= 5, e.g. 2-4");
+    let (low, high) = text.split_once('-').unwrap_or((text, text));
+    let low: u8 = low.trim().parse().map_err(|_| bad())?;
+    let high: u8 = high.trim().parse().map_err(|_| bad())?;
+    if !(1..=5).contains(&low) || !(low..=5).contains(&high) {
+        return Err(bad());
+    }
+    Ok((low, high))
+}

@@ -340,3 +340,15 @@ impl std::io::Write for ScratchFile {
         self.temp.flush()
     }
 }
+
+/// Writes an output file (created before the work, so that a bad path fails early) with
+/// `write` and puts it in place.
+pub fn write_file(
+    mut file: OutputFile,
+    path: &std::path::Path,
+    write: impl FnOnce(&mut OutputFile) -> std::io::Result<()>,
+) -> Result<(), CliError> {
+    write(&mut file)
+        .and_then(|()| file.commit().map(|_| ()))
+        .map_err(|e| CliError::new(format!("cannot write {}: {e}", path.display())))
+}

@@ -2,7 +2,7 @@
 //! with several sources, in the order the games came.
 
 use super::Puzzle;
-use drafti_rules::Variant;
+use drafti_rules::{Move, Position, Variant};
 use std::collections::HashMap;
 
 /// The most sources kept per puzzle (the rest are counted).
@@ -34,6 +34,13 @@ pub struct Source {
     pub round: Option<String>,
     /// Whether the game is written with square numbers.
     pub numeric: bool,
+    /// The position before the opponent's move that led to the puzzle, and that move;
+    /// `None` for a record that starts at the puzzle.
+    pub previous: Option<(Position, Move)>,
+    /// The game's `Site` tag, when present.
+    pub site: Option<String>,
+    /// TzDraft's id of the game (its `TzDraftId` tag, as `drafti import tzdraft` writes it).
+    pub tzdraft_id: Option<String>,
 }
 
 /// One distinct puzzle and where it was found.

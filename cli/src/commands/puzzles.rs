@@ -1,19 +1,21 @@
 //! `drafti puzzles`: positions from real games where the side to move has one winning move,
-//! with the unique solution, as text, JSON Lines, a PDN file of exercises and an HTML page.
+//! with the unique solution, as text, JSON Lines, TzDraft's puzzle JSON or lichess's puzzle
+//! CSV (`--format`), a PDN file of exercises and an HTML page.
 //! With `--verify` the FILES are puzzle records (FEN + solution) to check again.
 //!
 //! ```text
 //! FILES ──batch (parse + replay + mine_game on --jobs workers, in input order)──▶
-//!       Collection (duplicates merged) ──▶ stdout (text | JSON Lines), --pdn OUT, --html OUT
+//!       Collection (duplicates merged) ──▶ stdout (--format: text | json | tzdraft | lichess),
+//!       --pdn OUT, --html OUT
 //! ```
 //! Puzzles are written once the input is read: the collection holds only the distinct
 //! puzzles (a few hundred bytes each), the games stream through. The output depends only on
 //! the input and `--nodes`, never on `--jobs`.
 
-use crate::args::{jobs, parse_variant};
+use crate::args::{jobs, parse_difficulty, parse_variant};
 use crate::error::report_written;
 use crate::error::{CliError, CommandResult};
-use crate::files::{refuse_stdout, OutputFile};
+use crate::files::{refuse_stdout, write_file, OutputFile};
 use crate::input::{open_inputs, stdin_is_empty, stdin_is_piped, EncodingArg};
 use crate::progress::Progress;
 use crate::report::corpus;
@@ -24,11 +26,11 @@ use drafti_analysis::puzzles::{
 };
 use drafti_archive::batch::{run_games, BatchError, BatchOptions, Input, Shard};
 use drafti_archive::replay::ReplayOptions;
-use drafti_report::puzzles::{self, count, summary_line, Mined};
+use drafti_report::puzzles::{self, count, summary_line, Format, Mined};
 use drafti_report::thousands;
 use drafti_rules::Variant;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -53,9 +55,14 @@ pub struct Args {
     files: Vec<String>,
     #[command(flatten)]
     encoding: EncodingArg,
-    /// JSON Lines on stdout: one object per puzzle (or per record with --verify).
+    /// JSON Lines on stdout: one object per puzzle (or per record with --verify); the
+    /// same as --format json.
     #[arg(long)]
     json: bool,
+    /// What stdout gets: text (the default), json (as --json), tzdraft (TzDraft's puzzle
+    /// JSON, one object per line) or lichess (CSV rows of lichess's puzzle database).
+    #[arg(long, value_enum, conflicts_with = "json")]
+    format: Option<FormatArg>,
     /// Also write the puzzles to OUT as PDN: one record per puzzle with its FEN and the
     /// solution as the moves.
     #[arg(long, value_name = "OUT")]
@@ -87,6 +94,26 @@ pub struct Args {
     tables: TableArgs,
 }
 
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum FormatArg {
+    Text,
+    Json,
+    Tzdraft,
+    Lichess,
+}
+
+impl Args {
+    /// The format on stdout (`--json` is `--format json`).
+    fn format(&self) -> Format {
+        match (self.format, self.json) {
+            (_, true) | (Some(FormatArg::Json), _) => Format::Json,
+            (None | Some(FormatArg::Text), _) => Format::Text,
+            (Some(FormatArg::Tzdraft), _) => Format::Tzdraft,
+            (Some(FormatArg::Lichess), _) => Format::Lichess,
+        }
+    }
+}
+
 /// The endgame tables asked for (`--variant`'s, else every variant's: the archive may mix
 /// them), said on stderr; their label for the summary (`endgame tables: tz up to 4 pieces`).
 fn endgame_tables(args: &Args, options: &mut PuzzleOptions) -> Result<Option<String>, CliError> {
@@ -99,19 +126,6 @@ fn endgame_tables(args: &Args, options: &mut PuzzleOptions) -> Result<Option<Str
         }
     }
     Ok(found.label())
-}
-
-/// `3` or `2-4` (difficulties 1 to 5).
-fn parse_difficulty(text: &str) -> Result<(u8, u8), String> {
-    let bad =
-        || format!("invalid difficulty '{text}': expected D or D-D with 1 <= D <= 5, e.g. 2-4");
-    let (low, high) = text.split_once('-').unwrap_or((text, text));
-    let low: u8 = low.trim().parse().map_err(|_| bad())?;
-    let high: u8 = high.trim().parse().map_err(|_| bad())?;
-    if !(1..=5).contains(&low) || !(low..=5).contains(&high) {
-        return Err(bad());
-    }
-    Ok((low, high))
 }
 
 /// The inputs: FILES, or stdin, or the bundled corpus (the rule of `drafti report`).
@@ -135,17 +149,6 @@ fn choose_inputs(
 
 // ---------------------------------------------------------------------------------------
 // The runs.
-
-/// Writes an output file with `write` and puts it in place.
-fn write_file(
-    mut file: OutputFile,
-    path: &Path,
-    write: impl FnOnce(&mut OutputFile) -> std::io::Result<()>,
-) -> Result<(), CliError> {
-    write(&mut file)
-        .and_then(|()| file.commit().map(|_| ()))
-        .map_err(|e| CliError::new(format!("cannot write {}: {e}", path.display())))
-}
 
 pub fn run(args: Args) -> CommandResult {
     if args.verify {
@@ -220,9 +223,13 @@ pub fn run(args: Args) -> CommandResult {
     let entries = entries.as_slice();
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    report_written(
-        puzzles::write_entries(&mut out, entries, args.json).and_then(|()| out.flush()),
-    )?;
+    let format = args.format();
+    let left_out = puzzles::write_format(&mut out, entries, format)
+        .and_then(|n| out.flush().map(|()| n))
+        .map_err(|e| CliError::writing("the report", &e))?;
+    if let Some(note) = puzzles::left_out_note(format, left_out) {
+        eprintln!("{note}");
+    }
     if let (Some(path), Some(file)) = (&args.pdn, pdn_file) {
         let pdn = puzzles::pdn_text(entries);
         write_file(file, path, |file| file.write_all(pdn.as_bytes()))?;
@@ -267,6 +274,11 @@ pub fn run(args: Args) -> CommandResult {
 }
 
 fn run_verify(args: &Args) -> CommandResult {
+    if matches!(args.format(), Format::Tzdraft | Format::Lichess) {
+        return Err(CliError::new(
+            "--verify writes text or JSON: --format tzdraft and lichess are for mined puzzles",
+        ));
+    }
     let opened = open_inputs(&args.files, args.encoding)?;
     let names: Vec<String> = opened.inputs.iter().map(|i| i.name.clone()).collect();
     let jobs = jobs(args.jobs);
@@ -295,7 +307,7 @@ fn run_verify(args: &Args) -> CommandResult {
         |c: Checked| -> std::io::Result<()> {
             total += 1;
             passed += u64::from(c.outcome.is_ok());
-            let line = puzzles::check_line(&c, args.json);
+            let line = puzzles::check_line(&c, args.format() == Format::Json);
             out.write_all(line.as_bytes())
         },
     );

@@ -4,6 +4,7 @@
 //! at the default budget: the JSON Lines schema, PDN records that validate, replay and verify
 //! again at 4x the mining budget, the HTML page, and the same output for any `--jobs`.
 
+use drafti_rules::{Move, Position, Variant};
 use drafti_tests::{drafti, run_drafti};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -372,4 +373,360 @@ fn with_endgame_tables_the_only_table_win_is_a_puzzle_and_two_are_not() {
     let (code, _, stderr) = puzzles(&[TABLE_ENDINGS, "--egtb", empty.to_str().unwrap()]);
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("no endgame tables here"), "{stderr}");
+}
+
+// ---------------------------------------------------------------------------------------
+// `--format tzdraft` and `--format lichess`: checked against TzDraft's puzzle model and
+// lichess's puzzle CSV, and against the same puzzles' `--json`.
+
+/// The sample mined in `format` with `--jobs jobs`: stdout (mined once per test process).
+fn mined_as(format: &'static str, jobs: &'static str) -> String {
+    static RUNS: OnceLock<std::sync::Mutex<std::collections::HashMap<String, String>>> =
+        OnceLock::new();
+    let runs = RUNS.get_or_init(Default::default);
+    let key = format!("{format} {jobs}");
+    if let Some(out) = runs.lock().unwrap().get(&key) {
+        return out.clone();
+    }
+    let (code, stdout, stderr) = puzzles(&[
+        sample().to_str().unwrap(),
+        "--format",
+        format,
+        "--jobs",
+        jobs,
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!stderr.contains("left out"), "{stderr}");
+    runs.lock().unwrap().insert(key, stdout.clone());
+    stdout
+}
+
+/// The legal move of `pos` from `from` to `to` taking exactly `captured` (drafti squares).
+fn legal_move(pos: &Position, from: u8, to: u8, captured: &[u8]) -> Move {
+    let mut want: Vec<u8> = captured.to_vec();
+    want.sort_unstable();
+    let found: Vec<Move> = pos
+        .legal_moves(Variant::Tanzanian)
+        .into_iter()
+        .filter(|m| {
+            let mut took: Vec<u8> = m.captures().map(|s| s.number()).collect();
+            took.sort_unstable();
+            m.from().number() == from && m.to().number() == to && took == want
+        })
+        .collect();
+    assert_eq!(
+        found.len(),
+        1,
+        "{from}-{to} x{captured:?} in {}",
+        pos.to_fen()
+    );
+    found[0]
+}
+
+/// drafti's square of a TzDraft square (a JSON number 1–32): 33 − n.
+fn drafti_square(n: &serde_json::Value) -> u8 {
+    let n = n.as_u64().expect("a square number");
+    assert!((1..=32).contains(&n), "square {n}");
+    33 - n as u8
+}
+
+/// A TzDraft move (`{from, to, captures}`) played in `pos`, checked legal.
+fn tzdraft_move(pos: &Position, mv: &serde_json::Value) -> Move {
+    let captured: Vec<u8> = mv["captures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(drafti_square)
+        .collect();
+    legal_move(
+        pos,
+        drafti_square(&mv["from"]),
+        drafti_square(&mv["to"]),
+        &captured,
+    )
+}
+
+/// TzDraft's pieces back into a drafti position (`turn` to move), each square 33 − n.
+fn tzdraft_position(pieces: &serde_json::Value, turn: &serde_json::Value) -> Position {
+    let mut white = Vec::new();
+    let mut black = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for piece in pieces.as_array().unwrap() {
+        assert_eq!(piece.as_object().unwrap().len(), 3, "{piece}");
+        let sq = drafti_square(&piece["position"]);
+        assert!(seen.insert(sq), "two pieces on {sq}");
+        let name = match piece["type"].as_str().unwrap() {
+            "MAN" => sq.to_string(),
+            "KING" => format!("K{sq}"),
+            other => panic!("piece type {other}"),
+        };
+        match piece["color"].as_str().unwrap() {
+            "WHITE" => white.push(name),
+            "BLACK" => black.push(name),
+            other => panic!("colour {other}"),
+        }
+    }
+    let side = match turn.as_str().unwrap() {
+        "WHITE" => "W",
+        "BLACK" => "B",
+        other => panic!("side to move {other}"),
+    };
+    let fen = format!("{side}:W{}:B{}", white.join(","), black.join(","));
+    Position::from_fen(&fen).unwrap_or_else(|e| panic!("{fen}: {e:?}"))
+}
+
+/// The moves of a `--json` puzzle's solution, parsed in its position.
+fn json_solution(p: &serde_json::Value) -> (Position, Vec<Move>) {
+    let start = Position::from_fen(p["fen"].as_str().unwrap()).unwrap();
+    let mut pos = start;
+    let mut moves = Vec::new();
+    for text in p["solution"].as_array().unwrap() {
+        let found = pos
+            .parse_move(Variant::Tanzanian, text.as_str().unwrap())
+            .unwrap();
+        assert_eq!(found.len(), 1, "{text}");
+        pos = pos.play(&found[0]);
+        moves.push(found[0]);
+    }
+    (start, moves)
+}
+
+const TZDRAFT_FIELDS: [&str; 13] = [
+    "id",
+    "title",
+    "pieces",
+    "sideToMove",
+    "solution",
+    "evalGap",
+    "difficulty",
+    "theme",
+    "status",
+    "sourceGameId",
+    "sourceMoveNum",
+    "setupMove",
+    "setupPieces",
+];
+
+/// The themes TzDraft's miner and pages use, and its default.
+const TZDRAFT_THEMES: [&str; 9] = [
+    "tactical",
+    "sacrifice",
+    "king-trap",
+    "endgame",
+    "promotion",
+    "capture-trap",
+    "zugzwang",
+    "position-trap",
+    "combination",
+];
+
+#[test]
+fn the_tzdraft_puzzles_follow_tzdraft_s_model_and_replay_from_their_pieces() {
+    let (json, _) = mined_sample();
+    let found = json_lines(json);
+    let tz = json_lines(&mined_as("tzdraft", "2"));
+    assert_eq!(tz.len(), found.len());
+    let mut ids = std::collections::HashSet::new();
+    for (t, p) in tz.iter().zip(&found) {
+        let fields: Vec<&str> = t.as_object().unwrap().keys().map(String::as_str).collect();
+        let mut expected = TZDRAFT_FIELDS.to_vec();
+        expected.sort_unstable();
+        assert_eq!(fields, expected, "{t}");
+        let id = t["id"].as_str().unwrap();
+        assert_eq!(id.len(), 36, "{id}");
+        assert_eq!(id.matches('-').count(), 4, "{id}");
+        assert!(ids.insert(id.to_string()), "id {id} twice");
+        assert_eq!(t["title"], p["task"]);
+        assert!((1..=5).contains(&t["difficulty"].as_u64().unwrap()), "{t}");
+        assert_eq!(t["difficulty"], p["difficulty"]);
+        assert!(
+            TZDRAFT_THEMES.contains(&t["theme"].as_str().unwrap()),
+            "{t}"
+        );
+        assert_eq!(t["status"], "PENDING");
+        assert!(t["evalGap"].is_i64(), "{t}");
+        // Games of a PDN file, not of TzDraft: no TzDraft game to point to.
+        assert!(t["sourceGameId"].is_null(), "{t}");
+        assert_eq!(t["sourceMoveNum"], p["sources"][0]["ply"]);
+
+        // The pieces, turned back through 33 − n, are the puzzle's position.
+        let pos = tzdraft_position(&t["pieces"], &t["sideToMove"]);
+        let (start, solution) = json_solution(p);
+        assert_eq!(pos, start, "{t}");
+        // The solution replays legally, the opponent's replies marked, the solver last;
+        // it is the --json solution up to its solver's last move.
+        let moves = t["solution"].as_array().unwrap();
+        assert_eq!(moves.len() % 2, 1, "{t}");
+        let mut now = pos;
+        for (i, mv) in moves.iter().enumerate() {
+            let opp = mv.get("isOpp").is_some();
+            assert_eq!(opp, i % 2 == 1, "{t}");
+            if opp {
+                assert_eq!(mv["isOpp"], true);
+            }
+            assert_eq!(now.turn() != pos.turn(), opp);
+            let played = tzdraft_move(&now, mv);
+            assert_eq!(played, solution[i], "{t}");
+            now = now.play(&played);
+        }
+        assert!(solution.len() - moves.len() <= 1, "{t}");
+        // The setup move, played from the setup pieces, gives the puzzle's pieces.
+        let other = if t["sideToMove"] == "WHITE" {
+            "BLACK"
+        } else {
+            "WHITE"
+        };
+        let before = tzdraft_position(&t["setupPieces"], &serde_json::json!(other));
+        assert_eq!(before.play(&tzdraft_move(&before, &t["setupMove"])), pos);
+    }
+}
+
+#[test]
+fn the_lichess_rows_parse_as_csv_and_replay_from_the_opponent_s_last_move() {
+    let (json, _) = mined_sample();
+    let found = json_lines(json);
+    let csv_text = mined_as("lichess", "2");
+    let mut reader = csv::ReaderBuilder::new().from_reader(csv_text.as_bytes());
+    let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
+    assert_eq!(
+        header,
+        [
+            "PuzzleId",
+            "FEN",
+            "Moves",
+            "Rating",
+            "RatingDeviation",
+            "Themes",
+            "GameUrl"
+        ]
+    );
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), found.len());
+    let mut ids = std::collections::HashSet::new();
+    for (row, p) in rows.iter().zip(&found) {
+        assert_eq!(row.len(), 7, "{row:?}");
+        let id = &row[0];
+        assert!(
+            id.len() == 8 && id.chars().all(|c| c.is_ascii_alphanumeric()),
+            "{id}"
+        );
+        assert!(ids.insert(id.to_string()), "PuzzleId {id} twice");
+        // FEN + Moves replay legally; after the first move, the puzzle's position.
+        let (start, solution) = json_solution(p);
+        let mut pos = Position::from_fen(&row[1]).unwrap();
+        let moves: Vec<&str> = row[2].split(' ').collect();
+        assert_eq!(moves.len() % 2, 0, "{row:?}");
+        for (i, text) in moves.iter().enumerate() {
+            assert!(text
+                .chars()
+                .all(|c| c.is_ascii_digit() || c == '-' || c == 'x'));
+            let mv = pos.parse_move(Variant::Tanzanian, text).unwrap();
+            assert_eq!(mv.len(), 1, "{text} in {row:?}");
+            if i > 0 {
+                assert_eq!(mv[0], solution[i - 1], "{row:?}");
+            }
+            pos = pos.play(&mv[0]);
+            if i == 0 {
+                assert_eq!(pos, start, "{row:?}");
+            }
+        }
+        let difficulty = p["difficulty"].as_u64().unwrap();
+        assert_eq!(row[3], (1000 + 300 * (difficulty - 1)).to_string());
+        assert_eq!(&row[4], "350");
+        assert!(!row[5].is_empty() && !row[5].contains(','), "{row:?}");
+        let source = &p["sources"][0];
+        assert_eq!(
+            row[6],
+            format!("{}#{}", source["file"].as_str().unwrap(), source["game"])
+        );
+    }
+}
+
+#[test]
+fn the_tzdraft_and_lichess_outputs_are_the_same_whatever_the_jobs() {
+    for format in ["tzdraft", "lichess"] {
+        let two = mined_as(format, "2");
+        assert!(two.lines().count() >= 3, "{two}");
+        assert_eq!(mined_as(format, "1"), two, "--format {format}");
+    }
+}
+
+#[test]
+fn format_json_is_json_and_the_platform_formats_do_not_verify() {
+    let (code, json, _) = puzzles(&[CONSTRUCTED, "--json"]);
+    assert_eq!(code, 0);
+    let (code, formatted, _) = puzzles(&[CONSTRUCTED, "--format", "json"]);
+    assert_eq!(code, 0);
+    assert_eq!(formatted, json);
+    let (code, stdout, stderr) = puzzles(&["--verify", CONSTRUCTED, "--format", "lichess"]);
+    assert_eq!((code, stdout.as_str()), (2, ""));
+    assert!(
+        stderr.contains(
+            "--verify writes text or JSON: --format tzdraft and lichess are for mined puzzles"
+        ),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_puzzle_with_no_move_before_it_is_left_out_of_the_lichess_rows() {
+    // The shot of the constructed record, set up at the puzzle itself (White to move).
+    let dir = temp_dir("no-setup");
+    let path = dir.join("setup.pdn");
+    std::fs::write(
+        &path,
+        "[SetUp \"1\"]\n[FEN \"W:W22,23,26,31:B7,8,12,14,15\"]\n1. 22-18 *\n",
+    )
+    .unwrap();
+    let (code, stdout, stderr) = puzzles(&[path.to_str().unwrap(), "--format", "lichess"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        stdout,
+        "PuzzleId,FEN,Moves,Rating,RatingDeviation,Themes,GameUrl\n"
+    );
+    assert!(
+        stderr.contains(
+            "1 puzzle left out of the lichess output: no source game has a move before the \
+             puzzle (a row starts with it)"
+        ),
+        "{stderr}"
+    );
+    // TzDraft holds it: no setup move.
+    let (code, stdout, _) = puzzles(&[path.to_str().unwrap(), "--format", "tzdraft"]);
+    assert_eq!(code, 0);
+    let t = json_lines(&stdout);
+    assert_eq!(t.len(), 1, "{stdout}");
+    assert!(t[0]["setupMove"].is_null() && t[0]["setupPieces"].is_null());
+}
+
+#[test]
+fn a_russian_puzzle_is_left_out_of_the_tzdraft_output() {
+    let (code, stdout, stderr) =
+        puzzles(&[CONSTRUCTED, "--variant", "russian", "--format", "tzdraft"]);
+    assert_eq!(code, 0, "{stderr}");
+    let (_, json, _) = puzzles(&[CONSTRUCTED, "--variant", "russian", "--json"]);
+    let n = json_lines(&json).len();
+    assert!(n >= 1, "{json}");
+    assert_eq!(stdout, "");
+    assert!(
+        stderr.contains(&format!(
+            "{n} puzzle{} left out of the tzdraft output: TzDraft plays Tanzanian draughts only",
+            if n == 1 { "" } else { "s" }
+        )),
+        "{stderr}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_write_error_in_the_platform_formats_is_reported_with_exit_code_2() {
+    for format in ["tzdraft", "lichess"] {
+        let args = ["puzzles", CONSTRUCTED, "--no-egtb", "--format", format];
+        let (code, stderr) = drafti_tests::drafti_into_full_disk(&args);
+        assert_eq!(code, Some(2), "{format}: {stderr}");
+        assert!(
+            stderr.contains("cannot write the report: No space left on device"),
+            "{format}: {stderr}"
+        );
+    }
 }

@@ -1,7 +1,8 @@
 //! The outputs of `drafti puzzles`: each puzzle as text, as a line of JSON, as a PDN record
 //! (its FEN and the solution as the moves), and the HTML page of all of them with a diagram
-//! per puzzle. The words are shared: the task (`White to play and win 2 men`), the gain, the
-//! solution numbered from move 1, where the puzzle comes from.
+//! per puzzle; for other platforms, TzDraft's puzzle JSON ([`tzdraft`]) and lichess's
+//! puzzle CSV ([`lichess`]). The words are shared: the task (`White to play and win 2 men`),
+//! the gain, the solution numbered from move 1, where the puzzle comes from.
 //!
 //! ```
 //! use drafti_analysis::puzzles::{mine_game, Collection, PuzzleOptions};
@@ -33,6 +34,12 @@
 //! let page = String::from_utf8(page).unwrap();
 //! assert!(page.contains("<h2><span class=\"n\">1.</span>White to play and win material"));
 //! ```
+
+mod export;
+pub mod lichess;
+pub mod tzdraft;
+
+pub use export::{fingerprint, is_endgame, left_out_note, solver_line, write_format, Format};
 
 use crate::svg::{self, escape, Arrow};
 use crate::{is_numeric, move_number, thousands, visible};
@@ -84,6 +91,9 @@ pub fn source(file: &str, index: usize, game: &ReplayedGame, ply: usize) -> Sour
         date: tag(game, "Date"),
         round: tag(game, "Round"),
         numeric,
+        previous: (ply > 0).then(|| (game.positions[ply - 1], game.moves[ply - 1])),
+        site: tag(game, "Site"),
+        tzdraft_id: tag(game, "TzDraftId"),
     }
 }
 
@@ -468,7 +478,7 @@ pub fn pdn_record(number: usize, e: &Entry) -> GameRecord {
 // HTML.
 
 /// The page's style: `assets/puzzles.css`, one rule a line; the page has it on one line.
-const CSS: &str = include_str!("../assets/puzzles.css");
+const CSS: &str = include_str!("../../assets/puzzles.css");
 
 const KEY_MOVE: &str = "#2b9348";
 const LAST_MOVE: &str = "#1d6fa5";
