@@ -220,6 +220,131 @@ fn a_second_reference_searched_alike_agrees_with_the_reference_on_every_verdict(
 }
 
 #[test]
+fn the_consensus_scores_settled_moves_and_lists_the_disputed() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpora = dir.path().join("corpora");
+    std::fs::create_dir(&corpora).unwrap();
+    std::fs::copy(
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/fixtures/analyze/abatsiev-17.pdn"
+        ),
+        corpora.join("russian-abatsiev-17.pdn"),
+    )
+    .unwrap();
+    let files = [dir.path().join("ref.jsonl"), dir.path().join("ref2.jsonl")];
+    let with_second = |nodes: &str, second_file: &std::path::Path| {
+        quality_run(
+            &corpora,
+            &[
+                "--reference",
+                files[0].to_str().unwrap(),
+                "--second-reference-nodes",
+                nodes,
+                "--second-reference",
+                second_file.to_str().unwrap(),
+            ],
+        )
+    };
+    // Two references searched alike dispute nothing: the consensus is the reference, and
+    // its scores are the classes' own.
+    let alike = with_second("20000", &dir.path().join("alike.jsonl"));
+    let moves = alike["moves"].as_u64().unwrap();
+    let levels = alike["consensus"]["levels"].as_array().unwrap();
+    for (level, class) in levels.iter().zip([0, 3]) {
+        let c = &alike["classes"][class];
+        assert_eq!(level["disputed"], 0, "{level}");
+        assert_eq!(level["settled"], moves, "{level}");
+        assert_eq!(level["flags"], c["reference"], "{level} {c}");
+        assert_eq!(level["candidate_flags"], c["candidate"], "{level} {c}");
+        assert_eq!(level["precision"]["hits"], c["both"], "{level} {c}");
+        assert_eq!(level["recall"]["of"], c["reference"], "{level} {c}");
+    }
+    assert_eq!(alike["consensus"]["disputed"], serde_json::json!([]));
+    // A deeper second reference disputes some moves: each is listed with the two sides of
+    // its level, and never scored.
+    let deeper = with_second("60000", &files[1]);
+    let consensus = &deeper["consensus"];
+    let disputed = consensus["disputed"].as_array().unwrap();
+    assert!(!disputed.is_empty(), "{consensus}");
+    let rank = |j: &Value| match j.as_str() {
+        None => 0,
+        Some("inaccuracy") => 1,
+        Some("mistake") => 2,
+        Some("blunder") => 3,
+        Some(other) => panic!("{other}"),
+    };
+    for d in disputed {
+        let least = if d["level"] == "blunder" { 3 } else { 2 };
+        let (a, b) = (rank(&d["reference"][0]), rank(&d["second"][0]));
+        assert!((a >= least) != (b >= least), "{d}");
+    }
+    for level in consensus["levels"].as_array().unwrap() {
+        let settled = level["settled"].as_u64().unwrap();
+        assert_eq!(
+            settled + level["disputed"].as_u64().unwrap(),
+            moves,
+            "{level}"
+        );
+        assert_eq!(level["recall"]["of"], level["flags"], "{level}");
+        assert_eq!(
+            level["precision"]["of"], level["candidate_flags"],
+            "{level}"
+        );
+        let (lo, hi) = (
+            &level["recall"]["interval"][0],
+            &level["recall"]["interval"][1],
+        );
+        if let (Some(lo), Some(hi), Some(v)) =
+            (lo.as_f64(), hi.as_f64(), level["recall"]["value"].as_f64())
+        {
+            assert!(lo <= v && v <= hi, "{level}");
+        }
+    }
+    let blunder_disputes = disputed.iter().filter(|d| d["level"] == "blunder").count();
+    assert_eq!(consensus["levels"][0]["disputed"], blunder_disputes as u64);
+    // Both references cached: read back move for move, nothing searched again.
+    let sizes: Vec<String> = files
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .collect();
+    let again = with_second("60000", &files[1]);
+    assert_eq!(again["consensus"], deeper["consensus"]);
+    let after: Vec<String> = files
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .collect();
+    assert_eq!(after, sizes);
+    // The hold-up: every blunder and mistake of the candidate judged again at 16 and 64
+    // times its nodes a position.
+    let per_position = deeper["candidate_nodes_per_position"]
+        .as_f64()
+        .unwrap()
+        .round() as u64;
+    let hold_up = deeper["hold_up"].as_array().unwrap();
+    assert_eq!(hold_up.len(), 2);
+    for (h, factor) in hold_up.iter().zip([16, 64]) {
+        assert_eq!(h["factor"], factor);
+        assert_eq!(h["nodes"], per_position * factor);
+        assert_eq!(
+            h["blunders"]["of"], deeper["classes"][0]["candidate"],
+            "{h}"
+        );
+        assert_eq!(
+            h["mistakes"]["of"], deeper["classes"][1]["candidate"],
+            "{h}"
+        );
+        assert!(h["blunders"]["hits"].as_u64() <= h["blunders"]["of"].as_u64());
+    }
+    // And it can be left out.
+    let quick = quality_run(
+        &corpora,
+        &["--reference", files[0].to_str().unwrap(), "--no-hold-up"],
+    );
+    assert_eq!(quick.get("hold_up"), None);
+}
+
+#[test]
 fn the_quality_bench_skips_cleanly_without_the_master_archives() {
     let dir = tempfile::tempdir().unwrap();
     let out = drafti()

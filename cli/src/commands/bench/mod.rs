@@ -1,0 +1,94 @@
+//! `drafti bench`: how fast this machine runs drafti's hot paths, each on fixed work (the same
+//! counts on every run; only the times change): move generation (perft), writing, parsing,
+//! validating and analysing an archive of random games, and the engine's search.
+//!
+//! The criterion benchmarks (`cargo bench`) measure the same parts in more detail; this one
+//! needs no source tree and runs in a few seconds.
+
+use crate::args::jobs;
+use crate::error::{report_written, CliError, CommandResult};
+use crate::runner::worker_pool;
+use drafti_analysis::bench::{hot_paths, BenchError, Measurement};
+use drafti_report::thousands;
+use quality::{quality, QualityArgs};
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+mod quality;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Smaller work (perft depth 9, 2,000 games, 2 analysed, shallower searches): a fifth
+    /// of a second.
+    #[arg(long)]
+    quick: bool,
+    /// JSON Lines: one object per measurement.
+    #[arg(long)]
+    json: bool,
+    /// Worker threads for the parallel replay (default: one per core).
+    #[arg(long, short = 'j', default_value_t = 0, value_parser = crate::args::parse_jobs)]
+    jobs: usize,
+    /// Instead: the analysis quality benchmark on the real master games of --corpora: the
+    /// verdicts of `drafti analyze` (at --depth/--nodes, default its default) against a
+    /// reference that searches every position alone (or each game as one sequence) at
+    /// --reference-nodes.
+    #[arg(long)]
+    quality: bool,
+    #[command(flatten)]
+    quality_args: QualityArgs,
+}
+
+/// One measurement as a line of text or of JSON.
+fn write_measurement(out: &mut impl Write, m: &Measurement, json: bool) -> io::Result<()> {
+    if json {
+        return writeln!(
+            out,
+            "{}",
+            serde_json::to_string(m).map_err(io::Error::other)?
+        );
+    }
+    let rate = match (m.unit, m.per_second) {
+        ("bytes", r) => format!("{:.1} MB/s", r / 1e6),
+        (unit, r) if r >= 1e6 => format!("{:.1} M {unit}/s", r / 1e6),
+        (unit, r) => format!("{} {unit}/s", thousands(r.round() as u64)),
+    };
+    writeln!(
+        out,
+        "{:<8} {:<36} {:>11} {:<9} {:>6.3} s  {rate}",
+        m.bench,
+        m.what,
+        thousands(m.work),
+        m.unit,
+        m.seconds,
+    )
+}
+
+/// A benchmark's error: the report's write error as such (exit 2, or quiet for a closed
+/// pipe), the rest with its reason.
+pub(crate) fn bench_error(e: BenchError) -> CliError {
+    match e {
+        BenchError::Sink(e) => CliError::writing("the report", &e),
+        e => CliError::new(e.to_string()),
+    }
+}
+
+pub fn run(args: Args) -> CommandResult {
+    if args.quality {
+        return quality(&args.quality_args, jobs(args.jobs), args.json);
+    }
+    let jobs = jobs(args.jobs);
+    let pool = worker_pool(jobs, "bench")?;
+    let mut out = io::stdout().lock();
+    if !args.json {
+        report_written(writeln!(
+            out,
+            "drafti bench{}: one thread unless said ({jobs} for the parallel validation)",
+            if args.quick { " --quick" } else { "" }
+        ))?;
+    }
+    hot_paths(args.quick, &pool, jobs, &mut |m| {
+        write_measurement(&mut out, &m, args.json)
+    })
+    .map_err(bench_error)?;
+    Ok(ExitCode::SUCCESS)
+}
