@@ -31,7 +31,7 @@ use crate::judge::{
 };
 use drafti_archive::replay::ReplayedGame;
 use drafti_engine::egtb::{Tables, Value};
-use drafti_engine::{Engine, Limits, Score, SearchResult};
+use drafti_engine::{Config, Engine, Limits, Score, SearchResult};
 use drafti_pdn::{Comment, GameRecord, Nag};
 use drafti_rules::{Color, Game, Move, Position, Variant};
 use rayon::prelude::*;
@@ -104,6 +104,10 @@ pub struct AnalysisOptions {
     /// Endgame tables: a position they hold is not searched but looked up, and the verdict on
     /// a move played there is exact; the searches probe them too.
     pub tables: EndgameTables,
+    /// The engine's switches ([`drafti_engine::Config`]; the default is the engine as
+    /// shipped): another setting is a candidate to measure (`drafti bench --quality
+    /// --engine`), never the analysis's default.
+    pub engine: Config,
 }
 
 /// The endgame tables of the analysis, at most one set per variant.
@@ -190,6 +194,7 @@ impl Default for AnalysisOptions {
             blunder_depths: DEFAULT_BLUNDER_DEPTHS,
             tt_mb: DEFAULT_TT_MB,
             tables: EndgameTables::default(),
+            engine: Config::default(),
         }
     }
 }
@@ -320,6 +325,9 @@ impl AnalysisOptions {
         if let Some(tables) = self.tables.label() {
             label.push_str("; ");
             label.push_str(&tables);
+        }
+        if self.engine != Config::default() {
+            label.push_str(&format!("; engine settings {}", self.engine));
         }
         label
     }
@@ -619,15 +627,28 @@ fn with_sized_engine<R>(
     tt_mb: usize,
     f: impl FnOnce(&mut drafti_engine::Engine) -> R,
 ) -> R {
+    with_engine(variant, tt_mb, &Config::default(), f)
+}
+
+/// This thread's engine for `variant` with a `tt_mb` table and the switches `config`.
+fn with_engine<R>(
+    variant: Variant,
+    tt_mb: usize,
+    config: &Config,
+    f: impl FnOnce(&mut drafti_engine::Engine) -> R,
+) -> R {
     ENGINES.with(|cell| {
         let mut engines = cell.borrow_mut();
         let i = match engines
             .iter()
-            .position(|(mb, e)| *mb == tt_mb && e.variant() == variant)
+            .position(|(mb, e)| *mb == tt_mb && e.variant() == variant && e.config() == config)
         {
             Some(i) => i,
             None => {
-                engines.push((tt_mb, drafti_engine::Engine::new(variant, tt_mb)));
+                let laws = drafti_rules::DrawLaws::for_variant(variant);
+                let engine =
+                    drafti_engine::Engine::with_config(variant, tt_mb, laws, config.clone());
+                engines.push((tt_mb, engine));
                 engines.len() - 1
             }
         };
@@ -993,85 +1014,90 @@ impl Searcher<'_> {
     ) -> SegmentResult {
         let n = self.game.positions.len();
         let tables = options.tables.get(self.game.variant);
-        with_sized_engine(self.game.variant, options.tt_mb, |engine| {
-            engine.clear();
-            engine.set_keep_table(true);
-            use_tables(engine, tables);
-            let mut nodes = 0;
-            let search = |engine: &mut Engine, i: usize| -> PositionEval {
-                self.search_position(engine, i, &options.limits, tables)
-            };
-            // The position after the segment (the next segment's first): the played score of
-            // the segment's last move.
-            let mut after = (seg.hi < n).then(|| search(engine, seg.hi));
-            nodes += after.as_ref().map_or(0, |e| e.nodes);
-            let mut evals = Vec::with_capacity(seg.hi - seg.lo);
-            let mut moves = Vec::with_capacity(seg.hi - seg.lo);
-            for i in (seg.lo..seg.hi).rev() {
-                let eval = search(engine, i);
-                nodes += eval.nodes;
-                progress(1);
-                if let Some(next) = &after {
-                    let played = self.game.moves[i];
-                    if let Some(m) = tables.and_then(|t| self.exact_move(t, i)) {
-                        moves.push(m);
-                        after = Some(eval.clone());
-                        evals.push(eval);
-                        continue;
-                    }
-                    let (played_score, is_best, verdict) = pass_verdict(&eval, next, &played);
-                    let nominated = !is_best
-                        && (verdict.proven.is_some()
-                            || verdict.drop >= options.nominate_drop
-                            || eval.score.is_proven()
-                            || next.score.is_proven());
-                    let m = match (&options.verify, nominated) {
-                        (Some(limits), true) => {
-                            let (mut m, spent) =
-                                self.verify(engine, i, limits, options.blunder_depths);
-                            nodes += spent;
-                            if let Some(deeper) = options.confirm.as_ref().filter(|_| {
-                                m.verdict.proven.is_some()
-                                    || (options.confirm_band.0..options.confirm_band.1)
-                                        .contains(&m.verdict.drop)
-                            }) {
-                                let (confirmed, spent) =
-                                    self.verify(engine, i, deeper, options.blunder_depths);
-                                nodes += spent;
-                                m = confirmed;
-                            }
-                            m
+        with_engine(
+            self.game.variant,
+            options.tt_mb,
+            &options.engine,
+            |engine| {
+                engine.clear();
+                engine.set_keep_table(true);
+                use_tables(engine, tables);
+                let mut nodes = 0;
+                let search = |engine: &mut Engine, i: usize| -> PositionEval {
+                    self.search_position(engine, i, &options.limits, tables)
+                };
+                // The position after the segment (the next segment's first): the played score of
+                // the segment's last move.
+                let mut after = (seg.hi < n).then(|| search(engine, seg.hi));
+                nodes += after.as_ref().map_or(0, |e| e.nodes);
+                let mut evals = Vec::with_capacity(seg.hi - seg.lo);
+                let mut moves = Vec::with_capacity(seg.hi - seg.lo);
+                for i in (seg.lo..seg.hi).rev() {
+                    let eval = search(engine, i);
+                    nodes += eval.nodes;
+                    progress(1);
+                    if let Some(next) = &after {
+                        let played = self.game.moves[i];
+                        if let Some(m) = tables.and_then(|t| self.exact_move(t, i)) {
+                            moves.push(m);
+                            after = Some(eval.clone());
+                            evals.push(eval);
+                            continue;
                         }
-                        _ => MoveAnalysis {
-                            ply: i + 1,
-                            mover: self.game.positions[i].turn(),
-                            played,
-                            best: eval.best,
-                            best_score: eval.score,
-                            pv: eval.pv.clone(),
-                            played_score,
-                            played_is_best: is_best,
-                            verdict,
-                            depth: eval.depth,
-                            confirmed_depth: None,
-                            exact: false,
-                            unsettled: false,
-                        },
-                    };
-                    moves.push(m);
+                        let (played_score, is_best, verdict) = pass_verdict(&eval, next, &played);
+                        let nominated = !is_best
+                            && (verdict.proven.is_some()
+                                || verdict.drop >= options.nominate_drop
+                                || eval.score.is_proven()
+                                || next.score.is_proven());
+                        let m = match (&options.verify, nominated) {
+                            (Some(limits), true) => {
+                                let (mut m, spent) =
+                                    self.verify(engine, i, limits, options.blunder_depths);
+                                nodes += spent;
+                                if let Some(deeper) = options.confirm.as_ref().filter(|_| {
+                                    m.verdict.proven.is_some()
+                                        || (options.confirm_band.0..options.confirm_band.1)
+                                            .contains(&m.verdict.drop)
+                                }) {
+                                    let (confirmed, spent) =
+                                        self.verify(engine, i, deeper, options.blunder_depths);
+                                    nodes += spent;
+                                    m = confirmed;
+                                }
+                                m
+                            }
+                            _ => MoveAnalysis {
+                                ply: i + 1,
+                                mover: self.game.positions[i].turn(),
+                                played,
+                                best: eval.best,
+                                best_score: eval.score,
+                                pv: eval.pv.clone(),
+                                played_score,
+                                played_is_best: is_best,
+                                verdict,
+                                depth: eval.depth,
+                                confirmed_depth: None,
+                                exact: false,
+                                unsettled: false,
+                            },
+                        };
+                        moves.push(m);
+                    }
+                    after = Some(eval.clone());
+                    evals.push(eval);
                 }
-                after = Some(eval.clone());
-                evals.push(eval);
-            }
-            engine.set_keep_table(false);
-            evals.reverse();
-            moves.reverse();
-            SegmentResult {
-                evals,
-                moves,
-                nodes,
-            }
-        })
+                engine.set_keep_table(false);
+                evals.reverse();
+                moves.reverse();
+                SegmentResult {
+                    evals,
+                    moves,
+                    nodes,
+                }
+            },
+        )
     }
 }
 

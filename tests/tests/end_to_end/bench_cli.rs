@@ -336,6 +336,32 @@ fn the_consensus_scores_settled_moves_and_lists_the_disputed() {
         );
         assert!(h["blunders"]["hits"].as_u64() <= h["blunders"]["of"].as_u64());
     }
+    // A search idea as the candidate: its label says so; the references (cached for the
+    // shipped engine) are read back, not searched again.
+    let idea = quality_run(
+        &corpora,
+        &[
+            "--reference",
+            files[0].to_str().unwrap(),
+            "--engine",
+            "qs-threat=1",
+            "--no-hold-up",
+        ],
+    );
+    let label = idea["candidate"].as_str().unwrap();
+    assert!(label.ends_with("; engine settings qs-threat=1"), "{label}");
+    assert_eq!(std::fs::read_to_string(&files[0]).unwrap(), sizes[0]);
+    let bad = drafti()
+        .args(["bench", "--quality", "--engine", "qs-thret=1", "--corpora"])
+        .arg(&corpora)
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    let err = String::from_utf8(bad.stderr).unwrap();
+    assert!(
+        err.contains("--engine: unknown engine setting 'qs-thret'"),
+        "{err}"
+    );
     // And it can be left out.
     let quick = quality_run(
         &corpora,

@@ -70,6 +70,11 @@ pub struct QualityArgs {
     /// draw thrown away is a blunder), whatever the references say; no search uses them.
     #[arg(long, value_name = "DIR", requires = "second_reference_nodes")]
     settle_egtb: Option<PathBuf>,
+    /// The candidate's engine switches, as `name=value,...` (e.g. `qs-threat=1`; the names
+    /// of drafti_engine::Config): a search idea measured by its verdicts. The references and
+    /// the hold-up keep the shipped engine.
+    #[arg(long, value_name = "SETTINGS")]
+    engine: Option<String>,
     /// Skip the hold-up re-check (every blunder and mistake of the candidate judged again at
     /// 16 and 64 times its nodes a position).
     #[arg(long)]
@@ -136,6 +141,12 @@ pub fn quality(args: &QualityArgs, jobs: usize, json: bool) -> CommandResult {
         .tables
         .given_only()
         .for_variants(&Variant::ALL)?;
+    if let Some(settings) = &args.engine {
+        options
+            .engine
+            .apply(settings)
+            .map_err(|e| CliError::new(format!("--engine: {e}")))?;
+    }
     let settle_tables = match &args.settle_egtb {
         Some(dir) => crate::tables::TableArgs {
             egtb: Some(dir.clone()),
