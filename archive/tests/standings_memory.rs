@@ -58,6 +58,7 @@ fn generated(i: usize) -> GameSummary {
             Color::Black
         }),
         king_appeared: Some(i.is_multiple_of(5)),
+        group: None,
     }
 }
 

@@ -5,11 +5,15 @@
 //! summary or its games are asked for; the warnings are put in words one by one.
 
 use super::archive::{Archive, NONE};
+use super::bracket::bracket;
 use super::knockout::knockout;
 use super::matches::{play_match, MatchPlay, MatchSummary, Note, Why};
+use super::swiss::swiss;
+use super::table::{group_table, Played};
 use super::{
-    EventFormat, EventStandings, GameRef, Knockout, MatchGame, MatchReport, PlayerTotals,
-    StandingsOptions, Warning, WarningKind,
+    Bracket, BracketMatch, EventFormat, EventStandings, Format, GameRef, GroupTable, Groups,
+    Knockout, MatchGame, MatchLaw, MatchReport, PlayerTotals, StandingsOptions, SwissRow,
+    TableRules, Tiebreak, Warning, WarningKind, GROUP_TIEBREAKS,
 };
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 use std::collections::{BTreeMap, HashMap};
@@ -22,11 +26,18 @@ struct EventMatches<'a> {
     games: Vec<u32>,
     /// Each match's games as `games[start..end]`.
     ranges: Vec<(u32, u32)>,
+    /// Each match's law.
+    laws: Vec<MatchLaw>,
 }
 
 impl<'a> EventMatches<'a> {
     /// Groups `games` (record numbers; each with two different players) into matches.
-    fn new(archive: &'a Archive, options: &'a StandingsOptions, mut games: Vec<u32>) -> Self {
+    fn new(
+        archive: &'a Archive,
+        options: &'a StandingsOptions,
+        mut games: Vec<u32>,
+        law: impl Fn([u32; 2]) -> MatchLaw,
+    ) -> Self {
         let pair = |i: u32| {
             let r = &archive.records[i as usize];
             (r.white.min(r.black), r.white.max(r.black))
@@ -42,11 +53,19 @@ impl<'a> EventMatches<'a> {
             }
         }
         ranges.sort_unstable_by_key(|&(start, _)| archive.sort_key(games[start as usize]));
+        let laws = ranges
+            .iter()
+            .map(|&(start, _)| {
+                let r = &archive.records[games[start as usize] as usize];
+                law([r.white, r.black])
+            })
+            .collect();
         EventMatches {
             archive,
             options,
             games,
             ranges,
+            laws,
         }
     }
 
@@ -62,7 +81,14 @@ impl<'a> EventMatches<'a> {
 
     /// Match `n` played out; its warnings go to `notes` when given.
     fn summary(&self, n: usize, notes: Option<&mut Vec<Note>>) -> MatchSummary<'_> {
-        play_match(self.archive, self.options, n as u32, self.games(n), notes)
+        play_match(
+            self.archive,
+            self.options,
+            n as u32,
+            self.games(n),
+            self.laws[n],
+            notes,
+        )
     }
 
     /// The name ids of the players of match `n`: White, then Black of its first game.
@@ -88,6 +114,14 @@ pub struct EventView<'a> {
     pub knockout: Option<Knockout>,
     /// The warnings, compactly, in game order.
     notes: Vec<Note>,
+    /// How the group tables are scored (group formats only).
+    pub table_rules: Option<TableRules>,
+    /// The group tables (group formats only).
+    pub groups: Option<Vec<GroupTable>>,
+    /// The knock-out tree after the groups (`groups+knockout` only).
+    pub bracket: Option<Bracket>,
+    /// The Swiss ranking (`swiss` only).
+    pub swiss: Option<Vec<SwissRow>>,
 }
 
 impl Archive {
@@ -150,16 +184,43 @@ impl<'a> EventView<'a> {
                 }
             }
         });
-        let matches = EventMatches::new(archive, options, games);
+        let grouped = matches!(options.format, Format::Groups | Format::GroupsKnockout);
+        let groups = grouped.then(|| event_groups(archive, event, &games));
+        if grouped && archive.given_groups.is_none() {
+            for &(index, player, group, first) in &archive.group_conflicts {
+                if archive.records[index as usize].event == event {
+                    notes.push(Note::GroupConflict {
+                        game: index,
+                        player,
+                        group,
+                        first,
+                    });
+                }
+            }
+        }
+        let knockout_law = match options.tiebreak {
+            Tiebreak::Limboti => MatchLaw::Limboti,
+            Tiebreak::Tege => MatchLaw::Tege,
+        };
+        let swiss_games = (options.format == Format::Swiss).then(|| std::mem::take(&mut games));
+        let matches = EventMatches::new(archive, options, games, |[a, b]| {
+            let group = |p: u32| groups.as_ref().and_then(|g| g.index_of(archive.name(p)));
+            match (group(a), group(b)) {
+                (Some(x), Some(y)) if x == y => MatchLaw::TwoGames,
+                _ => knockout_law,
+            }
+        });
         let mut totals: BTreeMap<&str, PlayerTotals> = BTreeMap::new();
         for n in 0..matches.len() {
             add_totals(archive, &mut totals, &matches.summary(n, Some(&mut notes)));
         }
         let players: Vec<PlayerTotals> = totals.into_values().collect();
-        let format = if players.len() > 3 {
-            EventFormat::Knockout
-        } else {
-            EventFormat::Matches
+        let format = match options.format {
+            Format::Groups => EventFormat::Groups,
+            Format::GroupsKnockout => EventFormat::GroupsKnockout,
+            Format::Swiss => EventFormat::Swiss,
+            Format::Matches if players.len() > 3 => EventFormat::Knockout,
+            Format::Matches => EventFormat::Matches,
         };
         let knockout = match format {
             EventFormat::Knockout => Some(knockout(
@@ -168,8 +229,16 @@ impl<'a> EventView<'a> {
                 &players,
                 &mut notes,
             )),
-            EventFormat::Matches => None,
+            _ => None,
         };
+        let tables = groups.as_ref().map(|g| group_tables(&matches, g, options));
+        let bracket = (format == EventFormat::GroupsKnockout).then(|| knockout_tree(&matches));
+        let swiss = swiss_games.map(|games| swiss(archive, &games));
+        let table_rules = grouped.then(|| TableRules {
+            points: options.points,
+            tiebreaks: GROUP_TIEBREAKS.to_vec(),
+            qualifiers: qualifiers(options),
+        });
         // In place: no second copy of an Event's warnings, however many.
         notes.sort_unstable_by_key(|n| {
             let (game, then) = n.order();
@@ -184,6 +253,10 @@ impl<'a> EventView<'a> {
             players,
             knockout,
             notes,
+            table_rules,
+            groups: tables,
+            bracket,
+            swiss,
         }
     }
 
@@ -208,6 +281,7 @@ impl<'a> EventView<'a> {
             decided_after: m.decided_after,
             limboti: m.limboti,
             undecided_reason: m.undecided_reason(),
+            law: m.law,
             games: Vec::new(),
         }
     }
@@ -216,7 +290,8 @@ impl<'a> EventView<'a> {
     pub fn match_games(&self, n: usize) -> impl Iterator<Item = MatchGame> + '_ {
         let games = self.matches.games(n);
         let players = self.matches.players(n);
-        let mut play = MatchPlay::new(self.archive, self.options, n as u32, games);
+        let law = self.matches.laws[n];
+        let mut play = MatchPlay::new(self.archive, self.options, n as u32, games, law);
         games.iter().map(move |&index| {
             let step = play.step(index, None);
             let g = &self.archive.records[index as usize];
@@ -234,6 +309,11 @@ impl<'a> EventView<'a> {
                 supa: step.supa,
                 goals: step.goals,
                 counted: step.counted,
+                stage: if law.is_limboti() {
+                    None
+                } else {
+                    law.stage(step.number)
+                },
             }
         })
     }
@@ -267,6 +347,10 @@ impl<'a> EventView<'a> {
             players: self.players.clone(),
             knockout: self.knockout.clone(),
             warnings: self.warnings().collect(),
+            table_rules: self.table_rules.clone(),
+            groups: self.groups.clone(),
+            bracket: self.bracket.clone(),
+            swiss: self.swiss.clone(),
         }
     }
 
@@ -368,6 +452,52 @@ impl<'a> EventView<'a> {
             Note::GameAfterDecision {
                 in_match,
                 game,
+                winner: 2,
+                ..
+            } => {
+                let p = players(in_match);
+                (
+                    format!(
+                        "{}: played after the group match {} – {} was drawn; not counted",
+                        a.at(game),
+                        p[0],
+                        p[1],
+                    ),
+                    vec![a.at(game)],
+                )
+            }
+            Note::ExtraGroupGame { in_match, game } => {
+                let p = players(in_match);
+                (
+                    format!(
+                        "{}: a group match is two games: this game of {} – {} is not counted",
+                        a.at(game),
+                        p[0],
+                        p[1],
+                    ),
+                    vec![a.at(game)],
+                )
+            }
+            Note::GroupConflict {
+                game,
+                player,
+                group,
+                first,
+            } => (
+                format!(
+                    "{}: the Group tag puts {} in group {}, but an earlier game put them in \
+                     group {}; group {} is kept",
+                    a.at(game),
+                    a.name(player),
+                    a.name(group),
+                    a.name(first),
+                    a.name(first)
+                ),
+                vec![a.at(game)],
+            ),
+            Note::GameAfterDecision {
+                in_match,
+                game,
                 winner,
                 decided_after,
             } => {
@@ -423,7 +553,10 @@ fn kind(note: &Note) -> WarningKind {
         Note::StartOrder { .. } => WarningKind::StartOrder,
         Note::StartUnknown { .. } => WarningKind::StartUnknown,
         Note::ColourOrder { .. } => WarningKind::ColourOrder,
-        Note::GameAfterDecision { .. } => WarningKind::GameAfterDecision,
+        Note::GameAfterDecision { .. } | Note::ExtraGroupGame { .. } => {
+            WarningKind::GameAfterDecision
+        }
+        Note::GroupConflict { .. } => WarningKind::GroupConflict,
         Note::PlayedAfterElimination { .. } => WarningKind::PlayedAfterElimination,
     }
 }
@@ -444,6 +577,7 @@ fn add_totals<'a>(
         match m.winner {
             Some(w) if w == side => t.matches_won += 1,
             Some(_) => t.matches_lost += 1,
+            None if m.drawn => t.matches_drawn += 1,
             None => t.matches_undecided += 1,
         }
         t.games_won += m.score[side];
@@ -489,6 +623,9 @@ impl Serialize for MatchOut<'_, '_> {
         s.serialize_field("decided_after", &h.decided_after)?;
         s.serialize_field("limboti", &h.limboti)?;
         s.serialize_field("undecided_reason", &h.undecided_reason)?;
+        if !h.law.is_limboti() {
+            s.serialize_field("law", &h.law)?;
+        }
         s.serialize_field("games", &Lazy(|| self.view.match_games(self.n)))?;
         s.end()
     }
@@ -506,6 +643,107 @@ impl Serialize for EventView<'_> {
         s.serialize_field("players", &self.players)?;
         s.serialize_field("knockout", &self.knockout)?;
         s.serialize_field("warnings", &Lazy(|| self.warnings()))?;
+        if let Some(rules) = &self.table_rules {
+            s.serialize_field("table_rules", rules)?;
+        }
+        if let Some(groups) = &self.groups {
+            s.serialize_field("groups", groups)?;
+        }
+        if let Some(bracket) = &self.bracket {
+            s.serialize_field("bracket", bracket)?;
+        }
+        if let Some(swiss) = &self.swiss {
+            s.serialize_field("swiss", swiss)?;
+        }
         s.end()
     }
+}
+
+/// Qualifiers a group sends to the knock-out (none without one).
+fn qualifiers(options: &StandingsOptions) -> u32 {
+    match options.format {
+        Format::GroupsKnockout => options.qualifiers,
+        _ => 0,
+    }
+}
+
+/// The groups of an Event: given, or from its tags, else one group `all` of every player of
+/// `games` (by name).
+fn event_groups(archive: &Archive, event: u32, games: &[u32]) -> Groups {
+    archive.groups_of(event).unwrap_or_else(|| {
+        let mut names: Vec<&str> = games
+            .iter()
+            .flat_map(|&i| {
+                let r = &archive.records[i as usize];
+                [archive.name(r.white), archive.name(r.black)]
+            })
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        let mut groups = Groups::new();
+        for name in names {
+            groups.add("all", name);
+        }
+        groups
+    })
+}
+
+/// The football table of every group, from its finished group matches.
+fn group_tables(matches: &EventMatches, groups: &Groups, options: &StandingsOptions) -> Vec<GroupTable> {
+    let mut played: Vec<Vec<Played>> = vec![Vec::new(); groups.len()];
+    let members: Vec<(&str, &[String])> = groups.iter().collect();
+    for n in 0..matches.len() {
+        if matches.laws[n] != MatchLaw::TwoGames {
+            continue;
+        }
+        let m = matches.summary(n, None);
+        if !m.finished() {
+            continue;
+        }
+        let names = m.players.map(|p| matches.archive.name(p));
+        let Some(g) = groups.index_of(names[0]) else {
+            continue;
+        };
+        let at = |name: &str| members[g].1.iter().position(|p| p == name);
+        if let (Some(a), Some(b)) = (at(names[0]), at(names[1])) {
+            played[g].push(Played {
+                players: [a, b],
+                goals: m.goals,
+                winner: m.winner,
+            });
+        }
+    }
+    members
+        .iter()
+        .zip(&played)
+        .map(|((name, members), played)| {
+            group_table(
+                name,
+                members,
+                played,
+                &options.points,
+                qualifiers(options) as usize,
+            )
+        })
+        .collect()
+}
+
+/// The knock-out tree: every match that is not a group match.
+fn knockout_tree(matches: &EventMatches) -> Bracket {
+    let name = |id: u32| matches.archive.name(id).to_string();
+    bracket(
+        (0..matches.len())
+            .filter(|&n| matches.laws[n] != MatchLaw::TwoGames)
+            .map(|n| {
+                let m = matches.summary(n, None);
+                BracketMatch {
+                    number: n + 1,
+                    players: m.players.map(name),
+                    score: m.score,
+                    winner: m.winner.map(|w| name(m.players[w])),
+                    decided_after: m.decided_after,
+                }
+            })
+            .collect(),
+    )
 }

@@ -114,6 +114,7 @@ pub fn run(args: Args) -> CommandResult {
         supa: args.supa,
         loser_starts: args.loser_starts,
         swap_colours: args.swap_colours,
+        ..StandingsOptions::default()
     };
     for message in &unreadable {
         eprintln!("error: {}", visible(message));
