@@ -53,6 +53,7 @@ mod tests {
             number,
             players: [a.into(), b.into()],
             score: [0, 0],
+            goals: [0, 0],
             winner: winner.map(Into::into),
             decided_after: None,
         }

@@ -134,6 +134,19 @@ pub enum TieBreak {
 }
 
 impl TieBreak {
+    /// The snake_case name of JSON and CSV.
+    pub const fn name(self) -> &'static str {
+        match self {
+            TieBreak::Points => "points",
+            TieBreak::GoalDifference => "goal_difference",
+            TieBreak::GoalsFor => "goals_for",
+            TieBreak::HeadToHead => "head_to_head",
+            TieBreak::Buchholz => "buchholz",
+            TieBreak::BuchholzCut1 => "buchholz_cut1",
+            TieBreak::Shared => "shared",
+        }
+    }
+
     /// The rule in words.
     pub const fn words(self) -> &'static str {
         match self {
@@ -215,6 +228,8 @@ pub struct BracketMatch {
     pub players: [String; 2],
     /// Counted games won by each.
     pub score: [u32; 2],
+    /// Goals of each (12 a supa win under `--supa`).
+    pub goals: [u32; 2],
     /// The winner, once decided.
     pub winner: Option<String>,
     /// How many games it took.

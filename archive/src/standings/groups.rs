@@ -79,11 +79,10 @@ impl Groups {
                 let Some(player) = normalise_name(player) else {
                     return Err(error(format!("an empty player name in group {name}")));
                 };
-                if let Some(other) = groups.group_of(&player).or_else(|| {
-                    members
-                        .contains(&player)
-                        .then_some(name.as_str())
-                }) {
+                if let Some(other) = groups
+                    .group_of(&player)
+                    .or_else(|| members.contains(&player).then_some(name.as_str()))
+                {
                     return Err(error(format!("{player} is already in group {other}")));
                 }
                 members.push(player);
@@ -94,8 +93,7 @@ impl Groups {
             return Err(GroupsError {
                 file: file.to_string(),
                 line: text.lines().count().max(1),
-                message: "no groups: expected lines `Group NAME: player, player, ...`"
-                    .to_string(),
+                message: "no groups: expected lines `Group NAME: player, player, ...`".to_string(),
             });
         }
         Ok(groups)
@@ -177,12 +175,16 @@ mod tests {
             error("Group A: Amina\nGroup A: Bakari\n"),
             "g.txt:2: group A is already given on line 1"
         );
-        assert_eq!(error("Group A: Amina,, Bakari"), "g.txt:1: an empty player name in group A");
+        assert_eq!(
+            error("Group A: Amina,, Bakari"),
+            "g.txt:1: an empty player name in group A"
+        );
         assert_eq!(error("Group : Amina"), "g.txt:1: the group has no name");
         assert_eq!(
             error("\n# only comments\n"),
             "g.txt:2: no groups: expected lines `Group NAME: player, player, ...`"
         );
-        assert!(error(&format!("Group A: {}", "x".repeat(MAX_GROUPS_LINE))).starts_with("g.txt:1: line longer"));
+        assert!(error(&format!("Group A: {}", "x".repeat(MAX_GROUPS_LINE)))
+            .starts_with("g.txt:1: line longer"));
     }
 }

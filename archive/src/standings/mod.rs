@@ -123,7 +123,7 @@ mod view;
 pub use archive::Archive;
 pub use format::{
     Bracket, BracketMatch, BracketRound, Format, GroupTable, HalfPoints, MatchLaw, MatchPoints,
-    SwissRow, TableRules, TableRow, TieBreak, Tiebreak, GROUP_TIEBREAKS, SWISS_TIEBREAKS,
+    SwissRow, TableRow, TableRules, TieBreak, Tiebreak, GROUP_TIEBREAKS, SWISS_TIEBREAKS,
 };
 pub use groups::{Groups, GroupsError, MAX_GROUPS_LINE};
 pub use summary::{king_appeared, GameOutcome, GameSummary, Side};

@@ -199,7 +199,10 @@ mod tests {
             &p,
             2,
         );
-        assert_eq!(order(&t)[..2], [(1, "B", None), (2, "C", Some(GoalDifference))]);
+        assert_eq!(
+            order(&t)[..2],
+            [(1, "B", None), (2, "C", Some(GoalDifference))]
+        );
         // B beats D 2-1, C beats D 1-0, B and C draw 1-1: both 4 pts and +1; B 3 goals, C 2.
         let t = group_table(
             "A",

@@ -689,7 +689,11 @@ fn event_groups(archive: &Archive, event: u32, games: &[u32]) -> Groups {
 }
 
 /// The football table of every group, from its finished group matches.
-fn group_tables(matches: &EventMatches, groups: &Groups, options: &StandingsOptions) -> Vec<GroupTable> {
+fn group_tables(
+    matches: &EventMatches,
+    groups: &Groups,
+    options: &StandingsOptions,
+) -> Vec<GroupTable> {
     let mut played: Vec<Vec<Played>> = vec![Vec::new(); groups.len()];
     let members: Vec<(&str, &[String])> = groups.iter().collect();
     for n in 0..matches.len() {
@@ -740,6 +744,7 @@ fn knockout_tree(matches: &EventMatches) -> Bracket {
                     number: n + 1,
                     players: m.players.map(name),
                     score: m.score,
+                    goals: m.goals,
                     winner: m.winner.map(|w| name(m.players[w])),
                     decided_after: m.decided_after,
                 }
