@@ -59,6 +59,7 @@ fn generated(i: usize) -> GameSummary {
         }),
         king_appeared: Some(i.is_multiple_of(5)),
         group: None,
+        stage: None,
     }
 }
 

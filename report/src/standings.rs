@@ -173,6 +173,9 @@ fn warning_line(w: &Warning) -> String {
 
 /// The laws line of the text output.
 pub fn laws(options: &StandingsOptions) -> String {
+    if options.format == Format::Swiss {
+        return "every game is a round's pairing: a win 1 point, a draw 1/2".to_string();
+    }
     let mut laws = vec!["winner starts the next game"];
     if options.loser_starts {
         laws[0] = "loser starts the next game";

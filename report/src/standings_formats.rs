@@ -181,7 +181,7 @@ pub(crate) fn formats_text<W: Write>(out: &mut W, e: &EventView) -> std::io::Res
         bracket_text(out, b)?;
     }
     if let Some(rows) = &e.swiss {
-        writeln!(out)?;
+        // A Swiss Event has no matches: the blank line after the laws is there already.
         writeln!(out, "  {}", swiss_heading())?;
         let cells = swiss_cells(rows);
         table(out, "    ", || cells.iter().cloned())?;

@@ -2,7 +2,7 @@
 //! file, Round and Date interned as `u32` ids, so memory grows by a few tens of bytes a
 //! game whatever its tags hold.
 
-use super::order::{event_name, is_unknown, normalise_name, round_key};
+use super::order::{event_name, is_knockout_stage, is_unknown, normalise_name, round_key};
 use super::{GameOutcome, GameRef, GameSummary, Groups};
 use drafti_rules::Color;
 use std::cell::OnceCell;
@@ -60,11 +60,26 @@ pub(crate) struct Record {
     pub(crate) result: GameOutcome,
     pub(crate) first_mover: Option<Color>,
     pub(crate) king_appeared: Option<bool>,
-    /// Whether the record's result contradicts itself (the reason is kept aside).
-    pub(crate) result_warning: bool,
+    /// [`RESULT_WARNING`] and [`KNOCKOUT_STAGE`].
+    pub(crate) flags: u8,
 }
 
+/// The record's result contradicts itself (the reason is kept aside).
+pub(crate) const RESULT_WARNING: u8 = 1;
+/// The game's `Stage` tag names a knock-out round.
+pub(crate) const KNOCKOUT_STAGE: u8 = 2;
+
 impl Record {
+    /// Whether the record's result contradicts itself.
+    pub(crate) fn result_warning(&self) -> bool {
+        self.flags & RESULT_WARNING != 0
+    }
+
+    /// Whether the game is of a knock-out stage by its `Stage` tag.
+    pub(crate) fn knockout_stage(&self) -> bool {
+        self.flags & KNOCKOUT_STAGE != 0
+    }
+
     /// The name id of the player of `color` ([`NONE`] when missing).
     pub(crate) fn player(&self, color: Color) -> u32 {
         match color {
@@ -193,7 +208,15 @@ impl Archive {
             result: game.result,
             first_mover: game.first_mover,
             king_appeared: game.king_appeared,
-            result_warning: game.result_warning.is_some(),
+            flags: if game.result_warning.is_some() {
+                RESULT_WARNING
+            } else {
+                0
+            } | if game.stage.as_deref().is_some_and(is_knockout_stage) {
+                KNOCKOUT_STAGE
+            } else {
+                0
+            },
         };
         if let (Some(group), true) = (
             game.group.as_deref().and_then(normalise_name),
@@ -321,6 +344,7 @@ mod tests {
             first_mover: None,
             king_appeared: None,
             group: None,
+            stage: None,
         }
     }
 

@@ -94,6 +94,7 @@
 //!     first_mover: Some(Color::White),
 //!     king_appeared: Some(false),
 //!     group: None,
+//!     stage: None,
 //! };
 //! let games = [game(1, GameOutcome::WhiteWin), game(2, GameOutcome::WhiteWin)];
 //! let options = StandingsOptions { supa: true, ..StandingsOptions::default() };

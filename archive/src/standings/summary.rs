@@ -133,6 +133,10 @@ pub struct GameSummary {
     /// The `Group` tag, or the `Section` tag when there is no `Group` (the group both
     /// players play in, for `--format groups`).
     pub group: Option<String>,
+    /// The `Stage` tag: in the group formats, a value that names a knock-out round (`Final`,
+    /// `Semi-final`: anything but `Group…`, `Pool…`, `Kundi…`, `Round robin`, `League`)
+    /// makes the game a knock-out game even between players of one group.
+    pub stage: Option<String>,
 }
 
 impl GameSummary {
@@ -160,6 +164,7 @@ impl GameSummary {
             first_mover,
             king_appeared,
             group: tag("Group").or_else(|| tag("Section")),
+            stage: tag("Stage"),
         }
     }
 

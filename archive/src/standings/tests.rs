@@ -47,6 +47,7 @@ fn game(
         first_mover: first_mover.filter(|_| !starter.is_empty()),
         king_appeared: first_mover.map(|_| king),
         group: None,
+        stage: None,
     }
 }
 

@@ -36,11 +36,18 @@ impl<'a> EventMatches<'a> {
         archive: &'a Archive,
         options: &'a StandingsOptions,
         mut games: Vec<u32>,
-        law: impl Fn([u32; 2]) -> MatchLaw,
+        law: impl Fn([u32; 2], bool) -> MatchLaw,
     ) -> Self {
+        // In the group formats a knock-out game (by its Stage tag) is of another match than
+        // a group game of the same two players.
+        let stages = matches!(options.format, Format::Groups | Format::GroupsKnockout);
         let pair = |i: u32| {
             let r = &archive.records[i as usize];
-            (r.white.min(r.black), r.white.max(r.black))
+            (
+                r.white.min(r.black),
+                r.white.max(r.black),
+                stages && r.knockout_stage(),
+            )
         };
         // By pair, then match order: each match is a run (sort keys are unique).
         games.sort_unstable_by_key(|&i| (pair(i), archive.sort_key(i)));
@@ -57,7 +64,7 @@ impl<'a> EventMatches<'a> {
             .iter()
             .map(|&(start, _)| {
                 let r = &archive.records[games[start as usize] as usize];
-                law([r.white, r.black])
+                law([r.white, r.black], r.knockout_stage())
             })
             .collect();
         EventMatches {
@@ -169,7 +176,7 @@ impl<'a> EventView<'a> {
         let mut games = games;
         games.retain(|&i| {
             let g = &archive.records[i as usize];
-            if g.result_warning {
+            if g.result_warning() {
                 notes.push(Note::ResultMismatch { game: i });
             }
             match (g.white, g.black) {
@@ -203,10 +210,10 @@ impl<'a> EventView<'a> {
             Tiebreak::Tege => MatchLaw::Tege,
         };
         let swiss_games = (options.format == Format::Swiss).then(|| std::mem::take(&mut games));
-        let matches = EventMatches::new(archive, options, games, |[a, b]| {
+        let matches = EventMatches::new(archive, options, games, |[a, b], knockout_stage| {
             let group = |p: u32| groups.as_ref().and_then(|g| g.index_of(archive.name(p)));
             match (group(a), group(b)) {
-                (Some(x), Some(y)) if x == y => MatchLaw::TwoGames,
+                (Some(x), Some(y)) if x == y && !knockout_stage => MatchLaw::TwoGames,
                 _ => knockout_law,
             }
         });
