@@ -249,8 +249,9 @@ impl<'a> MatchPlay<'a> {
     /// Plays the next game, record `index`; its warnings go to `notes` when given.
     pub(crate) fn step(&mut self, index: u32, notes: Option<&mut Vec<Note>>) -> Step {
         let g: &Record = &self.archive.records[index as usize];
-        let counted = !self.summary.finished()
-            && !(self.summary.law == MatchLaw::TwoGames && self.played >= 2);
+        // A group match counts its first two games only.
+        let beyond_two = self.summary.law == MatchLaw::TwoGames && self.played >= 2;
+        let counted = !(self.summary.finished() || beyond_two);
         let number = self.played + 1;
         self.played = number;
         let winner = g.result.winner().and_then(|c| self.side_of(g.player(c)));

@@ -190,7 +190,9 @@ fn groups_then_a_knock_out_decided_by_tege() {
     // tag: Amina and Chausiku are both of group A): 0-0, 1-1, 2-2, a drawn golden-goal game,
     // then Chausiku scores (after 10).
     let bracket = &e["bracket"];
-    let rounds: Vec<(String, Vec<(u64, String, u64)>)> = bracket["rounds"]
+    /// A round: its name, and each match's number, winner and games played.
+    type Round = (String, Vec<(u64, String, u64)>);
+    let rounds: Vec<Round> = bracket["rounds"]
         .as_array()
         .unwrap()
         .iter()
