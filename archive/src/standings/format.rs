@@ -56,6 +56,17 @@ pub enum Tiebreak {
     Tege,
 }
 
+impl Tiebreak {
+    /// The rule named `name` (`limboti`, `tege`).
+    pub fn from_name(name: &str) -> Option<Tiebreak> {
+        match name {
+            "limboti" => Some(Tiebreak::Limboti),
+            "tege" => Some(Tiebreak::Tege),
+            _ => None,
+        }
+    }
+}
+
 /// How one match is decided.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -108,6 +119,26 @@ impl Default for MatchPoints {
             win: 3,
             draw: 1,
             loss: 0,
+        }
+    }
+}
+
+impl std::str::FromStr for MatchPoints {
+    type Err = String;
+
+    /// `W,D,L`, each a number up to 1000 (`3,1,0`).
+    fn from_str(text: &str) -> Result<MatchPoints, String> {
+        let parts: Vec<Option<u32>> = text
+            .split(',')
+            .map(|p| p.trim().parse::<u32>().ok().filter(|n| *n <= 1000))
+            .collect();
+        match parts.as_slice() {
+            [Some(win), Some(draw), Some(loss)] => Ok(MatchPoints {
+                win: *win,
+                draw: *draw,
+                loss: *loss,
+            }),
+            _ => Err("expected three numbers up to 1000: win,draw,loss (e.g. 3,1,0)".into()),
         }
     }
 }
@@ -324,5 +355,15 @@ mod tests {
             Some(Format::GroupsKnockout)
         );
         assert_eq!(MatchLaw::Tege.stage(9), Some("golden goal"));
+        assert_eq!(
+            "2, 1,0".parse::<MatchPoints>(),
+            Ok(MatchPoints {
+                win: 2,
+                draw: 1,
+                loss: 0
+            })
+        );
+        assert!("3,1".parse::<MatchPoints>().is_err());
+        assert!("3,1,1001".parse::<MatchPoints>().is_err());
     }
 }

@@ -5,9 +5,14 @@
 //! starting with `#` are ignored; names are normalised as in the `White`/`Black` tags.
 
 use super::order::normalise_name;
+use std::collections::HashMap;
+use std::io::Read as _;
 
 /// The longest line a groups file may have (bytes).
 pub const MAX_GROUPS_LINE: usize = 64 * 1024;
+
+/// The biggest groups file read (bytes).
+pub const MAX_GROUPS_FILE: u64 = 4 << 20;
 
 /// What is wrong with a groups file, and where.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -25,12 +30,43 @@ pub struct GroupsError {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Groups {
     groups: Vec<(String, Vec<String>)>,
+    /// Each player's group, by index.
+    index: HashMap<String, usize>,
 }
 
 impl Groups {
     /// No groups.
     pub fn new() -> Groups {
         Groups::default()
+    }
+
+    /// Reads a groups file from `reader` (at most [`MAX_GROUPS_FILE`] bytes of UTF-8);
+    /// `file` names it in errors.
+    pub fn read(reader: impl std::io::Read, file: &str) -> Result<Groups, GroupsError> {
+        let error = |line: usize, message: String| GroupsError {
+            file: file.to_string(),
+            line,
+            message,
+        };
+        let mut bytes = Vec::new();
+        reader
+            .take(MAX_GROUPS_FILE + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| error(1, format!("cannot be read: {e}")))?;
+        let lines_before = |end: usize| 1 + bytes[..end].iter().filter(|b| **b == b'\n').count();
+        if bytes.len() as u64 > MAX_GROUPS_FILE {
+            return Err(error(
+                lines_before(MAX_GROUPS_FILE as usize),
+                format!("larger than {} MiB", MAX_GROUPS_FILE >> 20),
+            ));
+        }
+        match std::str::from_utf8(&bytes) {
+            Ok(text) => Groups::parse(text, file),
+            Err(e) => Err(error(
+                lines_before(e.valid_up_to()),
+                "not UTF-8 text".into(),
+            )),
+        }
     }
 
     /// Reads a groups file's text; `file` names it in errors.
@@ -74,20 +110,15 @@ impl Groups {
                 return Err(error(format!("group {name} is already given on line {at}")));
             }
             seen.push((name.clone(), n + 1));
-            let mut members = Vec::new();
             for player in players.split(',') {
                 let Some(player) = normalise_name(player) else {
                     return Err(error(format!("an empty player name in group {name}")));
                 };
-                if let Some(other) = groups
-                    .group_of(&player)
-                    .or_else(|| members.contains(&player).then_some(name.as_str()))
-                {
+                if let Some(other) = groups.group_of(&player) {
                     return Err(error(format!("{player} is already in group {other}")));
                 }
-                members.push(player);
+                groups.add(&name, &player);
             }
-            groups.groups.push((name, members));
         }
         if groups.groups.is_empty() {
             return Err(GroupsError {
@@ -105,28 +136,26 @@ impl Groups {
         if let Some(other) = self.group_of(player) {
             return (other != group).then(|| other.to_string());
         }
-        match self.groups.iter_mut().find(|(g, _)| g == group) {
-            Some((_, members)) => members.push(player.to_string()),
-            None => self
-                .groups
-                .push((group.to_string(), vec![player.to_string()])),
-        }
+        let at = match self.groups.iter().position(|(g, _)| g == group) {
+            Some(at) => at,
+            None => {
+                self.groups.push((group.to_string(), Vec::new()));
+                self.groups.len() - 1
+            }
+        };
+        self.groups[at].1.push(player.to_string());
+        self.index.insert(player.to_string(), at);
         None
     }
 
     /// The group of `player`.
     pub fn group_of(&self, player: &str) -> Option<&str> {
-        self.groups
-            .iter()
-            .find(|(_, members)| members.iter().any(|m| m == player))
-            .map(|(g, _)| g.as_str())
+        self.index_of(player).map(|at| self.groups[at].0.as_str())
     }
 
     /// The index of the group of `player` (in the order given).
     pub fn index_of(&self, player: &str) -> Option<usize> {
-        self.groups
-            .iter()
-            .position(|(_, members)| members.iter().any(|m| m == player))
+        self.index.get(player).copied()
     }
 
     /// The groups in the order given: name, players.

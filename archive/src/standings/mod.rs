@@ -112,6 +112,7 @@ mod groups;
 mod knockout;
 mod matches;
 mod order;
+mod stages;
 mod summary;
 mod swiss;
 mod table;
@@ -120,13 +121,14 @@ mod tests;
 #[cfg(test)]
 mod tests_formats;
 mod view;
+mod words;
 
 pub use archive::Archive;
 pub use format::{
     Bracket, BracketMatch, BracketRound, Format, GroupTable, HalfPoints, MatchLaw, MatchPoints,
     SwissRow, TableRow, TableRules, TieBreak, Tiebreak, GROUP_TIEBREAKS, SWISS_TIEBREAKS,
 };
-pub use groups::{Groups, GroupsError, MAX_GROUPS_LINE};
+pub use groups::{Groups, GroupsError, MAX_GROUPS_FILE, MAX_GROUPS_LINE};
 pub use summary::{king_appeared, GameOutcome, GameSummary, Side};
 pub use view::EventView;
 

@@ -5,29 +5,29 @@
 //! summary or its games are asked for; the warnings are put in words one by one.
 
 use super::archive::{Archive, NONE};
-use super::bracket::bracket;
 use super::knockout::knockout;
-use super::matches::{play_match, MatchPlay, MatchSummary, Note, Why};
+use super::matches::{play_match, MatchPlay, MatchSummary, Note};
+use super::stages::{event_groups, group_tables, knockout_tree, qualifiers};
 use super::swiss::swiss;
-use super::table::{group_table, Played};
+use super::words::kind;
 use super::{
-    Bracket, BracketMatch, EventFormat, EventStandings, Format, GameRef, GroupTable, Groups,
-    Knockout, MatchGame, MatchLaw, MatchReport, PlayerTotals, StandingsOptions, SwissRow,
-    TableRules, Tiebreak, Warning, WarningKind, GROUP_TIEBREAKS,
+    Bracket, EventFormat, EventStandings, Format, GroupTable, Knockout, MatchGame, MatchLaw,
+    MatchReport, PlayerTotals, StandingsOptions, SwissRow, TableRules, Tiebreak, Warning,
+    GROUP_TIEBREAKS,
 };
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 use std::collections::{BTreeMap, HashMap};
 
 /// The matches of an Event: its games grouped by match, each match in match order, and
 /// the matches in order of their first game.
-struct EventMatches<'a> {
-    archive: &'a Archive,
+pub(super) struct EventMatches<'a> {
+    pub(super) archive: &'a Archive,
     options: &'a StandingsOptions,
     games: Vec<u32>,
     /// Each match's games as `games[start..end]`.
     ranges: Vec<(u32, u32)>,
     /// Each match's law.
-    laws: Vec<MatchLaw>,
+    pub(super) laws: Vec<MatchLaw>,
 }
 
 impl<'a> EventMatches<'a> {
@@ -76,7 +76,7 @@ impl<'a> EventMatches<'a> {
         }
     }
 
-    fn len(&self) -> usize {
+    pub(super) fn len(&self) -> usize {
         self.ranges.len()
     }
 
@@ -87,7 +87,7 @@ impl<'a> EventMatches<'a> {
     }
 
     /// Match `n` played out; its warnings go to `notes` when given.
-    fn summary(&self, n: usize, notes: Option<&mut Vec<Note>>) -> MatchSummary<'_> {
+    pub(super) fn summary(&self, n: usize, notes: Option<&mut Vec<Note>>) -> MatchSummary<'_> {
         play_match(
             self.archive,
             self.options,
@@ -99,7 +99,7 @@ impl<'a> EventMatches<'a> {
     }
 
     /// The name ids of the players of match `n`: White, then Black of its first game.
-    fn players(&self, n: usize) -> [u32; 2] {
+    pub(super) fn players(&self, n: usize) -> [u32; 2] {
         let r = &self.archive.records[self.games(n)[0] as usize];
         [r.white, r.black]
     }
@@ -108,13 +108,13 @@ impl<'a> EventMatches<'a> {
 /// The standings of one Event, as [`Archive::events`] gives them. Serialised (with serde) it
 /// is exactly its [`EventStandings`], written as it goes.
 pub struct EventView<'a> {
-    archive: &'a Archive,
+    pub(super) archive: &'a Archive,
     options: &'a StandingsOptions,
     /// The `Event` tag; empty when the games have none.
     pub event: String,
     /// Knockout (more than three players) or just matches.
     pub format: EventFormat,
-    matches: EventMatches<'a>,
+    pub(super) matches: EventMatches<'a>,
     /// Every player of the Event, by name.
     pub players: Vec<PlayerTotals>,
     /// The knockout (only for [`EventFormat::Knockout`]).
@@ -360,212 +360,6 @@ impl<'a> EventView<'a> {
             swiss: self.swiss.clone(),
         }
     }
-
-    /// A note in words.
-    fn warning(&self, note: &Note) -> Warning {
-        let a = self.archive;
-        let players = |in_match: u32| self.matches.players(in_match as usize).map(|p| a.name(p));
-        let why_words = |in_match: u32, why: Why| {
-            let players = players(in_match);
-            match why {
-                Why::WinnerStarts(w) => format!(
-                    "{} won the previous game and the winner starts",
-                    players[w as usize]
-                ),
-                Why::LoserStarts(l) => format!(
-                    "{} lost the previous game and the loser starts",
-                    players[l as usize]
-                ),
-                Why::DrawStartedBy(s) => format!(
-                    "the previous game was drawn and {} started it, so the other player starts",
-                    players[s as usize]
-                ),
-            }
-        };
-        let (message, games) = match *note {
-            Note::ResultMismatch { game } => (
-                format!(
-                    "{}: {}; the game counts as unfinished",
-                    a.at(game),
-                    a.result_warning(game)
-                ),
-                vec![a.at(game)],
-            ),
-            Note::PlaysBothSides { game } => (
-                format!(
-                    "{}: {} plays both sides; game skipped",
-                    a.at(game),
-                    a.name(a.records[game as usize].white)
-                ),
-                vec![a.at(game)],
-            ),
-            Note::NoPlayerName { game } => (
-                format!(
-                    "{}: no White or Black player name; game skipped",
-                    a.at(game)
-                ),
-                vec![a.at(game)],
-            ),
-            Note::StartOrder {
-                in_match,
-                previous,
-                game,
-                started,
-                expected,
-                why,
-            } => {
-                let p = players(in_match);
-                (
-                    format!(
-                        "{}: {} started, but {} should have: {} ({})",
-                        a.at(game),
-                        p[started as usize],
-                        p[expected as usize],
-                        why_words(in_match, why),
-                        a.at(previous)
-                    ),
-                    vec![a.at(previous), a.at(game)],
-                )
-            }
-            Note::StartUnknown {
-                in_match,
-                previous,
-                game,
-                expected,
-                why,
-            } => (
-                format!(
-                    "{}: no moves, so who started is unknown; {} should have: {} ({})",
-                    a.at(game),
-                    players(in_match)[expected as usize],
-                    why_words(in_match, why),
-                    a.at(previous)
-                ),
-                vec![a.at(previous), a.at(game)],
-            ),
-            Note::ColourOrder { previous, game } => {
-                let g = &a.records[game as usize];
-                let (white, black) = (a.name(g.white), a.name(g.black));
-                (
-                    format!(
-                        "{}: {white} has White again, but players swap colours after every \
-                         game: {black} should have White ({} had {white} with White)",
-                        a.at(game),
-                        a.at(previous)
-                    ),
-                    vec![a.at(previous), a.at(game)],
-                )
-            }
-            Note::GameAfterDecision {
-                in_match,
-                game,
-                winner: 2,
-                ..
-            } => {
-                let p = players(in_match);
-                (
-                    format!(
-                        "{}: played after the group match {} – {} was drawn; not counted",
-                        a.at(game),
-                        p[0],
-                        p[1],
-                    ),
-                    vec![a.at(game)],
-                )
-            }
-            Note::ExtraGroupGame { in_match, game } => {
-                let p = players(in_match);
-                (
-                    format!(
-                        "{}: a group match is two games: this game of {} – {} is not counted",
-                        a.at(game),
-                        p[0],
-                        p[1],
-                    ),
-                    vec![a.at(game)],
-                )
-            }
-            Note::GroupConflict {
-                game,
-                player,
-                group,
-                first,
-            } => (
-                format!(
-                    "{}: the Group tag puts {} in group {}, but an earlier game put them in \
-                     group {}; group {} is kept",
-                    a.at(game),
-                    a.name(player),
-                    a.name(group),
-                    a.name(first),
-                    a.name(first)
-                ),
-                vec![a.at(game)],
-            ),
-            Note::GameAfterDecision {
-                in_match,
-                game,
-                winner,
-                decided_after,
-            } => {
-                let p = players(in_match);
-                (
-                    format!(
-                        "{}: played after the match {} – {} was decided (won by {} after {} \
-                         games); not counted",
-                        a.at(game),
-                        p[0],
-                        p[1],
-                        p[winner as usize],
-                        decided_after
-                    ),
-                    vec![a.at(game)],
-                )
-            }
-            Note::PlayedAfterElimination {
-                in_match,
-                first,
-                player,
-                by,
-                decided_at,
-                ..
-            } => {
-                let p = players(in_match);
-                let decided: GameRef = a.at(decided_at);
-                (
-                    format!(
-                        "{} plays {} – {} although {} eliminated them ({decided})",
-                        a.name(player),
-                        p[0],
-                        p[1],
-                        a.name(by)
-                    ),
-                    vec![decided, a.at(first)],
-                )
-            }
-        };
-        Warning {
-            kind: kind(note),
-            message,
-            games,
-        }
-    }
-}
-
-/// What a note is about.
-fn kind(note: &Note) -> WarningKind {
-    match note {
-        Note::ResultMismatch { .. } => WarningKind::ResultMismatch,
-        Note::PlaysBothSides { .. } | Note::NoPlayerName { .. } => WarningKind::MissingPlayer,
-        Note::StartOrder { .. } => WarningKind::StartOrder,
-        Note::StartUnknown { .. } => WarningKind::StartUnknown,
-        Note::ColourOrder { .. } => WarningKind::ColourOrder,
-        Note::GameAfterDecision { .. } | Note::ExtraGroupGame { .. } => {
-            WarningKind::GameAfterDecision
-        }
-        Note::GroupConflict { .. } => WarningKind::GroupConflict,
-        Note::PlayedAfterElimination { .. } => WarningKind::PlayedAfterElimination,
-    }
 }
 
 /// Adds match `m` to its players' totals (kept by name).
@@ -664,98 +458,4 @@ impl Serialize for EventView<'_> {
         }
         s.end()
     }
-}
-
-/// Qualifiers a group sends to the knock-out (none without one).
-fn qualifiers(options: &StandingsOptions) -> u32 {
-    match options.format {
-        Format::GroupsKnockout => options.qualifiers,
-        _ => 0,
-    }
-}
-
-/// The groups of an Event: given, or from its tags, else one group `all` of every player of
-/// `games` (by name).
-fn event_groups(archive: &Archive, event: u32, games: &[u32]) -> Groups {
-    archive.groups_of(event).unwrap_or_else(|| {
-        let mut names: Vec<&str> = games
-            .iter()
-            .flat_map(|&i| {
-                let r = &archive.records[i as usize];
-                [archive.name(r.white), archive.name(r.black)]
-            })
-            .collect();
-        names.sort_unstable();
-        names.dedup();
-        let mut groups = Groups::new();
-        for name in names {
-            groups.add("all", name);
-        }
-        groups
-    })
-}
-
-/// The football table of every group, from its finished group matches.
-fn group_tables(
-    matches: &EventMatches,
-    groups: &Groups,
-    options: &StandingsOptions,
-) -> Vec<GroupTable> {
-    let mut played: Vec<Vec<Played>> = vec![Vec::new(); groups.len()];
-    let members: Vec<(&str, &[String])> = groups.iter().collect();
-    for n in 0..matches.len() {
-        if matches.laws[n] != MatchLaw::TwoGames {
-            continue;
-        }
-        let m = matches.summary(n, None);
-        if !m.finished() {
-            continue;
-        }
-        let names = m.players.map(|p| matches.archive.name(p));
-        let Some(g) = groups.index_of(names[0]) else {
-            continue;
-        };
-        let at = |name: &str| members[g].1.iter().position(|p| p == name);
-        if let (Some(a), Some(b)) = (at(names[0]), at(names[1])) {
-            played[g].push(Played {
-                players: [a, b],
-                goals: m.goals,
-                winner: m.winner,
-            });
-        }
-    }
-    members
-        .iter()
-        .zip(&played)
-        .map(|((name, members), played)| {
-            group_table(
-                name,
-                members,
-                played,
-                &options.points,
-                qualifiers(options) as usize,
-            )
-        })
-        .collect()
-}
-
-/// The knock-out tree: every match that is not a group match.
-fn knockout_tree(matches: &EventMatches) -> Bracket {
-    let name = |id: u32| matches.archive.name(id).to_string();
-    bracket(
-        (0..matches.len())
-            .filter(|&n| matches.laws[n] != MatchLaw::TwoGames)
-            .map(|n| {
-                let m = matches.summary(n, None);
-                BracketMatch {
-                    number: n + 1,
-                    players: m.players.map(name),
-                    score: m.score,
-                    goals: m.goals,
-                    winner: m.winner.map(|w| name(m.players[w])),
-                    decided_after: m.decided_after,
-                }
-            })
-            .collect(),
-    )
 }

@@ -11,7 +11,7 @@ use crate::input::{open_inputs, EncodingArg};
 use drafti_archive::batch::{run_games, BatchOptions, GameJob};
 use drafti_archive::replay::{replay_partial, ReplayOptions};
 use drafti_archive::standings::{
-    Archive, Format, GameSummary, Groups, MatchPoints, StandingsOptions, Tiebreak, MAX_GROUPS_LINE,
+    Archive, Format, GameSummary, Groups, MatchPoints, StandingsOptions, Tiebreak,
 };
 use drafti_pdn::ParseError;
 use drafti_report::standings::{
@@ -19,7 +19,6 @@ use drafti_report::standings::{
 };
 use drafti_report::standings_html;
 use drafti_report::visible;
-use std::io::Read;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -62,7 +61,7 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = 2)]
     qualifiers: u32,
     /// Match points of the group tables for a win, a draw, a loss.
-    #[arg(long, value_name = "W,D,L", default_value = "3,1,0", value_parser = parse_points)]
+    #[arg(long, value_name = "W,D,L", default_value = "3,1,0", value_parser = str::parse::<MatchPoints>)]
     points: MatchPoints,
     /// Knock-out matches level after two games: limboti (sudden death, the article) or tege
     /// (two more games, four tege games, then a golden goal).
@@ -79,53 +78,14 @@ fn parse_format(text: &str) -> Result<Format, String> {
 }
 
 fn parse_tiebreak(text: &str) -> Result<Tiebreak, String> {
-    match text {
-        "limboti" => Ok(Tiebreak::Limboti),
-        "tege" => Ok(Tiebreak::Tege),
-        _ => Err("expected limboti or tege".to_string()),
-    }
+    Tiebreak::from_name(text).ok_or_else(|| "expected limboti or tege".to_string())
 }
-
-fn parse_points(text: &str) -> Result<MatchPoints, String> {
-    let parts: Vec<Result<u32, _>> = text.split(',').map(|p| p.trim().parse::<u32>()).collect();
-    match parts.as_slice() {
-        [Ok(win), Ok(draw), Ok(loss)] if *win <= 1000 && *draw <= 1000 && *loss <= 1000 => {
-            Ok(MatchPoints {
-                win: *win,
-                draw: *draw,
-                loss: *loss,
-            })
-        }
-        _ => Err("expected three numbers up to 1000: win,draw,loss (e.g. 3,1,0)".to_string()),
-    }
-}
-
-/// The biggest groups file read (bytes).
-const MAX_GROUPS_FILE: u64 = 4 << 20;
 
 /// Reads and checks a groups file.
 fn read_groups(path: &Path) -> Result<Groups, CliError> {
-    let name = path.display().to_string();
-    let cannot = |e: std::io::Error| CliError::new(format!("cannot read {name}: {e}"));
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|f| f.take(MAX_GROUPS_FILE + 1).read_to_end(&mut bytes))
-        .map_err(cannot)?;
-    if bytes.len() as u64 > MAX_GROUPS_FILE {
-        return Err(CliError::new(format!(
-            "{name}: larger than {} MiB; a groups file is a line a group",
-            MAX_GROUPS_FILE >> 20
-        )));
-    }
-    let text = String::from_utf8(bytes).map_err(|e| {
-        let line = 1 + e.as_bytes()[..e.utf8_error().valid_up_to()]
-            .iter()
-            .filter(|b| **b == b'\n')
-            .count();
-        CliError::new(format!("{name}:{line}: not UTF-8 text"))
-    })?;
-    debug_assert!(MAX_GROUPS_LINE < MAX_GROUPS_FILE as usize);
-    Groups::parse(&text, &name).map_err(|e| CliError::new(e.to_string()))
+    let file = std::fs::File::open(path)
+        .map_err(|e| CliError::new(format!("cannot read {}: {e}", path.display())))?;
+    Groups::read(file, &path.display().to_string()).map_err(|e| CliError::new(e.to_string()))
 }
 
 /// What a worker hands back for one game.
