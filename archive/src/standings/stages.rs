@@ -19,15 +19,14 @@ pub(super) fn qualifiers(options: &StandingsOptions) -> u32 {
 /// `games` (by name).
 pub(super) fn event_groups(archive: &Archive, event: u32, games: &[u32]) -> Groups {
     archive.groups_of(event).unwrap_or_else(|| {
-        let mut names: Vec<&str> = games
+        // Each name once (not a name a game): the set grows with the players.
+        let names: std::collections::BTreeSet<&str> = games
             .iter()
             .flat_map(|&i| {
                 let r = &archive.records[i as usize];
                 [archive.name(r.white), archive.name(r.black)]
             })
             .collect();
-        names.sort_unstable();
-        names.dedup();
         let mut groups = Groups::new();
         for name in names {
             groups.add("all", name);
