@@ -52,8 +52,10 @@ pub fn group_heading(g: &GroupTable, rules: &TableRules) -> String {
         points_words(&rules.points),
         tiebreak_words(&GROUP_TIEBREAKS)
     );
-    if rules.qualifiers > 0 {
-        heading.push_str(&format!("; {} qualify", rules.qualifiers));
+    match rules.qualifiers {
+        0 => {}
+        1 => heading.push_str("; 1 qualifies"),
+        n => heading.push_str(&format!("; {n} qualify")),
     }
     heading.push(')');
     heading
@@ -94,7 +96,8 @@ pub fn group_notes(g: &GroupTable) -> Vec<String> {
     }
     if g.tie_at_cut {
         notes.push(
-            "the last qualifying place is a shared rank: the tables cannot tell who goes through"
+            "the last qualifying place is a shared rank: the tables cannot tell who goes through \
+             (those players are not marked)"
                 .to_string(),
         );
     }
@@ -147,6 +150,9 @@ pub fn swiss_cells(rows: &[SwissRow]) -> Vec<Vec<String>> {
 fn bracket_text<W: Write>(out: &mut W, b: &Bracket) -> std::io::Result<()> {
     writeln!(out)?;
     writeln!(out, "  Knock-out")?;
+    if b.rounds.is_empty() {
+        writeln!(out, "    no knock-out matches yet")?;
+    }
     for round in &b.rounds {
         writeln!(out, "    {}", round.name)?;
         for m in &round.matches {

@@ -123,6 +123,13 @@ pub(crate) fn group_table(
     let tie_at_cut = ranked
         .get(qualifiers)
         .is_some_and(|r| qualifiers > 0 && r.tiebreak == Some(TieBreak::Shared));
+    if tie_at_cut {
+        // The players sharing the last qualifying place: the table cannot say who goes.
+        let shared = ranked[qualifiers].rank;
+        for r in ranked.iter_mut().filter(|r| r.rank == shared) {
+            r.qualified = false;
+        }
+    }
     let n = members.len() as u32;
     GroupTable {
         group: name.to_string(),
@@ -266,6 +273,8 @@ mod tests {
             ]
         );
         assert!(t.tie_at_cut, "the second place is shared by B and D");
+        let qualified: Vec<bool> = t.rows.iter().map(|r| r.qualified).collect();
+        assert_eq!(qualified, [true, false, false, false]);
         let c = &t.rows[0];
         assert_eq!((c.points, c.goals_for, c.goal_difference), (6, 4, 1));
         assert_eq!((t.matches_played, t.matches_scheduled), (6, 6));

@@ -437,3 +437,41 @@ fn the_html_page_has_the_group_tables_and_the_tree() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_shared_last_qualifying_place_is_not_decided_by_the_tables() {
+    // league.pdn has no knock-out games. With one qualifier a group, group A's first place
+    // is shared by three: none is marked, and the text says why; group B's Eliya qualifies.
+    let args = [
+        "standings",
+        "--format",
+        "groups+knockout",
+        "--qualifiers",
+        "1",
+        LEAGUE,
+    ];
+    let (code, stdout, _) = run_drafti(&args);
+    assert_eq!(code, 0);
+    let group_a: Vec<&str> = stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("  Group A"))
+        .take(7)
+        .collect();
+    assert_eq!(
+        group_a.join("\n"),
+        "  Group A (win 3, draw 1, loss 0; ranked by points, goal difference, goals for, head to head, then a shared rank; 1 qualifies)
+    #  player    P  W  D  L  GF  GA  GD  Pts
+    1  Bakari    3  2  0  1  3   1   +2  6
+    1  Chausiku  3  2  0  1  3   1   +2  6    shared rank
+    1  Daudi     3  2  0  1  3   1   +2  6    shared rank
+    4  Amina     3  0  0  3  0   6   -6  0
+    the last qualifying place is a shared rank: the tables cannot tell who goes through (those players are not marked)"
+    );
+    assert!(stdout.contains("    1  Eliya   3  3  0  0  4   0   +4  9    qualified\n"));
+    assert!(stdout.ends_with(
+        "  Knock-out\n    no knock-out matches yet\n  Champion: none yet (no decided final)\n"
+    ));
+    let e = event(&args[1..], 0);
+    assert_eq!(e["groups"][0]["tie_at_cut"], true);
+    assert_eq!(e["table_rules"]["qualifiers"], 1);
+}
