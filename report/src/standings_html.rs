@@ -12,7 +12,7 @@ use drafti_archive::standings::{Bracket, EventView};
 use std::io::Write;
 
 /// The page's own rules: the knock-out tree as columns of rounds.
-const TREE_CSS: &str = ".tree{display:flex;gap:1.5em;overflow-x:auto;align-items:center}.tree section{display:flex;flex-direction:column;justify-content:space-around;gap:.8em;min-width:14em}.tree h3{margin:0;font-size:1em}.tree .m{border:1px solid #ccc;border-radius:6px;padding:.4em .6em}.tree .m b{color:#2b9348}.champion{font-size:1.2em}";
+const TREE_CSS: &str = ".tree{display:flex;gap:1.5em;overflow-x:auto;align-items:stretch}.tree section{display:flex;flex-direction:column;min-width:14em}.tree .ms{flex:1;display:flex;flex-direction:column;justify-content:space-around;gap:.8em}.tree h3{margin:0 0 .5em;font-size:1em}.tree .m{border:1px solid #ccc;border-radius:6px;padding:.4em .6em}.tree .m b{color:#2b9348}.champion{font-size:1.2em}";
 
 /// The start of the page, titled `title`.
 pub fn page_head<W: Write>(out: &mut W, title: &str, laws: &str) -> std::io::Result<()> {
@@ -24,7 +24,7 @@ pub fn page_head<W: Write>(out: &mut W, title: &str, laws: &str) -> std::io::Res
     )
 }
 
-/// A table of `cells` (the first row is the header); columns from `right` on are numbers.
+/// A table of `cells` (the first row is the header); the columns in `numbers` are numbers.
 fn html_table<W: Write>(
     out: &mut W,
     cells: &[Vec<String>],
@@ -50,7 +50,11 @@ fn html_table<W: Write>(
 fn tree<W: Write>(out: &mut W, b: &Bracket) -> std::io::Result<()> {
     write!(out, "<h3>Knock-out</h3><div class=\"tree\">")?;
     for round in &b.rounds {
-        write!(out, "<section><h3>{}</h3>", escape(&round.name))?;
+        write!(
+            out,
+            "<section><h3>{}</h3><div class=\"ms\">",
+            escape(&round.name)
+        )?;
         for m in &round.matches {
             write!(out, "<div class=\"m\">")?;
             for side in 0..2 {
@@ -71,7 +75,7 @@ fn tree<W: Write>(out: &mut W, b: &Bracket) -> std::io::Result<()> {
                 escape(&bracket_line(m))
             )?;
         }
-        write!(out, "</section>")?;
+        write!(out, "</div></section>")?;
     }
     write!(
         out,

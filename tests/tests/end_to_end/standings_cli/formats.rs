@@ -421,7 +421,9 @@ fn the_html_page_has_the_group_tables_and_the_tree() {
     assert!(html.ends_with("</html>\n"));
     assert!(html.contains("<h3>Group A (win 3, draw 1, loss 0; ranked by points, goal difference, goals for, head to head, then a shared rank; 2 qualify)</h3>"));
     assert!(html.contains("<tr><td>1</td><td>Amina</td><td class=\"r\">2</td><td class=\"r\">2</td><td class=\"r\">0</td><td class=\"r\">0</td><td class=\"r\">3</td><td class=\"r\">0</td><td class=\"r\">+3</td><td class=\"r\">6</td><td>qualified</td></tr>"));
-    assert!(html.contains("<section><h3>Final</h3><div class=\"m\">Amina 3<br/><b>Chausiku</b> 4"));
+    assert!(html.contains(
+        "<section><h3>Final</h3><div class=\"ms\"><div class=\"m\">Amina 3<br/><b>Chausiku</b> 4"
+    ));
     assert!(html.contains("Champion: <b>Chausiku</b>"));
     // A write error is an error (exit 2); stdout cannot be the page.
     let (code, _, stderr) = run_drafti(&["standings", "--html", "-", LEAGUE]);
