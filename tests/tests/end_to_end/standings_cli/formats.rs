@@ -477,3 +477,40 @@ fn a_shared_last_qualifying_place_is_not_decided_by_the_tables() {
     assert_eq!(e["groups"][0]["tie_at_cut"], true);
     assert_eq!(e["table_rules"]["qualifiers"], 1);
 }
+
+#[test]
+fn control_characters_in_group_names_are_shown_visibly() {
+    // A Group tag with an escape sequence: the text shows it as \x1b, the HTML as U+FFFD.
+    let dir = temp_dir("standings-control");
+    let pdn = dir.join("control.pdn");
+    let game = |round: &str, white: &str, black: &str, moves: &str, result: &str| {
+        format!(
+            "[Event \"E\"]\n[Round \"{round}\"]\n[Group \"A\u{1b}[31m\"]\n[White \"{white}\"]\n\
+             [Black \"{black}\"]\n[Result \"{result}\"]\n\n{moves} {result}\n\n"
+        )
+    };
+    // Amina wins game 1 and, as its winner, starts game 2 with Black.
+    std::fs::write(
+        &pdn,
+        game("1", "Amina", "Bakari", "1. c3-d4 f6-g5", "1-0")
+            + &game("2", "Bakari", "Amina", "1... f6-g5 2. c3-d4", "0-1"),
+    )
+    .unwrap();
+    let html = dir.join("control.html");
+    let (code, stdout, _) = run_drafti(&[
+        "standings",
+        "--format",
+        "groups",
+        "--html",
+        html.to_str().unwrap(),
+        pdn.to_str().unwrap(),
+    ]);
+    assert!(
+        stdout.contains("  Group A\\x1b[31m (win 3, draw 1, loss 0;"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains('\u{1b}'));
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("<h3>Group A\u{fffd}[31m (win 3"));
+    assert_eq!(code, 0);
+}
