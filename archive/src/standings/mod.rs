@@ -51,6 +51,15 @@
 //!    opponents they eliminated. An Event with three players or fewer is reported as its
 //!    matches and a player table, with no knockout, points or ranking.
 //!
+//! # Championship formats ([`StandingsOptions::format`])
+//! Groups (from [`Groups`] given to the archive, else the `Group`/`Section` tags) make the
+//! matches between players of one group *group matches* ([`MatchLaw::TwoGames`]: two games,
+//! a level score is a drawn match) and their football tables (module `table`: points, goal
+//! difference, goals for, head to head, shared rank); every other match, and every game whose
+//! `Stage` tag names a knock-out round, is a knock-out match under the article's limboti or
+//! [`Tiebreak::Tege`], put in a tree by rounds (module `bracket`). A Swiss Event (module
+//! `swiss`) scores games, ranked by points, Buchholz and cut-1. docs/guide.md has the rules.
+//!
 //! # Decisions on reading archives
 //! - **Grouping:** games are grouped by the `Event` tag (missing, empty or `?` is one
 //!   unnamed event), then by the unordered pair of players (`White`/`Black` tags, trimmed,

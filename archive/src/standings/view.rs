@@ -330,7 +330,7 @@ impl<'a> EventView<'a> {
         self.notes.len()
     }
 
-    /// How many warnings are violations (see [`WarningKind::is_violation`]).
+    /// How many warnings are violations (see [`WarningKind::is_violation`](super::WarningKind::is_violation)).
     pub fn violation_count(&self) -> usize {
         self.notes.iter().filter(|n| kind(n).is_violation()).count()
     }
