@@ -3,7 +3,7 @@
 //! measures the peak of live heap bytes while an archive of one Event is read in and its
 //! standings written out the way `drafti standings` writes them.
 
-use drafti_archive::standings::{Archive, GameOutcome, GameSummary, StandingsOptions};
+use drafti_archive::standings::{Archive, Format, GameOutcome, GameSummary, StandingsOptions};
 use drafti_rules::Color;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -58,12 +58,18 @@ fn generated(i: usize) -> GameSummary {
             Color::Black
         }),
         king_appeared: Some(i.is_multiple_of(5)),
+        group: None,
+        stage: None,
     }
 }
 
 /// The peak of live heap bytes, over what was live before, while `games` generated games
 /// are read in and their standings written (JSON, every game row and warning).
-fn peak_bytes(games: usize) -> (usize, usize) {
+/// One measure at a time: the counters are the whole process's.
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn peak_bytes(games: usize, format: Format) -> (usize, usize) {
+    let _one = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let before = LIVE.load(Ordering::Relaxed);
     PEAK.store(before, Ordering::Relaxed);
     let mut archive = Archive::new();
@@ -72,6 +78,7 @@ fn peak_bytes(games: usize) -> (usize, usize) {
     }
     let options = StandingsOptions {
         supa: true,
+        format,
         ..StandingsOptions::default()
     };
     let mut warnings = 0;
@@ -89,8 +96,8 @@ fn peak_bytes(games: usize) -> (usize, usize) {
 
 #[test]
 fn standings_memory_grows_by_tens_of_bytes_a_game() {
-    let (small, small_warnings) = peak_bytes(10_000);
-    let (large, large_warnings) = peak_bytes(40_000);
+    let (small, small_warnings) = peak_bytes(10_000, Format::Matches);
+    let (large, large_warnings) = peak_bytes(40_000, Format::Matches);
     // Games after the decision are reported, so the warnings grow with the games too.
     assert!(large_warnings > 3 * small_warnings && small_warnings > 1_000);
     // 30,000 more games of ~200 bytes of tags each: before, ~0.9 KB of summary and ~0.4 KB
@@ -101,4 +108,20 @@ fn standings_memory_grows_by_tens_of_bytes_a_game() {
         per_game < 128,
         "{per_game} bytes a game: peak {small} bytes for 10,000 games, {large} for 40,000"
     );
+}
+
+#[test]
+fn group_tables_and_swiss_keep_memory_flat() {
+    // One group of all 500 players (no groups given): group matches of two games, the games
+    // after them reported; then the same archive as a Swiss event.
+    for format in [Format::Groups, Format::GroupsKnockout, Format::Swiss] {
+        let (small, _) = peak_bytes(10_000, format);
+        let (large, _) = peak_bytes(40_000, format);
+        let per_game = (large - small) / 30_000;
+        assert!(
+            per_game < 128,
+            "{format:?}: {per_game} bytes a game: peak {small} bytes for 10,000 games, {large} \
+             for 40,000"
+        );
+    }
 }

@@ -26,6 +26,8 @@ pub mod openings;
 pub mod pages;
 pub mod puzzles;
 pub mod standings;
+mod standings_formats;
+pub mod standings_html;
 pub mod svg;
 pub mod text;
 pub mod viewer;

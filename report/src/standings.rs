@@ -2,10 +2,12 @@
 //! is handed, one Event at a time (the data is `drafti_archive::standings`'s). Text from the
 //! archive (names, Events, rounds) is shown with its control characters made [`visible`].
 
+use crate::standings_formats::formats_text;
+pub use crate::standings_formats::{formats_csv_rows, FORMATS_CSV_HEADER};
 use crate::visible;
 use drafti_archive::standings::{
-    EventFormat, EventView, MatchGame, MatchReport, MatchStatus, RankedPlayer, Side,
-    StandingsOptions, Warning,
+    EventView, Format, MatchGame, MatchLaw, MatchReport, MatchStatus, RankedPlayer, Side,
+    StandingsOptions, Tiebreak, Warning,
 };
 use std::fmt::Write as _;
 use std::io::Write;
@@ -13,7 +15,7 @@ use std::io::Write;
 /// Left-aligned columns, two spaces apart, widths in characters: `rows` gives the rows
 /// afresh each time it is called, once to measure the columns and once to write them, so a
 /// long table is never held whole.
-fn table<W: Write, I: Iterator<Item = Vec<String>>>(
+pub(crate) fn table<W: Write, I: Iterator<Item = Vec<String>>>(
     out: &mut W,
     indent: &str,
     rows: impl Fn() -> I,
@@ -59,15 +61,30 @@ fn event_title(e: &EventView) -> String {
     } else {
         &e.event
     };
-    let format = match e.format {
-        EventFormat::Knockout => "knockout",
-        EventFormat::Matches => "matches",
-    };
+    let format = e.format.name();
+    if let Some(rows) = &e.swiss {
+        let games: u32 = rows.iter().map(|r| r.games).sum();
+        return format!(
+            "Event: {name} ({format}, {}, {})",
+            count(rows.len(), "player"),
+            count(games as usize / 2, "game")
+        );
+    }
     format!(
         "Event: {name} ({format}, {}, {})",
         count(e.players.len(), "player"),
         count(e.match_count(), "match")
     )
+}
+
+/// An Event's title line: `Event: NAME (FORMAT, N players, N matches)`.
+pub fn event_title_text(e: &EventView) -> String {
+    event_title(e)
+}
+
+/// A match in one line: players, score, goals, verdict.
+pub fn match_line_text(m: &MatchReport) -> String {
+    match_line(m)
 }
 
 fn match_line(m: &MatchReport) -> String {
@@ -84,11 +101,21 @@ fn match_line(m: &MatchReport) -> String {
                 "{w} wins after {}",
                 count(m.decided_after.unwrap_or(0), "game")
             );
-            if m.limboti > 0 {
-                let _ = write!(v, " ({} limboti)", m.limboti);
+            match m.law {
+                MatchLaw::Tege => {
+                    let after = m.decided_after.unwrap_or(0);
+                    if let Some(stage) = MatchLaw::Tege.stage(after) {
+                        let _ = write!(v, " ({stage})");
+                    }
+                }
+                _ if m.limboti > 0 => {
+                    let _ = write!(v, " ({} limboti)", m.limboti);
+                }
+                _ => {}
             }
             v
         }
+        (MatchStatus::Drawn, _) => "drawn match".to_string(),
         _ => format!(
             "undecided: {}",
             m.undecided_reason.as_deref().unwrap_or("not decided")
@@ -118,7 +145,7 @@ fn game_row(g: &MatchGame, options: &StandingsOptions) -> Vec<String> {
         notes.push("not counted".to_string());
     }
     let number = if g.number > 2 && g.counted {
-        format!("{} limboti", g.number)
+        format!("{} {}", g.number, g.stage.unwrap_or("limboti"))
     } else {
         g.number.to_string()
     };
@@ -146,6 +173,9 @@ fn warning_line(w: &Warning) -> String {
 
 /// The laws line of the text output.
 pub fn laws(options: &StandingsOptions) -> String {
+    if options.format == Format::Swiss {
+        return "every game is a round's pairing: a win 1 point, a draw 1/2".to_string();
+    }
     let mut laws = vec!["winner starts the next game"];
     if options.loser_starts {
         laws[0] = "loser starts the next game";
@@ -155,6 +185,15 @@ pub fn laws(options: &StandingsOptions) -> String {
     }
     if options.supa {
         laws.push("supa wins count 12 goals");
+    }
+    if matches!(options.format, Format::Groups | Format::GroupsKnockout) {
+        laws.push("group matches are two games, a level score is a drawn match");
+    }
+    if options.tiebreak == Tiebreak::Tege {
+        laws.push(
+            "knock-out matches level after two games: two tie-break games, four tege games, \
+             then a golden goal",
+        );
     }
     laws.join("; ")
 }
@@ -191,7 +230,9 @@ pub fn event_text<W: Write>(
             std::iter::once(header.clone()).chain(e.match_games(n).map(|g| game_row(&g, options)))
         })?;
     }
-    if let Some(ko) = &e.knockout {
+    if e.groups.is_some() || e.swiss.is_some() {
+        formats_text(out, e)?;
+    } else if let Some(ko) = &e.knockout {
         writeln!(out)?;
         writeln!(out, "  Ranking (points = opponents eliminated)")?;
         let mut rows = vec![vec![
@@ -268,7 +309,7 @@ pub fn event_text<W: Write>(
 }
 
 /// A CSV field: quoted when it holds a comma, a quote, or a line break (quotes doubled).
-fn csv_field(value: &str) -> String {
+pub(crate) fn csv_field(value: &str) -> String {
     if value.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", value.replace('"', "\"\""))
     } else {
@@ -299,10 +340,7 @@ pub const CSV_HEADER: [&str; 16] = [
 /// One Event's rows of `--csv`.
 pub fn csv_rows<W: Write>(out: &mut W, e: &EventView) -> std::io::Result<()> {
     {
-        let format = match e.format {
-            EventFormat::Knockout => "knockout",
-            EventFormat::Matches => "matches",
-        };
+        let format = e.format.name();
         // Knockout: in ranking order; otherwise by name.
         let order: Vec<(String, Option<&RankedPlayer>)> = match &e.knockout {
             Some(ko) => ko

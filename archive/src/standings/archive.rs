@@ -2,8 +2,8 @@
 //! file, Round and Date interned as `u32` ids, so memory grows by a few tens of bytes a
 //! game whatever its tags hold.
 
-use super::order::{event_name, is_unknown, round_key};
-use super::{GameOutcome, GameRef, GameSummary};
+use super::order::{event_name, is_knockout_stage, is_unknown, normalise_name, round_key};
+use super::{GameOutcome, GameRef, GameSummary, Groups};
 use drafti_rules::Color;
 use std::cell::OnceCell;
 use std::collections::HashMap;
@@ -60,11 +60,26 @@ pub(crate) struct Record {
     pub(crate) result: GameOutcome,
     pub(crate) first_mover: Option<Color>,
     pub(crate) king_appeared: Option<bool>,
-    /// Whether the record's result contradicts itself (the reason is kept aside).
-    pub(crate) result_warning: bool,
+    /// [`RESULT_WARNING`] and [`KNOCKOUT_STAGE`].
+    pub(crate) flags: u8,
 }
 
+/// The record's result contradicts itself (the reason is kept aside).
+pub(crate) const RESULT_WARNING: u8 = 1;
+/// The game's `Stage` tag names a knock-out round.
+pub(crate) const KNOCKOUT_STAGE: u8 = 2;
+
 impl Record {
+    /// Whether the record's result contradicts itself.
+    pub(crate) fn result_warning(&self) -> bool {
+        self.flags & RESULT_WARNING != 0
+    }
+
+    /// Whether the game is of a knock-out stage by its `Stage` tag.
+    pub(crate) fn knockout_stage(&self) -> bool {
+        self.flags & KNOCKOUT_STAGE != 0
+    }
+
     /// The name id of the player of `color` ([`NONE`] when missing).
     pub(crate) fn player(&self, color: Color) -> u32 {
         match color {
@@ -151,6 +166,14 @@ pub struct Archive {
     /// The reasons of the records whose result contradicts itself, by record number.
     result_warnings: Vec<(u32, Box<str>)>,
     ranks: OnceCell<Ranks>,
+    /// The groups given for every Event (`--groups FILE`); the tags are then not read.
+    pub(crate) given_groups: Option<Groups>,
+    /// From the `Group`/`Section` tags: (Event, player, group) name ids, each player's first
+    /// group in an Event, in order of appearance (one entry a player, not a game).
+    pub(crate) tag_groups: Vec<(u32, u32, u32)>,
+    tag_group_of: HashMap<(u32, u32), u32>,
+    /// Tags that put a player in a second group: (record, player, group, first group).
+    pub(crate) group_conflicts: Vec<(u32, u32, u32, u32)>,
 }
 
 impl Archive {
@@ -185,10 +208,61 @@ impl Archive {
             result: game.result,
             first_mover: game.first_mover,
             king_appeared: game.king_appeared,
-            result_warning: game.result_warning.is_some(),
+            flags: if game.result_warning.is_some() {
+                RESULT_WARNING
+            } else {
+                0
+            } | if game.stage.as_deref().is_some_and(is_knockout_stage) {
+                KNOCKOUT_STAGE
+            } else {
+                0
+            },
         };
+        if let (Some(group), true) = (
+            game.group.as_deref().and_then(normalise_name),
+            record.white != NONE && record.black != NONE,
+        ) {
+            let group = self.names.id(&group);
+            for player in [record.white, record.black] {
+                match self.tag_group_of.get(&(record.event, player)) {
+                    None => {
+                        self.tag_group_of.insert((record.event, player), group);
+                        self.tag_groups.push((record.event, player, group));
+                    }
+                    Some(&first) if first != group => {
+                        self.group_conflicts.push((index, player, group, first));
+                    }
+                    Some(_) => {}
+                }
+            }
+        }
         self.records.push(record);
         self.ranks.take();
+    }
+
+    /// Puts the players in these groups, in every Event (the `Group` tags are then ignored).
+    pub fn set_groups(&mut self, groups: Groups) {
+        self.given_groups = Some(groups);
+    }
+
+    /// The groups of the Event `event` (a name id): the given ones, else its tags' (groups
+    /// by name); `None` when there are none.
+    pub(crate) fn groups_of(&self, event: u32) -> Option<Groups> {
+        if let Some(g) = &self.given_groups {
+            return Some(g.clone());
+        }
+        let mut entries: Vec<(&str, &str)> = self
+            .tag_groups
+            .iter()
+            .filter(|(e, _, _)| *e == event)
+            .map(|&(_, p, g)| (self.name(g), self.name(p)))
+            .collect();
+        entries.sort_by(|a, b| round_key(a.0).cmp(&round_key(b.0)).then(a.0.cmp(b.0)));
+        let mut groups = Groups::new();
+        for (g, p) in entries {
+            groups.add(g, p);
+        }
+        (!groups.is_empty()).then_some(groups)
     }
 
     /// How many games.
@@ -269,6 +343,8 @@ mod tests {
             result_warning: None,
             first_mover: None,
             king_appeared: None,
+            group: None,
+            stage: None,
         }
     }
 

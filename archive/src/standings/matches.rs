@@ -6,7 +6,7 @@
 //! no per-game report is ever kept.
 
 use super::archive::{Archive, Record, NONE};
-use super::{GameOutcome, MatchStatus, StandingsOptions, SUPA_GOALS};
+use super::{GameOutcome, MatchLaw, MatchStatus, StandingsOptions, SUPA_GOALS};
 
 /// Why a player had to start a game (the words are in [`super::view`]).
 #[derive(Clone, Copy, Debug)]
@@ -54,9 +54,21 @@ pub(crate) enum Note {
     GameAfterDecision {
         in_match: u32,
         game: u32,
-        /// The side that won the match, and after how many games.
+        /// The side that won the match (2: the match was drawn), and after how many games.
         winner: u8,
         decided_after: u32,
+    },
+    /// A group match has two games: a third one is not counted.
+    ExtraGroupGame {
+        in_match: u32,
+        game: u32,
+    },
+    /// A `Group` tag puts a player in a second group; the first one stays.
+    GroupConflict {
+        game: u32,
+        player: u32,
+        group: u32,
+        first: u32,
     },
     PlayedAfterElimination {
         in_match: u32,
@@ -80,7 +92,8 @@ impl Note {
             Note::PlaysBothSides { game } | Note::NoPlayerName { game } => (game, 1),
             Note::StartOrder { game, .. } | Note::StartUnknown { game, .. } => (game, 2),
             Note::ColourOrder { game, .. } => (game, 3),
-            Note::GameAfterDecision { game, .. } => (game, 4),
+            Note::GameAfterDecision { game, .. } | Note::ExtraGroupGame { game, .. } => (game, 4),
+            Note::GroupConflict { game, .. } => (game, 1),
             Note::PlayedAfterElimination { first, side, .. } => (first, 5 + side),
         }
     }
@@ -98,6 +111,10 @@ pub(crate) struct MatchSummary<'a> {
     pub(crate) goals: [u32; 2],
     /// The side that won the match, once decided.
     pub(crate) winner: Option<usize>,
+    /// A group match whose two games left the players level.
+    pub(crate) drawn: bool,
+    /// How the match is decided.
+    pub(crate) law: MatchLaw,
     pub(crate) decided_after: Option<usize>,
     pub(crate) limboti: usize,
     /// The match number of the first counted game without a result.
@@ -114,13 +131,19 @@ impl MatchSummary<'_> {
     pub(crate) fn status(&self) -> MatchStatus {
         match self.winner {
             Some(_) => MatchStatus::Decided,
+            None if self.drawn => MatchStatus::Drawn,
             None => MatchStatus::Undecided,
         }
     }
 
+    /// Whether the match is over: decided, or a drawn group match.
+    pub(crate) fn finished(&self) -> bool {
+        self.winner.is_some() || self.drawn
+    }
+
     /// Why an undecided match is undecided.
     pub(crate) fn undecided_reason(&self) -> Option<String> {
-        if self.winner.is_some() {
+        if self.finished() {
             return None;
         }
         let n = self.games.len();
@@ -128,6 +151,18 @@ impl MatchSummary<'_> {
         Some(match self.blocked_by {
             Some(k) => format!("game {k} of the match has no result"),
             None if n < 2 => format!("{n} game played; a match is two games"),
+            None if self.law == MatchLaw::Tege => {
+                let next = match n {
+                    2 => "two tie-break games must follow",
+                    3 => "the second tie-break game must follow",
+                    4..=7 => "the four tege games must be played out",
+                    _ => "a golden goal must follow: the next won game decides",
+                };
+                format!(
+                    "{}-{} after {n} games: {next}",
+                    self.score[0], self.score[1]
+                )
+            }
             None if n == 2 => format!(
                 "{}-{} after two games: limboti must follow",
                 self.score[0], self.score[1]
@@ -173,6 +208,7 @@ impl<'a> MatchPlay<'a> {
         options: &'a StandingsOptions,
         in_match: u32,
         games: &'a [u32],
+        law: MatchLaw,
     ) -> MatchPlay<'a> {
         // The players: White, then Black of the first game.
         let players = games.first().map_or([NONE, NONE], |&g| {
@@ -190,6 +226,8 @@ impl<'a> MatchPlay<'a> {
                 unfinished: 0,
                 goals: [0, 0],
                 winner: None,
+                drawn: false,
+                law,
                 decided_after: None,
                 limboti: 0,
                 blocked_by: None,
@@ -211,7 +249,9 @@ impl<'a> MatchPlay<'a> {
     /// Plays the next game, record `index`; its warnings go to `notes` when given.
     pub(crate) fn step(&mut self, index: u32, notes: Option<&mut Vec<Note>>) -> Step {
         let g: &Record = &self.archive.records[index as usize];
-        let counted = self.summary.winner.is_none();
+        // A group match counts its first two games only.
+        let beyond_two = self.summary.law == MatchLaw::TwoGames && self.played >= 2;
+        let counted = !(self.summary.finished() || beyond_two);
         let number = self.played + 1;
         self.played = number;
         let winner = g.result.winner().and_then(|c| self.side_of(g.player(c)));
@@ -250,12 +290,17 @@ impl<'a> MatchPlay<'a> {
                     game: index,
                 });
             }
-            if !counted {
+            if !counted && !self.summary.finished() {
+                notes.push(Note::ExtraGroupGame {
+                    in_match: self.in_match,
+                    game: index,
+                });
+            } else if !counted {
                 notes.push(Note::GameAfterDecision {
                     in_match: self.in_match,
                     game: index,
-                    winner: self.summary.winner.unwrap_or(0) as u8,
-                    decided_after: self.summary.decided_after.unwrap_or(0) as u32,
+                    winner: self.summary.winner.map_or(2, |w| w as u8),
+                    decided_after: self.summary.decided_after.unwrap_or(2) as u32,
                 });
             }
         }
@@ -286,13 +331,32 @@ impl<'a> MatchPlay<'a> {
                 m.first_two[number - 1] = winner;
             }
             if m.blocked_by.is_none() {
-                let decided_by = match number {
-                    2 if m.first_two[0].is_some() && m.first_two[0] == m.first_two[1] => winner,
-                    n if n > 2 => winner,
+                let leader = match m.score[0].cmp(&m.score[1]) {
+                    std::cmp::Ordering::Greater => Some(0),
+                    std::cmp::Ordering::Less => Some(1),
+                    std::cmp::Ordering::Equal => None,
+                };
+                let decided_by = match (m.law, number) {
+                    (MatchLaw::Limboti, 2)
+                        if m.first_two[0].is_some() && m.first_two[0] == m.first_two[1] =>
+                    {
+                        winner
+                    }
+                    (MatchLaw::Limboti, n) if n > 2 => winner,
+                    (MatchLaw::TwoGames, 2) => {
+                        m.drawn = leader.is_none();
+                        leader
+                    }
+                    // The end of the two games, of the tie-break games, of the tege games:
+                    // the leader wins; then each game is a golden goal.
+                    (MatchLaw::Tege, 2 | 4 | 8) => leader,
+                    (MatchLaw::Tege, n) if n > 8 => winner,
                     _ => None,
                 };
                 if let Some(w) = decided_by {
                     m.winner = Some(w);
+                }
+                if m.winner.is_some() || m.drawn {
                     m.decided_after = Some(number);
                 }
             }
@@ -336,9 +400,10 @@ pub(crate) fn play_match<'a>(
     options: &'a StandingsOptions,
     in_match: u32,
     games: &'a [u32],
+    law: MatchLaw,
     mut notes: Option<&mut Vec<Note>>,
 ) -> MatchSummary<'a> {
-    let mut play = MatchPlay::new(archive, options, in_match, games);
+    let mut play = MatchPlay::new(archive, options, in_match, games, law);
     for &index in games {
         play.step(index, notes.as_deref_mut());
     }

@@ -51,6 +51,15 @@
 //!    opponents they eliminated. An Event with three players or fewer is reported as its
 //!    matches and a player table, with no knockout, points or ranking.
 //!
+//! # Championship formats ([`StandingsOptions::format`])
+//! Groups (from [`Groups`] given to the archive, else the `Group`/`Section` tags) make the
+//! matches between players of one group *group matches* ([`MatchLaw::TwoGames`]: two games,
+//! a level score is a drawn match) and their football tables (module `table`: points, goal
+//! difference, goals for, head to head, shared rank); every other match, and every game whose
+//! `Stage` tag names a knock-out round, is a knock-out match under the article's limboti or
+//! [`Tiebreak::Tege`], put in a tree by rounds (module `bracket`). A Swiss Event (module
+//! `swiss`) scores games, ranked by points, Buchholz and cut-1. docs/guide.md has the rules.
+//!
 //! # Decisions on reading archives
 //! - **Grouping:** games are grouped by the `Event` tag (missing, empty or `?` is one
 //!   unnamed event), then by the unordered pair of players (`White`/`Black` tags, trimmed,
@@ -93,6 +102,8 @@
 //!     result_warning: None,
 //!     first_mover: Some(Color::White),
 //!     king_appeared: Some(false),
+//!     group: None,
+//!     stage: None,
 //! };
 //! let games = [game(1, GameOutcome::WhiteWin), game(2, GameOutcome::WhiteWin)];
 //! let options = StandingsOptions { supa: true, ..StandingsOptions::default() };
@@ -104,22 +115,36 @@
 //! ```
 
 mod archive;
+mod bracket;
+mod format;
+mod groups;
 mod knockout;
 mod matches;
 mod order;
+mod stages;
 mod summary;
+mod swiss;
+mod table;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_formats;
 mod view;
+mod words;
 
 pub use archive::Archive;
+pub use format::{
+    Bracket, BracketMatch, BracketRound, Format, GroupTable, HalfPoints, MatchLaw, MatchPoints,
+    SwissRow, TableRow, TableRules, TieBreak, Tiebreak, GROUP_TIEBREAKS, SWISS_TIEBREAKS,
+};
+pub use groups::{Groups, GroupsError, MAX_GROUPS_FILE, MAX_GROUPS_LINE};
 pub use summary::{king_appeared, GameOutcome, GameSummary, Side};
 pub use view::EventView;
 
 use serde::Serialize;
 
 /// Which optional laws apply.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct StandingsOptions {
     /// A win in which no king ever appeared counts 12 goals ("supa").
     pub supa: bool,
@@ -127,6 +152,38 @@ pub struct StandingsOptions {
     pub loser_starts: bool,
     /// Players swap colours after every game of a match: who had White has Black next.
     pub swap_colours: bool,
+    /// How the Events are run.
+    pub format: Format,
+    /// How a knock-out match level after two games goes on.
+    pub tiebreak: Tiebreak,
+    /// Match points of the group tables.
+    pub points: MatchPoints,
+    /// Qualifiers per group for the knock-out (`groups+knockout`).
+    pub qualifiers: u32,
+}
+
+impl StandingsOptions {
+    /// The article's laws and nothing optional: matches, sudden-death limboti, win 3 draw 1
+    /// loss 0 and two qualifiers a group for the formats that use them.
+    pub const BASIC: StandingsOptions = StandingsOptions {
+        supa: false,
+        loser_starts: false,
+        swap_colours: false,
+        format: Format::Matches,
+        tiebreak: Tiebreak::Limboti,
+        points: MatchPoints {
+            win: 3,
+            draw: 1,
+            loss: 0,
+        },
+        qualifiers: 2,
+    };
+}
+
+impl Default for StandingsOptions {
+    fn default() -> StandingsOptions {
+        StandingsOptions::BASIC
+    }
 }
 
 /// The goals a supa win counts.
@@ -162,6 +219,25 @@ pub enum EventFormat {
     Knockout,
     /// Three players or fewer: just matches.
     Matches,
+    /// Round-robin groups (`--format groups`).
+    Groups,
+    /// Groups, then a knock-out (`--format groups+knockout`).
+    GroupsKnockout,
+    /// A Swiss event's results (`--format swiss`).
+    Swiss,
+}
+
+impl EventFormat {
+    /// The name in the text output and CSV.
+    pub const fn name(self) -> &'static str {
+        match self {
+            EventFormat::Knockout => "knockout",
+            EventFormat::Matches => "matches",
+            EventFormat::Groups => "groups",
+            EventFormat::GroupsKnockout => "groups+knockout",
+            EventFormat::Swiss => "swiss",
+        }
+    }
 }
 
 /// The standings of one Event.
@@ -179,6 +255,18 @@ pub struct EventStandings {
     pub knockout: Option<Knockout>,
     /// Law violations and notes, in game order.
     pub warnings: Vec<Warning>,
+    /// How the group tables are scored (group formats only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub table_rules: Option<TableRules>,
+    /// The group tables (group formats only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub groups: Option<Vec<GroupTable>>,
+    /// The knock-out tree after the groups (`groups+knockout` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bracket: Option<Bracket>,
+    /// The Swiss ranking (`swiss` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub swiss: Option<Vec<SwissRow>>,
 }
 
 /// A game as it appears in a report.
@@ -212,6 +300,8 @@ pub enum MatchStatus {
     Decided,
     /// Not (yet) decided by the recorded games.
     Undecided,
+    /// A group match whose two games left the players level (1-1, 0-0).
+    Drawn,
 }
 
 /// One game of a match.
@@ -243,6 +333,10 @@ pub struct MatchGame {
     pub goals: u32,
     /// Whether the game counts for the match (false: played after the match was decided).
     pub counted: bool,
+    /// What a game after the first two is under a law other than limboti: `tie-break`,
+    /// `tege`, `golden goal`, `extra` (not written for limboti).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stage: Option<&'static str>,
 }
 
 /// A match: the games of two players within one Event.
@@ -270,8 +364,15 @@ pub struct MatchReport {
     pub limboti: usize,
     /// Why an undecided match is undecided.
     pub undecided_reason: Option<String>,
+    /// How the match is decided (not written for the article's limboti).
+    #[serde(skip_serializing_if = "MatchLaw::is_limboti")]
+    pub law: MatchLaw,
     /// The games in match order (counted ones first; any played after the decision follow).
     pub games: Vec<MatchGame>,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// A player's totals over the matches of one Event (counted games only).
@@ -287,6 +388,9 @@ pub struct PlayerTotals {
     pub matches_lost: u32,
     /// Matches not decided.
     pub matches_undecided: u32,
+    /// Group matches drawn (written only when there are some).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub matches_drawn: u32,
     /// Counted games won.
     pub games_won: u32,
     /// Counted games drawn (including `0-0`).
@@ -343,6 +447,8 @@ pub enum WarningKind {
     StartUnknown,
     /// With colours swapped after every game, a player kept the colour of the previous game.
     ColourOrder,
+    /// A `Group` (or `Section`) tag puts a player in a second group of the Event.
+    GroupConflict,
 }
 
 impl WarningKind {
@@ -356,6 +462,7 @@ impl WarningKind {
             WarningKind::MissingPlayer => "missing_player",
             WarningKind::StartUnknown => "start_unknown",
             WarningKind::ColourOrder => "colour_order",
+            WarningKind::GroupConflict => "group_conflict",
         }
     }
 
@@ -383,7 +490,20 @@ pub struct Warning {
 ///
 /// Never panics; every oddity of the records becomes a [`Warning`].
 pub fn compute(games: &[GameSummary], options: &StandingsOptions) -> Standings {
-    let archive: Archive = games.iter().collect();
+    compute_with_groups(games, options, None)
+}
+
+/// [`compute`], with the players' groups given (else they come from the games' `Group` or
+/// `Section` tags).
+pub fn compute_with_groups(
+    games: &[GameSummary],
+    options: &StandingsOptions,
+    groups: Option<Groups>,
+) -> Standings {
+    let mut archive: Archive = games.iter().collect();
+    if let Some(groups) = groups {
+        archive.set_groups(groups);
+    }
     Standings {
         options: *options,
         events: archive.events(options).map(|e| e.to_standings()).collect(),

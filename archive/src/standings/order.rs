@@ -20,6 +20,24 @@ pub(crate) fn event_name(event: Option<&str>) -> String {
     event.and_then(normalise_name).unwrap_or_default()
 }
 
+/// Whether a `Stage` tag names a knock-out round: any known value that does not name a
+/// group stage (`Group…`, `Pool…`, `Kundi…` (Swahili), `Round robin`, `League`).
+pub(crate) fn is_knockout_stage(stage: &str) -> bool {
+    let stage = stage.trim().to_lowercase();
+    !is_unknown(&stage)
+        && ![
+            "group",
+            "pool",
+            "kundi",
+            "round robin",
+            "round-robin",
+            "league",
+            "ligi",
+        ]
+        .iter()
+        .any(|g| stage.starts_with(g))
+}
+
 /// One `.`-separated part of a Round: numbers sort numerically, before text.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum RoundPart {
@@ -52,6 +70,16 @@ mod tests {
         assert_eq!(normalise_name("?"), None);
         assert_eq!(normalise_name("  "), None);
         assert_eq!(event_name(None), "");
+    }
+
+    #[test]
+    fn stages_name_knock_out_rounds_unless_they_name_groups() {
+        for stage in ["Final", "Semi-final", "Nusu fainali", "Knockout", "QF"] {
+            assert!(is_knockout_stage(stage), "{stage}");
+        }
+        for stage in ["Group A", "group stage", "Kundi B", "Round robin", "?", ""] {
+            assert!(!is_knockout_stage(stage), "{stage}");
+        }
     }
 
     #[test]

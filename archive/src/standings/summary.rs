@@ -130,6 +130,13 @@ pub struct GameSummary {
     /// Whether a king was ever on the board (the start included); `None` when the record
     /// does not show it (no moves, or the replay stopped at an illegal move).
     pub king_appeared: Option<bool>,
+    /// The `Group` tag, or the `Section` tag when there is no `Group` (the group both
+    /// players play in, for `--format groups`).
+    pub group: Option<String>,
+    /// The `Stage` tag: in the group formats, a value that names a knock-out round (`Final`,
+    /// `Semi-final`: anything but `Group…`, `Pool…`, `Kundi…`, `Round robin`, `League`)
+    /// makes the game a knock-out game even between players of one group.
+    pub stage: Option<String>,
 }
 
 impl GameSummary {
@@ -156,6 +163,8 @@ impl GameSummary {
             result_warning,
             first_mover,
             king_appeared,
+            group: tag("Group").or_else(|| tag("Section")),
+            stage: tag("Stage"),
         }
     }
 

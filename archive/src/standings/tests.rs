@@ -3,15 +3,10 @@
 use super::*;
 use drafti_rules::Color;
 
-const NO_OPTIONS: StandingsOptions = StandingsOptions {
-    supa: false,
-    loser_starts: false,
-    swap_colours: false,
-};
+const NO_OPTIONS: StandingsOptions = StandingsOptions::BASIC;
 const SUPA: StandingsOptions = StandingsOptions {
     supa: true,
-    loser_starts: false,
-    swap_colours: false,
+    ..StandingsOptions::BASIC
 };
 
 /// One game: `starter` is the player who made the first move ("" for a game without moves);
@@ -51,6 +46,8 @@ fn game(
         result_warning: None,
         first_mover: first_mover.filter(|_| !starter.is_empty()),
         king_appeared: first_mover.map(|_| king),
+        group: None,
+        stage: None,
     }
 }
 
@@ -607,6 +604,7 @@ fn an_event_written_as_it_goes_is_its_whole_report() {
         supa: true,
         loser_starts: true,
         swap_colours: true,
+        ..NO_OPTIONS
     };
     for options in [NO_OPTIONS, SUPA, all] {
         let archive: Archive = games.iter().collect();

@@ -6,30 +6,48 @@
 
 use super::archive::{Archive, NONE};
 use super::knockout::knockout;
-use super::matches::{play_match, MatchPlay, MatchSummary, Note, Why};
+use super::matches::{play_match, MatchPlay, MatchSummary, Note};
+use super::stages::{event_groups, group_tables, knockout_tree, qualifiers};
+use super::swiss::swiss;
+use super::words::kind;
 use super::{
-    EventFormat, EventStandings, GameRef, Knockout, MatchGame, MatchReport, PlayerTotals,
-    StandingsOptions, Warning, WarningKind,
+    Bracket, EventFormat, EventStandings, Format, GroupTable, Knockout, MatchGame, MatchLaw,
+    MatchReport, PlayerTotals, StandingsOptions, SwissRow, TableRules, Tiebreak, Warning,
+    GROUP_TIEBREAKS,
 };
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 use std::collections::{BTreeMap, HashMap};
 
 /// The matches of an Event: its games grouped by match, each match in match order, and
 /// the matches in order of their first game.
-struct EventMatches<'a> {
-    archive: &'a Archive,
+pub(super) struct EventMatches<'a> {
+    pub(super) archive: &'a Archive,
     options: &'a StandingsOptions,
     games: Vec<u32>,
     /// Each match's games as `games[start..end]`.
     ranges: Vec<(u32, u32)>,
+    /// Each match's law.
+    pub(super) laws: Vec<MatchLaw>,
 }
 
 impl<'a> EventMatches<'a> {
     /// Groups `games` (record numbers; each with two different players) into matches.
-    fn new(archive: &'a Archive, options: &'a StandingsOptions, mut games: Vec<u32>) -> Self {
+    fn new(
+        archive: &'a Archive,
+        options: &'a StandingsOptions,
+        mut games: Vec<u32>,
+        law: impl Fn([u32; 2], bool) -> MatchLaw,
+    ) -> Self {
+        // In the group formats a knock-out game (by its Stage tag) is of another match than
+        // a group game of the same two players.
+        let stages = matches!(options.format, Format::Groups | Format::GroupsKnockout);
         let pair = |i: u32| {
             let r = &archive.records[i as usize];
-            (r.white.min(r.black), r.white.max(r.black))
+            (
+                r.white.min(r.black),
+                r.white.max(r.black),
+                stages && r.knockout_stage(),
+            )
         };
         // By pair, then match order: each match is a run (sort keys are unique).
         games.sort_unstable_by_key(|&i| (pair(i), archive.sort_key(i)));
@@ -42,15 +60,23 @@ impl<'a> EventMatches<'a> {
             }
         }
         ranges.sort_unstable_by_key(|&(start, _)| archive.sort_key(games[start as usize]));
+        let laws = ranges
+            .iter()
+            .map(|&(start, _)| {
+                let r = &archive.records[games[start as usize] as usize];
+                law([r.white, r.black], r.knockout_stage())
+            })
+            .collect();
         EventMatches {
             archive,
             options,
             games,
             ranges,
+            laws,
         }
     }
 
-    fn len(&self) -> usize {
+    pub(super) fn len(&self) -> usize {
         self.ranges.len()
     }
 
@@ -61,12 +87,19 @@ impl<'a> EventMatches<'a> {
     }
 
     /// Match `n` played out; its warnings go to `notes` when given.
-    fn summary(&self, n: usize, notes: Option<&mut Vec<Note>>) -> MatchSummary<'_> {
-        play_match(self.archive, self.options, n as u32, self.games(n), notes)
+    pub(super) fn summary(&self, n: usize, notes: Option<&mut Vec<Note>>) -> MatchSummary<'_> {
+        play_match(
+            self.archive,
+            self.options,
+            n as u32,
+            self.games(n),
+            self.laws[n],
+            notes,
+        )
     }
 
     /// The name ids of the players of match `n`: White, then Black of its first game.
-    fn players(&self, n: usize) -> [u32; 2] {
+    pub(super) fn players(&self, n: usize) -> [u32; 2] {
         let r = &self.archive.records[self.games(n)[0] as usize];
         [r.white, r.black]
     }
@@ -75,19 +108,27 @@ impl<'a> EventMatches<'a> {
 /// The standings of one Event, as [`Archive::events`] gives them. Serialised (with serde) it
 /// is exactly its [`EventStandings`], written as it goes.
 pub struct EventView<'a> {
-    archive: &'a Archive,
+    pub(super) archive: &'a Archive,
     options: &'a StandingsOptions,
     /// The `Event` tag; empty when the games have none.
     pub event: String,
     /// Knockout (more than three players) or just matches.
     pub format: EventFormat,
-    matches: EventMatches<'a>,
+    pub(super) matches: EventMatches<'a>,
     /// Every player of the Event, by name.
     pub players: Vec<PlayerTotals>,
     /// The knockout (only for [`EventFormat::Knockout`]).
     pub knockout: Option<Knockout>,
     /// The warnings, compactly, in game order.
     notes: Vec<Note>,
+    /// How the group tables are scored (group formats only).
+    pub table_rules: Option<TableRules>,
+    /// The group tables (group formats only).
+    pub groups: Option<Vec<GroupTable>>,
+    /// The knock-out tree after the groups (`groups+knockout` only).
+    pub bracket: Option<Bracket>,
+    /// The Swiss ranking (`swiss` only).
+    pub swiss: Option<Vec<SwissRow>>,
 }
 
 impl Archive {
@@ -135,7 +176,7 @@ impl<'a> EventView<'a> {
         let mut games = games;
         games.retain(|&i| {
             let g = &archive.records[i as usize];
-            if g.result_warning {
+            if g.result_warning() {
                 notes.push(Note::ResultMismatch { game: i });
             }
             match (g.white, g.black) {
@@ -150,16 +191,43 @@ impl<'a> EventView<'a> {
                 }
             }
         });
-        let matches = EventMatches::new(archive, options, games);
+        let grouped = matches!(options.format, Format::Groups | Format::GroupsKnockout);
+        let groups = grouped.then(|| event_groups(archive, event, &games));
+        if grouped && archive.given_groups.is_none() {
+            for &(index, player, group, first) in &archive.group_conflicts {
+                if archive.records[index as usize].event == event {
+                    notes.push(Note::GroupConflict {
+                        game: index,
+                        player,
+                        group,
+                        first,
+                    });
+                }
+            }
+        }
+        let knockout_law = match options.tiebreak {
+            Tiebreak::Limboti => MatchLaw::Limboti,
+            Tiebreak::Tege => MatchLaw::Tege,
+        };
+        let swiss_games = (options.format == Format::Swiss).then(|| std::mem::take(&mut games));
+        let matches = EventMatches::new(archive, options, games, |[a, b], knockout_stage| {
+            let group = |p: u32| groups.as_ref().and_then(|g| g.index_of(archive.name(p)));
+            match (group(a), group(b)) {
+                (Some(x), Some(y)) if x == y && !knockout_stage => MatchLaw::TwoGames,
+                _ => knockout_law,
+            }
+        });
         let mut totals: BTreeMap<&str, PlayerTotals> = BTreeMap::new();
         for n in 0..matches.len() {
             add_totals(archive, &mut totals, &matches.summary(n, Some(&mut notes)));
         }
         let players: Vec<PlayerTotals> = totals.into_values().collect();
-        let format = if players.len() > 3 {
-            EventFormat::Knockout
-        } else {
-            EventFormat::Matches
+        let format = match options.format {
+            Format::Groups => EventFormat::Groups,
+            Format::GroupsKnockout => EventFormat::GroupsKnockout,
+            Format::Swiss => EventFormat::Swiss,
+            Format::Matches if players.len() > 3 => EventFormat::Knockout,
+            Format::Matches => EventFormat::Matches,
         };
         let knockout = match format {
             EventFormat::Knockout => Some(knockout(
@@ -168,8 +236,16 @@ impl<'a> EventView<'a> {
                 &players,
                 &mut notes,
             )),
-            EventFormat::Matches => None,
+            _ => None,
         };
+        let tables = groups.as_ref().map(|g| group_tables(&matches, g, options));
+        let bracket = (format == EventFormat::GroupsKnockout).then(|| knockout_tree(&matches));
+        let swiss = swiss_games.map(|games| swiss(archive, &games));
+        let table_rules = grouped.then(|| TableRules {
+            points: options.points,
+            tiebreaks: GROUP_TIEBREAKS.to_vec(),
+            qualifiers: qualifiers(options),
+        });
         // In place: no second copy of an Event's warnings, however many.
         notes.sort_unstable_by_key(|n| {
             let (game, then) = n.order();
@@ -184,6 +260,10 @@ impl<'a> EventView<'a> {
             players,
             knockout,
             notes,
+            table_rules,
+            groups: tables,
+            bracket,
+            swiss,
         }
     }
 
@@ -208,6 +288,7 @@ impl<'a> EventView<'a> {
             decided_after: m.decided_after,
             limboti: m.limboti,
             undecided_reason: m.undecided_reason(),
+            law: m.law,
             games: Vec::new(),
         }
     }
@@ -216,7 +297,8 @@ impl<'a> EventView<'a> {
     pub fn match_games(&self, n: usize) -> impl Iterator<Item = MatchGame> + '_ {
         let games = self.matches.games(n);
         let players = self.matches.players(n);
-        let mut play = MatchPlay::new(self.archive, self.options, n as u32, games);
+        let law = self.matches.laws[n];
+        let mut play = MatchPlay::new(self.archive, self.options, n as u32, games, law);
         games.iter().map(move |&index| {
             let step = play.step(index, None);
             let g = &self.archive.records[index as usize];
@@ -234,6 +316,11 @@ impl<'a> EventView<'a> {
                 supa: step.supa,
                 goals: step.goals,
                 counted: step.counted,
+                stage: if law.is_limboti() {
+                    None
+                } else {
+                    law.stage(step.number)
+                },
             }
         })
     }
@@ -243,7 +330,7 @@ impl<'a> EventView<'a> {
         self.notes.len()
     }
 
-    /// How many warnings are violations (see [`WarningKind::is_violation`]).
+    /// How many warnings are violations (see [`WarningKind::is_violation`](super::WarningKind::is_violation)).
     pub fn violation_count(&self) -> usize {
         self.notes.iter().filter(|n| kind(n).is_violation()).count()
     }
@@ -267,164 +354,11 @@ impl<'a> EventView<'a> {
             players: self.players.clone(),
             knockout: self.knockout.clone(),
             warnings: self.warnings().collect(),
+            table_rules: self.table_rules.clone(),
+            groups: self.groups.clone(),
+            bracket: self.bracket.clone(),
+            swiss: self.swiss.clone(),
         }
-    }
-
-    /// A note in words.
-    fn warning(&self, note: &Note) -> Warning {
-        let a = self.archive;
-        let players = |in_match: u32| self.matches.players(in_match as usize).map(|p| a.name(p));
-        let why_words = |in_match: u32, why: Why| {
-            let players = players(in_match);
-            match why {
-                Why::WinnerStarts(w) => format!(
-                    "{} won the previous game and the winner starts",
-                    players[w as usize]
-                ),
-                Why::LoserStarts(l) => format!(
-                    "{} lost the previous game and the loser starts",
-                    players[l as usize]
-                ),
-                Why::DrawStartedBy(s) => format!(
-                    "the previous game was drawn and {} started it, so the other player starts",
-                    players[s as usize]
-                ),
-            }
-        };
-        let (message, games) = match *note {
-            Note::ResultMismatch { game } => (
-                format!(
-                    "{}: {}; the game counts as unfinished",
-                    a.at(game),
-                    a.result_warning(game)
-                ),
-                vec![a.at(game)],
-            ),
-            Note::PlaysBothSides { game } => (
-                format!(
-                    "{}: {} plays both sides; game skipped",
-                    a.at(game),
-                    a.name(a.records[game as usize].white)
-                ),
-                vec![a.at(game)],
-            ),
-            Note::NoPlayerName { game } => (
-                format!(
-                    "{}: no White or Black player name; game skipped",
-                    a.at(game)
-                ),
-                vec![a.at(game)],
-            ),
-            Note::StartOrder {
-                in_match,
-                previous,
-                game,
-                started,
-                expected,
-                why,
-            } => {
-                let p = players(in_match);
-                (
-                    format!(
-                        "{}: {} started, but {} should have: {} ({})",
-                        a.at(game),
-                        p[started as usize],
-                        p[expected as usize],
-                        why_words(in_match, why),
-                        a.at(previous)
-                    ),
-                    vec![a.at(previous), a.at(game)],
-                )
-            }
-            Note::StartUnknown {
-                in_match,
-                previous,
-                game,
-                expected,
-                why,
-            } => (
-                format!(
-                    "{}: no moves, so who started is unknown; {} should have: {} ({})",
-                    a.at(game),
-                    players(in_match)[expected as usize],
-                    why_words(in_match, why),
-                    a.at(previous)
-                ),
-                vec![a.at(previous), a.at(game)],
-            ),
-            Note::ColourOrder { previous, game } => {
-                let g = &a.records[game as usize];
-                let (white, black) = (a.name(g.white), a.name(g.black));
-                (
-                    format!(
-                        "{}: {white} has White again, but players swap colours after every \
-                         game: {black} should have White ({} had {white} with White)",
-                        a.at(game),
-                        a.at(previous)
-                    ),
-                    vec![a.at(previous), a.at(game)],
-                )
-            }
-            Note::GameAfterDecision {
-                in_match,
-                game,
-                winner,
-                decided_after,
-            } => {
-                let p = players(in_match);
-                (
-                    format!(
-                        "{}: played after the match {} – {} was decided (won by {} after {} \
-                         games); not counted",
-                        a.at(game),
-                        p[0],
-                        p[1],
-                        p[winner as usize],
-                        decided_after
-                    ),
-                    vec![a.at(game)],
-                )
-            }
-            Note::PlayedAfterElimination {
-                in_match,
-                first,
-                player,
-                by,
-                decided_at,
-                ..
-            } => {
-                let p = players(in_match);
-                let decided: GameRef = a.at(decided_at);
-                (
-                    format!(
-                        "{} plays {} – {} although {} eliminated them ({decided})",
-                        a.name(player),
-                        p[0],
-                        p[1],
-                        a.name(by)
-                    ),
-                    vec![decided, a.at(first)],
-                )
-            }
-        };
-        Warning {
-            kind: kind(note),
-            message,
-            games,
-        }
-    }
-}
-
-/// What a note is about.
-fn kind(note: &Note) -> WarningKind {
-    match note {
-        Note::ResultMismatch { .. } => WarningKind::ResultMismatch,
-        Note::PlaysBothSides { .. } | Note::NoPlayerName { .. } => WarningKind::MissingPlayer,
-        Note::StartOrder { .. } => WarningKind::StartOrder,
-        Note::StartUnknown { .. } => WarningKind::StartUnknown,
-        Note::ColourOrder { .. } => WarningKind::ColourOrder,
-        Note::GameAfterDecision { .. } => WarningKind::GameAfterDecision,
-        Note::PlayedAfterElimination { .. } => WarningKind::PlayedAfterElimination,
     }
 }
 
@@ -444,6 +378,7 @@ fn add_totals<'a>(
         match m.winner {
             Some(w) if w == side => t.matches_won += 1,
             Some(_) => t.matches_lost += 1,
+            None if m.drawn => t.matches_drawn += 1,
             None => t.matches_undecided += 1,
         }
         t.games_won += m.score[side];
@@ -489,6 +424,9 @@ impl Serialize for MatchOut<'_, '_> {
         s.serialize_field("decided_after", &h.decided_after)?;
         s.serialize_field("limboti", &h.limboti)?;
         s.serialize_field("undecided_reason", &h.undecided_reason)?;
+        if !h.law.is_limboti() {
+            s.serialize_field("law", &h.law)?;
+        }
         s.serialize_field("games", &Lazy(|| self.view.match_games(self.n)))?;
         s.end()
     }
@@ -506,6 +444,18 @@ impl Serialize for EventView<'_> {
         s.serialize_field("players", &self.players)?;
         s.serialize_field("knockout", &self.knockout)?;
         s.serialize_field("warnings", &Lazy(|| self.warnings()))?;
+        if let Some(rules) = &self.table_rules {
+            s.serialize_field("table_rules", rules)?;
+        }
+        if let Some(groups) = &self.groups {
+            s.serialize_field("groups", groups)?;
+        }
+        if let Some(bracket) = &self.bracket {
+            s.serialize_field("bracket", bracket)?;
+        }
+        if let Some(swiss) = &self.swiss {
+            s.serialize_field("swiss", swiss)?;
+        }
         s.end()
     }
 }

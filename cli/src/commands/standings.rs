@@ -1,18 +1,26 @@
 //! `drafti standings`: matches and knockout tournaments by the Tanzanian laws, from game
 //! archives — match scores and winners, start-order checks, goals ("supa"), the knockout
-//! ranking — as text tables, JSON Lines (one object per Event) or CSV (one row per player).
+//! ranking; group tables, groups then a knock-out, Swiss results (`--format`) — as text
+//! tables, JSON Lines (one object per Event) or CSV (one row per player), and `--html OUT`.
 //!
 //! The laws and the decisions are documented in `drafti_archive::standings`.
 
 use crate::error::{CliError, CommandResult};
+use crate::files::{refuse_stdout, OutputFile};
 use crate::input::{open_inputs, EncodingArg};
 use drafti_archive::batch::{run_games, BatchOptions, GameJob};
 use drafti_archive::replay::{replay_partial, ReplayOptions};
-use drafti_archive::standings::{Archive, GameSummary, StandingsOptions};
+use drafti_archive::standings::{
+    Archive, Format, GameSummary, Groups, MatchPoints, StandingsOptions, Tiebreak,
+};
 use drafti_pdn::ParseError;
-use drafti_report::standings::{count, csv_rows, event_text, laws, CSV_HEADER};
+use drafti_report::standings::{
+    count, csv_rows, event_text, formats_csv_rows, laws, CSV_HEADER, FORMATS_CSV_HEADER,
+};
+use drafti_report::standings_html;
 use drafti_report::visible;
 use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
@@ -42,6 +50,42 @@ pub struct Args {
     /// Worker threads for reading and replaying (default: one per core).
     #[arg(long, short = 'j', default_value_t = 0, value_parser = crate::args::parse_jobs)]
     jobs: usize,
+    /// How the Events are run: matches (knockout for more than three players), groups,
+    /// groups+knockout, or swiss.
+    #[arg(long, default_value = "matches", value_parser = parse_format)]
+    format: Format,
+    /// The groups: lines `Group NAME: player, player, ...` (else the Group or Section tags).
+    #[arg(long, value_name = "FILE")]
+    groups: Option<PathBuf>,
+    /// Players of each group who go through to the knock-out.
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    qualifiers: u32,
+    /// Match points of the group tables for a win, a draw, a loss.
+    #[arg(long, value_name = "W,D,L", default_value = "3,1,0", value_parser = str::parse::<MatchPoints>)]
+    points: MatchPoints,
+    /// Knock-out matches level after two games: limboti (sudden death, the article) or tege
+    /// (two more games, four tege games, then a golden goal).
+    #[arg(long, default_value = "limboti", value_parser = parse_tiebreak)]
+    tiebreak: Tiebreak,
+    /// Also write the standings as one self-contained HTML page.
+    #[arg(long, value_name = "OUT")]
+    html: Option<PathBuf>,
+}
+
+fn parse_format(text: &str) -> Result<Format, String> {
+    Format::from_name(text)
+        .ok_or_else(|| "expected matches, groups, groups+knockout or swiss".to_string())
+}
+
+fn parse_tiebreak(text: &str) -> Result<Tiebreak, String> {
+    Tiebreak::from_name(text).ok_or_else(|| "expected limboti or tege".to_string())
+}
+
+/// Reads and checks a groups file.
+fn read_groups(path: &Path) -> Result<Groups, CliError> {
+    let file = std::fs::File::open(path)
+        .map_err(|e| CliError::new(format!("cannot read {}: {e}", path.display())))?;
+    Groups::read(file, &path.display().to_string()).map_err(|e| CliError::new(e.to_string()))
 }
 
 /// What a worker hands back for one game.
@@ -79,7 +123,19 @@ fn summarise(job: GameJob<'_>, options: &ReplayOptions) -> Item {
 }
 
 pub fn run(args: Args) -> CommandResult {
+    let grouped = matches!(args.format, Format::Groups | Format::GroupsKnockout);
+    if args.groups.is_some() && !grouped {
+        return Err(CliError::new(
+            "--groups needs --format groups or --format groups+knockout",
+        ));
+    }
+    let groups = args.groups.as_deref().map(read_groups).transpose()?;
+    if let Some(path) = &args.html {
+        refuse_stdout("--html", path, "the standings")?;
+    }
+    let mut html = args.html.as_deref().map(OutputFile::create).transpose()?;
     let opened = open_inputs(&args.files, args.encoding)?;
+    let opened_source: Vec<String> = opened.inputs.iter().map(|i| i.name.clone()).collect();
     let batch = BatchOptions {
         jobs: args.jobs,
         replay: ReplayOptions {
@@ -114,7 +170,14 @@ pub fn run(args: Args) -> CommandResult {
         supa: args.supa,
         loser_starts: args.loser_starts,
         swap_colours: args.swap_colours,
+        format: args.format,
+        tiebreak: args.tiebreak,
+        points: args.points,
+        qualifiers: args.qualifiers,
     };
+    if let Some(groups) = groups {
+        games.set_groups(groups);
+    }
     for message in &unreadable {
         eprintln!("error: {}", visible(message));
     }
@@ -126,10 +189,26 @@ pub fn run(args: Args) -> CommandResult {
         closed: false,
     };
     let written = |e: std::io::Error| CliError::writing("the report", &e);
+    let formats = args.format != Format::Matches;
     if args.csv {
-        writeln!(out, "{}", CSV_HEADER.join(",")).map_err(written)?;
+        let header = if formats {
+            FORMATS_CSV_HEADER.join(",")
+        } else {
+            CSV_HEADER.join(",")
+        };
+        writeln!(out, "{header}").map_err(written)?;
     }
     let laws = laws(&options);
+    let html_path = args.html.as_deref().unwrap_or(Path::new("-"));
+    let html_written =
+        |e: std::io::Error| CliError::new(format!("cannot write {}: {e}", html_path.display()));
+    if let Some(file) = html.as_mut() {
+        let title = match opened_source.as_slice() {
+            [one] => one.clone(),
+            many => format!("{} files", many.len()),
+        };
+        standings_html::page_head(file, &title, &laws).map_err(html_written)?;
+    }
     let (mut event_count, mut matches, mut warnings, mut violations) = (0, 0, 0, 0);
     for e in games.events(&options) {
         if args.json {
@@ -137,6 +216,11 @@ pub fn run(args: Args) -> CommandResult {
                 .map_err(std::io::Error::from)
                 .and_then(|()| out.write_all(b"\n"))
                 .map_err(written)?;
+        } else if args.csv && formats {
+            formats_csv_rows(&mut out, &e).map_err(written)?;
+            for w in e.warnings() {
+                eprintln!("warning: {}: {}", w.kind.name(), visible(&w.message));
+            }
         } else if args.csv {
             csv_rows(&mut out, &e).map_err(written)?;
             for w in e.warnings() {
@@ -145,12 +229,20 @@ pub fn run(args: Args) -> CommandResult {
         } else {
             event_text(&mut out, &e, &options, &laws, event_count == 0).map_err(written)?;
         }
+        if let Some(file) = html.as_mut() {
+            standings_html::event_html(file, &e, event_count).map_err(html_written)?;
+        }
         event_count += 1;
         matches += e.match_count();
         warnings += e.warning_count();
         violations += e.violation_count();
     }
     out.flush().map_err(written)?;
+    if let Some(mut file) = html {
+        standings_html::page_tail(&mut file)
+            .and_then(|()| file.commit().map(|_| ()))
+            .map_err(html_written)?;
+    }
     eprintln!(
         "{} and {} in {}; {} ({})",
         count(games.len(), "game"),

@@ -458,3 +458,6 @@ fn the_variant_can_be_given() {
         "1 game and 1 match in 1 event; 0 warnings (0 violations)\n"
     );
 }
+
+/// The championship formats: groups, groups+knockout, Swiss.
+mod formats;

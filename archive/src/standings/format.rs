@@ -1,0 +1,369 @@
+//! The championship formats' types: how an Event is run (`--format`), how a match is
+//! decided (its [`MatchLaw`]), and what the group tables, the knock-out tree and the Swiss
+//! ranking hold. The computations are in [`super::table`], [`super::bracket`] and
+//! [`super::swiss`].
+
+use serde::{Serialize, Serializer};
+
+/// How the Events of an archive are run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Format {
+    /// Matches; a knockout for more than three players (the article's laws).
+    #[default]
+    Matches,
+    /// Round-robin groups with a football table each.
+    Groups,
+    /// Groups, then a knock-out among the qualifiers.
+    GroupsKnockout,
+    /// Every game is a round's pairing: points, Buchholz.
+    Swiss,
+}
+
+impl Format {
+    /// The name as given to `--format` and written in the text output.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Format::Matches => "matches",
+            Format::Groups => "groups",
+            Format::GroupsKnockout => "groups+knockout",
+            Format::Swiss => "swiss",
+        }
+    }
+
+    /// The format named `name` (`matches`, `groups`, `groups+knockout`, `swiss`).
+    pub fn from_name(name: &str) -> Option<Format> {
+        [
+            Format::Matches,
+            Format::Groups,
+            Format::GroupsKnockout,
+            Format::Swiss,
+        ]
+        .into_iter()
+        .find(|f| f.name() == name)
+    }
+}
+
+/// How a knock-out match that is level after its two games goes on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Tiebreak {
+    /// The article's sudden-death limboti.
+    #[default]
+    Limboti,
+    /// The 2023 championship's rule: two more games, then four "tege" games, then a golden
+    /// goal (the next won game decides).
+    Tege,
+}
+
+impl Tiebreak {
+    /// The rule named `name` (`limboti`, `tege`).
+    pub fn from_name(name: &str) -> Option<Tiebreak> {
+        match name {
+            "limboti" => Some(Tiebreak::Limboti),
+            "tege" => Some(Tiebreak::Tege),
+            _ => None,
+        }
+    }
+}
+
+/// How one match is decided.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MatchLaw {
+    /// Two games; unless one player won both, sudden-death limboti.
+    #[default]
+    Limboti,
+    /// A group match: two games, no limboti; more games won wins, a level score is a drawn
+    /// match.
+    TwoGames,
+    /// Two games; if level, two tie-break games, then four tege games, then a golden goal.
+    Tege,
+}
+
+impl MatchLaw {
+    /// Whether this is the article's law (then it is not written in JSON).
+    pub fn is_limboti(&self) -> bool {
+        *self == MatchLaw::Limboti
+    }
+
+    /// What game `number` of a match (from 1) is under this law, when it is more than one
+    /// of the first two: `limboti`, `tie-break`, `tege`, `golden goal`, or `extra` (a group
+    /// match has no third game).
+    pub const fn stage(self, number: usize) -> Option<&'static str> {
+        match (self, number) {
+            (_, 0..=2) => None,
+            (MatchLaw::Limboti, _) => Some("limboti"),
+            (MatchLaw::TwoGames, _) => Some("extra"),
+            (MatchLaw::Tege, 3..=4) => Some("tie-break"),
+            (MatchLaw::Tege, 5..=8) => Some("tege"),
+            (MatchLaw::Tege, _) => Some("golden goal"),
+        }
+    }
+}
+
+/// Match points of the football table: a won, drawn and lost match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct MatchPoints {
+    /// A won match (3).
+    pub win: u32,
+    /// A drawn match (1).
+    pub draw: u32,
+    /// A lost match (0).
+    pub loss: u32,
+}
+
+impl Default for MatchPoints {
+    fn default() -> MatchPoints {
+        MatchPoints {
+            win: 3,
+            draw: 1,
+            loss: 0,
+        }
+    }
+}
+
+impl std::str::FromStr for MatchPoints {
+    type Err = String;
+
+    /// `W,D,L`, each a number up to 1000 (`3,1,0`).
+    fn from_str(text: &str) -> Result<MatchPoints, String> {
+        let parts: Vec<Option<u32>> = text
+            .split(',')
+            .map(|p| p.trim().parse::<u32>().ok().filter(|n| *n <= 1000))
+            .collect();
+        match parts.as_slice() {
+            [Some(win), Some(draw), Some(loss)] => Ok(MatchPoints {
+                win: *win,
+                draw: *draw,
+                loss: *loss,
+            }),
+            _ => Err("expected three numbers up to 1000: win,draw,loss (e.g. 3,1,0)".into()),
+        }
+    }
+}
+
+/// Why a row of a table is below the row above it: the first rule that tells them apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TieBreak {
+    /// Fewer points.
+    Points,
+    /// Equal points, smaller goal difference.
+    GoalDifference,
+    /// Equal points and goal difference, fewer goals for.
+    GoalsFor,
+    /// Equal on all three: the matches among the tied players (their mini-table: points,
+    /// then goal difference, then goals for).
+    HeadToHead,
+    /// Swiss: equal points, smaller Buchholz.
+    Buchholz,
+    /// Swiss: equal points and Buchholz, smaller Buchholz cut-1.
+    BuchholzCut1,
+    /// Equal on every rule: the rank is shared (listed by name).
+    Shared,
+}
+
+impl TieBreak {
+    /// The snake_case name of JSON and CSV.
+    pub const fn name(self) -> &'static str {
+        match self {
+            TieBreak::Points => "points",
+            TieBreak::GoalDifference => "goal_difference",
+            TieBreak::GoalsFor => "goals_for",
+            TieBreak::HeadToHead => "head_to_head",
+            TieBreak::Buchholz => "buchholz",
+            TieBreak::BuchholzCut1 => "buchholz_cut1",
+            TieBreak::Shared => "shared",
+        }
+    }
+
+    /// The rule in words.
+    pub const fn words(self) -> &'static str {
+        match self {
+            TieBreak::Points => "points",
+            TieBreak::GoalDifference => "goal difference",
+            TieBreak::GoalsFor => "goals for",
+            TieBreak::HeadToHead => "head to head",
+            TieBreak::Buchholz => "Buchholz",
+            TieBreak::BuchholzCut1 => "Buchholz cut-1",
+            TieBreak::Shared => "shared",
+        }
+    }
+}
+
+/// The tie-break order of the group tables, as stated in the output.
+pub const GROUP_TIEBREAKS: [TieBreak; 4] = [
+    TieBreak::Points,
+    TieBreak::GoalDifference,
+    TieBreak::GoalsFor,
+    TieBreak::HeadToHead,
+];
+
+/// The tie-break order of a Swiss ranking.
+pub const SWISS_TIEBREAKS: [TieBreak; 3] =
+    [TieBreak::Points, TieBreak::Buchholz, TieBreak::BuchholzCut1];
+
+/// A line of a group's football table. Only finished group matches count (decided or
+/// drawn); goals are games won (12 a supa win under `--supa`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct TableRow {
+    /// 1 for the best; players equal on every rule share a rank.
+    pub rank: usize,
+    /// The player.
+    pub name: String,
+    /// Matches played (finished).
+    pub played: u32,
+    /// Matches won.
+    pub won: u32,
+    /// Matches drawn.
+    pub drawn: u32,
+    /// Matches lost.
+    pub lost: u32,
+    /// Goals for.
+    pub goals_for: u32,
+    /// Goals against.
+    pub goals_against: u32,
+    /// Goals for minus goals against.
+    pub goal_difference: i64,
+    /// Match points.
+    pub points: u32,
+    /// Why the player is below the one above (`None` for the first).
+    pub tiebreak: Option<TieBreak>,
+    /// Among the group's qualifiers for the knock-out.
+    pub qualified: bool,
+}
+
+/// One group: its football table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GroupTable {
+    /// The group's name (`A`, or `all` when the Event has no groups).
+    pub group: String,
+    /// The rows, best first.
+    pub rows: Vec<TableRow>,
+    /// Group matches finished (decided or drawn).
+    pub matches_played: u32,
+    /// Group matches a full round robin has (each pair once).
+    pub matches_scheduled: u32,
+    /// The last qualifying place is a shared rank with a player below it: the tables cannot
+    /// tell who goes through.
+    pub tie_at_cut: bool,
+}
+
+/// A match of the knock-out tree.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct BracketMatch {
+    /// The match's number among the Event's matches (from 1).
+    pub number: usize,
+    /// The two players, as in the match.
+    pub players: [String; 2],
+    /// Counted games won by each.
+    pub score: [u32; 2],
+    /// Goals of each (12 a supa win under `--supa`).
+    pub goals: [u32; 2],
+    /// The winner, once decided.
+    pub winner: Option<String>,
+    /// How many games it took.
+    pub decided_after: Option<usize>,
+}
+
+/// A round of the knock-out tree.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct BracketRound {
+    /// `Final`, `Semi-finals`, `Quarter-finals`, or `Round N`.
+    pub name: String,
+    /// Its matches, in order of their first game.
+    pub matches: Vec<BracketMatch>,
+}
+
+/// The knock-out stage after the groups.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Bracket {
+    /// The rounds, first to last.
+    pub rounds: Vec<BracketRound>,
+    /// The winner of the final (a last round of one decided match).
+    pub champion: Option<String>,
+}
+
+/// Points counted in halves (a drawn game is ½): written as a number (`2.5`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct HalfPoints(pub u32);
+
+impl Serialize for HalfPoints {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_f64(f64::from(self.0) / 2.0)
+    }
+}
+
+impl std::fmt::Display for HalfPoints {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0 / 2)?;
+        if self.0 % 2 == 1 {
+            f.write_str(".5")?;
+        }
+        Ok(())
+    }
+}
+
+/// A line of a Swiss ranking.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SwissRow {
+    /// 1 for the best; players equal on points, Buchholz and cut-1 share a rank.
+    pub rank: usize,
+    /// The player.
+    pub name: String,
+    /// Games with a result.
+    pub games: u32,
+    /// Won.
+    pub won: u32,
+    /// Drawn (`1/2-1/2`).
+    pub drawn: u32,
+    /// Lost (a `0-0` is lost by both).
+    pub lost: u32,
+    /// Win 1, draw ½.
+    pub points: HalfPoints,
+    /// The sum of the points of the opponent of every game.
+    pub buchholz: HalfPoints,
+    /// Buchholz without the lowest of those.
+    pub buchholz_cut1: HalfPoints,
+    /// Why the player is below the one above (`None` for the first).
+    pub tiebreak: Option<TieBreak>,
+}
+
+/// How the group stage is scored, as stated in the output.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TableRules {
+    /// Match points for a win, a draw, a loss.
+    pub points: MatchPoints,
+    /// The tie-break order.
+    pub tiebreaks: Vec<TieBreak>,
+    /// Qualifiers per group (`groups+knockout`).
+    pub qualifiers: u32,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn half_points_are_written_as_numbers() {
+        assert_eq!(HalfPoints(5).to_string(), "2.5");
+        assert_eq!(HalfPoints(4).to_string(), "2");
+        assert_eq!(serde_json::to_string(&HalfPoints(1)).unwrap(), "0.5");
+        assert_eq!(
+            Format::from_name("groups+knockout"),
+            Some(Format::GroupsKnockout)
+        );
+        assert_eq!(MatchLaw::Tege.stage(9), Some("golden goal"));
+        assert_eq!(
+            "2, 1,0".parse::<MatchPoints>(),
+            Ok(MatchPoints {
+                win: 2,
+                draw: 1,
+                loss: 0
+            })
+        );
+        assert!("3,1".parse::<MatchPoints>().is_err());
+        assert!("3,1,1001".parse::<MatchPoints>().is_err());
+    }
+}
