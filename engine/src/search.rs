@@ -371,7 +371,8 @@ impl Engine {
     }
 
     /// Law 3's claim at the root: the position after it (`crowned`, the same side to move,
-    /// the count at 0) searched to `depth` with a full window, scored from the root.
+    /// the count at 0) searched as deep as the root's moves (`depth` − 1, as `alpha_beta`
+    /// searches a claim) with a full window, scored from the root.
     fn search_claim_at_root(&mut self, crowned: &Position, depth: i32) -> Score {
         let key = crowned.hash_key();
         // Searched as a node one ply down (the search's nodes below the root are), its key
@@ -382,7 +383,7 @@ impl Engine {
             crowned,
             key,
             LawState::Count(0),
-            depth,
+            depth - 1,
             -INFINITY,
             INFINITY,
             1,
@@ -608,9 +609,11 @@ impl Engine {
 
         let alpha_start = alpha;
         let mut best = -INFINITY;
-        // Law 3: the lone side may claim instead of playing on (the claim is no move, so the
-        // position after it is searched at this ply and depth); the node is worth the better
-        // of the claim and the moves, and that is what the table stores. Searched before the
+        // Law 3: the lone side may claim instead of playing on. The claim is no move, so the
+        // position after it is searched at this ply (distances stay exact), but a ply
+        // shallower, as deep as a move's reply: at the same depth it would cost as much as
+        // the node itself at every lone-king node of a line. The node is worth the better of
+        // the claim and the moves, and that is what the table stores. Searched before the
         // moves are generated: its search reuses this ply's move list.
         if let Some(crowned) = self.claim(pos) {
             if !pos.has_legal_move(self.variant) {
@@ -620,7 +623,7 @@ impl Engine {
                 &crowned,
                 crowned.hash_key(),
                 LawState::Count(0),
-                depth,
+                depth - 1,
                 alpha,
                 beta,
                 ply,
