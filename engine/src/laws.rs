@@ -188,3 +188,37 @@ mod tests {
         assert_eq!(LawState::at_root(&russian, &few, None), LawState::Free);
     }
 }
+
+#[cfg(test)]
+mod law3_tests {
+    use super::*;
+    use drafti_rules::Variant;
+
+    fn pos(fen: &str) -> Position {
+        Position::from_fen(fen).unwrap()
+    }
+
+    #[test]
+    fn the_claim_exists_exactly_as_decided() {
+        let tz = DrawLaws::for_variant(Variant::Tanzanian);
+        // Black's lone king to move; White's king on e5 holds the main diagonal.
+        let held = pos("B:W5,K15,K19:BK1");
+        let crowned = law3_claim(&tz, &held).expect("a claim");
+        assert_eq!(crowned, pos("B:WK5,K15,K19:BK1"));
+        assert_eq!(
+            LawState::at_root(&tz, &crowned, None),
+            LawState::Count(0),
+            "law 2's count starts"
+        );
+        // Not for the side with the man, not off the diagonal (a man on it does not hold
+        // it), not with other material, not without the laws.
+        assert_eq!(law3_claim(&tz, &pos("W:W5,K15,K19:BK1")), None);
+        assert_eq!(law3_claim(&tz, &pos("B:W29,K14,K19:BK1")), None);
+        assert_eq!(law3_claim(&tz, &pos("B:W5,6,K15:BK1")), None);
+        assert_eq!(law3_claim(&tz, &pos("B:W5,K15,K19:B2")), None);
+        assert_eq!(law3_claim(&tz, &pos("B:W5,K15,K19:BK1,K2")), None);
+        assert_eq!(law3_claim(&tz, &pos("B:W5,K15,K19,K20:BK1")), None);
+        let russian = DrawLaws::for_variant(Variant::Russian);
+        assert_eq!(law3_claim(&russian, &held), None);
+    }
+}
