@@ -430,8 +430,10 @@ fn drawn_endings_a_piece_up_end_by_a_law() {
 
 /// A Tanzanian engine with law 3 on (`true`, as shipped) or off.
 fn law3_engine(on: bool) -> Engine {
-    let mut config = Config::default();
-    config.law3 = i32::from(on);
+    let config = Config {
+        law3: i32::from(on),
+        ..Config::default()
+    };
     let variant = Variant::Tanzanian;
     Engine::with_config(variant, 4, DrawLaws::for_variant(variant), config)
 }
