@@ -101,11 +101,8 @@ pub(super) fn probe(args: ProbeArgs) -> CommandResult {
             value: value.to_string(),
             result: result_word(value),
             distance: value.distance(),
-            best: if claim_best.is_some() {
-                Some("claim law 3".into())
-            } else {
-                line.first().map(names)
-            },
+            // `null` too where law 3's claim beats every move (`claim.best`): it is no move.
+            best: line.first().map(names),
             line: line_text,
             moves: moves
                 .iter()
