@@ -81,6 +81,11 @@ config! {
     /// With a time limit or a stop: a better root move found by the interrupted iteration
     /// is played (the iteration is otherwise thrown away).
     partial_iteration "partial-iteration" [0, 1] = 1;
+    /// Tanzanian law 3: where the lone king's side may crown the opponent's man (two kings
+    /// and a man against a king, a king on the main diagonal) and start law 2's count, the
+    /// claim is one more option of that side at the node (0: the search ignores the law).
+    /// The endgame tables always hold it: they are the game under the laws.
+    law3 "law3" [0, 1] = 1;
 }
 
 /// A switch that does not exist or a value it does not take.

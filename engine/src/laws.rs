@@ -7,15 +7,55 @@
 //!   the path, and the node where the count reaches the agreed number (12) is a draw. The
 //!   count is part of the state: the transposition table keys mix it in, so a position with
 //!   8 lone-king moves left is never confused with the same position with 2 left.
-//! - Law 3 (two kings and a man against a king) is a claim the lone side *may* make; it is
-//!   not forced, so the search ignores it.
+//! - Law 3 (two kings and a man against a king, the main diagonal held by the stronger side):
+//!   the lone side *may* crown the opponent's man and start law 2's count. [`law3_claim`]
+//!   says when it may and gives the position after the claim; the search (`Config::law3`)
+//!   and the endgame tables give the lone side the claim as one more option at every such
+//!   node. The decisions, in RULES.md's terms:
+//!   - *When*: Tanzanian rules with the laws adjudicated; the lone side to move (a claim is
+//!     made on one's turn); exactly two kings and one man against exactly one king; "the main
+//!     diagonal held by the stronger side" = one of its two **kings** stands on a1–h8 (a man
+//!     holds no diagonal: it only steps forward; and it is law 2's own test, on the kings).
+//!   - *What*: the man becomes a king where it stands and law 2's count starts at 0; the lone
+//!     side then makes its move as usual, and that move is the first it counts. The claim is
+//!     no move (law 2 "counts its own moves": the lone king's moves, not the crowning of an
+//!     opposing man), so it costs the lone side no tempo: the position after the claim is the
+//!     three kings against one with the *lone side still to move* and the count at 0.
+//!   - *Its value*: the value of that position under law 2 with the count at 0. The lone
+//!     side's node is worth the better, for it, of its moves and the claim.
 //!
 //! Russian and Czech have no draw laws here: the state stays [`LawState::Free`].
 //!
 //! A node whose state is drawn is still lost if the side to move has no legal move (the
 //! game adjudicates the blocked side first).
 
-use drafti_rules::{Color, DrawLaws, DrawReason, KingEnding, Position};
+use drafti_rules::{Bitboard, Color, DrawLaws, DrawReason, KingEnding, Position, MAIN_DIAGONAL};
+
+/// Law 3: the position after the side to move claims it (the opponent's man crowned where it
+/// stands; the side to move still to move, law 2's count to start at 0), or `None` when it
+/// may not: the laws are not adjudicated, the material is not exactly two kings and a man
+/// against the mover's lone king, or neither of the two kings stands on the main diagonal.
+/// Cheap: one population count decides for every other material.
+#[inline]
+pub(crate) fn law3_claim(laws: &DrawLaws, pos: &Position) -> Option<Position> {
+    if !laws.enabled || pos.occupied().count() != 4 {
+        return None;
+    }
+    let lone = pos.turn();
+    let strong = lone.other();
+    let (kings, men) = (pos.kings(strong).0, pos.men(strong).0);
+    if pos.men(lone).0 != 0
+        || pos.kings(lone).count() != 1
+        || kings.count_ones() != 2
+        || men.count_ones() != 1
+        || kings & MAIN_DIAGONAL.0 == 0
+    {
+        return None;
+    }
+    let (white, black) = (pos.pieces(Color::White).0, pos.pieces(Color::Black).0);
+    let all_kings = pos.kings(Color::White).0 | pos.kings(Color::Black).0 | men;
+    Position::from_parts(Bitboard(white), Bitboard(black), Bitboard(all_kings), lone).ok()
+}
 
 /// Where the draw laws stand at a node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -146,5 +186,39 @@ mod tests {
         assert_eq!(LawState::at_root(&laws, &off, Some(5)), LawState::Count(5));
         let russian = DrawLaws::for_variant(Variant::Russian);
         assert_eq!(LawState::at_root(&russian, &few, None), LawState::Free);
+    }
+}
+
+#[cfg(test)]
+mod law3_tests {
+    use super::*;
+    use drafti_rules::Variant;
+
+    fn pos(fen: &str) -> Position {
+        Position::from_fen(fen).unwrap()
+    }
+
+    #[test]
+    fn the_claim_exists_exactly_as_decided() {
+        let tz = DrawLaws::for_variant(Variant::Tanzanian);
+        // Black's lone king to move; White's king on e5 holds the main diagonal.
+        let held = pos("B:W5,K15,K19:BK1");
+        let crowned = law3_claim(&tz, &held).expect("a claim");
+        assert_eq!(crowned, pos("B:WK5,K15,K19:BK1"));
+        assert_eq!(
+            LawState::at_root(&tz, &crowned, None),
+            LawState::Count(0),
+            "law 2's count starts"
+        );
+        // Not for the side with the man, not off the diagonal (a man on it does not hold
+        // it), not with other material, not without the laws.
+        assert_eq!(law3_claim(&tz, &pos("W:W5,K15,K19:BK1")), None);
+        assert_eq!(law3_claim(&tz, &pos("B:W29,K14,K19:BK1")), None);
+        assert_eq!(law3_claim(&tz, &pos("B:W5,6,K15:BK1")), None);
+        assert_eq!(law3_claim(&tz, &pos("B:W5,K15,K19:B2")), None);
+        assert_eq!(law3_claim(&tz, &pos("B:W5,K15,K19:BK1,K2")), None);
+        assert_eq!(law3_claim(&tz, &pos("B:W5,K15,K19,K20:BK1")), None);
+        let russian = DrawLaws::for_variant(Variant::Russian);
+        assert_eq!(law3_claim(&russian, &held), None);
     }
 }

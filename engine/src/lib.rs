@@ -195,7 +195,8 @@ pub struct SearchResult {
     /// The best move; `None` when the game is over at the root (no legal move, or a draw
     /// law applies) or no move was to be searched.
     pub best: Option<Move>,
-    /// The score of the best move from the side to move (of the root when it is over).
+    /// The score of the best move from the side to move (of the root when it is over), or
+    /// of law 3's claim when that is better (see `claim`).
     pub score: Score,
     /// The principal variation, starting with `best`.
     pub pv: Vec<Move>,
@@ -211,6 +212,13 @@ pub struct SearchResult {
     pub lines: Vec<RootLine>,
     /// Set when the game is already over at the root.
     pub outcome: Option<Outcome>,
+    /// Tanzanian law 3 at the root: when the side to move may crown the opponent's man
+    /// (its lone king against two kings and a man, a king on the main diagonal) and start
+    /// law 2's count, the value of that claim (searched as deep as the moves). The claim is
+    /// no move: `best` stays the best move, and `score` is the claim's value when that is
+    /// better. `None` when there is no claim (or [`Config::law3`] is off, or only some
+    /// moves were searched).
+    pub claim: Option<Score>,
 }
 
 impl SearchResult {

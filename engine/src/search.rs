@@ -16,7 +16,7 @@
 //!   completes.
 
 use super::eval;
-use super::laws::LawState;
+use super::laws::{law3_claim, LawState};
 use super::order::{pick, MAX_PLY};
 use super::score::{Score, INFINITY, PROVEN_BOUND, WIN};
 use super::tt::{Bound, MoveKey, NO_MOVE};
@@ -199,6 +199,7 @@ impl Engine {
             elapsed: start.elapsed(),
             lines: Vec::new(),
             outcome: None,
+            claim: None,
         };
 
         let law = LawState::at_root(&self.laws, pos, limits.king_count);
@@ -225,6 +226,9 @@ impl Engine {
         if root.is_empty() {
             return result;
         }
+        // Law 3 at the root: the claim is no move, so it is scored beside the moves (not
+        // when only some moves are searched: then their own scores are asked for).
+        let claim = only.is_none().then(|| self.claim(pos)).flatten();
         // Captures that take most first, for the first iteration.
         root.sort_by_key(|r| std::cmp::Reverse(r.mv.capture_count()));
         let multipv = limits.multipv.clamp(1, root.len());
@@ -297,6 +301,10 @@ impl Engine {
                     }
                 }
             }
+            let mut claim_score = None;
+            if let (Some(crowned), false) = (claim, self.state.stopped) {
+                claim_score = Some(self.search_claim_at_root(&crowned, depth as i32));
+            }
             if self.state.stopped {
                 // Stopped by the clock or the stop flag (never by the node limit, whose
                 // result is the last completed iteration): a better move this iteration
@@ -326,6 +334,10 @@ impl Engine {
                 .collect();
             result.best = Some(lines[0].mv);
             result.score = lines[0].score;
+            result.claim = claim_score;
+            if let Some(c) = claim_score.filter(|c| c.0 > result.score.0) {
+                result.score = c;
+            }
             result.pv = lines[0].pv.clone();
             result.depth = depth;
             result.seldepth = self.state.seldepth as u32;
@@ -356,6 +368,39 @@ impl Engine {
         result.nodes = self.state.nodes;
         result.elapsed = start.elapsed();
         result
+    }
+
+    /// Law 3's claim at the root: the position after it (`crowned`, the same side to move,
+    /// the count at 0) searched as deep as the root's moves (`depth` − 1, as `alpha_beta`
+    /// searches a claim) with a full window, scored from the root.
+    fn search_claim_at_root(&mut self, crowned: &Position, depth: i32) -> Score {
+        let key = crowned.hash_key();
+        // Searched as a node one ply down (the search's nodes below the root are), its key
+        // where that ply's key goes, then its score taken back to the root: no ply passes.
+        self.state.keys.push(key);
+        self.state.played[0] = NO_MOVE;
+        let s = self.alpha_beta(
+            crowned,
+            key,
+            LawState::Count(0),
+            depth - 1,
+            -INFINITY,
+            INFINITY,
+            1,
+            0,
+        );
+        self.state.keys.pop();
+        Score::from_tt(Score(s).to_tt(1), 0)
+    }
+
+    /// The position after law 3's claim by the side to move, if it may claim and the
+    /// search is to consider it (`Config::law3`).
+    #[inline]
+    fn claim(&self, pos: &Position) -> Option<Position> {
+        if self.config.law3 == 0 {
+            return None;
+        }
+        law3_claim(&self.laws, pos)
     }
 
     /// One iteration at the root within the window `(alpha, beta)` (the full window with
@@ -562,6 +607,42 @@ impl Engine {
             }
         }
 
+        let alpha_start = alpha;
+        let mut best = -INFINITY;
+        // Law 3: the lone side may claim instead of playing on. The claim is no move, so the
+        // position after it is searched at this ply (distances stay exact), but a ply
+        // shallower, as deep as a move's reply: at the same depth it would cost as much as
+        // the node itself at every lone-king node of a line. The node is worth the better of
+        // the claim and the moves, and that is what the table stores. Searched before the
+        // moves are generated: its search reuses this ply's move list.
+        if let Some(crowned) = self.claim(pos) {
+            if !pos.has_legal_move(self.variant) {
+                return lost_at(ply);
+            }
+            let s = self.alpha_beta(
+                &crowned,
+                crowned.hash_key(),
+                LawState::Count(0),
+                depth - 1,
+                alpha,
+                beta,
+                ply,
+                0,
+            );
+            if self.state.stopped {
+                return 0;
+            }
+            // The line ends at the claim (its moves are not this position's).
+            self.state.pv[ply].clear();
+            best = s;
+            if s >= beta {
+                self.tt
+                    .store(tt_key, depth, Bound::Lower, Score(s).to_tt(ply), NO_MOVE);
+                return s;
+            }
+            alpha = alpha.max(s);
+        }
+
         pos.generate_moves(self.variant, &mut self.state.lists[ply]);
         let n = self.state.lists[ply].len();
         if n == 0 {
@@ -583,8 +664,6 @@ impl Engine {
         }
         let captures = self.state.lists[ply][0].is_capture();
         let new_depth = depth - 1 + i32::from(n == 1);
-        let alpha_start = alpha;
-        let mut best = -INFINITY;
         let mut best_move = NO_MOVE;
 
         for i in 0..n {
@@ -734,6 +813,48 @@ impl Engine {
         if let Some(score) = self.table_score(pos, law, ply) {
             return score;
         }
+        if let Some(crowned) = self.claim(pos) {
+            // Law 3, as in `alpha_beta`: the better of the claim and playing on.
+            if !pos.has_legal_move(self.variant) {
+                return lost_at(ply);
+            }
+            let claimed = self.quiescence(
+                &crowned,
+                LawState::Count(0),
+                alpha,
+                beta,
+                ply,
+                threat_allowed,
+            );
+            if self.state.stopped {
+                return 0;
+            }
+            self.state.pv[ply].clear();
+            if claimed >= beta {
+                return claimed;
+            }
+            let on =
+                self.quiet_or_captures(pos, law, alpha.max(claimed), beta, ply, threat_allowed);
+            if on > claimed {
+                return on;
+            }
+            self.state.pv[ply].clear();
+            return claimed;
+        }
+        self.quiet_or_captures(pos, law, alpha, beta, ply, threat_allowed)
+    }
+
+    /// Quiescence below its checks: a quiet position evaluated (or searched a ply when
+    /// threatened), captures searched.
+    fn quiet_or_captures(
+        &mut self,
+        pos: &Position,
+        law: LawState,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        threat_allowed: bool,
+    ) -> i32 {
         if ply >= MAX_PLY - 1 || !pos.has_capture(self.variant) {
             if !pos.has_legal_move(self.variant) {
                 return lost_at(ply);

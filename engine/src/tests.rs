@@ -427,3 +427,71 @@ fn drawn_endings_a_piece_up_end_by_a_law() {
         );
     }
 }
+
+/// A Tanzanian engine with law 3 on (`true`, as shipped) or off.
+fn law3_engine(on: bool) -> Engine {
+    let config = Config {
+        law3: i32::from(on),
+        ..Config::default()
+    };
+    let variant = Variant::Tanzanian;
+    Engine::with_config(variant, 4, DrawLaws::for_variant(variant), config)
+}
+
+#[test]
+fn law3_the_lone_side_claims_a_draw_where_playing_on_loses() {
+    // White: a man on a7, kings on e5 (the main diagonal) and f4; Black's king on b8. Without
+    // law 3 White wins in 3 plies (the endgame tables of version 1 said so too); with it,
+    // wherever White's king stays on the diagonal Black crowns the man and the count runs
+    // out, and every other line gives a king away: a draw.
+    let fen = "W:W5,K15,K19:BK1";
+    let off = law3_engine(false).search(&pos(fen), &Limits::depth(10), &[], |_| {});
+    assert_eq!(off.score, Score::win_in(3), "{off:?}");
+    assert_eq!(
+        replay(fen, Variant::Tanzanian, &off.pv),
+        Some(Outcome::Win(Color::White))
+    );
+    let on = law3_engine(true).search(&pos(fen), &Limits::depth(10), &[], |_| {});
+    assert_eq!(on.score, Score::DRAW, "{on:?}");
+    // The lone side to move at the root: a lone king on d8 must take f6 and is taken back,
+    // unless it crowns the man on b8 first: then it takes a king and law 1 draws.
+    let lone = "W:WK2:B1,K11,K20";
+    let result = law3_engine(true).search(&pos(lone), &Limits::depth(8), &[], |_| {});
+    assert_eq!(result.lines[0].score, Score::loss_in(2), "{result:?}");
+    assert_eq!(result.claim, Some(Score::DRAW));
+    assert_eq!(result.score, Score::DRAW);
+    let result = law3_engine(false).search(&pos(lone), &Limits::depth(8), &[], |_| {});
+    assert_eq!((result.score, result.claim), (Score::loss_in(2), None));
+}
+
+#[test]
+fn law3_a_claim_that_does_not_help_leaves_the_win() {
+    // The king on f6 holds the main diagonal, so Black may claim at each of its moves: the
+    // three kings then win within the count. A win in 9 either way (the tables agree).
+    let fen = "W:WK11,K24,32:BK9";
+    for on in [true, false] {
+        let result = law3_engine(on).search(&pos(fen), &Limits::depth(14), &[], |_| {});
+        assert_eq!(result.score, Score::win_in(9), "law3 {on}: {result:?}");
+        assert_eq!(
+            replay(fen, Variant::Tanzanian, &result.pv),
+            Some(Outcome::Win(Color::White))
+        );
+    }
+    // The lone king on h8 to move: claiming loses as fast as playing on.
+    let lone = "W:WK4:B1,K11,K15";
+    let result = law3_engine(true).search(&pos(lone), &Limits::depth(8), &[], |_| {});
+    assert_eq!(result.score, Score::loss_in(2), "{result:?}");
+    assert_eq!(result.claim, Some(Score::loss_in(2)));
+}
+
+#[test]
+fn law3_no_claim_without_a_king_on_the_main_diagonal() {
+    // Black's kings on e3 and f2, its man on b8: the main diagonal is not held.
+    let fen = "W:WK5:B1,K23,K27";
+    let result = law3_engine(true).search(&pos(fen), &Limits::depth(8), &[], |_| {});
+    assert_eq!(result.claim, None);
+    assert_eq!(result.score, Score::loss_in(2), "{result:?}");
+    let off = law3_engine(false).search(&pos(fen), &Limits::depth(8), &[], |_| {});
+    assert_eq!(result.score, off.score);
+    assert_eq!(result.best, off.best);
+}

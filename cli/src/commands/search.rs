@@ -12,6 +12,12 @@
 //! and `lines` (the best lines, one per `--multipv`, each with `move`, `score`, `cp`,
 //! `win_in`, `loss_in`, `pv`). The final object adds `best` (the best move, `null` when the
 //! game is over at the root) and `outcome` (`null`, or why the game is over at the root).
+//!
+//! Tanzanian law 3: where the side to move may crown the opponent's man (its lone king
+//! against two kings and a man, a king on the main diagonal), the text adds a `claim` line
+//! with the claim's value, and the final JSON object a `claim` object (`score`, `cp`,
+//! `win_in`, `loss_in`, and `best`: whether it is better than every move); the result's
+//! score is then the better of the best move's and the claim's.
 
 use crate::args::{parse_fen, parse_variant};
 use crate::error::{report_written, CliError, CommandResult};
@@ -122,6 +128,25 @@ struct ResultJson {
     time_ms: u64,
     lines: Vec<LineJson>,
     outcome: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    claim: Option<ClaimJson>,
+}
+
+/// Law 3's claim at the root.
+#[derive(Serialize)]
+struct ClaimJson {
+    #[serde(flatten)]
+    score: ScoreJson,
+    /// Whether the claim is better than every move.
+    best: bool,
+}
+
+/// Whether law 3's claim scores above the best move.
+fn claim_is_best(result: &SearchResult) -> bool {
+    result
+        .claim
+        .zip(result.lines.first())
+        .is_some_and(|(c, l)| c > l.score)
 }
 
 fn millis(d: Duration) -> u64 {
@@ -224,6 +249,10 @@ pub fn run(args: Args) -> CommandResult {
             time_ms: millis(result.elapsed),
             lines: result.lines.iter().map(line_json).collect(),
             outcome,
+            claim: result.claim.map(|c| ClaimJson {
+                score: ScoreJson::of(c),
+                best: claim_is_best(&result),
+            }),
         };
         report_written(writeln!(out, "{}", serde_json::to_string(&json)?))?;
         return Ok(ExitCode::SUCCESS);
@@ -260,6 +289,17 @@ fn write_result(
                     let mv = name(&line.pv[0]);
                     writeln!(out, "{:>3}. {mv:<10} {}", k + 1, line.score)?;
                 }
+            }
+            if let Some(claim) = result.claim {
+                let better = if claim_is_best(result) {
+                    ", better than every move"
+                } else {
+                    ""
+                };
+                writeln!(
+                    out,
+                    "claim law 3 (crown the man, law 2's count from 0)  score {claim}{better}"
+                )?;
             }
         }
     }

@@ -24,6 +24,11 @@
 //! tests check on every small table that the predecessors of every position are exactly the
 //! positions whose legal moves lead to it.
 //!
+//! Tanzanian law 3 (two kings and a man against a king, a king on the main diagonal): the
+//! lone side's claim is one more exit of its positions, worth what the three kings against
+//! one after it are worth with the same side to move and the count at 0 (not turned round
+//! like a move's value: the claim is no move).
+//!
 //! Tanzanian three kings against one is layered by the lone king's count: layer 11 first
 //! (a lone-king move there reaches the 12th and draws), down to 0; inside a layer only the
 //! strong side's moves stay, the lone king's moves are exits into the layer above.
@@ -32,7 +37,7 @@ use super::format::{self, encode, Header, TableFile, MAX_DISTANCE};
 use super::index::Signature;
 use super::probe::Tables;
 use super::{EgtbError, Value};
-use crate::laws::LawState;
+use crate::laws::{law3_claim, LawState};
 use drafti_rules::{king_reach, Bitboard, Color, DrawLaws, MoveList, Position, Square, Variant};
 use rayon::prelude::*;
 use std::path::Path;
@@ -497,6 +502,14 @@ impl Solve<'_> {
                             if best.is_none_or(|b| v.rank() > b.rank()) {
                                 best = Some(v);
                             }
+                        }
+                    }
+                    // Law 3: the lone side's claim leaves the unit like a move, but is no
+                    // move: the position after it has the same side to move (not backed).
+                    if let Some(crowned) = law3_claim(&self.laws, &pos) {
+                        let v = self.exit_value(&crowned, LawState::Count(0))?;
+                        if best.is_none_or(|b| v.rank() > b.rank()) {
+                            best = Some(v);
                         }
                     }
                     w.open_moves[index as usize].store(staying, Relaxed);

@@ -3,7 +3,8 @@
 //! ```text
 //! offset  size  field
 //!  0       8    magic "DRAFTEGT"
-//!  8       4    format version (1)
+//!  8       4    format version (2; 1 is read for Czech and Russian, refused for Tanzanian:
+//!                its values are without law 3)
 //! 12       1    variant: 0 Tanzanian, 1 Czech, 2 Russian
 //! 13       1    draw laws adjudicated (1) or not (0)
 //! 14       1    the count of law 2 (12)
@@ -32,7 +33,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 pub(crate) const MAGIC: &[u8; 8] = b"DRAFTEGT";
-pub(crate) const VERSION: u32 = 1;
+/// 2: Tanzanian tables hold law 3's claim. Version 1 is read for Czech and Russian (the
+/// same values) and refused for Tanzanian (built without law 3).
+pub(crate) const VERSION: u32 = 2;
 pub(crate) const HEADER_LEN: usize = 64;
 /// The file name extension.
 pub const EXTENSION: &str = "egtb";
@@ -124,7 +127,7 @@ impl Header {
         }
         let u64_at = |i: usize| u64::from_le_bytes(h[i..i + 8].try_into().expect("8 bytes"));
         let version = u32::from_le_bytes(h[8..12].try_into().expect("4 bytes"));
-        if version != VERSION {
+        if version != VERSION && version != 1 {
             return Err(corrupt(format!(
                 "format version {version}, this drafti reads {VERSION}"
             )));
@@ -135,6 +138,15 @@ impl Header {
             2 => Variant::Russian,
             v => return Err(corrupt(format!("unknown variant code {v}"))),
         };
+        if version == 1 && variant == Variant::Tanzanian {
+            return Err(EgtbError::WrongRules {
+                path: path.to_path_buf(),
+                reason: format!(
+                    "a Tanzanian table of format version 1, built without law 3 (this drafti \
+                     reads version {VERSION}): remove the Tanzanian tables and build them again"
+                ),
+            });
+        }
         let signature = Signature {
             white_men: h[16],
             white_kings: h[17],

@@ -19,6 +19,11 @@
 //! have a table with 12 layers, one per lone-king count 0–11 (a lone-king move goes one layer
 //! up, the 12th draws), and a position *arriving* at that material by a capture or crowning
 //! starts at count 0 if one of the three kings is on the main diagonal and is a draw otherwise.
+//! Law 3: a lone king to move against two kings and a man, one of the kings on the main
+//! diagonal, may crown the man and start the count (the engine's `laws::law3_claim`); the
+//! tables give it that claim as one more option, worth the three kings against one after it
+//! with the same side to move and the count at 0 ([`Tables::claim_value`]). Tanzanian tables
+//! are format version 2 for it; version 1 (without law 3) is refused.
 //! Czech and Russian have no such laws: their tables are the plain game.
 //!
 //! Values are from the side to move: a win in `d` plies (`d` odd: the winner's move at ply `d`

@@ -5,7 +5,7 @@
 use super::format::{self, decode, TableFile};
 use super::index::{signature_and_index, Signature};
 use super::{EgtbError, Value};
-use crate::laws::LawState;
+use crate::laws::{law3_claim, LawState};
 use drafti_rules::{DrawLaws, Move, MoveList, Position, Variant};
 use std::path::{Path, PathBuf};
 
@@ -272,6 +272,14 @@ impl Tables {
             .collect()
     }
 
+    /// Tanzanian law 3: the value of the side to move's claim (its lone king against two
+    /// kings and a man, a king on the main diagonal: the man crowned, the count of law 2
+    /// from 0, the same side to move), if it may claim and the table after it is there. The
+    /// value of such a position is the better of this and its moves'.
+    pub fn claim_value(&self, pos: &Position) -> Option<Value> {
+        self.value(&law3_claim(&self.laws, pos)?, LawState::Count(0))
+    }
+
     /// Every legal move with its value for the side to move, best first (quickest win,
     /// then draws, then the slowest loss; equal values in generation order); empty when the
     /// game is over. A table missing for a position after a move is an error naming it
@@ -310,6 +318,10 @@ impl Tables {
             let Some(&(mv, _)) = moves.iter().find(|(_, v)| v.rank() == best) else {
                 break;
             };
+            // Law 3's claim is better than any move: the line ends with it (it is no move).
+            if law == LawState::Free && self.claim_value(&pos).is_some_and(|c| c.rank() > best) {
+                break;
+            }
             line.push(mv);
             let child = pos.play(&mv);
             law = law.after(&self.laws, &child, pos.turn());
@@ -330,8 +342,12 @@ pub struct ProbeReport {
     /// Every legal move with its value, best first ([`Tables::rank_moves`]).
     pub moves: Vec<(Move, Value)>,
     /// The line to the end of the game (at most [`ProbeReport::LINE_PLIES`]), or for a draw
-    /// its first [`ProbeReport::DRAW_LINE_PLIES`] drawing moves (a draw has no end).
+    /// its first [`ProbeReport::DRAW_LINE_PLIES`] drawing moves (a draw has no end); it
+    /// stops where law 3's claim is better than every move.
     pub line: Vec<Move>,
+    /// Tanzanian law 3: the value of the side to move's claim, when it may claim
+    /// ([`Tables::claim_value`]).
+    pub claim: Option<Value>,
 }
 
 impl ProbeReport {
@@ -364,6 +380,7 @@ impl Tables {
             value,
             moves: self.rank_moves(pos, king_count)?,
             line: self.line(pos, king_count, plies)?,
+            claim: self.claim_value(pos),
         }))
     }
 }

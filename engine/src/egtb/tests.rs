@@ -20,18 +20,28 @@ const KKKVK: Signature = Signature {
     black_kings: 1,
 };
 
+/// Two kings and a man against a king: law 3's material.
+const KKMVK: Signature = Signature {
+    white_men: 1,
+    white_kings: 2,
+    black_men: 0,
+    black_kings: 1,
+};
+
 fn pos(fen: &str) -> Position {
     Position::from_fen(fen).unwrap()
 }
 
-/// Tables of at most three pieces and three kings against one, built once per variant into
-/// a temporary folder that lives as long as the test process.
+/// Tables of at most three pieces, three kings against one and two kings and a man against
+/// one (with the lone king to move too: its partner), built once per variant into a
+/// temporary folder that lives as long as the test process.
 fn tables(variant: Variant) -> &'static Tables {
     static BUILT: OnceLock<(tempfile::TempDir, Vec<Tables>)> = OnceLock::new();
     let (_, all) = BUILT.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap();
         let mut targets = Signature::all_up_to(3);
         targets.push(KKKVK);
+        targets.push(KKMVK);
         let all = Variant::ALL
             .iter()
             .map(|&v| build_signatures(dir.path(), v, &targets, &|_| {}).unwrap())
@@ -708,4 +718,98 @@ fn tables_of_other_rules_are_refused_by_the_engine() {
         engine.set_tables(Some(russian)),
         Err(EgtbError::WrongRules { .. })
     ));
+}
+
+#[test]
+fn law3_the_lone_side_claims_in_the_tables() {
+    let tz = tables(Variant::Tanzanian);
+    // Won in 3 without law 3 (the version-1 tables said so; the engine's search without
+    // the claim finds it, engine/src/tests.rs): with it a draw, every move drawn.
+    let p = pos("W:W5,K15,K19:BK1");
+    assert_eq!(tz.probe(&p, None), Some(Value::Draw));
+    assert!(tz
+        .rank_moves(&p, None)
+        .unwrap()
+        .iter()
+        .all(|(_, v)| *v == Value::Draw));
+    // The lone king to move: every move loses in 2, the claim draws (it then takes a king,
+    // and law 1 draws); the line stops at the claim.
+    let lone = pos("W:WK2:B1,K11,K20");
+    assert_eq!(tz.probe(&lone, None), Some(Value::Draw));
+    assert_eq!(tz.claim_value(&lone), Some(Value::Draw));
+    let moves = tz.rank_moves(&lone, None).unwrap();
+    assert!(moves.iter().all(|(_, v)| *v == Value::Loss(2)), "{moves:?}");
+    assert_eq!(
+        tz.line(&lone, None, 20).unwrap(),
+        Vec::<drafti_rules::Move>::new()
+    );
+    // The search with the tables agrees.
+    let mut engine = crate::Engine::new(Variant::Tanzanian, 4);
+    engine
+        .set_tables(Some(std::sync::Arc::new(
+            Tables::open(tz.dir().parent().unwrap(), Variant::Tanzanian).unwrap(),
+        )))
+        .unwrap();
+    let result = engine.search(&p, &crate::Limits::depth(6), &[], |_| {});
+    assert_eq!(result.score, crate::Score::DRAW);
+    let result = engine.search(&lone, &crate::Limits::depth(6), &[], |_| {});
+    assert_eq!(result.claim, Some(crate::Score::DRAW));
+    assert_eq!(result.score, crate::Score::DRAW);
+    // Czech and Russian have no such law: the claim does not exist.
+    for v in [Variant::Czech, Variant::Russian] {
+        assert_eq!(tables(v).claim_value(&lone), None, "{v}");
+        assert_eq!(tables(v).probe(&lone, None), Some(Value::Loss(2)), "{v}");
+    }
+}
+
+#[test]
+fn law3_where_the_claim_does_not_help_the_win_stays() {
+    let tz = tables(Variant::Tanzanian);
+    // The king on f6 holds the diagonal and Black may claim at every move: still a win in
+    // 9, and the line wins in a game.
+    let p = pos("W:WK11,K24,32:BK9");
+    assert_eq!(tz.probe(&p, None), Some(Value::Win(9)));
+    let line = tz.line(&p, None, 100).unwrap();
+    assert_eq!(line.len(), 9);
+    let mut game = Game::new(p, Variant::Tanzanian);
+    for mv in &line {
+        game.play(mv);
+    }
+    assert_eq!(game.outcome(), Some(Outcome::Win(Color::White)));
+    // A lone king to move whose claim loses as fast as its moves.
+    let lone = pos("W:WK4:B1,K11,K15");
+    assert_eq!(tz.claim_value(&lone), Some(Value::Loss(2)));
+    assert_eq!(tz.probe(&lone, None), Some(Value::Loss(2)));
+    // No king on the main diagonal (kings on e3 and f2): no claim, a loss in 2.
+    let off = pos("W:WK5:B1,K23,K27");
+    assert_eq!(tz.claim_value(&off), None);
+    assert_eq!(tz.probe(&off, None), Some(Value::Loss(2)));
+}
+
+#[test]
+fn law3_tanzanian_tables_of_version_1_are_refused_others_read() {
+    let root = tempfile::tempdir().unwrap();
+    for variant in [Variant::Tanzanian, Variant::Czech] {
+        let dir = Tables::variant_dir(root.path(), variant);
+        copy_tables(tables(variant).dir(), &dir);
+        // Version 1 in the header (before the checksum is looked at).
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let path = e.unwrap().path();
+            let mut bytes = std::fs::read(&path).unwrap();
+            bytes[8..12].copy_from_slice(&1u32.to_le_bytes());
+            std::fs::write(&path, &bytes).unwrap();
+        }
+    }
+    let err = Tables::open(root.path(), Variant::Tanzanian).err().unwrap();
+    assert!(matches!(err, EgtbError::WrongRules { .. }), "{err}");
+    let text = err.to_string();
+    assert!(
+        text.contains("a Tanzanian table of format version 1, built without law 3")
+            && text.contains("remove the Tanzanian tables and build them again"),
+        "{text}"
+    );
+    // Czech version 1 is only refused by its checksum here (the header changed): the
+    // version itself is accepted.
+    let err = Tables::open(root.path(), Variant::Czech).err().unwrap();
+    assert!(err.to_string().contains("checksum"), "{err}");
 }

@@ -3,9 +3,11 @@
 //! For each position of each table: no legal move must be a loss in 0; a position a law draws
 //! must be a draw; otherwise the stored value must be exactly the best over its legal moves of
 //! the value each move leads to (looked up in the tables, the law state carried as the game
-//! carries it): a win in `d` has a move to an opponent's loss in `d − 1` and none quicker; a
-//! loss in `d` has every move to an opponent's win, the slowest in `d − 1`; a draw has no move
-//! to an opponent's loss and some move to a draw. By induction on the distance, a table that
+//! carries it) — with, for a lone king to move against two kings and a man in Tanzanian, law
+//! 3's claim beside them (the value after it, not turned round: it is no move): a win in `d`
+//! has a move to an opponent's loss in `d − 1` and none quicker; a loss in `d` has every move
+//! to an opponent's win, the slowest in `d − 1`; a draw has no move to an opponent's loss and
+//! some move to a draw. By induction on the distance, a table that
 //! passes is the game's exact solution (the only consistent labelling whose wins and losses
 //! are all finite).
 
@@ -14,7 +16,7 @@ use super::format::decode;
 use super::index::Signature;
 use super::probe::Tables;
 use super::Value;
-use crate::laws::LawState;
+use crate::laws::{law3_claim, LawState};
 use drafti_rules::{MoveList, Position};
 use rayon::prelude::*;
 use std::sync::Mutex;
@@ -157,6 +159,15 @@ fn expected_value(
             .value(&child, child_law)
             .ok_or_else(|| Signature::of(&child))?
             .back();
+        if best.is_none_or(|b| v.rank() > b.rank()) {
+            best = Some(v);
+        }
+    }
+    // Law 3: the lone side's claim, as the build scores it (no move: not turned round).
+    if let Some(crowned) = law3_claim(&tables.laws(), pos) {
+        let v = tables
+            .value(&crowned, LawState::Count(0))
+            .ok_or_else(|| Signature::of(&crowned))?;
         if best.is_none_or(|b| v.rank() > b.rank()) {
             best = Some(v);
         }

@@ -830,3 +830,38 @@ fn skipped_games_of_a_wrong_variant_guess_are_named_with_the_variant_that_fits()
     assert_eq!(code, 0, "{stderr}");
     assert!(!stderr.contains("note:"), "{stderr}");
 }
+
+#[test]
+fn a_win_the_lone_side_draws_by_law_3_is_not_called_won() {
+    // Constructed: White's two kings (e5 on the main diagonal) and a man against a king. 1.
+    // f4-h2 wins in 3 if Black must play on (b8xf4 is forced, h2xb8 takes the king), but
+    // Black may claim law 3 first: crown a7, then take e5 into two kings against one, law
+    // 1's draw. So the analysis calls 1. f4-h2 a draw, not a win in 3.
+    let dir = drafti_tests::temp_dir("analyze-law3");
+    let pdn = dir.join("law3.pdn");
+    std::fs::write(
+        &pdn,
+        "[Event \"law 3\"]\n[Result \"1-0\"]\n[SetUp \"1\"]\n[FEN \"W:W5,K15,K19:BK1\"]\n\n\
+         1. f4-h2 b8xf4 2. h2xb8 1-0\n",
+    )
+    .unwrap();
+    let (code, out) = analyze(&[pdn.to_str().unwrap(), "--json", "--no-egtb"]);
+    assert_eq!(code, 0, "{out}");
+    let games = json_lines(&out);
+    let first = &games[0]["moves"][0];
+    assert_eq!(first["move"], "f4-h2");
+    assert_eq!(
+        (
+            first["score_before"].as_i64(),
+            first["score_after"].as_i64()
+        ),
+        (Some(0), Some(0)),
+        "{first}"
+    );
+    assert!(
+        first["proven_before"].is_null() && first["proven_after"].is_null(),
+        "{first}"
+    );
+    assert_eq!(first["judgement"], Value::Null);
+    let _ = std::fs::remove_dir_all(&dir);
+}

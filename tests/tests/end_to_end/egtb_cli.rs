@@ -497,3 +497,59 @@ fn search_and_hub_take_egtb_and_no_egtb() {
         format!("endgame tables: {}/tz (41 tables, up to 4 pieces)\n", dir())
     );
 }
+
+#[test]
+fn probe_shows_law_3s_claim() {
+    // A lone king on d8 must take f6 and is taken back; crowning the man on b8 first (law 3:
+    // the king on f6 holds the main diagonal) lets it take a king into law 1's draw.
+    let out = run(
+        &["egtb", "probe", "--fen", "W:WK2:B1,K11,K20", "--dir", dir()],
+        0,
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[1..],
+        [
+            "value  draw: a draw with best play (White to move)",
+            "best   claim law 3: crown the man, law 2's count from 0 (White still to move)",
+            "claim  law 3 (crown the man, count from 0): draw",
+            "moves",
+            "  d8xg5        loss in 2",
+        ],
+        "{out}"
+    );
+    let json: Value = serde_json::from_str(&run(
+        &[
+            "egtb",
+            "probe",
+            "--fen",
+            "W:WK2:B1,K11,K20",
+            "--dir",
+            dir(),
+            "--json",
+        ],
+        0,
+    ))
+    .unwrap();
+    assert_eq!(json["best"], Value::Null);
+    assert_eq!(
+        json["claim"],
+        serde_json::json!({"value": "draw", "result": "draw", "distance": null, "best": true})
+    );
+    // White to move has no claim: no claim field.
+    let json: Value = serde_json::from_str(&run(
+        &[
+            "egtb",
+            "probe",
+            "--fen",
+            "W:W5,K15,K19:BK1",
+            "--dir",
+            dir(),
+            "--json",
+        ],
+        0,
+    ))
+    .unwrap();
+    assert_eq!(json["value"], "draw");
+    assert!(json.get("claim").is_none(), "{json}");
+}

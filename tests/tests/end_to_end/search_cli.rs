@@ -226,3 +226,56 @@ fn search_and_moves_report_a_write_error() {
         );
     }
 }
+
+#[test]
+fn law3_the_lone_side_may_crown_the_man_and_draw() {
+    // White (two kings, e5 on the main diagonal, and a man) wins in 3 only if Black may
+    // not claim law 3; with the claim the search finds no win: a draw.
+    let fen = "W:W5,K15,K19:BK1";
+    let text = search(&["--fen", fen, "--depth", "10", "--no-egtb"], 0);
+    let last = text.lines().last().unwrap();
+    assert!(
+        last.starts_with("best e5-c7  score 0.00  depth 10"),
+        "{text}"
+    );
+    assert!(!text.contains("claim"), "White has no claim: {text}");
+    // The lone king to move: its only move loses in 2, the claim draws (it then takes a
+    // king and law 1 draws).
+    let lone = "W:WK2:B1,K11,K20";
+    let text = search(&["--fen", lone, "--depth", "8", "--no-egtb"], 0);
+    let tail: Vec<&str> = text.lines().rev().take(2).collect();
+    assert!(
+        tail[1].starts_with("best d8xg5  score 0.00  depth 4"),
+        "{text}"
+    );
+    assert_eq!(
+        tail[0],
+        "claim law 3 (crown the man, law 2's count from 0)  score 0.00, better than every move"
+    );
+    let objects = json_lines(&search(
+        &["--fen", lone, "--depth", "8", "--no-egtb", "--json"],
+        0,
+    ));
+    let result = objects.last().unwrap();
+    assert_eq!(result["lines"][0]["score"], "loss in 2");
+    assert_eq!(result["score"], "0.00");
+    assert_eq!(
+        result["claim"],
+        serde_json::json!({"score": "0.00", "cp": 0, "win_in": null, "loss_in": null, "best": true})
+    );
+    // Kings off the main diagonal (e3, f2): no claim, the loss in 2 stands.
+    let objects = json_lines(&search(
+        &[
+            "--fen",
+            "W:WK5:B1,K23,K27",
+            "--depth",
+            "8",
+            "--no-egtb",
+            "--json",
+        ],
+        0,
+    ));
+    let result = objects.last().unwrap();
+    assert_eq!(result["score"], "loss in 2");
+    assert!(result.get("claim").is_none(), "{result}");
+}

@@ -31,6 +31,18 @@ struct ProbeJson {
     best: Option<String>,
     line: Vec<String>,
     moves: Vec<MoveJson>,
+    /// Law 3's claim, when the side to move may make it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    claim: Option<ClaimJson>,
+}
+
+#[derive(Serialize)]
+struct ClaimJson {
+    value: String,
+    result: &'static str,
+    distance: Option<u32>,
+    /// Whether the claim is better than every move (then `best` is the claim).
+    best: bool,
 }
 
 fn result_word(v: Value) -> &'static str {
@@ -58,6 +70,7 @@ pub(super) fn probe(args: ProbeArgs) -> CommandResult {
         value,
         moves,
         line,
+        claim,
     }) = report
     else {
         return Err(CliError::new(format!(
@@ -75,6 +88,8 @@ pub(super) fn probe(args: ProbeArgs) -> CommandResult {
     };
     let line_text = pos.line_notation(variant, &line, args.numeric);
     let side = pos.turn();
+    // The claim is the best option when no move is as good.
+    let claim_best = claim.filter(|c| moves.first().is_none_or(|(_, v)| c.rank() > v.rank()));
     let mut out = io::stdout().lock();
     if args.json {
         let json = ProbeJson {
@@ -86,6 +101,7 @@ pub(super) fn probe(args: ProbeArgs) -> CommandResult {
             value: value.to_string(),
             result: result_word(value),
             distance: value.distance(),
+            // `null` too where law 3's claim beats every move (`claim.best`): it is no move.
             best: line.first().map(names),
             line: line_text,
             moves: moves
@@ -97,6 +113,12 @@ pub(super) fn probe(args: ProbeArgs) -> CommandResult {
                     distance: v.distance(),
                 })
                 .collect(),
+            claim: claim.map(|c| ClaimJson {
+                value: c.to_string(),
+                result: result_word(c),
+                distance: c.distance(),
+                best: claim_best.is_some(),
+            }),
         };
         report_written(writeln!(out, "{}", serde_json::to_string(&json)?))?;
         return Ok(ExitCode::SUCCESS);
@@ -109,13 +131,20 @@ pub(super) fn probe(args: ProbeArgs) -> CommandResult {
     let mut write = || -> io::Result<()> {
         writeln!(out, "table  {sig} in {}", tables.dir().display())?;
         writeln!(out, "value  {value}: {verdict}")?;
-        match line.first() {
-            Some(best) => writeln!(out, "best   {}", names(best))?,
-            None => writeln!(out, "best   none: the game is over")?,
+        match (claim_best, line.first()) {
+            (Some(_), _) => writeln!(
+                out,
+                "best   claim law 3: crown the man, law 2's count from 0 ({side} still to move)"
+            )?,
+            (None, Some(best)) => writeln!(out, "best   {}", names(best))?,
+            (None, None) => writeln!(out, "best   none: the game is over")?,
         }
         if !line.is_empty() {
             let more = if value == Value::Draw { " …" } else { "" };
             writeln!(out, "line   {}{more}", numbered_line(side, &line_text))?;
+        }
+        if let Some(c) = claim {
+            writeln!(out, "claim  law 3 (crown the man, count from 0): {c}")?;
         }
         if !moves.is_empty() {
             writeln!(out, "moves")?;
