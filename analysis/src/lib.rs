@@ -11,6 +11,7 @@ pub mod consensus;
 pub mod json;
 pub mod judge;
 pub mod parts;
+pub mod preset;
 pub mod puzzles;
 pub mod quality;
 pub mod selfplay;

@@ -8,6 +8,7 @@
 use crate::error::CliError;
 use crate::input::{open_inputs, EncodingArg, Inputs};
 use crate::tables::TableArgs;
+use drafti_analysis::preset::Preset;
 use drafti_analysis::{AnalysisOptions, AnalysisOverrides};
 use drafti_archive::batch::{BatchOptions, Shard};
 use drafti_archive::replay::ReplayOptions;
@@ -152,6 +153,14 @@ pub struct NotationArg {
 /// `drafti report` and `drafti bench --quality` share.
 #[derive(clap::Args, Clone, Debug)]
 pub struct SearchArgs {
+    /// A named set of the settings below, which the flags given with it change: fast (the
+    /// report's default: depth 5, re-searched to depth 8, confirmed at depth 10 within
+    /// 100,000 nodes), default (analyze's default: depth 6, re-searched to depth 10,
+    /// confirmed at depth 16 within 500,000 nodes) or deep (1,000,000 nodes a position,
+    /// re-searched within 2,000,000, confirmed within 5,000,000: the big analysis sites'
+    /// budgets, for sharded runs).
+    #[arg(long, value_name = "NAME", value_parser = parse_preset)]
+    pub preset: Option<Preset>,
     /// The pass: search every position to this depth in plies (analyze: 6, report: 5; with --nodes,
     /// whichever is reached first).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
@@ -206,6 +215,7 @@ impl SearchArgs {
     /// The analysis these settings ask for, from the defaults `base`: `--depth` and `--nodes`
     /// replace the pass's limits (either or both: with both, whichever is reached first).
     pub fn options_from(&self, base: AnalysisOptions) -> AnalysisOptions {
+        let base = self.preset.map_or(base, Preset::options);
         AnalysisOverrides {
             depth: self.depth,
             nodes: self.nodes,
@@ -221,6 +231,12 @@ impl SearchArgs {
         }
         .apply(base)
     }
+}
+
+/// `fast`, `default` or `deep`.
+fn parse_preset(text: &str) -> Result<Preset, String> {
+    text.parse()
+        .map_err(|e: drafti_analysis::preset::PresetError| e.to_string())
 }
 
 /// `LOW-HIGH`, two drops of winning chances with 0 <= LOW < HIGH <= 2.

@@ -18,6 +18,7 @@ use crate::report::output::HtmlOutput;
 use crate::runner::{run_analysis, warn_empty_inputs, worker_pool};
 use drafti_analysis::batch::{ArchiveGame, ArchiveOptions};
 use drafti_analysis::parts::Parts;
+use drafti_analysis::preset::Preset;
 use drafti_analysis::{AnalysisOptions, EndgameTables};
 use drafti_archive::batch::{GameJob, Input};
 use drafti_archive::openings::Book;
@@ -30,36 +31,10 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// The report's pass: every position searched this many plies (shallower than `drafti
-/// analyze`'s 6, so the bundled corpus, 168,000 positions of noisy engine games, stays about a
-/// minute's work on two cores; docs/engine.md, "Judgement", has the measurements).
-pub const REPORT_DEPTH: u32 = 5;
-
-/// The report's re-search of nominated moves, plies.
-pub const REPORT_VERIFY_DEPTH: u32 = 8;
-
-/// The report's confirmation of verdicts near the threshold: this many plies, within
-/// [`REPORT_CONFIRM_NODES`]. Shallower than analyze's 16: on the bundled corpus's noisy engine
-/// games, with thousands of verdicts near the threshold, depth 12 within 200,000 nodes took
-/// three times as long as none; this one 1.6 times (70 s on 2 cores), and on master games it
-/// takes the report's blunder precision from 0.59 to 0.72 (docs/engine.md, "Quality on master
-/// games").
-pub const REPORT_CONFIRM_DEPTH: u32 = 10;
-
-/// The node bound of the report's confirmation.
-pub const REPORT_CONFIRM_NODES: u64 = 100_000;
-
-/// The report's analysis when no flag changes it.
+/// The report's analysis when no flag changes it: the fast preset, so that the bundled corpus
+/// stays about a minute's work on two cores.
 pub fn report_defaults() -> AnalysisOptions {
-    let mut options = AnalysisOptions::from_limits(Some(REPORT_DEPTH), None);
-    if let Some(verify) = options.verify.as_mut() {
-        verify.depth = Some(REPORT_VERIFY_DEPTH);
-    }
-    if let Some(confirm) = options.confirm.as_mut() {
-        confirm.depth = Some(REPORT_CONFIRM_DEPTH);
-        confirm.nodes = Some(REPORT_CONFIRM_NODES);
-    }
-    options
+    Preset::Fast.options()
 }
 
 #[derive(clap::Args)]
@@ -85,7 +60,7 @@ pub struct Args {
     /// HTML as a direct run with the same settings (see README, "Archives too big for one
     /// machine").
     #[arg(long, value_name = "PART.jsonl", num_args = 1.., conflicts_with_all = [
-        "files", "encoding", "depth", "nodes", "verify_depth", "verify_nodes", "no_verify",
+        "files", "encoding", "preset", "depth", "nodes", "verify_depth", "verify_nodes", "no_verify",
         "confirm_depth", "confirm_nodes", "confirm_band", "no_confirm", "nominate", "egtb", "no_egtb",
         "variant", "jobs",
     ])]

@@ -407,6 +407,58 @@ fn jobs_1_and_jobs_2_give_identical_output() {
 }
 
 #[test]
+fn a_preset_is_the_settings_it_names_and_the_flags_given_with_it_change_it() {
+    let planted = fixture("planted.pdn");
+    let search_of = |json: &str| json_lines(json)[0]["search"].as_str().unwrap().to_string();
+    let (code, fast) = analyze(&[&planted, "--json", "--preset", "fast"]);
+    assert_eq!(code, 0);
+    let (_, spelled_out) = analyze(&[
+        &planted,
+        "--json",
+        "--depth",
+        "5",
+        "--verify-depth",
+        "8",
+        "--confirm-depth",
+        "10",
+        "--confirm-nodes",
+        "100000",
+    ]);
+    assert_eq!(fast, spelled_out, "fast is the report's settings");
+    let (_, default) = analyze(&[&planted, "--json", "--preset", "default"]);
+    let (_, no_preset) = analyze(&[&planted, "--json"]);
+    assert_eq!(default, no_preset, "default is analyze's default");
+    assert_ne!(search_of(&fast), search_of(&default));
+    let (_, changed) = analyze(&[&planted, "--json", "--preset", "fast", "--depth", "4"]);
+    assert!(
+        search_of(&changed)
+            .starts_with("depth 4; moves with a pass drop of 0.05 re-searched to depth 8"),
+        "{}",
+        search_of(&changed)
+    );
+    // The deep preset, its pass shortened to keep the test quick: its re-searches and its
+    // confirmation are bounded by nodes alone.
+    let (code, deep) = analyze(&[&planted, "--json", "--preset", "deep", "--nodes", "3000"]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        search_of(&deep),
+        "3000 nodes; moves with a pass drop of 0.05 re-searched to 2000000 nodes, verdicts with \
+         a drop of 0.2-0.7 or a proven result confirmed at 5000000 nodes; a blunder only when \
+         it held at the last 4 depths"
+    );
+    let out = drafti()
+        .args(["analyze", &planted, "--preset", "fastest"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("unknown preset 'fastest' (known: fast, default, deep)"),
+        "{err}"
+    );
+}
+
+#[test]
 fn invalid_games_are_reported_and_skipped() {
     let (code, out) = analyze(&[&fixture("mixed.pdn"), "--depth", "2", "--json"]);
     assert_eq!(code, 1);
