@@ -161,6 +161,7 @@ def validate(
 def analyze(
     source: Source,
     *,
+    preset: Optional[str] = None,
     depth: Optional[int] = None,
     nodes: Optional[int] = None,
     verify: bool = True,
@@ -180,12 +181,15 @@ def analyze(
     position searched (``depth``, default 6, or ``nodes``), the moves that look like
     mistakes re-searched (``verify``: depth 10, at most a million nodes) and confirmed near
     the blunder threshold (``confirm``: depth 16), every move judged (inaccuracy, mistake,
-    blunder) with the side's accuracy. Results do not depend on ``jobs``.
+    blunder) with the side's accuracy. Results do not depend on ``jobs``. ``preset``
+    (``"fast"``, ``"default"`` or ``"deep"``, as ``drafti analyze --preset``) is the base the
+    other settings change.
 
     One row per game, ``drafti analyze --json``'s object; ``.moves()`` is the table of
     every move's evaluation and judgement, ``.blunders()`` the blunders. ``tables``: a
     folder of endgame tables (``drafti egtb build --dir``) or ``Tables`` objects."""
     settings = {
+        "preset": preset,
         "depth": depth,
         "nodes": nodes,
         "verify": verify,

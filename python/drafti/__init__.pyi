@@ -307,6 +307,7 @@ def validate(
 def analyze(
     source: Source,
     *,
+    preset: Optional[str] = None,
     depth: Optional[int] = None,
     nodes: Optional[int] = None,
     verify: bool = True,

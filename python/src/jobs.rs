@@ -21,6 +21,7 @@ use crate::sources::{encoding_arg, open_sources, warn_detected, Detected, Opened
 use drafti_analysis::batch::{analyse_archive, ArchiveOptions};
 use drafti_analysis::json;
 use drafti_analysis::puzzles::{mine_game, Collection, PuzzleOptions, DEFAULT_NODES};
+use drafti_analysis::preset::Preset;
 use drafti_analysis::{AnalysisOptions, AnalysisOverrides};
 use drafti_archive::batch::{run_games, BatchError, BatchOptions, Input};
 use drafti_archive::openings::{Book, Classification, OpeningStats, CLASSIFY_PLIES};
@@ -485,6 +486,8 @@ fn tables_arg(tables: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Arc<Tables>>> {
 /// The analysis settings of `analyze`, as `drafti analyze`'s flags set them.
 #[derive(Clone, Debug, Default)]
 pub struct AnalyzeSettings {
+    /// `fast`, `default` or `deep` ([`Preset`]): the base the other settings change.
+    pub preset: Option<String>,
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
     pub verify: bool,
@@ -503,6 +506,13 @@ impl AnalyzeSettings {
         if self.depth == Some(0) || self.nodes == Some(0) {
             return Err(value_error("depth and nodes are at least 1"));
         }
+        let base = match &self.preset {
+            None => AnalysisOptions::default(),
+            Some(name) => name
+                .parse::<Preset>()
+                .map_err(|e| value_error(e.to_string()))?
+                .options(),
+        };
         Ok(AnalysisOverrides {
             depth: self.depth,
             nodes: self.nodes,
@@ -516,7 +526,7 @@ impl AnalyzeSettings {
             nominate: self.nominate,
             blunder_depths: self.blunder_depths.map(|n| n.max(1)),
         }
-        .apply(AnalysisOptions::default()))
+        .apply(base))
     }
 }
 
@@ -536,6 +546,7 @@ pub fn analyze<'py>(
     guard(|| {
         let get = |name: &str| settings.get_item(name);
         let settings = AnalyzeSettings {
+            preset: get("preset")?.extract()?,
             depth: get("depth")?.extract()?,
             nodes: get("nodes")?.extract()?,
             verify: get("verify")?.extract()?,

@@ -56,6 +56,16 @@ def test_analyze_agrees_with_the_cli(drafti_bin, cli_env, corpora):
     assert len(rows.moves()) == sum(r["plies"] for r in cli if r["status"] == "analysed")
 
 
+def test_a_preset_is_the_clis(drafti_bin, cli_env):
+    paths = [str(CORPUS / "showcase.pdn")]
+    cli = cli_lines(drafti_bin, cli_env, "analyze", "--json", "--preset", "fast", "--depth", "3", *paths)
+    rows = drafti.analyze(paths, preset="fast", depth=3)
+    assert list(rows) == cli
+    assert cli[0]["search"].startswith("depth 3; moves with a pass drop of 0.05 re-searched to depth 8")
+    with pytest.raises(ValueError, match="unknown preset 'slow'"):
+        drafti.analyze(paths, preset="slow")
+
+
 def test_analyze_agrees_with_the_cli_on_a_master_game_without_verification(drafti_bin, cli_env, corpora):
     # The Czech 2007 championship with the pass alone, on one thread and on two.
     path = str(corpora / MASTER[3][0])
