@@ -71,6 +71,17 @@ config! {
     probcut_depth "probcut-depth" [2, 20] = 3;
     /// ProbCut's shallower search keeps this percentage of the depth.
     probcut_keep "probcut-keep" [10, 90] = 40;
+    /// Singular extension, as Scan does it: at a PV node of depth 8 or more whose hash
+    /// entry is a lower bound or exact, at most 4 plies shallower than the node, with an
+    /// estimate (not a proven score), every other move is searched at depth − 4 with a null
+    /// window at the entry's score − 0.40 man (the law-3 claim, where it exists, counts as
+    /// another move); if all fail low, the hash move is searched a ply deeper. Not at the
+    /// root, and not where the node's single legal move is extended already (Scan's
+    /// `ext == 0`); the test search is stored in the table under the node's key mixed with
+    /// the left-out move (Scan's `key ^ skip_move`), and its cut-offs at the node teach the
+    /// move ordering nothing. One departure: Scan's ProbCut inside the test search forgets
+    /// the left-out move; here it keeps it out.
+    singular "singular" [0, 1] = 0;
     /// Counter-moves in the move ordering.
     counter_moves "counter-moves" [0, 1] = 0;
     /// History kept apart for men's and kings' moves.
@@ -78,6 +89,15 @@ config! {
     /// Quiescence: a quiet position where the opponent threatens a capture is searched one
     /// ply (every move) instead of evaluated.
     qs_threat "qs-threat" [0, 1] = 0;
+    /// Quiescence: a quiet position with no king on the board, not under a capture threat,
+    /// is worth the better of its evaluation (the side may play a quiet move: a lower bound)
+    /// and each man's move after which the opponent must capture (an exchange or a
+    /// sacrifice), searched on by quiescence. Scan adds such moves too, picked by board
+    /// patterns; here every move that gives a capture is tried, and once per quiescence line
+    /// (Scan: at every such position). The budget is the one `qs-threat` spends: with both
+    /// on, a threatened position gets the threat's full ply (its moves include these) and
+    /// a quiet one the sacrifices, whichever comes first on the line.
+    qs_sacrifice "qs-sacrifice" [0, 1] = 0;
     /// With a time limit or a stop: a better root move found by the interrupted iteration
     /// is played (the iteration is otherwise thrown away).
     partial_iteration "partial-iteration" [0, 1] = 1;
@@ -168,5 +188,22 @@ mod tests {
             Err(ConfigError::BadValue { .. })
         ));
         assert!(matches!(config.apply("lmr"), Err(ConfigError::Syntax(_))));
+    }
+
+    #[test]
+    fn search_ideas_are_off_and_round_trip() {
+        let shipped = Config::default();
+        assert_eq!((shipped.singular, shipped.qs_sacrifice), (0, 0));
+        let mut config = Config::default();
+        config.apply("singular=1,qs-sacrifice=1").unwrap();
+        assert_eq!((config.singular, config.qs_sacrifice), (1, 1));
+        assert_eq!(config.to_string(), "singular=1,qs-sacrifice=1");
+        let mut again = Config::default();
+        again.apply(&config.to_string()).unwrap();
+        assert_eq!(again, config);
+        assert!(matches!(
+            config.apply("singular=2"),
+            Err(ConfigError::BadValue { .. })
+        ));
     }
 }

@@ -8,9 +8,13 @@
 //!   outside the principal variation only, so proven lines come out whole), ordered moves
 //!   (hash move, captures by what they take, crowning, killers, history), principal variation
 //!   search with a one-ply late-move reduction for quiet moves that give nothing away, and a
-//!   one-ply extension when there is a single legal move (a forced capture, usually).
+//!   one-ply extension when there is a single legal move (a forced capture, usually). Off in
+//!   the shipped engine (`Config`): ProbCut, and Scan's singular extension at PV nodes.
 //! - **Quiescence**: at depth 0 a side that must capture goes on capturing (every capture, as
 //!   the rules force one); a side without a capture is evaluated, or loses if it has no move.
+//!   Off in the shipped engine: one ply more for a quiet position under a capture threat
+//!   (`qs-threat`), and a kingless quiet position's moves that give a capture (`qs-sacrifice`),
+//!   once per line between them.
 //! - **Limits**: node counts are checked at every node, the clock (with a movetime) and the
 //!   stop flag every 1024 nodes; an interrupted iteration is thrown away. Depth 1 always
 //!   completes.
@@ -22,7 +26,7 @@ use super::score::{Score, INFINITY, PROVEN_BOUND, WIN};
 use super::tt::{Bound, MoveKey, NO_MOVE};
 use super::{DepthInfo, Engine, Limits, RootLine, SearchResult, DEFAULT_DEPTH, MAX_DEPTH};
 use drafti_rules::zobrist::{piece_key, BLACK_TO_MOVE};
-use drafti_rules::{Move, MoveList, Outcome, Position, MOVE_LIST_CAPACITY};
+use drafti_rules::{Color, Move, MoveList, Outcome, Position, MOVE_LIST_CAPACITY};
 use std::time::Instant;
 
 /// The search's working memory, kept in the engine between searches (no allocation per
@@ -52,6 +56,25 @@ pub(crate) struct State {
     reductions: Vec<[i8; 64]>,
     /// The divisor the reductions were computed with.
     reductions_divisor: i32,
+    /// The move the next `alpha_beta` call leaves out: the singular extension's test
+    /// search (`Config::singular`) sets it, the call takes it at once (`NO_MOVE` otherwise).
+    excluded: MoveKey,
+}
+
+/// The singular extension (`Config::singular`, Scan's numbers): the least depth of a PV
+/// node tested, how much shallower the test search is (and the hash entry may be), and the
+/// margin below the hash score the other moves must stay under (hundredths of a man).
+const SINGULAR_DEPTH: i32 = 8;
+const SINGULAR_REDUCTION: i32 = 4;
+const SINGULAR_MARGIN: i32 = 40;
+
+/// Mixed into the table key of a singular test search, so that its result (the node
+/// without `excluded`) is not taken for the node's.
+#[inline]
+fn excluded_key(excluded: MoveKey) -> u64 {
+    let bits =
+        u64::from(excluded.from) | u64::from(excluded.to) << 8 | u64::from(excluded.captured) << 16;
+    (bits + 1).wrapping_mul(0xD6E8_FEB8_6659_FD93)
 }
 
 /// Depths the reduction table covers (deeper ones use its last row).
@@ -76,6 +99,7 @@ impl State {
             history_filter: [0; 16],
             reductions: Vec::new(),
             reductions_divisor: 0,
+            excluded: NO_MOVE,
         }
     }
 
@@ -545,6 +569,13 @@ impl Engine {
         ply: usize,
         halfmove: u32,
     ) -> i32 {
+        // The singular extension's test search: this node without one move (taken at once,
+        // so that no other call sees it).
+        let excluded = if self.config.singular != 0 {
+            std::mem::replace(&mut self.state.excluded, NO_MOVE)
+        } else {
+            NO_MOVE
+        };
         if depth <= 0 || ply >= MAX_PLY - 1 {
             return self.quiescence(pos, law, alpha, beta, ply, true);
         }
@@ -574,8 +605,13 @@ impl Engine {
         }
         let pv_node = beta - alpha > 1;
 
-        let tt_key = key ^ law.key_mix();
+        let mut tt_key = key ^ law.key_mix();
+        if !excluded.is_none() {
+            tt_key ^= excluded_key(excluded);
+        }
         let mut hash_move = NO_MOVE;
+        // The hash score, where the singular extension is to test the hash move.
+        let mut singular_score = None;
         if let Some(entry) = self.tt.probe(tt_key) {
             hash_move = entry.mv();
             if !pv_node && entry.depth() >= depth {
@@ -587,6 +623,18 @@ impl Engine {
                     _ => {}
                 }
             }
+            if self.config.singular != 0
+                && pv_node
+                && depth >= SINGULAR_DEPTH
+                && !hash_move.is_none()
+                && entry.bound() != Bound::Upper
+                && entry.depth() >= depth - SINGULAR_REDUCTION
+            {
+                let s = Score::from_tt(entry.score(), ply).0;
+                if s.abs() < PROVEN_BOUND {
+                    singular_score = Some(s);
+                }
+            }
         }
 
         // ProbCut: a shallower search that beats beta by a margin predicts a cut-off (no
@@ -596,6 +644,9 @@ impl Engine {
             let raised = beta + margin;
             if raised.abs() < PROVEN_BOUND {
                 let shallow = (depth * self.config.probcut_keep / 100).max(1);
+                // In a singular test search the prediction is of the node without its
+                // left-out move too (Scan's ProbCut forgets it).
+                self.state.excluded = excluded;
                 let s = self.alpha_beta(pos, key, law, shallow, raised - 1, raised, ply, halfmove);
                 if self.state.stopped {
                     return 0;
@@ -643,10 +694,51 @@ impl Engine {
             alpha = alpha.max(s);
         }
 
+        // Singular extension: if every other move (and the claim) stays below the hash
+        // score by a margin in a shallower null-window search of this node, the hash move is
+        // searched a ply deeper. Searched before the moves are generated: the test search
+        // reuses this ply's move list and line.
+        let mut singular = false;
+        if let Some(hash_score) = singular_score {
+            let floor = hash_score - SINGULAR_MARGIN;
+            self.state.excluded = hash_move;
+            let s = self.alpha_beta(
+                pos,
+                key,
+                law,
+                depth - SINGULAR_REDUCTION,
+                floor,
+                floor + 1,
+                ply,
+                halfmove,
+            );
+            if self.state.stopped {
+                return 0;
+            }
+            self.state.pv[ply].clear();
+            singular = s <= floor;
+        }
+
         pos.generate_moves(self.variant, &mut self.state.lists[ply]);
-        let n = self.state.lists[ply].len();
+        let mut n = self.state.lists[ply].len();
         if n == 0 {
             return lost_at(ply);
+        }
+        // A single legal move is extended (Scan's `ext`: then no singular extension too).
+        let new_depth = depth - 1 + i32::from(n == 1);
+        let extend_hash_move = singular && n > 1;
+        if !excluded.is_none() {
+            // The singular test search: the left-out move goes to the end of the list, past
+            // the moves searched.
+            let list = &mut self.state.lists[ply];
+            if let Some(j) = list.iter().position(|m| excluded.is(m)) {
+                list.swap(j, n - 1);
+                n -= 1;
+            }
+            if n == 0 {
+                // No other move: each of them (none) fails low.
+                return alpha_start;
+            }
         }
         let mover = pos.turn();
         let previous = self.state.played[ply - 1];
@@ -663,13 +755,12 @@ impl Engine {
             );
         }
         let captures = self.state.lists[ply][0].is_capture();
-        let new_depth = depth - 1 + i32::from(n == 1);
         let mut best_move = NO_MOVE;
 
         for i in 0..n {
             {
                 let st = &mut self.state;
-                pick(&mut st.lists[ply], &mut st.scores[ply][..n], i);
+                pick(&mut st.lists[ply][..n], &mut st.scores[ply][..n], i);
             }
             let mv = self.state.lists[ply][i];
             let child = pos.play(&mv);
@@ -680,11 +771,13 @@ impl Engine {
             self.state.keys.push(child_key);
             self.state.played[ply] = MoveKey::of(&mv);
             let score = if i == 0 {
+                // The hash move, when legal, comes first (it orders above everything).
+                let extension = i32::from(extend_hash_move && hash_move.is(&mv));
                 -self.alpha_beta(
                     &child,
                     child_key,
                     child_law,
-                    new_depth,
+                    new_depth + extension,
                     -beta,
                     -alpha,
                     ply + 1,
@@ -760,7 +853,8 @@ impl Engine {
                     alpha = score;
                     self.update_pv(ply, mv);
                     if score >= beta {
-                        if !mv.is_capture() {
+                        // A singular test search teaches the ordering nothing (as in Scan).
+                        if !mv.is_capture() && excluded.is_none() {
                             self.order.cutoff(
                                 pos,
                                 &mv,
@@ -788,7 +882,9 @@ impl Engine {
         best
     }
 
-    /// Capture sequences to the end; a quiet position is evaluated.
+    /// Capture sequences to the end; a quiet position is evaluated. `quiet_allowed`: the
+    /// line may still search a quiet position's moves, once (`qs-threat`'s ply or
+    /// `qs-sacrifice`'s moves, whichever comes first; both off in the shipped engine).
     fn quiescence(
         &mut self,
         pos: &Position,
@@ -796,7 +892,7 @@ impl Engine {
         alpha: i32,
         beta: i32,
         ply: usize,
-        threat_allowed: bool,
+        quiet_allowed: bool,
     ) -> i32 {
         self.state.pv[ply].clear();
         if self.check_stop() {
@@ -824,7 +920,7 @@ impl Engine {
                 alpha,
                 beta,
                 ply,
-                threat_allowed,
+                quiet_allowed,
             );
             if self.state.stopped {
                 return 0;
@@ -833,19 +929,18 @@ impl Engine {
             if claimed >= beta {
                 return claimed;
             }
-            let on =
-                self.quiet_or_captures(pos, law, alpha.max(claimed), beta, ply, threat_allowed);
+            let on = self.quiet_or_captures(pos, law, alpha.max(claimed), beta, ply, quiet_allowed);
             if on > claimed {
                 return on;
             }
             self.state.pv[ply].clear();
             return claimed;
         }
-        self.quiet_or_captures(pos, law, alpha, beta, ply, threat_allowed)
+        self.quiet_or_captures(pos, law, alpha, beta, ply, quiet_allowed)
     }
 
     /// Quiescence below its checks: a quiet position evaluated (or searched a ply when
-    /// threatened), captures searched.
+    /// threatened, or its sacrifices tried), captures searched.
     fn quiet_or_captures(
         &mut self,
         pos: &Position,
@@ -853,7 +948,7 @@ impl Engine {
         alpha: i32,
         beta: i32,
         ply: usize,
-        threat_allowed: bool,
+        quiet_allowed: bool,
     ) -> i32 {
         if ply >= MAX_PLY - 1 || !pos.has_capture(self.variant) {
             if !pos.has_legal_move(self.variant) {
@@ -862,7 +957,7 @@ impl Engine {
             // A threat (the opponent would capture if it were its move): one ply more, once
             // per quiescence line.
             if self.config.qs_threat != 0
-                && threat_allowed
+                && quiet_allowed
                 && ply < MAX_PLY - 2
                 && pos.with_turn(pos.turn().other()).has_capture(self.variant)
             {
@@ -870,12 +965,64 @@ impl Engine {
                 // extension (the side to move cannot pass: no stand-pat).
                 return self.every_move(pos, law, alpha, beta, ply, false);
             }
-            return eval::evaluate(pos, &self.laws, law, &self.eval_tables);
+            let stand_pat = eval::evaluate(pos, &self.laws, law, &self.eval_tables);
+            if self.config.qs_sacrifice != 0
+                && quiet_allowed
+                && stand_pat < beta
+                && ply < MAX_PLY - 2
+                && pos.kings(Color::White).0 | pos.kings(Color::Black).0 == 0
+                && !pos.with_turn(pos.turn().other()).has_capture(self.variant)
+            {
+                return self.sacrifices(pos, law, alpha, beta, ply, stand_pat);
+            }
+            return stand_pat;
         }
-        self.every_move(pos, law, alpha, beta, ply, threat_allowed)
+        self.every_move(pos, law, alpha, beta, ply, quiet_allowed)
     }
 
-    /// Every move of `pos`, each answered by quiescence (`threat_allowed` passed on).
+    /// A quiet position without kings (`Config::qs_sacrifice`): the better of `stand_pat`
+    /// and the moves after which the opponent must capture, each answered by quiescence
+    /// with the line's quiet budget spent.
+    fn sacrifices(
+        &mut self,
+        pos: &Position,
+        law: LawState,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        stand_pat: i32,
+    ) -> i32 {
+        let mut best = stand_pat;
+        alpha = alpha.max(stand_pat);
+        pos.generate_moves(self.variant, &mut self.state.lists[ply]);
+        let n = self.state.lists[ply].len();
+        let mover = pos.turn();
+        for i in 0..n {
+            let mv = self.state.lists[ply][i];
+            let child = pos.play(&mv);
+            if !child.has_capture(self.variant) {
+                continue;
+            }
+            let child_law = law.after(&self.laws, &child, mover);
+            let score = -self.quiescence(&child, child_law, -beta, -alpha, ply + 1, false);
+            if self.state.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, mv);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Every move of `pos`, each answered by quiescence (`quiet_allowed` passed on).
     fn every_move(
         &mut self,
         pos: &Position,
@@ -883,7 +1030,7 @@ impl Engine {
         mut alpha: i32,
         beta: i32,
         ply: usize,
-        threat_allowed: bool,
+        quiet_allowed: bool,
     ) -> i32 {
         pos.generate_moves(self.variant, &mut self.state.lists[ply]);
         let n = self.state.lists[ply].len();
@@ -908,7 +1055,7 @@ impl Engine {
             let mv = self.state.lists[ply][i];
             let child = pos.play(&mv);
             let child_law = law.after(&self.laws, &child, mover);
-            let score = -self.quiescence(&child, child_law, -beta, -alpha, ply + 1, threat_allowed);
+            let score = -self.quiescence(&child, child_law, -beta, -alpha, ply + 1, quiet_allowed);
             if self.state.stopped {
                 return 0;
             }
