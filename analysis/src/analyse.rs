@@ -70,7 +70,7 @@ pub const DEFAULT_NOMINATE_DROP: f64 = 0.05;
 /// its deepest completed depths (from there on); one that became a blunder later is reported
 /// as a mistake, [`MoveAnalysis::unsettled`]. On the master games a blunder that held at 4
 /// depths or more is the deep reference's far more often than one that did not
-/// (`docs/engine.md`, "Blunders that settle").
+/// (`docs/lab/verdict-quality-one-reference.md`, "Blunders that settle").
 pub const DEFAULT_BLUNDER_DEPTHS: u32 = 4;
 
 /// The table of each task's engine, MiB.
