@@ -69,6 +69,15 @@ struct Totals {
     flagged: [u64; 3],
 }
 
+/// The annotated PDN's `Annotator` tag: the program, its engine and the analysis settings.
+fn annotator(search: &str) -> String {
+    format!(
+        "drafti {} (engine {}): {search}",
+        env!("CARGO_PKG_VERSION"),
+        drafti_engine::Engine::fingerprint()
+    )
+}
+
 /// Where the games go, in input order.
 struct Writer<'a> {
     search: &'a str,
@@ -137,6 +146,8 @@ impl Writer<'_> {
                     if let Some(variant) = self.variant {
                         set_game_type(&mut record, variant);
                     }
+                    // The record says what judged it, as the text and JSON headers do.
+                    record.set_tag("Annotator", annotator(self.search));
                     annotate(&mut record, game, a, json::is_numeric(game));
                     let mut s = String::new();
                     if self.pdn_games > 0 {

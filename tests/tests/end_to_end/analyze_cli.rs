@@ -490,6 +490,12 @@ fn the_annotated_pdn_carries_nags_and_comments_and_still_validates() {
     let (code, _) = analyze(&[&fixture("planted.pdn"), "--depth", "4", "--pdn", out]);
     assert_eq!(code, 0);
     let text = std::fs::read_to_string(out).unwrap();
+    // The header says what judged the game.
+    assert!(
+        text.contains("[Annotator \"drafti 0.2.0 (engine ")
+            && text.contains("): depth 4; moves with a pass drop of 0.05 re-searched to depth 10"),
+        "{text}"
+    );
     // The blunder's NAG $4 is written as its move suffix ??, PDN's short form.
     assert!(text.contains("8. c3-d4??"), "{text}");
     assert!(text.contains("(best "), "{text}");
