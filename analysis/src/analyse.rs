@@ -37,8 +37,14 @@ use drafti_rules::{Color, Game, Move, Position, Variant};
 use rayon::prelude::*;
 use std::sync::Arc;
 
-/// The pass: every position searched this many plies (see `docs/engine.md`, "Judgement",
-/// for the choice).
+/// The pass: every position searched about this many nodes (the deepest completed
+/// iteration, 8-9 plies in a middle game). A pass at depth 6 spent a fifth of it and let 15%
+/// of the moves both deep references drop by 0.45 or more go unflagged, because the shots it
+/// cannot see are never re-searched (`docs/engine.md`, "Quality on master games").
+pub const DEFAULT_PASS_NODES: u64 = 20_000;
+
+/// The depth of `drafti selfplay`'s moves unless told (and of analyze's pass before it
+/// searched by nodes: `--depth 6`).
 pub const DEFAULT_DEPTH: u32 = 6;
 
 /// The re-search of a nominated move: this many plies.
@@ -178,7 +184,10 @@ impl EndgameTables {
 impl Default for AnalysisOptions {
     fn default() -> Self {
         AnalysisOptions {
-            limits: Limits::depth(DEFAULT_DEPTH),
+            limits: Limits {
+                nodes: Some(DEFAULT_PASS_NODES),
+                ..Limits::default()
+            },
             verify: Some(Limits {
                 depth: Some(DEFAULT_VERIFY_DEPTH),
                 nodes: Some(DEFAULT_VERIFY_NODES),
@@ -296,8 +305,8 @@ impl AnalysisOptions {
         }
     }
 
-    /// What the settings are, for reports: `depth 6; moves with a pass drop of 0.05
-    /// re-searched to depth 12 (at most 1000000 nodes)`.
+    /// What the settings are, for reports: `20000 nodes; moves with a pass drop of 0.05
+    /// re-searched to depth 10 (at most 1000000 nodes)`, …
     pub fn label(&self) -> String {
         let pass = limits_label(&self.limits);
         let mut label = match &self.verify {

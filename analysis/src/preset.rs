@@ -46,8 +46,8 @@ pub enum Preset {
     /// `drafti report`'s default: depth 5, re-searched to depth 8, confirmed at depth 10
     /// within 100,000 nodes.
     Fast,
-    /// `drafti analyze`'s default: depth 6, re-searched to depth 10 within 1,000,000 nodes,
-    /// confirmed at depth 16 within 500,000.
+    /// `drafti analyze`'s default: 20,000 nodes a position, re-searched to depth 10 within
+    /// 1,000,000 nodes, confirmed at depth 16 within 500,000.
     Default,
     /// 1,000,000 nodes a position, re-searched within 2,000,000, confirmed within 5,000,000:
     /// the budgets of the big analysis sites, meant for sharded runs.
@@ -154,7 +154,16 @@ mod tests {
         let fast = Preset::Fast.options();
         let default = Preset::Default.options();
         let deep = Preset::Deep.options();
-        assert!(fast.limits.depth < default.limits.depth);
+        // The pass: searched in the same middle-game position, each spends more nodes.
+        let pos = drafti_rules::Position::from_fen("B:W17,19,21,22,24-28,30-32:B1-7,10-12,14,15")
+            .unwrap();
+        let pass_nodes = |o: &AnalysisOptions| {
+            let mut engine = drafti_engine::Engine::new(drafti_rules::Variant::Czech, o.tt_mb);
+            engine.search(&pos, &o.limits, &[], |_| {}).nodes
+        };
+        let (fast_nodes, default_nodes) = (pass_nodes(&fast), pass_nodes(&default));
+        assert!(fast_nodes < default_nodes, "{fast_nodes} < {default_nodes}");
+        assert!(default.limits.nodes < deep.limits.nodes);
         let verify_depth = |o: &AnalysisOptions| o.verify.as_ref().and_then(|l| l.depth);
         assert!(verify_depth(&fast) < verify_depth(&default));
         let confirm = |o: &AnalysisOptions| o.confirm.clone().unwrap();

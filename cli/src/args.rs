@@ -155,18 +155,18 @@ pub struct NotationArg {
 pub struct SearchArgs {
     /// A named set of the settings below, which the flags given with it change: fast (the
     /// report's default: depth 5, re-searched to depth 8, confirmed at depth 10 within
-    /// 100,000 nodes), default (analyze's default: depth 6, re-searched to depth 10,
-    /// confirmed at depth 16 within 500,000 nodes) or deep (1,000,000 nodes a position,
+    /// 100,000 nodes), default (analyze's default: 20,000 nodes a position, re-searched to
+    /// depth 10, confirmed at depth 16 within 500,000 nodes) or deep (1,000,000 nodes a position,
     /// re-searched within 2,000,000, confirmed within 5,000,000: the big analysis sites'
     /// budgets, for sharded runs).
     #[arg(long, value_name = "NAME", value_parser = parse_preset)]
     pub preset: Option<Preset>,
-    /// The pass: search every position to this depth in plies (analyze: 6, report: 5; with --nodes,
-    /// whichever is reached first).
+    /// The pass: search every position to this depth in plies (report: 5; with --nodes,
+    /// whichever is reached first; alone, it replaces analyze's 20,000 nodes).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
     pub depth: Option<u32>,
     /// The pass: search every position about this many nodes (deepest completed iteration;
-    /// with --depth, whichever is reached first).
+    /// analyze: 20000; with --depth, whichever is reached first).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: Option<u64>,
     /// Re-search every nominated move (best and played move) to this depth (analyze: 10,

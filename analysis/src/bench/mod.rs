@@ -193,7 +193,8 @@ pub fn hot_paths(
     emit(Measurement::new("validate", what, valid, "games", start))?;
     check_valid(valid, read)?;
 
-    // Analysis as `drafti analyze` does it by default (depth 6, flagged moves re-checked),
+    // Analysis as `drafti analyze` does it by default (a pass of 20,000 nodes a position,
+    // flagged moves re-checked),
     // on the first games of the archive.
     let analysed = if quick { 2 } else { 20 };
     let replayed: Vec<_> = GameReader::new(text.as_bytes())
@@ -207,7 +208,10 @@ pub fn hot_paths(
         .iter()
         .map(|game| analyse_game(game, &analysis).positions)
         .sum();
-    let what = format!("{analysed} of the games at depth {}", crate::DEFAULT_DEPTH);
+    let what = format!(
+        "{analysed} of the games at {} nodes",
+        crate::DEFAULT_PASS_NODES
+    );
     emit(Measurement::new(
         "analyze",
         what,

@@ -134,8 +134,20 @@ fn a_blunder_planted_in_a_master_game_is_flagged_and_the_masters_moves_are_not()
 fn a_verdict_of_the_shallow_search_that_a_deep_one_refutes_is_not_reported() {
     let game = fixture("abatsiev-17.pdn");
     let ply_65 = |args: &[&str]| -> Value {
-        let (code, out) =
-            analyze(&[&[game.as_str(), "--variant", "russian", "--json"][..], args].concat());
+        let (code, out) = analyze(
+            &[
+                &[
+                    game.as_str(),
+                    "--variant",
+                    "russian",
+                    "--json",
+                    "--depth",
+                    "6",
+                ][..],
+                args,
+            ]
+            .concat(),
+        );
         assert_eq!(code, 0, "{out}");
         let g = &json_lines(&out)[0];
         let m = g["moves"][64].clone();
@@ -145,7 +157,7 @@ fn a_verdict_of_the_shallow_search_that_a_deep_one_refutes_is_not_reported() {
         );
         m
     };
-    // The pass alone (depth 6, the old default) flags 33. d2-e3 …
+    // A pass at depth 6 (the old default) alone flags 33. d2-e3 …
     assert!(!ply_65(&["--no-verify"])["judgement"].is_null());
     // … the re-search at depth 10 does not, and says so.
     let m = ply_65(&[]);
@@ -155,11 +167,54 @@ fn a_verdict_of_the_shallow_search_that_a_deep_one_refutes_is_not_reported() {
 }
 
 #[test]
+fn the_default_pass_sees_a_shot_that_a_pass_at_depth_6_calls_the_best_move() {
+    // USSR championship 1950, game 1: 28... d6-c5 lets in 29. d2-c3 b6-a5 30. e3-d4 c5xg5
+    // 31. h4xf6, and White wins; a 2,000,000-node search drops it by 1.0.
+    let game = fixture("ussr-x-1.pdn");
+    let ply_56 = |args: &[&str]| -> Value {
+        let (code, out) =
+            analyze(&[&[game.as_str(), "--variant", "russian", "--json"][..], args].concat());
+        assert_eq!(code, 0, "{out}");
+        let m = json_lines(&out)[0]["moves"][55].clone();
+        assert_eq!(
+            (m["move_number"].clone(), m["move"].clone()),
+            ("28...".into(), "d6-c5".into())
+        );
+        m
+    };
+    // Six plies do not reach the shot: the pass takes d6-c5 for the best move, so nothing
+    // looks at it again.
+    let shallow = ply_56(&["--depth", "6"]);
+    assert_eq!(shallow["best"], "d6-c5", "{shallow}");
+    assert!(shallow["judgement"].is_null(), "{shallow}");
+    assert!(shallow["confirmed_depth"].is_null(), "{shallow}");
+    // The default pass (20,000 nodes a position) sees it, and the re-search calls it a
+    // blunder, with a better move.
+    let m = ply_56(&[]);
+    assert_eq!(m["judgement"], "blunder", "{m}");
+    assert_ne!(m["best"], "d6-c5", "{m}");
+    assert!(m["depth"].as_u64().unwrap() >= 10, "{m}");
+    assert!(m["win_before"].as_f64().unwrap() - m["win_after"].as_f64().unwrap() >= 30.0);
+}
+
+#[test]
 fn a_verdict_near_the_threshold_is_confirmed_deeper() {
     let game = fixture("ussr-x-121.pdn");
     let ply_41 = |args: &[&str]| -> Value {
-        let (code, out) =
-            analyze(&[&[game.as_str(), "--variant", "russian", "--json"][..], args].concat());
+        let (code, out) = analyze(
+            &[
+                &[
+                    game.as_str(),
+                    "--variant",
+                    "russian",
+                    "--json",
+                    "--depth",
+                    "6",
+                ][..],
+                args,
+            ]
+            .concat(),
+        );
         assert_eq!(code, 0, "{out}");
         let g = &json_lines(&out)[0];
         let m = g["moves"][40].clone();
@@ -186,15 +241,33 @@ fn a_verdict_near_the_threshold_is_confirmed_deeper() {
 fn a_blunder_that_has_not_settled_with_depth_is_reported_as_a_mistake() {
     let game = fixture("czech-2007-17.pdn");
     let ply_23 = |args: &[&str]| -> (Value, String) {
-        let (code, out) =
-            analyze(&[&[game.as_str(), "--variant", "czech", "--json"][..], args].concat());
+        let (code, out) = analyze(
+            &[
+                &[
+                    game.as_str(),
+                    "--variant",
+                    "czech",
+                    "--json",
+                    "--depth",
+                    "6",
+                ][..],
+                args,
+            ]
+            .concat(),
+        );
         assert_eq!(code, 0, "{out}");
         let m = json_lines(&out)[0]["moves"][22].clone();
         assert_eq!(
             (m["move_number"].clone(), m["move"].clone()),
             ("12.".into(), "c3-d4".into())
         );
-        let (code, text) = analyze(&[&[game.as_str(), "--variant", "czech"][..], args].concat());
+        let (code, text) = analyze(
+            &[
+                &[game.as_str(), "--variant", "czech", "--depth", "6"][..],
+                args,
+            ]
+            .concat(),
+        );
         assert_eq!(code, 0, "{text}");
         let line = text
             .lines()
@@ -236,6 +309,8 @@ fn a_blunder_that_has_not_settled_with_depth_is_reported_as_a_mistake() {
         game.as_str(),
         "--variant",
         "czech",
+        "--depth",
+        "6",
         "--pdn",
         out.to_str().unwrap(),
     ]);
