@@ -38,9 +38,9 @@ use rayon::prelude::*;
 use std::sync::Arc;
 
 /// The pass: every position searched about this many nodes (the deepest completed
-/// iteration, 8-9 plies in a middle game). A pass at depth 6 spent a fifth of it and let 15%
-/// of the moves both deep references drop by 0.45 or more go unflagged, because the shots it
-/// cannot see are never re-searched (`docs/engine.md`, "Quality on master games").
+/// iteration, 8-9 plies in a middle game). A pass at depth 6 let 15% of the moves both deep
+/// references drop by 0.45 or more go unflagged, because the shots it cannot see are never
+/// re-searched (`docs/engine.md`, "Quality on master games").
 pub const DEFAULT_PASS_NODES: u64 = 20_000;
 
 /// The depth of `drafti selfplay`'s moves unless told (and of analyze's pass before it

@@ -194,8 +194,7 @@ pub fn hot_paths(
     check_valid(valid, read)?;
 
     // Analysis as `drafti analyze` does it by default (a pass of 20,000 nodes a position,
-    // flagged moves re-checked),
-    // on the first games of the archive.
+    // flagged moves re-checked), on the first games of the archive.
     let analysed = if quick { 2 } else { 20 };
     let replayed: Vec<_> = GameReader::new(text.as_bytes())
         .take(analysed)

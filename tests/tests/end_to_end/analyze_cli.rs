@@ -57,6 +57,19 @@ fn json_lines(text: &str) -> Vec<Value> {
         .collect()
 }
 
+/// Move `index` (from 0) of the first game that `analyze ARGS --json` prints, checked to be
+/// `number` `text`.
+fn analysed_move(args: &[&str], index: usize, number: &str, text: &str) -> Value {
+    let (code, out) = analyze(&[args, &["--json"]].concat());
+    assert_eq!(code, 0, "{out}");
+    let m = json_lines(&out)[0]["moves"][index].clone();
+    assert_eq!(
+        (m["move_number"].clone(), m["move"].clone()),
+        (number.into(), text.into())
+    );
+    m
+}
+
 #[test]
 fn the_planted_blunder_is_flagged_and_the_sound_moves_are_not() {
     let planted = fixture("planted.pdn");
@@ -133,29 +146,9 @@ fn a_blunder_planted_in_a_master_game_is_flagged_and_the_masters_moves_are_not()
 #[test]
 fn a_verdict_of_the_shallow_search_that_a_deep_one_refutes_is_not_reported() {
     let game = fixture("abatsiev-17.pdn");
-    let ply_65 = |args: &[&str]| -> Value {
-        let (code, out) = analyze(
-            &[
-                &[
-                    game.as_str(),
-                    "--variant",
-                    "russian",
-                    "--json",
-                    "--depth",
-                    "6",
-                ][..],
-                args,
-            ]
-            .concat(),
-        );
-        assert_eq!(code, 0, "{out}");
-        let g = &json_lines(&out)[0];
-        let m = g["moves"][64].clone();
-        assert_eq!(
-            (m["move_number"].clone(), m["move"].clone()),
-            ("33.".into(), "d2-e3".into())
-        );
-        m
+    let ply_65 = |args: &[&str]| {
+        let base = [game.as_str(), "--variant", "russian", "--depth", "6"];
+        analysed_move(&[&base[..], args].concat(), 64, "33.", "d2-e3")
     };
     // A pass at depth 6 (the old default) alone flags 33. d2-e3 …
     assert!(!ply_65(&["--no-verify"])["judgement"].is_null());
@@ -171,16 +164,9 @@ fn the_default_pass_sees_a_shot_that_a_pass_at_depth_6_calls_the_best_move() {
     // USSR championship 1950, game 1: 28... d6-c5 lets in 29. d2-c3 b6-a5 30. e3-d4 c5xg5
     // 31. h4xf6, and White wins; a 2,000,000-node search drops it by 1.0.
     let game = fixture("ussr-x-1.pdn");
-    let ply_56 = |args: &[&str]| -> Value {
-        let (code, out) =
-            analyze(&[&[game.as_str(), "--variant", "russian", "--json"][..], args].concat());
-        assert_eq!(code, 0, "{out}");
-        let m = json_lines(&out)[0]["moves"][55].clone();
-        assert_eq!(
-            (m["move_number"].clone(), m["move"].clone()),
-            ("28...".into(), "d6-c5".into())
-        );
-        m
+    let ply_56 = |args: &[&str]| {
+        let base = [game.as_str(), "--variant", "russian"];
+        analysed_move(&[&base[..], args].concat(), 55, "28...", "d6-c5")
     };
     // Six plies do not reach the shot: the pass takes d6-c5 for the best move, so nothing
     // looks at it again.
@@ -200,29 +186,9 @@ fn the_default_pass_sees_a_shot_that_a_pass_at_depth_6_calls_the_best_move() {
 #[test]
 fn a_verdict_near_the_threshold_is_confirmed_deeper() {
     let game = fixture("ussr-x-121.pdn");
-    let ply_41 = |args: &[&str]| -> Value {
-        let (code, out) = analyze(
-            &[
-                &[
-                    game.as_str(),
-                    "--variant",
-                    "russian",
-                    "--json",
-                    "--depth",
-                    "6",
-                ][..],
-                args,
-            ]
-            .concat(),
-        );
-        assert_eq!(code, 0, "{out}");
-        let g = &json_lines(&out)[0];
-        let m = g["moves"][40].clone();
-        assert_eq!(
-            (m["move_number"].clone(), m["move"].clone()),
-            ("21.".into(), "g3-h4".into())
-        );
-        m
+    let ply_41 = |args: &[&str]| {
+        let base = [game.as_str(), "--variant", "russian", "--depth", "6"];
+        analysed_move(&[&base[..], args].concat(), 40, "21.", "g3-h4")
     };
     // The re-search at depth 10 alone (every blunder standing) calls 21. g3-h4 a blunder,
     // by a drop under 0.7 …
@@ -241,33 +207,10 @@ fn a_verdict_near_the_threshold_is_confirmed_deeper() {
 fn a_blunder_that_has_not_settled_with_depth_is_reported_as_a_mistake() {
     let game = fixture("czech-2007-17.pdn");
     let ply_23 = |args: &[&str]| -> (Value, String) {
-        let (code, out) = analyze(
-            &[
-                &[
-                    game.as_str(),
-                    "--variant",
-                    "czech",
-                    "--json",
-                    "--depth",
-                    "6",
-                ][..],
-                args,
-            ]
-            .concat(),
-        );
-        assert_eq!(code, 0, "{out}");
-        let m = json_lines(&out)[0]["moves"][22].clone();
-        assert_eq!(
-            (m["move_number"].clone(), m["move"].clone()),
-            ("12.".into(), "c3-d4".into())
-        );
-        let (code, text) = analyze(
-            &[
-                &[game.as_str(), "--variant", "czech", "--depth", "6"][..],
-                args,
-            ]
-            .concat(),
-        );
+        let base = [game.as_str(), "--variant", "czech", "--depth", "6"];
+        let args = [&base[..], args].concat();
+        let m = analysed_move(&args, 22, "12.", "c3-d4");
+        let (code, text) = analyze(&args);
         assert_eq!(code, 0, "{text}");
         let line = text
             .lines()
