@@ -274,7 +274,11 @@ impl Engine {
     /// An engine with explicit draw laws and switches ([`Config`]; its default is the
     /// engine as shipped, other settings are for measuring its parts against each other).
     pub fn with_config(variant: Variant, tt_mb: usize, laws: DrawLaws, config: Config) -> Engine {
+        // History by piece and counter-moves are live ideas of the `search-ideas` feature.
+        #[cfg(feature = "search-ideas")]
         let order = order::Order::new(config.piece_history != 0, config.counter_moves != 0);
+        #[cfg(not(feature = "search-ideas"))]
+        let order = order::Order::new(false, false);
         Engine {
             variant,
             laws,
