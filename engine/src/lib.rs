@@ -283,7 +283,7 @@ impl Engine {
             variant,
             laws,
             config,
-            eval_tables: eval::shipped_tables(),
+            eval_tables: eval::shipped_tables(variant),
             tt: tt::Table::new(tt_mb),
             order,
             state: search::State::new(),
@@ -434,7 +434,7 @@ impl Engine {
 pub mod tuning {
     pub use super::weights::{
         group_of, Group, Weights, WeightsError, GROUPS, PARAMS, REGIONS, REGION_STATES,
-        SHIPPED_TEXT, UNIT,
+        SHIPPED_TEXT, SHIPPED_TEXTS, UNIT,
     };
     use super::{endgame, eval, laws::LawState};
     use drafti_rules::{DrawLaws, Position};
