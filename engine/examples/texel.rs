@@ -468,8 +468,8 @@ fn read_samples(paths: &str, laws: &DrawLaws, holdout: u64) -> (Vec<Sample>, f64
             None => raw.result,
         };
         let held_out = match raw.game {
-            Some(g) => g % holdout == 0,
-            None => n as u64 % holdout == 0,
+            Some(g) => g.is_multiple_of(holdout),
+            None => (n as u64).is_multiple_of(holdout),
         };
         let at = *index.entry(raw.pos.hash_key()).or_insert_with(|| {
             merged.push((0.0, 0.0, 0, held_out, raw.pos));
