@@ -211,15 +211,15 @@ fn draw_law_name(reason: drafti_rules::DrawReason) -> &'static str {
             "draw law 2 (no king of the three on the main diagonal)"
         }
         drafti_rules::DrawReason::KingCountReached(_) => "draw law 2 (the count)",
+        drafti_rules::DrawReason::TzDraftThirtyMoves
+        | drafti_rules::DrawReason::TzDraftThreeKings
+        | drafti_rules::DrawReason::TzDraftEndgame
+        | drafti_rules::DrawReason::TzDraftKingAgainstKing => "TzDraft's server",
     }
 }
 
 fn variant_title(variant: Variant) -> &'static str {
-    match variant {
-        Variant::Tanzanian => "Tanzanian draughts",
-        Variant::Czech => "Czech draughts",
-        Variant::Russian => "Russian draughts",
-    }
+    variant.title()
 }
 
 /// The move-number conventions accepted: numbering by White's moves (`1... x 2. y` when
