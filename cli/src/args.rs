@@ -14,7 +14,7 @@ use drafti_archive::batch::{BatchOptions, Shard};
 use drafti_archive::replay::ReplayOptions;
 use drafti_rules::{Position, Variant};
 
-/// Parses `--variant` values: tz, czech, russian (and their aliases).
+/// Parses `--variant` values: tz, tzdraft, czech, russian (and their aliases).
 pub fn parse_variant(text: &str) -> Result<Variant, String> {
     text.parse::<Variant>().map_err(|e| e.to_string())
 }
@@ -74,7 +74,8 @@ pub struct InputArgs {
     pub files: Vec<String>,
     #[command(flatten)]
     pub encoding: EncodingArg,
-    /// Rules for every game, whatever its GameType/Variant tags say: tz, czech or russian.
+    /// Rules for every game, whatever its GameType/Variant tags say: tz, tzdraft, czech
+    /// or russian.
     #[arg(long, value_parser = parse_variant)]
     pub variant: Option<Variant>,
     #[command(flatten)]
@@ -118,7 +119,7 @@ pub struct ShardArg {
 /// The rules of a position given on the command line.
 #[derive(clap::Args, Clone, Copy, Debug)]
 pub struct RulesArg {
-    /// Rules: tz (default), czech or russian.
+    /// Rules: tz (default), tzdraft, czech or russian.
     #[arg(long, default_value = "tz", value_parser = parse_variant)]
     pub variant: Variant,
 }
