@@ -433,7 +433,7 @@ impl Engine {
 /// its parameter layout. Not for searching.
 pub mod tuning {
     pub use super::weights::{
-        group_of, Group, Weights, WeightsError, GROUPS, PARAMS, REGIONS, REGION_STATES,
+        group_of, Group, Weights, WeightsError, GROUPS, PARAMS, PATTERN, REGIONS, REGION_STATES,
         SHIPPED_TEXT, SHIPPED_TEXTS, UNIT,
     };
     use super::{endgame, eval, laws::LawState};
