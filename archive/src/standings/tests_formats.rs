@@ -57,7 +57,7 @@ fn numbered(list: Vec<Vec<GameSummary>>) -> Vec<GameSummary> {
 
 fn with_format(format: Format) -> StandingsOptions {
     StandingsOptions {
-        format,
+        format: Some(format),
         ..StandingsOptions::BASIC
     }
 }
@@ -96,7 +96,7 @@ fn a_group_match_is_two_games_and_a_level_score_is_a_draw() {
     // A third game is not counted, and said so.
     let g = numbered(vec![games("E", "Amina", "Bakari", "abb", None)]);
     let e = compute(&g, &groups).events.remove(0);
-    assert_eq!(e.format, EventFormat::Groups);
+    assert_eq!(e.format, Format::Groups);
     assert_eq!(e.matches[0].status, MatchStatus::Drawn);
     assert_eq!(e.matches[0].games[2].stage, Some("extra"));
     assert!(!e.matches[0].games[2].counted);
@@ -213,7 +213,7 @@ fn groups_then_a_knock_out_with_its_tree_and_champion() {
     let groups = Groups::parse("Group A: Amina, Bakari\nGroup B: Chausiku, Daudi\n", "g").unwrap();
     let s = compute_with_groups(&g, &with_format(Format::GroupsKnockout), Some(groups));
     let e = &s.events[0];
-    assert_eq!(e.format, EventFormat::GroupsKnockout);
+    assert_eq!(e.format, Format::GroupsKnockout);
     let tables = e.groups.as_ref().unwrap();
     let a: Vec<(&str, u32, bool)> = tables[0]
         .rows
@@ -288,7 +288,7 @@ fn swiss_points_buchholz_and_cut_one() {
         one("P", "Q", "d"),
     ]);
     let e = compute(&g, &with_format(Format::Swiss)).events.remove(0);
-    assert_eq!(e.format, EventFormat::Swiss);
+    assert_eq!(e.format, Format::Swiss);
     assert!(e.matches.is_empty());
     let rows: Vec<(usize, &str, String, String, Option<TieBreak>)> = e
         .swiss
