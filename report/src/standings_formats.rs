@@ -6,8 +6,8 @@ use crate::standings::table;
 use crate::visible;
 use drafti_archive::csv::text_cell;
 use drafti_archive::standings::{
-    Bracket, EventView, GroupTable, MatchPoints, RoundRobinRow, SwissRow, TableRules, TieBreak,
-    GROUP_TIEBREAKS, ROUND_ROBIN_TIEBREAKS, SWISS_TIEBREAKS,
+    Bracket, EventView, GroupTable, MatchPoints, ScoreRow, TableRules, TieBreak, GROUP_TIEBREAKS,
+    ROUND_ROBIN_TIEBREAKS, SWISS_TIEBREAKS,
 };
 use std::collections::HashMap;
 use std::io::Write;
@@ -127,29 +127,6 @@ pub fn swiss_heading() -> String {
     )
 }
 
-/// A Swiss ranking's cells, header first.
-pub fn swiss_cells(rows: &[SwissRow]) -> Vec<Vec<String>> {
-    let header = [
-        "#", "player", "games", "W", "D", "L", "points", "Buchholz", "cut-1", "",
-    ];
-    let mut cells = vec![header.map(String::from).to_vec()];
-    for r in rows {
-        cells.push(vec![
-            r.rank.to_string(),
-            r.name.clone(),
-            r.games.to_string(),
-            r.won.to_string(),
-            r.drawn.to_string(),
-            r.lost.to_string(),
-            r.points.to_string(),
-            r.buchholz.to_string(),
-            r.buchholz_cut1.to_string(),
-            row_note(false, r.tiebreak),
-        ]);
-    }
-    cells
-}
-
 /// The heading of a round-robin table.
 pub fn round_robin_heading() -> String {
     format!(
@@ -158,12 +135,23 @@ pub fn round_robin_heading() -> String {
     )
 }
 
-/// A round-robin table's cells, header first.
-pub fn round_robin_cells(rows: &[RoundRobinRow]) -> Vec<Vec<String>> {
-    let header = ["#", "player", "games", "W", "D", "L", "points", "S-B", ""];
-    let mut cells = vec![header.map(String::from).to_vec()];
+/// A Swiss ranking's or a round-robin table's cells, header first: the tie-break columns
+/// the rows have (Buchholz and cut-1, or Sonneborn-Berger).
+pub fn score_cells(rows: &[ScoreRow]) -> Vec<Vec<String>> {
+    let swiss = rows.iter().any(|r| r.buchholz.is_some());
+    let berger = rows.iter().any(|r| r.sonneborn_berger.is_some());
+    let mut header = vec!["#", "player", "games", "W", "D", "L", "points"];
+    if swiss {
+        header.extend(["Buchholz", "cut-1"]);
+    }
+    if berger {
+        header.push("S-B");
+    }
+    header.push("");
+    let mut cells = vec![header.into_iter().map(String::from).collect::<Vec<_>>()];
+    let shown = |v: Option<String>| v.unwrap_or_default();
     for r in rows {
-        cells.push(vec![
+        let mut row = vec![
             r.rank.to_string(),
             r.name.clone(),
             r.games.to_string(),
@@ -171,9 +159,16 @@ pub fn round_robin_cells(rows: &[RoundRobinRow]) -> Vec<Vec<String>> {
             r.drawn.to_string(),
             r.lost.to_string(),
             r.points.to_string(),
-            r.sonneborn_berger.to_string(),
-            row_note(false, r.tiebreak),
-        ]);
+        ];
+        if swiss {
+            row.push(shown(r.buchholz.map(|b| b.to_string())));
+            row.push(shown(r.buchholz_cut1.map(|b| b.to_string())));
+        }
+        if berger {
+            row.push(shown(r.sonneborn_berger.map(|b| b.to_string())));
+        }
+        row.push(row_note(false, r.tiebreak));
+        cells.push(row);
     }
     cells
 }
@@ -219,15 +214,15 @@ pub(crate) fn formats_text<W: Write>(out: &mut W, e: &EventView) -> std::io::Res
     }
     // Swiss and round-robin Events have no matches: the blank line after the laws is there
     // already.
-    if let Some(rows) = &e.swiss {
-        writeln!(out, "  {}", swiss_heading())?;
-        let cells = swiss_cells(rows);
-        table(out, "    ", || cells.iter().cloned())?;
-    }
-    if let Some(rows) = &e.round_robin {
-        writeln!(out, "  {}", round_robin_heading())?;
-        let cells = round_robin_cells(rows);
-        table(out, "    ", || cells.iter().cloned())?;
+    for (heading, rows) in [
+        (swiss_heading(), &e.swiss),
+        (round_robin_heading(), &e.round_robin),
+    ] {
+        if let Some(rows) = rows {
+            writeln!(out, "  {heading}")?;
+            let cells = score_cells(rows);
+            table(out, "    ", || cells.iter().cloned())?;
+        }
     }
     Ok(())
 }
@@ -376,11 +371,14 @@ pub fn formats_csv_rows<W: Write>(out: &mut W, e: &EventView) -> std::io::Result
             ])?;
         }
     }
-    for r in e.swiss.iter().flatten() {
+    let swiss = e.swiss.iter().flatten().map(|r| ("swiss", r));
+    let round_robin = e.round_robin.iter().flatten().map(|r| ("round-robin", r));
+    for (stage, r) in swiss.chain(round_robin) {
+        let shown = |v: Option<String>| v.unwrap_or_default();
         write(vec![
             event.clone(),
             format.into(),
-            "swiss".into(),
+            stage.into(),
             String::new(),
             r.rank.to_string(),
             text(&r.name),
@@ -392,34 +390,11 @@ pub fn formats_csv_rows<W: Write>(out: &mut W, e: &EventView) -> std::io::Result
             String::new(),
             String::new(),
             r.points.to_string(),
-            r.buchholz.to_string(),
-            r.buchholz_cut1.to_string(),
+            shown(r.buchholz.map(|b| b.to_string())),
+            shown(r.buchholz_cut1.map(|b| b.to_string())),
             r.tiebreak.map(|t| t.name().to_string()).unwrap_or_default(),
             String::new(),
-            String::new(),
-        ])?;
-    }
-    for r in e.round_robin.iter().flatten() {
-        write(vec![
-            event.clone(),
-            format.into(),
-            "round-robin".into(),
-            String::new(),
-            r.rank.to_string(),
-            text(&r.name),
-            r.games.to_string(),
-            r.won.to_string(),
-            r.drawn.to_string(),
-            r.lost.to_string(),
-            String::new(),
-            String::new(),
-            String::new(),
-            r.points.to_string(),
-            String::new(),
-            String::new(),
-            r.tiebreak.map(|t| t.name().to_string()).unwrap_or_default(),
-            String::new(),
-            r.sonneborn_berger.to_string(),
+            shown(r.sonneborn_berger.map(|b| b.to_string())),
         ])?;
     }
     if e.groups.is_none() && e.swiss.is_none() && e.round_robin.is_none() {

@@ -5,8 +5,8 @@
 use crate::html::CSS;
 use crate::standings::{count, event_title_text, match_line_text, recognised_line};
 use crate::standings_formats::{
-    bracket_line, group_cells, group_heading, group_notes, round_robin_cells, round_robin_heading,
-    swiss_cells, swiss_heading,
+    bracket_line, group_cells, group_heading, group_notes, round_robin_heading, score_cells,
+    swiss_heading,
 };
 use crate::svg::escape;
 use drafti_archive::standings::{Bracket, EventView};
@@ -107,13 +107,16 @@ pub fn event_html<W: Write>(out: &mut W, e: &EventView, n: usize) -> std::io::Re
     if let Some(b) = &e.bracket {
         tree(out, b)?;
     }
-    if let Some(rows) = &e.swiss {
-        write!(out, "<h3>{}</h3>", escape(&swiss_heading()))?;
-        html_table(out, &swiss_cells(rows), 2..9)?;
-    }
-    if let Some(rows) = &e.round_robin {
-        write!(out, "<h3>{}</h3>", escape(&round_robin_heading()))?;
-        html_table(out, &round_robin_cells(rows), 2..8)?;
+    for (heading, rows) in [
+        (swiss_heading(), &e.swiss),
+        (round_robin_heading(), &e.round_robin),
+    ] {
+        if let Some(rows) = rows {
+            write!(out, "<h3>{}</h3>", escape(&heading))?;
+            let cells = score_cells(rows);
+            // The numbers: from games to the last tie-break.
+            html_table(out, &cells, 2..cells[0].len() - 1)?;
+        }
     }
     if e.match_count() > 0 {
         write!(

@@ -8,7 +8,7 @@ use serde::{Serialize, Serializer};
 
 /// How an Event is run: what `--format` asks for, and what each Event of the standings is.
 /// Adding a format is a variant here (its name and its line of help), its computation (a
-/// module, called where [`super::view`] builds an Event) and its renderers.
+/// module, called where the `view` module builds an Event) and its renderers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Format {
@@ -368,10 +368,11 @@ impl std::fmt::Display for QuarterPoints {
     }
 }
 
-/// A line of a round-robin table.
+/// A line of a ranking of games scored one by one, a win 1 point and a draw ½: a Swiss
+/// event's (with Buchholz) or a round robin's (with Sonneborn-Berger).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct RoundRobinRow {
-    /// 1 for the best; players equal on points, Sonneborn-Berger and wins share a rank.
+pub struct ScoreRow {
+    /// 1 for the best; players equal on points and both tie-breaks share a rank.
     pub rank: usize,
     /// The player.
     pub name: String,
@@ -385,33 +386,16 @@ pub struct RoundRobinRow {
     pub lost: u32,
     /// Win 1, draw ½.
     pub points: HalfPoints,
-    /// The points of every opponent beaten, and half those of every opponent drawn with.
-    pub sonneborn_berger: QuarterPoints,
-    /// Why the player is below the one above (`None` for the first).
-    pub tiebreak: Option<TieBreak>,
-}
-
-/// A line of a Swiss ranking.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct SwissRow {
-    /// 1 for the best; players equal on points, Buchholz and cut-1 share a rank.
-    pub rank: usize,
-    /// The player.
-    pub name: String,
-    /// Games with a result.
-    pub games: u32,
-    /// Won.
-    pub won: u32,
-    /// Drawn (`1/2-1/2`).
-    pub drawn: u32,
-    /// Lost (a `0-0` is lost by both).
-    pub lost: u32,
-    /// Win 1, draw ½.
-    pub points: HalfPoints,
-    /// The sum of the points of the opponent of every game.
-    pub buchholz: HalfPoints,
-    /// Buchholz without the lowest of those.
-    pub buchholz_cut1: HalfPoints,
+    /// Swiss: the sum of the points of the opponent of every game.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub buchholz: Option<HalfPoints>,
+    /// Swiss: Buchholz without the lowest of those.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub buchholz_cut1: Option<HalfPoints>,
+    /// Round robin: the points of every opponent beaten, and half those of every opponent
+    /// drawn with.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sonneborn_berger: Option<QuarterPoints>,
     /// Why the player is below the one above (`None` for the first).
     pub tiebreak: Option<TieBreak>,
 }

@@ -157,8 +157,8 @@ mod words;
 pub use archive::Archive;
 pub use format::{
     Bracket, BracketMatch, BracketRound, Format, GroupTable, HalfPoints, MatchLaw, MatchPoints,
-    QuarterPoints, RoundRobinRow, SwissRow, TableRow, TableRules, TieBreak, Tiebreak,
-    GROUP_TIEBREAKS, ROUND_ROBIN_TIEBREAKS, SWISS_TIEBREAKS,
+    QuarterPoints, ScoreRow, TableRow, TableRules, TieBreak, Tiebreak, GROUP_TIEBREAKS,
+    ROUND_ROBIN_TIEBREAKS, SWISS_TIEBREAKS,
 };
 pub use groups::{Groups, GroupsError, MAX_GROUPS_FILE, MAX_GROUPS_LINE};
 pub use summary::{king_appeared, GameOutcome, GameSummary, Side};
@@ -187,8 +187,9 @@ pub struct StandingsOptions {
 }
 
 impl StandingsOptions {
-    /// The article's laws and nothing optional: matches, sudden-death limboti, win 3 draw 1
-    /// loss 0 and two qualifiers a group for the formats that use them.
+    /// The article's laws and nothing optional: each Event's format recognised from its
+    /// pairings, sudden-death limboti, win 3 draw 1 loss 0 and two qualifiers a group for the
+    /// formats that use them.
     pub const BASIC: StandingsOptions = StandingsOptions {
         supa: false,
         loser_starts: false,
@@ -265,10 +266,10 @@ pub struct EventStandings {
     pub bracket: Option<Bracket>,
     /// The Swiss ranking (`swiss` only).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub swiss: Option<Vec<SwissRow>>,
+    pub swiss: Option<Vec<ScoreRow>>,
     /// The round-robin table (`round-robin` only).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub round_robin: Option<Vec<RoundRobinRow>>,
+    pub round_robin: Option<Vec<ScoreRow>>,
 }
 
 /// A game as it appears in a report.

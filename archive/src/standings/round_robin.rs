@@ -4,27 +4,12 @@
 //! the Event's records.
 
 use super::archive::Archive;
-use super::scored::{rank, scored, tallies, Ranked};
-use super::{HalfPoints, QuarterPoints, RoundRobinRow, TieBreak, ROUND_ROBIN_TIEBREAKS};
+use super::scored::{rank, rows, scored, tallies};
+use super::{QuarterPoints, ScoreRow, ROUND_ROBIN_TIEBREAKS};
 use std::collections::HashMap;
 
-impl Ranked for RoundRobinRow {
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn keys(&self) -> [u32; 3] {
-        [self.points.0, self.sonneborn_berger.0, self.won]
-    }
-
-    fn place(&mut self, rank: usize, tiebreak: Option<TieBreak>) {
-        self.rank = rank;
-        self.tiebreak = tiebreak;
-    }
-}
-
 /// The round-robin table of the games `games` (record numbers, each with two players).
-pub(crate) fn round_robin(archive: &Archive, games: &[u32]) -> Vec<RoundRobinRow> {
+pub(crate) fn round_robin(archive: &Archive, games: &[u32]) -> Vec<ScoreRow> {
     let tallies = tallies(archive, games);
     // Sonneborn-Berger in quarter points: a win adds the opponent's points (halves × 2), a
     // draw half of them (halves × 1).
@@ -35,20 +20,15 @@ pub(crate) fn round_robin(archive: &Archive, games: &[u32]) -> Vec<RoundRobinRow
             *berger.entry(s.players[side]).or_default() += s.halves[side] * theirs;
         }
     }
-    let mut rows: Vec<RoundRobinRow> = tallies
-        .iter()
-        .map(|(id, t)| RoundRobinRow {
-            rank: 0,
-            name: archive.name(*id).to_string(),
-            games: t.games,
-            won: t.won,
-            drawn: t.drawn,
-            lost: t.lost,
-            points: HalfPoints(t.halves),
-            sonneborn_berger: QuarterPoints(berger.get(id).copied().unwrap_or(0)),
-            tiebreak: None,
+    let mut rows: Vec<ScoreRow> = rows(archive, &tallies)
+        .into_iter()
+        .map(|(id, mut row)| {
+            row.sonneborn_berger = Some(QuarterPoints(berger.get(&id).copied().unwrap_or(0)));
+            row
         })
         .collect();
-    rank(&mut rows, ROUND_ROBIN_TIEBREAKS);
+    rank(&mut rows, ROUND_ROBIN_TIEBREAKS, |r| {
+        [r.points.0, r.sonneborn_berger.map_or(0, |q| q.0), r.won]
+    });
     rows
 }

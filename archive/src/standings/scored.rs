@@ -3,7 +3,7 @@
 //! table ([`super::round_robin`]) start from, and the ranking both end with.
 
 use super::archive::Archive;
-use super::{GameOutcome, TieBreak};
+use super::{GameOutcome, HalfPoints, ScoreRow, TieBreak};
 use std::collections::HashMap;
 
 /// A scored game: its players (name ids, White then Black) and their points in halves.
@@ -58,24 +58,42 @@ pub(super) fn tallies(archive: &Archive, games: &[u32]) -> HashMap<u32, Tally> {
     tallies
 }
 
-/// A row of a ranking: its name and its keys, better first when larger.
-pub(super) trait Ranked {
-    /// The player.
-    fn name(&self) -> &str;
-    /// Points, then the two tie-breaks of the ranking (larger is better).
-    fn keys(&self) -> [u32; 3];
-    /// Sets the rank and why the row is below the one above.
-    fn place(&mut self, rank: usize, tiebreak: Option<TieBreak>);
+/// Every player's row (by name id) from their tally, its tie-breaks to fill.
+pub(super) fn rows(archive: &Archive, tallies: &HashMap<u32, Tally>) -> Vec<(u32, ScoreRow)> {
+    tallies
+        .iter()
+        .map(|(&id, t)| {
+            let row = ScoreRow {
+                rank: 0,
+                name: archive.name(id).to_string(),
+                games: t.games,
+                won: t.won,
+                drawn: t.drawn,
+                lost: t.lost,
+                points: HalfPoints(t.halves),
+                buchholz: None,
+                buchholz_cut1: None,
+                sonneborn_berger: None,
+                tiebreak: None,
+            };
+            (id, row)
+        })
+        .collect()
 }
 
-/// Sorts `rows` best first (equal rows by name) and ranks them: each row's tie-break is the
-/// first of `rules` (one a key) on which it differs from the row above, else a shared rank.
-pub(super) fn rank<R: Ranked>(rows: &mut [R], rules: [TieBreak; 3]) {
-    rows.sort_by(|a, b| b.keys().cmp(&a.keys()).then_with(|| a.name().cmp(b.name())));
+/// Sorts `rows` best first by `keys` (points, then the two tie-breaks; larger is better;
+/// equal rows by name) and ranks them: each row's tie-break is the first of `rules` (one a
+/// key) on which it differs from the row above, else a shared rank.
+pub(super) fn rank(
+    rows: &mut [ScoreRow],
+    rules: [TieBreak; 3],
+    keys: impl Fn(&ScoreRow) -> [u32; 3],
+) {
+    rows.sort_by(|a, b| keys(b).cmp(&keys(a)).then_with(|| a.name.cmp(&b.name)));
     // The keys and the rank of the row above.
     let mut above: Option<([u32; 3], usize)> = None;
     for (i, row) in rows.iter_mut().enumerate() {
-        let keys = row.keys();
+        let keys = keys(row);
         let (rank, why) = match above {
             None => (1, None),
             Some((previous, rank)) => match (0..3).find(|&k| previous[k] != keys[k]) {
@@ -83,7 +101,8 @@ pub(super) fn rank<R: Ranked>(rows: &mut [R], rules: [TieBreak; 3]) {
                 None => (rank, Some(TieBreak::Shared)),
             },
         };
-        row.place(rank, why);
+        row.rank = rank;
+        row.tiebreak = why;
         above = Some((keys, rank));
     }
 }

@@ -4,27 +4,12 @@
 //! No pairings are made. Two passes over the Event's records: no list of games is kept.
 
 use super::archive::Archive;
-use super::scored::{rank, scored, tallies, Ranked};
-use super::{HalfPoints, SwissRow, TieBreak, SWISS_TIEBREAKS};
+use super::scored::{rank, rows, scored, tallies};
+use super::{HalfPoints, ScoreRow, SWISS_TIEBREAKS};
 use std::collections::HashMap;
 
-impl Ranked for SwissRow {
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn keys(&self) -> [u32; 3] {
-        [self.points.0, self.buchholz.0, self.buchholz_cut1.0]
-    }
-
-    fn place(&mut self, rank: usize, tiebreak: Option<TieBreak>) {
-        self.rank = rank;
-        self.tiebreak = tiebreak;
-    }
-}
-
 /// The Swiss ranking of the games `games` (record numbers, each with two players).
-pub(crate) fn swiss(archive: &Archive, games: &[u32]) -> Vec<SwissRow> {
+pub(crate) fn swiss(archive: &Archive, games: &[u32]) -> Vec<ScoreRow> {
     let tallies = tallies(archive, games);
     // Each player's Buchholz and lowest opponent score, in half points.
     let mut buchholz: HashMap<u32, (u32, Option<u32>)> = HashMap::new();
@@ -36,24 +21,18 @@ pub(crate) fn swiss(archive: &Archive, games: &[u32]) -> Vec<SwissRow> {
             b.1 = Some(b.1.map_or(theirs, |l| l.min(theirs)));
         }
     }
-    let mut rows: Vec<SwissRow> = tallies
-        .iter()
-        .map(|(id, t)| {
-            let (sum, lowest) = buchholz.get(id).copied().unwrap_or_default();
-            SwissRow {
-                rank: 0,
-                name: archive.name(*id).to_string(),
-                games: t.games,
-                won: t.won,
-                drawn: t.drawn,
-                lost: t.lost,
-                points: HalfPoints(t.halves),
-                buchholz: HalfPoints(sum),
-                buchholz_cut1: HalfPoints(sum - lowest.unwrap_or(0)),
-                tiebreak: None,
-            }
+    let mut rows: Vec<ScoreRow> = rows(archive, &tallies)
+        .into_iter()
+        .map(|(id, mut row)| {
+            let (sum, lowest) = buchholz.get(&id).copied().unwrap_or_default();
+            row.buchholz = Some(HalfPoints(sum));
+            row.buchholz_cut1 = Some(HalfPoints(sum - lowest.unwrap_or(0)));
+            row
         })
         .collect();
-    rank(&mut rows, SWISS_TIEBREAKS);
+    let half = |h: Option<HalfPoints>| h.map_or(0, |h| h.0);
+    rank(&mut rows, SWISS_TIEBREAKS, |r| {
+        [r.points.0, half(r.buchholz), half(r.buchholz_cut1)]
+    });
     rows
 }

@@ -268,8 +268,12 @@ fn groups_from_tags_and_a_conflicting_tag() {
         "the Group tag puts Amina in group B, but an earlier game put them in group A; group A \
          is kept"
     ));
-    // The default format reads no groups: no tables, no group warnings.
+    // Without a format the tags make the groups, and say so.
     let e = compute(&g, &StandingsOptions::BASIC).events.remove(0);
+    assert_eq!(e.format, Format::GroupsKnockout);
+    assert_eq!(e.recognised.as_deref(), Some("the players are in groups"));
+    // The article's matches read no groups: no tables, no group warnings.
+    let e = compute(&g, &with_format(Format::Matches)).events.remove(0);
     assert!(e.groups.is_none() && e.warnings.is_empty());
 }
 
@@ -299,8 +303,8 @@ fn swiss_points_buchholz_and_cut_one() {
             (
                 r.rank,
                 r.name.as_str(),
-                r.buchholz.to_string(),
-                r.buchholz_cut1.to_string(),
+                r.buchholz.unwrap().to_string(),
+                r.buchholz_cut1.unwrap().to_string(),
                 r.tiebreak,
             )
         })

@@ -17,8 +17,7 @@ use super::swiss::swiss;
 use super::words::{kind, warning};
 use super::{
     Bracket, EventStandings, Format, GroupTable, Knockout, MatchGame, MatchLaw, MatchReport,
-    PlayerTotals, RoundRobinRow, StandingsOptions, SwissRow, TableRules, Tiebreak, Warning,
-    GROUP_TIEBREAKS,
+    PlayerTotals, ScoreRow, StandingsOptions, TableRules, Tiebreak, Warning, GROUP_TIEBREAKS,
 };
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 use std::collections::{BTreeMap, HashMap};
@@ -50,9 +49,9 @@ pub struct EventView<'a> {
     /// The knock-out tree after the groups (`groups+knockout` only).
     pub bracket: Option<Bracket>,
     /// The Swiss ranking (`swiss` only).
-    pub swiss: Option<Vec<SwissRow>>,
+    pub swiss: Option<Vec<ScoreRow>>,
     /// The round-robin table (`round-robin` only).
-    pub round_robin: Option<Vec<RoundRobinRow>>,
+    pub round_robin: Option<Vec<ScoreRow>>,
 }
 
 impl Archive {

@@ -51,7 +51,9 @@ fn options(command: &[&str]) -> BTreeMap<String, String> {
         let trimmed = line.trim_start();
         let flag_part = trimmed.strip_prefix("-").map(|_| trimmed);
         let Some(flag_line) = flag_part else { continue };
-        let Some(at) = flag_line.find("--") else { continue };
+        let Some(at) = flag_line.find("--") else {
+            continue;
+        };
         let rest = &flag_line[at..];
         let name: String = rest.chars().take_while(|c| !c.is_whitespace()).collect();
         if !line.starts_with("  ") || line.starts_with("          ") {

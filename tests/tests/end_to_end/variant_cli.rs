@@ -80,8 +80,7 @@ fn report_from_analysis_parts_applies_the_same_policy() {
         .output()
         .unwrap();
     std::fs::write(&part, output.stdout).unwrap();
-    let (code, stdout, stderr) =
-        run_drafti(&["report", "--from-analysis", part.to_str().unwrap()]);
+    let (code, stdout, stderr) = run_drafti(&["report", "--from-analysis", part.to_str().unwrap()]);
     assert_eq!((code, stdout.as_str()), (2, ""), "{stderr}");
     assert!(stderr.ends_with(REFUSAL), "{stderr}");
 }
