@@ -274,12 +274,16 @@ impl Engine {
     /// An engine with explicit draw laws and switches ([`Config`]; its default is the
     /// engine as shipped, other settings are for measuring its parts against each other).
     pub fn with_config(variant: Variant, tt_mb: usize, laws: DrawLaws, config: Config) -> Engine {
+        // History by piece and counter-moves are live ideas of the `search-ideas` feature.
+        #[cfg(feature = "search-ideas")]
         let order = order::Order::new(config.piece_history != 0, config.counter_moves != 0);
+        #[cfg(not(feature = "search-ideas"))]
+        let order = order::Order::new(false, false);
         Engine {
             variant,
             laws,
             config,
-            eval_tables: eval::shipped_tables(),
+            eval_tables: eval::shipped_tables(variant),
             tt: tt::Table::new(tt_mb),
             order,
             state: search::State::new(),
@@ -430,7 +434,7 @@ impl Engine {
 pub mod tuning {
     pub use super::weights::{
         group_of, Group, Weights, WeightsError, GROUPS, PARAMS, REGIONS, REGION_STATES,
-        SHIPPED_TEXT, UNIT,
+        SHIPPED_TEXT, SHIPPED_TEXTS, UNIT,
     };
     use super::{endgame, eval, laws::LawState};
     use drafti_rules::{DrawLaws, Position};
