@@ -19,7 +19,6 @@
 //!   stop flag every 1024 nodes; an interrupted iteration is thrown away. Depth 1 always
 //!   completes.
 
-use super::eval;
 use super::laws::{law3_claim, LawState};
 use super::order::{pick, MAX_PLY};
 use super::score::{Score, INFINITY, PROVEN_BOUND, WIN};
@@ -227,6 +226,7 @@ impl Engine {
         };
 
         let law = LawState::at_root(&self.laws, pos, limits.king_count);
+        self.enter_node(0, pos);
         let legal = pos.legal_moves(self.variant);
         if legal.is_empty() {
             result.score = Score::loss_in(0);
@@ -579,6 +579,7 @@ impl Engine {
         if depth <= 0 || ply >= MAX_PLY - 1 {
             return self.quiescence(pos, law, alpha, beta, ply, true);
         }
+        self.enter_node(ply, pos);
         self.state.pv[ply].clear();
         if self.check_stop() {
             return 0;
@@ -894,6 +895,7 @@ impl Engine {
         ply: usize,
         quiet_allowed: bool,
     ) -> i32 {
+        self.enter_node(ply, pos);
         self.state.pv[ply].clear();
         if self.check_stop() {
             return 0;
@@ -965,7 +967,7 @@ impl Engine {
                 // extension (the side to move cannot pass: no stand-pat).
                 return self.every_move(pos, law, alpha, beta, ply, false);
             }
-            let stand_pat = eval::evaluate(pos, &self.laws, law, &self.eval_tables);
+            let stand_pat = self.static_eval(pos, law, ply);
             if self.config.qs_sacrifice != 0
                 && quiet_allowed
                 && stand_pat < beta
