@@ -54,8 +54,10 @@ fn main() {
         .filter_map(|l| Position::from_fen(l.split('\t').next()?).ok())
         .collect();
     let laws = DrawLaws::for_variant(Variant::Tanzanian);
-    let mut config = Config::default();
-    config.nnue = 1;
+    let config = Config {
+        nnue: 1,
+        ..Config::default()
+    };
     let mut network = Engine::with_config(Variant::Tanzanian, 16, laws, config);
     if let Some(path) = value("--net") {
         let bytes = std::fs::read(&path).unwrap_or_else(|e| fail(&format!("{path}: {e}")));

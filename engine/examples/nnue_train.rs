@@ -189,7 +189,7 @@ fn load(files: &[String], holdout: u64) -> DataSet {
                     pos,
                     result,
                     score,
-                    held: holdout > 0 && game % holdout == 0,
+                    held: holdout > 0 && game.is_multiple_of(holdout),
                 })
             })();
             match parsed {
@@ -352,14 +352,14 @@ impl Shape {
         }
     }
 
-    /// The logit of `s` from the side to move; with `grad`, adds `g · ∂logit/∂θ` where `g` is
-    /// `grad_of(logit)`.
+    /// The logit of `s` from the side to move; with `grad` (gradients, target), adds the
+    /// cross-entropy's gradient against the target, `(σ(logit) − target) · ∂logit/∂θ`.
     fn forward(
         &self,
         p: &[f32],
         s: &Sample,
         acc: &mut [f32],
-        mut grad: Option<(&mut [f32], &dyn Fn(f32) -> f32)>,
+        grad: Option<(&mut [f32], f32)>,
     ) -> f32 {
         let h = self.hidden;
         let white_to_move = s.pos.turn() == Color::White;
@@ -385,8 +385,8 @@ impl Shape {
         for (x, w) in acc.iter().zip(wo) {
             logit += self.act(*x).0 * w;
         }
-        if let Some((g, grad_of)) = grad.as_mut() {
-            let d = grad_of(logit);
+        if let Some((g, target)) = grad {
+            let d = sigmoid(logit) - target;
             g[self.bo() + b] += d;
             // Output weights, then the accumulators' gradients in place of their values.
             let wo_at = self.wo() + b * 2 * h;
@@ -537,8 +537,7 @@ fn train(set: &DataSet, st: &Settings, out: Option<&str>) {
                             for &i in chunk {
                                 let s = &set.train[i];
                                 let (target, _) = s.labels(st.lambda);
-                                let grad_of = |logit: f32| sigmoid(logit) - target;
-                                let logit = shape.forward(params, s, &mut acc, Some((g, &grad_of)));
+                                let logit = shape.forward(params, s, &mut acc, Some((g, target)));
                                 loss += log_loss(f64::from(sigmoid(logit)), f64::from(target));
                             }
                             loss
@@ -620,8 +619,10 @@ fn compare(set: &DataSet, weights: &[String], nets: &[String]) {
     for path in nets {
         let bytes = std::fs::read(path).unwrap_or_else(|e| fail(&format!("{path}: {e}")));
         let net = Network::from_bytes(&bytes).unwrap_or_else(|e| fail(&format!("{path}: {e}")));
-        let mut config = Config::default();
-        config.nnue = 1;
+        let config = Config {
+            nnue: 1,
+            ..Config::default()
+        };
         let mut engine = Engine::with_config(Variant::Tanzanian, 0, laws, config);
         engine.set_network(std::sync::Arc::new(net));
         engines.push((format!("network {path}"), engine));
@@ -659,4 +660,16 @@ fn compare(set: &DataSet, weights: &[String], nets: &[String]) {
             / set.held.len().max(1) as f64;
         println!("| {name} | {s:.1} | {ll:.5} | {} |", set.held.len());
     }
+    // The labels' own search scores, for reference: what a search of 10,000 nodes knows.
+    let ll: f64 = set
+        .held
+        .iter()
+        .map(|x| log_loss(f64::from(x.searched), f64::from(x.result)))
+        .sum::<f64>()
+        / set.held.len().max(1) as f64;
+    println!(
+        "| the data's search scores | {:.1} | {ll:.5} | {} |",
+        set.scale,
+        set.held.len()
+    );
 }

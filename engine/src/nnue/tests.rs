@@ -115,8 +115,10 @@ fn a_position_turned_around_scores_the_same() {
         (*shipped().expect("the shipped network")).clone(),
     ];
     let (lines, _, _) = random_games(Variant::Tanzanian, 10);
-    let mut config = Config::default();
-    config.nnue = 1;
+    let config = Config {
+        nnue: 1,
+        ..Config::default()
+    };
     let laws = DrawLaws::for_variant(Variant::Tanzanian);
     let engine = Engine::with_config(Variant::Tanzanian, 0, laws, config);
     for pos in lines.iter().flatten() {
@@ -222,8 +224,10 @@ fn a_damaged_file_is_refused() {
 
 #[test]
 fn the_search_runs_on_the_network() {
-    let mut config = Config::default();
-    config.nnue = 1;
+    let config = Config {
+        nnue: 1,
+        ..Config::default()
+    };
     let laws = DrawLaws::for_variant(Variant::Tanzanian);
     let mut engine = Engine::with_config(Variant::Tanzanian, 1, laws, config.clone());
     engine.set_network(Arc::new(random_network(
