@@ -407,7 +407,7 @@ impl Network {
     }
 
     /// The output from both perspectives' accumulators, centi-men from the side to move.
-    #[inline]
+    #[inline(always)]
     fn output(&self, pos: &Position, white: &[i16], black: &[i16]) -> i32 {
         let (us, them) = match pos.turn() {
             Color::White => (white, black),
@@ -433,7 +433,7 @@ fn add_row(acc: &mut [i16], row: &[i16]) {
 
 /// One perspective's share of the output: `Σ act(acc) · w` in `QA·QB` units (the squared
 /// activation divided by `QA` once, so both are in the same units).
-#[inline]
+#[inline(always)]
 fn half_output(activation: Activation, acc: &[i16], w: &[i16]) -> i32 {
     match activation {
         Activation::ClippedRelu => acc
