@@ -24,7 +24,7 @@
 #![allow(clippy::print_stdout, clippy::print_stderr, clippy::exit)]
 
 use drafti_engine::tuning::{self, Weights, GROUPS, PARAMS, UNIT};
-use drafti_engine::{Engine, Limits};
+use drafti_engine::{Engine, Limits, Score};
 use drafti_rules::{Color, DrawLaws, Game, MoveList, Outcome, Position, Variant};
 use std::io::{BufRead, BufWriter, Write};
 use std::sync::Arc;
@@ -49,13 +49,19 @@ fn main() {
         Some("init") => print!("{}", hand_set().to_text(HAND_HEADER)),
         Some("gen") => {
             let weights = value("--weights").map(|p| Arc::new(load(&p)));
-            generate(
-                number("--games", 1000.0) as u64,
-                number("--nodes", 5000.0) as u64,
-                number("--seed", 1.0) as u64,
-                number("--jobs", 2.0) as usize,
-                weights,
-            );
+            let variant: Variant = value("--variant")
+                .map_or(Ok(Variant::Tanzanian), |v| v.parse())
+                .expect("--variant tz|czech|russian");
+            let settings = Generation {
+                variant,
+                from: number("--from", 0.0) as u64,
+                games: number("--games", 1000.0) as u64,
+                nodes: number("--nodes", 5000.0) as u64,
+                balance: number("--balance", 60.0) as i32,
+                seed: number("--seed", 1.0) as u64,
+                jobs: number("--jobs", 2.0) as usize,
+            };
+            generate(&settings, weights);
         }
         Some("fit") => {
             let data = value("--data").expect("--data FILE[,FILE]");
@@ -132,41 +138,107 @@ fn hand_set() -> Weights {
 /// SplitMix64, the same everywhere.
 use drafti_rules::SplitMix64 as Rng;
 
-/// One self-play game: its quiet positions and White's result.
-fn play(engine: &mut Engine, nodes: u64, seed: u64, number: u64) -> (Vec<Position>, f64) {
-    let variant = Variant::Tanzanian;
+/// A quiet position of a self-play game and the score the engine's search gave it (from
+/// White's side), the label beside the game's result.
+struct Labelled {
+    pos: Position,
+    score: Score,
+}
+
+/// The search score from White's side as the data file writes it: centi-men, or `w N` / `l N`
+/// for a proven win or loss of White in N plies.
+fn score_text(score: Score, turn: Color) -> String {
+    let score = if turn == Color::White { score } else { -score };
+    match (
+        score.as_centi_men(),
+        score.win_distance(),
+        score.loss_distance(),
+    ) {
+        (Some(cp), _, _) => cp.to_string(),
+        (None, Some(n), _) => format!("w{n}"),
+        (None, _, Some(n)) => format!("l{n}"),
+        _ => "0".to_string(),
+    }
+}
+
+/// Random opening plies are redrawn (up to this many times) while a short search calls the
+/// position lopsided, so the games start balanced.
+const OPENING_TRIES: u32 = 20;
+/// The short search that judges an opening's balance.
+const OPENING_CHECK_NODES: u64 = 2_000;
+
+/// One self-play game: its quiet positions with their search scores, and White's result.
+fn play(
+    engine: &mut Engine,
+    variant: Variant,
+    nodes: u64,
+    balance: i32,
+    seed: u64,
+    number: u64,
+) -> (Vec<Labelled>, f64) {
     let mut rng = Rng::stream(seed, number);
-    let mut game = Game::new(Position::start(Color::White), variant);
-    let mut history = Vec::new();
     let mut list = MoveList::new();
-    let random_plies = 4 + rng.below(5);
+    // The opening: 4 to 8 random plies, drawn again while it is lopsided.
+    let mut game;
+    let mut history;
+    let mut tries = 0;
+    loop {
+        game = Game::new(Position::start(Color::White), variant);
+        history = Vec::new();
+        let random_plies = 4 + rng.below(5);
+        for _ in 0..random_plies {
+            if game.outcome().is_some() {
+                break;
+            }
+            let pos = *game.position();
+            pos.generate_moves(variant, &mut list);
+            history.push(pos.hash_key());
+            game.play(&list[rng.below(list.len())]);
+        }
+        tries += 1;
+        if game.outcome().is_some() {
+            continue;
+        }
+        engine.clear();
+        let check = engine.search(
+            game.position(),
+            &Limits::nodes(OPENING_CHECK_NODES),
+            &history,
+            |_| {},
+        );
+        let even = check
+            .score
+            .as_centi_men()
+            .is_some_and(|cp| cp.abs() <= balance);
+        if even || tries >= OPENING_TRIES {
+            break;
+        }
+    }
     let mut positions = Vec::new();
     engine.clear();
-    for ply in 0..300 {
+    for _ in 0..300 {
         if game.outcome().is_some() {
             break;
         }
         let pos = *game.position();
-        let mv = if ply < random_plies {
-            pos.generate_moves(variant, &mut list);
-            list[rng.below(list.len())]
+        let mut limits = Limits::nodes(nodes);
+        limits.king_count = game.king_count();
+        let noisy = rng.unit() < 0.1;
+        if noisy {
+            limits.multipv = 3;
+        }
+        let result = engine.search(&pos, &limits, &history, |_| {});
+        let Some(best) = result.best else { break };
+        if !pos.has_capture(variant) {
+            positions.push(Labelled {
+                pos,
+                score: result.score,
+            });
+        }
+        let mv = if noisy && result.lines.len() > 1 {
+            result.lines[1 + rng.below(result.lines.len() - 1)].mv
         } else {
-            if !pos.has_capture(variant) {
-                positions.push(pos);
-            }
-            let mut limits = Limits::nodes(nodes);
-            limits.king_count = game.king_count();
-            let noisy = rng.unit() < 0.1;
-            if noisy {
-                limits.multipv = 3;
-            }
-            let result = engine.search(&pos, &limits, &history, |_| {});
-            let Some(best) = result.best else { break };
-            if noisy && result.lines.len() > 1 {
-                result.lines[1 + rng.below(result.lines.len() - 1)].mv
-            } else {
-                best
-            }
+            best
         };
         history.push(pos.hash_key());
         game.play(&mv);
@@ -179,7 +251,28 @@ fn play(engine: &mut Engine, nodes: u64, seed: u64, number: u64) -> (Vec<Positio
     (positions, result)
 }
 
-fn generate(games: u64, nodes: u64, seed: u64, jobs: usize, weights: Option<Arc<Weights>>) {
+/// What `gen` plays: games `from..from + games` of the seeded stream.
+struct Generation {
+    variant: Variant,
+    from: u64,
+    games: u64,
+    nodes: u64,
+    /// The largest opening imbalance (centi-men) kept.
+    balance: i32,
+    seed: u64,
+    jobs: usize,
+}
+
+fn generate(settings: &Generation, weights: Option<Arc<Weights>>) {
+    let &Generation {
+        variant,
+        from,
+        games,
+        nodes,
+        balance,
+        seed,
+        jobs,
+    } = settings;
     let started = Instant::now();
     let next = std::sync::atomic::AtomicU64::new(0);
     let (tx, rx) = std::sync::mpsc::channel();
@@ -189,7 +282,7 @@ fn generate(games: u64, nodes: u64, seed: u64, jobs: usize, weights: Option<Arc<
             let next = &next;
             let weights = weights.clone();
             scope.spawn(move || {
-                let mut engine = Engine::new(Variant::Tanzanian, 8);
+                let mut engine = Engine::new(variant, 8);
                 engine.set_keep_table(true);
                 if let Some(w) = weights {
                     engine.set_weights(&w);
@@ -199,7 +292,8 @@ fn generate(games: u64, nodes: u64, seed: u64, jobs: usize, weights: Option<Arc<
                     if i >= games {
                         break;
                     }
-                    if tx.send((i, play(&mut engine, nodes, seed, i))).is_err() {
+                    let game = play(&mut engine, variant, nodes, balance, seed, from + i);
+                    if tx.send((i, game)).is_err() {
                         break;
                     }
                 }
@@ -217,7 +311,15 @@ fn generate(games: u64, nodes: u64, seed: u64, jobs: usize, weights: Option<Arc<
             while let Some((positions, result)) = pending.remove(&done) {
                 results[(result * 2.0) as usize] += 1;
                 for p in &positions {
-                    writeln!(out, "{}\t{}", p.to_fen(), result).expect("writing");
+                    writeln!(
+                        out,
+                        "{}\t{}\t{}\t{}",
+                        p.pos.to_fen(),
+                        result,
+                        score_text(p.score, p.pos.turn()),
+                        from + done
+                    )
+                    .expect("writing");
                 }
                 count += positions.len() as u64;
                 done += 1;
@@ -262,6 +364,8 @@ fn read_samples(paths: &str) -> Vec<Sample> {
                 continue;
             };
             let pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+            // `gen` writes the search score and the game number after the result.
+            let result = result.split('\t').next().unwrap_or(result);
             let result: f32 = result.trim().parse().expect("a result");
             if seen.insert((pos.hash_key(), (result * 2.0) as u8)) {
                 samples.push(Sample { pos, result });

@@ -277,7 +277,11 @@ impl Engine {
     /// An engine with explicit draw laws and switches ([`Config`]; its default is the
     /// engine as shipped, other settings are for measuring its parts against each other).
     pub fn with_config(variant: Variant, tt_mb: usize, laws: DrawLaws, config: Config) -> Engine {
+        // History by piece and counter-moves are live ideas of the `search-ideas` feature.
+        #[cfg(feature = "search-ideas")]
         let order = order::Order::new(config.piece_history != 0, config.counter_moves != 0);
+        #[cfg(not(feature = "search-ideas"))]
+        let order = order::Order::new(false, false);
         let network = (config.nnue != 0).then(|| {
             // The file is part of the build and its checks are tested; an error is a bug.
             let net = nnue::shipped().expect("engine/data/nnue-tz.bin is valid");
