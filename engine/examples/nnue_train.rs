@@ -140,6 +140,8 @@ struct Sample {
     result: f32,
     /// White's mean `σ(score/s)`.
     searched: f32,
+    /// Held out, and also in a training game.
+    seen: bool,
 }
 
 impl Sample {
@@ -229,6 +231,7 @@ fn load(files: &[String], holdout: u64) -> DataSet {
                     count: count as u8,
                     result: l.result,
                     searched,
+                    seen: false,
                 });
             }
         }
@@ -239,10 +242,10 @@ fn load(files: &[String], holdout: u64) -> DataSet {
             s.searched /= n as f32;
         }
     }
-    let in_both = held
-        .iter()
-        .filter(|s| index[0].contains_key(&s.pos))
-        .count();
+    for s in &mut held {
+        s.seen = index[0].contains_key(&s.pos);
+    }
+    let in_both = held.iter().filter(|s| s.seen).count();
     eprintln!(
         "data: {} lines ({} unreadable) from {} files; {} distinct training positions, {} held \
          out ({} of them also in training games); search score scale s = {:.1} centi-men; {:.1} s",
@@ -649,30 +652,38 @@ fn compare(set: &DataSet, weights: &[String], nets: &[String]) {
             1
         }
     };
-    let mut sizes = [0usize; 3];
+    let mut sizes = [0usize; 4];
     for x in &set.held {
         sizes[kind(&x.pos)] += 1;
+        sizes[3] += usize::from(!x.seen);
     }
     println!(
-        "| evaluation | scale s | held-out log-loss ({} positions) | men only, 17+ pieces ({}) | men only, up to 16 ({}) | with kings ({}) |",
+        "| evaluation | scale s | held-out log-loss ({} positions) | men only, 17+ pieces ({}) \
+         | men only, up to 16 ({}) | with kings ({}) | in no training game ({}) |",
         set.held.len(),
         sizes[0],
         sizes[1],
-        sizes[2]
+        sizes[2],
+        sizes[3]
     );
-    println!("|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|");
     let row = |name: &str, s: f64, prob: &dyn Fn(&Sample) -> f64| {
-        let mut sums = [0f64; 3];
+        let mut sums = [0f64; 4];
         for x in &set.held {
-            sums[kind(&x.pos)] += log_loss(prob(x), f64::from(x.result));
+            let loss = log_loss(prob(x), f64::from(x.result));
+            sums[kind(&x.pos)] += loss;
+            if !x.seen {
+                sums[3] += loss;
+            }
         }
-        let total: f64 = sums.iter().sum();
+        let mean = |k: usize| sums[k] / sizes[k].max(1) as f64;
+        let total: f64 = sums[..3].iter().sum::<f64>() / set.held.len().max(1) as f64;
         println!(
-            "| {name} | {s:.1} | {:.5} | {:.5} | {:.5} | {:.5} |",
-            total / set.held.len().max(1) as f64,
-            sums[0] / sizes[0].max(1) as f64,
-            sums[1] / sizes[1].max(1) as f64,
-            sums[2] / sizes[2].max(1) as f64
+            "| {name} | {s:.1} | {total:.5} | {:.5} | {:.5} | {:.5} | {:.5} |",
+            mean(0),
+            mean(1),
+            mean(2),
+            mean(3)
         );
     };
     for (name, engine) in &engines {
