@@ -292,7 +292,7 @@ impl Engine {
             variant,
             laws,
             config,
-            eval_tables: eval::shipped_tables(),
+            eval_tables: eval::shipped_tables(variant),
             network,
             tt: tt::Table::new(tt_mb),
             order,
@@ -456,7 +456,7 @@ impl Engine {
 pub mod tuning {
     pub use super::weights::{
         group_of, Group, Weights, WeightsError, GROUPS, PARAMS, REGIONS, REGION_STATES,
-        SHIPPED_TEXT, UNIT,
+        SHIPPED_TEXT, SHIPPED_TEXTS, UNIT,
     };
     use super::{endgame, eval, laws::LawState};
     use drafti_rules::{DrawLaws, Position};

@@ -327,7 +327,7 @@ fn evaluate_is_from_the_side_to_move() {
     assert!(w > Score::centi_men(50));
     assert!(b < Score::centi_men(-50));
     // The two differ only by the side-to-move term (counted for White, then for Black).
-    let weights = crate::weights::shipped();
+    let weights = crate::weights::shipped(Variant::Tanzanian);
     let to_move = weights.mg[crate::weights::TO_MOVE]
         .abs()
         .max(weights.eg[crate::weights::TO_MOVE].abs())
