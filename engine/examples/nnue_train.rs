@@ -619,9 +619,11 @@ fn compare(set: &DataSet, weights: &[String], nets: &[String]) {
         engine.set_weights(&w);
         engines.push((format!("pattern {path}"), engine));
     }
+    let mut bare = Vec::new();
     for path in nets {
         let bytes = std::fs::read(path).unwrap_or_else(|e| fail(&format!("{path}: {e}")));
         let net = Network::from_bytes(&bytes).unwrap_or_else(|e| fail(&format!("{path}: {e}")));
+        bare.push((path.clone(), net.clone()));
         let config = Config {
             nnue: 1,
             ..Config::default()
@@ -695,6 +697,27 @@ fn compare(set: &DataSet, weights: &[String], nets: &[String]) {
         row(name, s, &|x: &Sample| {
             1.0 / (1.0 + (-white(engine, &x.pos) / s).exp())
         });
+    }
+    // The networks alone, without the endgame knowledge and draw laws the engine puts on
+    // top: what that layer costs or gains them.
+    for (path, net) in &bare {
+        let white = |pos: &Position| -> f64 {
+            let v = f64::from(net.evaluate(pos));
+            match pos.turn() {
+                Color::White => v,
+                Color::Black => -v,
+            }
+        };
+        let pairs: Vec<(f64, f64)> = fit
+            .iter()
+            .map(|s| (white(&s.pos), f64::from(s.result)))
+            .collect();
+        let s = fit_scale_by(pairs.iter().copied());
+        row(
+            &format!("network {path} alone (no endgame knowledge)"),
+            s,
+            &|x: &Sample| 1.0 / (1.0 + (-white(&x.pos) / s).exp()),
+        );
     }
     // The labels' own search scores, for reference: what a search of 10,000 nodes knows.
     row(
