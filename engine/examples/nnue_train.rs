@@ -612,9 +612,11 @@ fn compare(set: &DataSet, weights: &[String], nets: &[String]) {
         "pattern (shipped)".into(),
         Engine::new(Variant::Tanzanian, 0),
     )];
+    let mut bare_patterns = Vec::new();
     for path in weights {
         let text = std::fs::read_to_string(path).unwrap_or_else(|e| fail(&format!("{path}: {e}")));
         let w = Weights::from_text(&text).unwrap_or_else(|e| fail(&format!("{path}: {e}")));
+        bare_patterns.push((path.clone(), w.clone()));
         let mut engine = Engine::new(Variant::Tanzanian, 0);
         engine.set_weights(&w);
         engines.push((format!("pattern {path}"), engine));
@@ -698,8 +700,21 @@ fn compare(set: &DataSet, weights: &[String], nets: &[String]) {
             1.0 / (1.0 + (-white(engine, &x.pos) / s).exp())
         });
     }
-    // The networks alone, without the endgame knowledge and draw laws the engine puts on
+    // Each evaluation alone, without the endgame knowledge and draw laws the engine puts on
     // top: what that layer costs or gains them.
+    for (path, w) in &bare_patterns {
+        let white = |pos: &Position| f64::from(drafti_engine::tuning::linear(pos, w));
+        let pairs: Vec<(f64, f64)> = fit
+            .iter()
+            .map(|s| (white(&s.pos), f64::from(s.result)))
+            .collect();
+        let s = fit_scale_by(pairs.iter().copied());
+        row(
+            &format!("pattern {path} alone (no endgame knowledge)"),
+            s,
+            &|x: &Sample| 1.0 / (1.0 + (-white(&x.pos) / s).exp()),
+        );
+    }
     for (path, net) in &bare {
         let white = |pos: &Position| -> f64 {
             let v = f64::from(net.evaluate(pos));
