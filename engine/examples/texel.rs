@@ -171,6 +171,12 @@ const OPENING_TRIES: u32 = 20;
 /// The short search that judges an opening's balance.
 const OPENING_CHECK_NODES: u64 = 2_000;
 
+/// A game is adjudicated drawn from this ply on once its searches have called it even
+/// (within `DRAWN_MARGIN` centi-men) for `DRAWN_PLIES` plies in a row.
+const DRAWN_FROM_PLY: usize = 100;
+const DRAWN_PLIES: usize = 20;
+const DRAWN_MARGIN: i32 = 10;
+
 /// One self-play game: its quiet positions with their search scores, and White's result.
 fn play(
     engine: &mut Engine,
@@ -182,14 +188,14 @@ fn play(
 ) -> (Vec<Labelled>, f64) {
     let mut rng = Rng::stream(seed, number);
     let mut list = MoveList::new();
-    // The opening: 4 to 8 random plies, drawn again while it is lopsided.
+    // The opening: 6 to 12 random plies, drawn again while it is lopsided.
     let mut game;
     let mut history;
     let mut tries = 0;
     loop {
         game = Game::new(Position::start(Color::White), variant);
         history = Vec::new();
-        let random_plies = 4 + rng.below(5);
+        let random_plies = 6 + rng.below(7);
         for _ in 0..random_plies {
             if game.outcome().is_some() {
                 break;
@@ -220,7 +226,11 @@ fn play(
     }
     let mut positions = Vec::new();
     engine.clear();
-    for _ in 0..300 {
+    // Plies in a row whose search called the game even (a drawn ending shuffling on), and
+    // a side's proven win once the search has seen it.
+    let mut even_plies = 0;
+    let mut adjudicated = None;
+    for ply in 0..300 {
         if game.outcome().is_some() {
             break;
         }
@@ -239,6 +249,24 @@ fn play(
                 score: result.score,
             });
         }
+        // A proven result ends the game (as tables adjudicate engine matches), and so does
+        // an even ending that stays even: their tails only repeat positions.
+        if result.score.win_distance().is_some() {
+            adjudicated = Some(if pos.turn() == Color::White { 1.0 } else { 0.0 });
+            break;
+        }
+        if result.score.loss_distance().is_some() {
+            adjudicated = Some(if pos.turn() == Color::White { 0.0 } else { 1.0 });
+            break;
+        }
+        even_plies = match result.score.as_centi_men() {
+            Some(cp) if cp.abs() <= DRAWN_MARGIN => even_plies + 1,
+            _ => 0,
+        };
+        if ply >= DRAWN_FROM_PLY && even_plies >= DRAWN_PLIES {
+            adjudicated = Some(0.5);
+            break;
+        }
         let mv = if noisy && result.lines.len() > 1 {
             result.lines[1 + rng.below(result.lines.len() - 1)].mv
         } else {
@@ -247,11 +275,11 @@ fn play(
         history.push(pos.hash_key());
         game.play(&mv);
     }
-    let result = match game.outcome() {
+    let result = adjudicated.unwrap_or(match game.outcome() {
         Some(Outcome::Win(Color::White)) => 1.0,
         Some(Outcome::Win(Color::Black)) => 0.0,
         _ => 0.5,
-    };
+    });
     (positions, result)
 }
 
