@@ -3,8 +3,10 @@
 //!
 //! ```text
 //! nice -n 10 cargo run --release -p drafti-engine --example nnue_speed -- \
-//!     --data /work/data/tz-0.txt --positions 200 --nodes 50000 --rounds 5 [--net N.bin]
+//!     --data /work/data/tz-0.txt --positions 200 --nodes 50000 --rounds 5 [--net N.bin] \
+//!     [--weights W.txt]
 //! ```
+//! `--net` / `--weights`: the network / the pattern weights to run instead of the shipped ones.
 //! Every `k`-th line of the data file gives a position (its FEN, the first field); each is
 //! searched to `--nodes` nodes from fresh tables by each evaluation in turn. The time is the
 //! thread's CPU time (Linux's `/proc/thread-self/schedstat`), so other processes on a shared
@@ -12,7 +14,7 @@
 #![allow(clippy::print_stdout, clippy::print_stderr, clippy::exit)]
 
 use drafti_engine::nnue::Network;
-use drafti_engine::{Config, Engine, Limits};
+use drafti_engine::{Config, Engine, Limits, Weights};
 use drafti_rules::{DrawLaws, Position, Variant};
 use std::sync::Arc;
 
@@ -65,6 +67,11 @@ fn main() {
         network.set_network(Arc::new(net));
     }
     let mut pattern = Engine::new(Variant::Tanzanian, 16);
+    if let Some(path) = value("--weights") {
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| fail(&format!("{path}: {e}")));
+        let w = Weights::from_text(&text).unwrap_or_else(|e| fail(&format!("{path}: {e}")));
+        pattern.set_weights(&w);
+    }
     println!(
         "{} positions from {data}, {nodes} nodes each, {rounds} rounds",
         positions.len()
