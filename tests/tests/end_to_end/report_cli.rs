@@ -341,7 +341,7 @@ fn no_input_reports_on_the_bundled_corpus() {
     }
 }
 
-/// Game 44 of the 1950 USSR championship (`shared/corpora`, copied byte for byte): the
+/// Game 44 of the 1950 USSR championship (`tests/fixtures/corpora`, copied byte for byte): the
 /// report's pass calls 20... c7-d6 a blunder ("57% -> 28%"), where `drafti analyze` and a
 /// depth-24 search call it the best move.
 const USSR_44: &str = "fixtures/report/ussr-1950-game-44.pdn";
