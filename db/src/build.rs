@@ -449,3 +449,76 @@ impl BufRead for Counted {
         self.inner.consume(amt);
     }
 }
+
+/// Why building an index from archives stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    /// An input could not be read.
+    #[error("{file}: {source}")]
+    Read {
+        /// The input.
+        file: String,
+        /// What failed.
+        source: std::io::Error,
+    },
+    /// The worker threads could not start.
+    #[error("cannot start the worker threads: {0}")]
+    Pool(String),
+    /// The index could not be written.
+    #[error(transparent)]
+    Index(#[from] IndexError),
+}
+
+/// Builds the index `out` of the games of `inputs` (this shard's, with `options.shard`),
+/// replayed in parallel by the batch driver; `progress` is told how far it got.
+pub fn build_index(
+    inputs: Vec<drafti_archive::batch::Input>,
+    batch: &drafti_archive::batch::BatchOptions,
+    options: BuildOptions,
+    books: &crate::Books,
+    out: &Path,
+    progress: impl FnMut(drafti_archive::batch::Progress),
+) -> Result<BuildSummary, BuildError> {
+    use drafti_archive::batch::{run_games, BatchError, Input};
+    let fingerprints: Vec<InputFingerprint> =
+        inputs.iter().map(|_| InputFingerprint::default()).collect();
+    let names: Vec<String> = inputs.iter().map(|i| i.name.clone()).collect();
+    let inputs: Vec<Input> = inputs
+        .into_iter()
+        .zip(&fingerprints)
+        .map(|(i, f)| Input::new(i.name, f.wrap(i.reader)))
+        .collect();
+    let mut batch = batch.clone();
+    batch.shard = options.shard.map(|s| drafti_archive::batch::Shard {
+        index: s.index,
+        count: s.count,
+    });
+    let mut builder = IndexBuilder::new(options, books.fingerprint())?;
+    let summary = run_games(
+        inputs,
+        &batch,
+        progress,
+        |job| IndexedGame::new(job.game.as_ref(), books),
+        |game| builder.add(game),
+    )
+    .map_err(|e| match e {
+        BatchError::Io { file, source } => BuildError::Read { file, source },
+        BatchError::Pool(p) => BuildError::Pool(p),
+        BatchError::Sink(e) => BuildError::Index(e),
+    })?;
+    let identities = names
+        .into_iter()
+        .zip(&fingerprints)
+        .zip(&summary.games_per_input)
+        .map(|((name, f), &games)| {
+            let (bytes, crc32) = f.finish();
+            InputIdentity {
+                name,
+                games,
+                bytes,
+                crc32,
+            }
+        })
+        .collect();
+    Ok(builder.finish(out, identities)?)
+}

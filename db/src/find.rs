@@ -176,7 +176,8 @@ pub enum TwinKind {
 pub struct Twin {
     /// The repeating game.
     pub id: u64,
-    /// The game it repeats: the first of identical games, the longest of those it is the start of.
+    /// The game it repeats: the first of identical games; for a contained game, a game it is
+    /// the start of (one that no other game contains, when there is a chain).
     pub of: u64,
     /// How.
     pub kind: TwinKind,

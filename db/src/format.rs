@@ -5,7 +5,7 @@
 //! "DRAFTIDX" version:u32 flags:u32            16 bytes
 //! sections (any order)                         strings, records, move index, moves,
 //!                                              positions, block directory, meta, page CRCs
-//! trailer: per section (offset:u64 len:u64 crc:u32), crc of the trailer:u32, "XDITFARD"
+//! trailer: per section (offset:u64 len:u64 crc:u32), crc of header and trailer:u32, "XDITFARD"
 //! ```
 //! Small sections (meta, the block directory, the move index, the page CRCs) are checked
 //! whole when the file is opened; the large ones are checked a 64 KiB page at a time, the
@@ -113,6 +113,7 @@ impl IndexError {
 /// Writes sections to a file, keeping their places and checksums for the trailer.
 pub struct ContainerWriter<W: Write> {
     out: W,
+    header: [u8; 16],
     at: u64,
     table: [(u64, u64, u32); SECTIONS],
     page_crcs: Vec<(Section, Vec<u32>)>,
@@ -132,11 +133,14 @@ pub struct SectionWriter<'a, W: Write> {
 impl<W: Write> ContainerWriter<W> {
     /// A writer that has written the header to `out`.
     pub fn new(mut out: W, flags: u32) -> io::Result<ContainerWriter<W>> {
-        out.write_all(MAGIC)?;
-        out.write_all(&VERSION.to_le_bytes())?;
-        out.write_all(&flags.to_le_bytes())?;
+        let mut header = [0u8; 16];
+        header[..8].copy_from_slice(MAGIC);
+        header[8..12].copy_from_slice(&VERSION.to_le_bytes());
+        header[12..].copy_from_slice(&flags.to_le_bytes());
+        out.write_all(&header)?;
         Ok(ContainerWriter {
             out,
+            header,
             at: 16,
             table: [(0, 0, 0); SECTIONS],
             page_crcs: Vec::new(),
@@ -181,8 +185,11 @@ impl<W: Write> ContainerWriter<W> {
             trailer.extend_from_slice(&len.to_le_bytes());
             trailer.extend_from_slice(&crc.to_le_bytes());
         }
-        let crc = crc32fast::hash(&trailer);
-        trailer.extend_from_slice(&crc.to_le_bytes());
+        // The trailer's checksum covers the header too.
+        let mut h = crc32fast::Hasher::new();
+        h.update(&self.header);
+        h.update(&trailer);
+        trailer.extend_from_slice(&h.finalize().to_le_bytes());
         trailer.extend_from_slice(END_MAGIC);
         self.out.write_all(&trailer)?;
         Ok(self.out)
@@ -276,7 +283,10 @@ impl Container {
                 .try_into()
                 .expect("4"),
         );
-        if crc32fast::hash(&trailer[..SECTIONS * 20]) != stated {
+        let mut h = crc32fast::Hasher::new();
+        h.update(&data[..16]);
+        h.update(&trailer[..SECTIONS * 20]);
+        if h.finalize() != stated {
             return Err(damaged("the trailer's checksum does not match"));
         }
         let body_end = (data.len() - TRAILER) as u64;

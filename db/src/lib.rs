@@ -65,7 +65,9 @@ mod write;
 pub use books::{
     Books, BooksError, PositionBallot, FMJD_POSITIONS_TSV, FMJD_TSV, IDF_TSV, RUSSIAN_OPENINGS_TSV,
 };
-pub use build::{BuildOptions, BuildSummary, IndexBuilder, InputFingerprint};
+pub use build::{
+    build_index, BuildError, BuildOptions, BuildSummary, IndexBuilder, InputFingerprint,
+};
 pub use explore::{explore, names_of, ExploreQuery, Explored, Found, MoveRow, Stats};
 pub use filter::{FilterError, Filters, GameFilter};
 pub use find::{find, twins, FindSummary, InGame, Match, Twin, TwinKind};
