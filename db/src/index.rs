@@ -171,6 +171,19 @@ impl Index {
         }
     }
 
+    /// The input game `id` is in and its number there (from 1); `("", id + 1)` for an index
+    /// built without naming its inputs.
+    pub fn place(&self, id: u64) -> (String, u64) {
+        let mut first = 0u64;
+        for input in &self.meta.inputs {
+            if id < first + input.games {
+                return (input.name.clone(), id - first + 1);
+            }
+            first += input.games;
+        }
+        (String::new(), id + 1)
+    }
+
     /// The record number of game `id`, if this file holds it.
     pub fn local_of(&self, id: u64) -> Option<u64> {
         let local = match self.meta.shard {

@@ -56,10 +56,12 @@ mod find;
 pub mod format;
 mod game;
 mod index;
+mod json;
 mod key;
 mod merge;
 mod query;
 mod record;
+pub mod text;
 mod write;
 
 pub use books::{
@@ -74,6 +76,10 @@ pub use find::{find, twins, FindSummary, InGame, Match, Twin, TwinKind};
 pub use format::IndexError;
 pub use game::{decode_moves, IndexedGame, WINDOW};
 pub use index::Index;
+pub use json::{
+    date_text, explore_rows, ExploreKind, ExploreRow, FoundGame, GameRef, IndexInfo, NameJson,
+    StatsJson, TwinJson,
+};
 pub use key::{move_code, move_of_code, normalised, variant_code, MoveCode, PositionKey, NO_MOVE};
 pub use merge::{merge_parts, MergeError};
 pub use query::{MaterialQuery, Pattern, PositionQuery, QueryError};

@@ -180,3 +180,31 @@ fn a_line_into_positions_of_one_game_is_followed_through_its_games() {
     let seen = explore(&index, &books, &query).unwrap();
     assert_eq!(seen.names[0].1, "PER");
 }
+
+#[test]
+fn the_book_names_the_games_the_published_collection_tags_with_those_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("x.idx");
+    build(
+        &RUSSIAN[1..],
+        &[],
+        Variant::Russian,
+        BuildOptions::default(),
+        &path,
+    );
+    let index = Index::open(&path).unwrap();
+    let books = Books::shipped().unwrap();
+    let code = |id: u64| {
+        let r = index.record(id).unwrap();
+        books
+            .openings
+            .entries()
+            .get(r.opening as usize)
+            .map(|e| e.code.as_str())
+    };
+    // Games 8, 27, 9 and 32 of the file (ids from 0), as russian-openings.tsv cites them.
+    assert_eq!(
+        [code(7), code(26), code(8), code(31)],
+        [Some("GOR"), Some("BOD"), Some("PER"), Some("PER")]
+    );
+}
