@@ -321,3 +321,80 @@ fn code_at(
     })?;
     Ok(out)
 }
+
+/// A line of moves that does not play from the start.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct LineError(pub String);
+
+/// The positions of a line of moves from the start, White first (`c3-d4 d6-c5 b2-c3`; move
+/// numbers are allowed).
+///
+/// ```
+/// use drafti_db::line_from_moves;
+/// use drafti_rules::Variant;
+/// assert_eq!(line_from_moves("1. c3-d4 d6-c5 2. b2-c3", Variant::Russian).unwrap().len(), 4);
+/// let e = line_from_moves("c3-d4 c3-d4", Variant::Russian).unwrap_err();
+/// assert!(e.0.starts_with("c3-d4 is not legal after 1 plies"));
+/// ```
+pub fn line_from_moves(moves: &str, variant: Variant) -> Result<Vec<Position>, LineError> {
+    let mut line = vec![Position::start(drafti_rules::Color::White)];
+    for word in moves.split_whitespace() {
+        let word = word
+            .trim_start_matches(|c: char| c.is_ascii_digit())
+            .trim_start_matches(['.', '…']);
+        if word.is_empty() {
+            continue;
+        }
+        let here = *line.last().expect("the start");
+        let found = here
+            .parse_move(variant, word)
+            .map_err(|e| LineError(format!("'{word}' is not a move: {e}")))?;
+        match found[..] {
+            [mv] => line.push(here.play(&mv)),
+            [] => {
+                let legal = here.legal_moves(variant);
+                let names: Vec<String> = legal.iter().map(|m| m.notation(&legal, false)).collect();
+                return Err(LineError(format!(
+                    "{word} is not legal after {} plies (legal: {})",
+                    line.len() - 1,
+                    names.join(" ")
+                )));
+            }
+            _ => {
+                return Err(LineError(format!(
+                    "{word} can mean {} moves; give every landing square",
+                    found.len()
+                )))
+            }
+        }
+    }
+    Ok(line)
+}
+
+/// The rules of a query on `index`: `given`, else the one variant of all its games (an
+/// error naming them when it holds several).
+pub fn query_variant(index: &Index, given: Option<Variant>) -> Result<Variant, LineError> {
+    if let Some(v) = given {
+        return Ok(v);
+    }
+    let present: Vec<Variant> = Variant::ALL
+        .into_iter()
+        .zip(index.meta().variants)
+        .filter(|(_, n)| *n > 0)
+        .map(|(v, _)| v)
+        .collect();
+    match present[..] {
+        [] => Ok(Variant::Tanzanian),
+        [v] => Ok(v),
+        _ => Err(LineError(format!(
+            "{} holds games of several variants ({}): say which with --variant",
+            index.path().display(),
+            present
+                .iter()
+                .map(|v| v.name())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))),
+    }
+}

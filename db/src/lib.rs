@@ -70,7 +70,10 @@ pub use books::{
 pub use build::{
     build_index, BuildError, BuildOptions, BuildSummary, IndexBuilder, InputFingerprint,
 };
-pub use explore::{explore, names_of, ExploreQuery, Explored, Found, MoveRow, Stats};
+pub use explore::{
+    explore, line_from_moves, names_of, query_variant, ExploreQuery, Explored, Found, LineError,
+    MoveRow, Stats,
+};
 pub use filter::{FilterError, Filters, GameFilter};
 pub use find::{find, twins, FindSummary, InGame, Match, Twin, TwinKind};
 pub use format::IndexError;

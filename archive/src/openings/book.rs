@@ -440,7 +440,8 @@ fn parse_row(columns: &[&str], line: usize, variant: Variant) -> Result<BookEntr
     if name.is_empty() {
         return Err(err(Some(BookColumn::Name), BookErrorKind::EmptyName));
     }
-    let (position, plies) = play_line(moves, variant).map_err(|kind| err(Some(BookColumn::Moves), kind))?;
+    let (position, plies) =
+        play_line(moves, variant).map_err(|kind| err(Some(BookColumn::Moves), kind))?;
     Ok(BookEntry {
         code: code.to_string(),
         name: name.to_string(),

@@ -5,8 +5,10 @@
 use crate::args::{parse_fen, JsonArg, NotationArg};
 use crate::db_filters::{open_index, FilterArgs};
 use crate::error::{report_written, CliError, CommandResult};
-use drafti_db::{explore, explore_rows, normalised, text, ExploreQuery, Index};
-use drafti_rules::{Color, Position, Variant};
+use drafti_db::{
+    explore, explore_rows, line_from_moves, normalised, query_variant, text, ExploreQuery,
+};
+use drafti_rules::{Color, Position};
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -38,75 +40,15 @@ pub struct Args {
     json: JsonArg,
 }
 
-/// The rules of the query: --variant, else the one every game of the index has.
-fn variant_of(index: &Index, given: Option<Variant>) -> Result<Variant, CliError> {
-    if let Some(v) = given {
-        return Ok(v);
-    }
-    let present: Vec<Variant> = Variant::ALL
-        .into_iter()
-        .zip(index.meta().variants)
-        .filter(|(_, n)| *n > 0)
-        .map(|(v, _)| v)
-        .collect();
-    match present[..] {
-        [] => Ok(Variant::Tanzanian),
-        [v] => Ok(v),
-        _ => Err(CliError::new(format!(
-            "{} holds games of several variants ({}): say which with --variant",
-            index.path().display(),
-            present
-                .iter()
-                .map(|v| v.name())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ))),
-    }
-}
-
-/// The positions of a line of moves from the start (White first).
-fn line_of(moves: &str, variant: Variant) -> Result<Vec<Position>, CliError> {
-    let mut line = vec![Position::start(Color::White)];
-    for word in moves.split_whitespace() {
-        let word = word
-            .trim_start_matches(|c: char| c.is_ascii_digit())
-            .trim_start_matches(['.', '…']);
-        if word.is_empty() {
-            continue;
-        }
-        let here = *line.last().expect("the start");
-        let found = here
-            .parse_move(variant, word)
-            .map_err(|e| CliError::new(format!("--moves: '{word}' is not a move: {e}")))?;
-        match found[..] {
-            [mv] => line.push(here.play(&mv)),
-            [] => {
-                let legal = here.legal_moves(variant);
-                let names: Vec<String> = legal.iter().map(|m| m.notation(&legal, false)).collect();
-                return Err(CliError::new(format!(
-                    "--moves: {word} is not legal after {} plies (legal: {})",
-                    line.len() - 1,
-                    names.join(" ")
-                )));
-            }
-            _ => {
-                return Err(CliError::new(format!(
-                    "--moves: {word} can mean {} moves; give every landing square",
-                    found.len()
-                )))
-            }
-        }
-    }
-    Ok(line)
-}
-
 pub fn run(args: Args) -> CommandResult {
     let (index, books) = open_index(&args.index)?;
-    let variant = variant_of(&index, args.filters.variant)?;
+    let variant = query_variant(&index, args.filters.variant).map_err(|e| CliError::new(e.0))?;
     let filter = args.filters.resolve(&index, &books)?;
     let line = match (&args.fen, &args.moves) {
         (Some(p), _) => vec![normalised(p, Color::White)],
-        (None, Some(m)) => line_of(m, variant)?,
+        (None, Some(m)) => {
+            line_from_moves(m, variant).map_err(|e| CliError::new(format!("--moves: {e}")))?
+        }
         (None, None) => vec![Position::start(Color::White)],
     };
     let query = ExploreQuery {
