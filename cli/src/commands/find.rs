@@ -143,8 +143,8 @@ pub fn run(args: Args) -> CommandResult {
     }
     report_written(out.flush())?;
     eprintln!(
-        "{} games found of {} ({} passed the filters, {} skipped on their record, {} replayed)",
-        matches.len(),
+        "{} found of {} ({} passed the filters, {} skipped on their record, {} replayed)",
+        if matches.len() == 1 { "1 game".to_string() } else { format!("{} games", matches.len()) },
         summary.games,
         summary.filtered,
         summary.skipped,
