@@ -10,6 +10,7 @@ mod analyze_cli;
 mod bench_cli;
 mod docs_cli;
 mod egtb_cli;
+mod explorer_cli;
 mod fmt_cli;
 mod help_cli;
 mod hostile_input_cli;
