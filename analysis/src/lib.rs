@@ -29,6 +29,8 @@ mod tables;
 mod verify;
 
 pub use annotate::{annotate, eval_command, flag_comment};
+/// The scores of the analysis (the engine's): an estimate, or a proven result.
+pub use drafti_engine::Score;
 pub use game::{GameAnalysis, MoveAnalysis, PositionEval};
 pub use options::{
     AnalysisOptions, AnalysisOverrides, DEFAULT_BLUNDER_DEPTHS, DEFAULT_CONFIRM_BAND,
@@ -38,4 +40,6 @@ pub use options::{
 pub use pass::{analyse_game, analyse_games, move_score, SEGMENT_POSITIONS};
 pub use searcher::Searcher;
 pub use tables::EndgameTables;
-pub use verify::{recheck, MoveToCheck, RECHECK_TT_MB};
+pub use verify::{
+    recheck, recheck_blunders, MoveToCheck, RECHECK_DEPTH, RECHECK_NODES, RECHECK_TT_MB,
+};

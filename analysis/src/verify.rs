@@ -2,7 +2,8 @@
 //! move; its re-search (and, near the blunder line, its confirmation) searches the whole
 //! position and then the played move alone to the same depth, so both are scored alike
 //! ([`verify_move`]). A blunder stands only when the last depths of that search agree.
-//! [`recheck`] judges a move again apart from its game.
+//! [`recheck`] judges a move again apart from its game; [`recheck_blunders`] judges the
+//! blunders a report is about to list.
 
 use crate::game::MoveAnalysis;
 use crate::judge::{self, Judgement};
@@ -10,6 +11,7 @@ use crate::searcher::{with_sized_engine, Searcher};
 use crate::tables::{exact_move, use_tables, EndgameTables};
 use drafti_engine::{Engine, Limits, Score, SearchResult};
 use drafti_rules::{Move, Position, Variant};
+use rayon::prelude::*;
 
 /// A node bound on a re-search, as a multiple of its limit's node count: in simple king
 /// endings a depth-limited search can go on for minutes.
@@ -17,6 +19,13 @@ const PLAYED_NODE_FACTOR: u64 = 4;
 
 /// Transposition table of a [`recheck`], MiB.
 pub const RECHECK_TT_MB: usize = 16;
+
+/// How [`recheck_blunders`] judges a blunder again: a search to this depth…
+pub const RECHECK_DEPTH: u32 = 16;
+
+/// …within this many nodes (at least as deep as `drafti analyze`'s own checks: depth 10
+/// within 1,000,000 nodes, then depth 16 within 500,000).
+pub const RECHECK_NODES: u64 = 1_000_000;
 
 impl Searcher<'_> {
     /// Move `i` judged alone, as a re-search judges it: its position searched within
@@ -149,6 +158,24 @@ pub fn recheck(
         engine.set_keep_table(false);
         judged
     })
+}
+
+/// `moves` judged again as a report's biggest blunders are, before it lists them: each alone
+/// to [`RECHECK_DEPTH`] within [`RECHECK_NODES`] ([`recheck`], with `tables`; a blunder only
+/// when it held at the last [`crate::DEFAULT_BLUNDER_DEPTHS`] depths), one move a task on
+/// rayon's current pool. The results, in the order of `moves`, depend only on the moves,
+/// never on the threads.
+pub fn recheck_blunders(moves: &[MoveToCheck], tables: &EndgameTables) -> Vec<MoveAnalysis> {
+    let limits = Limits {
+        depth: Some(RECHECK_DEPTH),
+        nodes: Some(RECHECK_NODES),
+        ..Limits::default()
+    };
+    moves
+        .par_iter()
+        .with_max_len(1)
+        .map(|m| recheck(m, &limits, crate::DEFAULT_BLUNDER_DEPTHS, tables))
+        .collect()
 }
 
 /// A move to re-search: its position, the keys before it, the move, law 2's count.

@@ -9,17 +9,14 @@ use crate::html;
 use crate::pages;
 use drafti_analysis::judge::{win_percent, Judgement, SideSummary};
 use drafti_analysis::{
-    recheck, EndgameTables, GameAnalysis, MoveAnalysis, MoveToCheck, Searcher,
-    DEFAULT_BLUNDER_DEPTHS,
+    GameAnalysis, MoveAnalysis, MoveToCheck, Searcher, RECHECK_DEPTH, RECHECK_NODES,
 };
 use drafti_archive::batch::GameJob;
 use drafti_archive::openings::{Book, Classification, OpeningStats, CLASSIFY_PLIES};
 use drafti_archive::replay::ReplayedGame;
-use drafti_engine::Limits;
 use drafti_pdn::GameResult;
 pub use drafti_rules::move_number;
 use drafti_rules::{Color, Position};
-use rayon::prelude::*;
 use std::collections::HashMap;
 
 /// A single HTML file has sections for the first this-many games (the summary counts them
@@ -35,13 +32,6 @@ pub const BIGGEST_SHOWN: usize = 8;
 /// How many of the largest blunders of the run are judged again before the list is made:
 /// the list is the biggest of those that hold up.
 pub const RECHECKED: usize = 3 * BIGGEST_SHOWN;
-
-/// How a blunder of the summary lists is judged again: a search to this depth…
-pub const RECHECK_DEPTH: u32 = 16;
-
-/// …within this many nodes (at least as deep as `drafti analyze`'s own checks: depth 10
-/// within 1,000,000 nodes, then depth 16 within 500,000).
-pub const RECHECK_NODES: u64 = 1_000_000;
 
 /// What the re-check of the biggest blunders found.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -539,26 +529,24 @@ impl<'b> Collector<'b> {
         self.biggest.truncate(keep);
     }
 
-    /// Judges the [`RECHECKED`] largest blunders again, each alone to [`RECHECK_DEPTH`]
-    /// within [`RECHECK_NODES`] (with `tables`), on rayon's current pool: the ones that are
-    /// still blunders keep their place, with the deeper search's figures and best move; the
-    /// others leave the list. The result depends only on the moves, never on the threads.
-    pub fn recheck_biggest(&mut self, tables: &EndgameTables) {
+    /// The [`RECHECKED`] largest blunders, to be judged again before the list is made
+    /// (`drafti_analysis::recheck_blunders`, whose results [`Collector::rechecked`] takes,
+    /// in this order). Empty once they were.
+    pub fn blunders_to_recheck(&mut self) -> Vec<MoveToCheck> {
+        if self.rechecked.is_some() {
+            return Vec::new();
+        }
+        self.trim_biggest(RECHECKED);
+        self.biggest.iter().map(|b| b.check.clone()).collect()
+    }
+
+    /// Takes the new verdicts on [`Collector::blunders_to_recheck`]'s moves, in its order:
+    /// the ones that are still blunders keep their place, with the deeper search's figures
+    /// and best move; the others leave the list.
+    pub fn rechecked(&mut self, again: Vec<MoveAnalysis>) {
         if self.rechecked.is_some() {
             return;
         }
-        self.trim_biggest(RECHECKED);
-        let limits = Limits {
-            depth: Some(RECHECK_DEPTH),
-            nodes: Some(RECHECK_NODES),
-            ..Limits::default()
-        };
-        let again: Vec<MoveAnalysis> = self
-            .biggest
-            .par_iter()
-            .with_max_len(1)
-            .map(|b| recheck(&b.check, &limits, DEFAULT_BLUNDER_DEPTHS, tables))
-            .collect();
         let checked = self.biggest.len();
         let mut held = Vec::with_capacity(checked);
         for (mut b, m) in std::mem::take(&mut self.biggest).into_iter().zip(again) {
@@ -582,7 +570,7 @@ impl<'b> Collector<'b> {
     }
 
     /// The biggest blunders, largest drop of win percentage first (those that held up, once
-    /// [`Collector::recheck_biggest`] has run).
+    /// [`Collector::rechecked`] has their new verdicts).
     pub fn biggest_blunders(&mut self) -> &[FlagBrief] {
         self.trim_biggest(BIGGEST_SHOWN);
         &self.biggest

@@ -38,8 +38,8 @@
 //! position `k`'s score: the page's graph and the judge's verdicts rest on the same scores.
 
 use drafti_analysis::GameAnalysis;
+use drafti_analysis::Score;
 use drafti_archive::replay::ReplayedGame;
-use drafti_engine::Score;
 use drafti_rules::{Color, Move, Position, Square};
 use std::fmt::Write as _;
 

@@ -263,6 +263,11 @@ impl Puzzle {
     pub fn solver_moves(&self) -> usize {
         self.solution.len().div_ceil(2)
     }
+
+    /// The gain in whole men (rounded towards zero): a king counts 3.
+    pub fn gain_men(&self) -> i32 {
+        self.gain / drafti_engine::MAN
+    }
 }
 
 /// A puzzle found in a game: where, and the puzzle.

@@ -19,7 +19,7 @@ use crate::runner::{run_analysis, warn_empty_inputs, worker_pool};
 use drafti_analysis::batch::{ArchiveGame, ArchiveOptions};
 use drafti_analysis::parts::Parts;
 use drafti_analysis::preset::Preset;
-use drafti_analysis::{AnalysisOptions, EndgameTables};
+use drafti_analysis::{recheck_blunders, AnalysisOptions, EndgameTables};
 use drafti_archive::batch::{GameJob, Input};
 use drafti_archive::openings::Book;
 use drafti_archive::replay::ReplayOptions;
@@ -206,7 +206,9 @@ fn finish(
 ) -> Result<Finished, CliError> {
     let (tables, jobs) = recheck;
     let started = std::time::Instant::now();
-    worker_pool(jobs, "report")?.install(|| collector.recheck_biggest(tables));
+    let blunders = collector.blunders_to_recheck();
+    let again = worker_pool(jobs, "report")?.install(|| recheck_blunders(&blunders, tables));
+    collector.rechecked(again);
     if let Some(r) = collector.rechecked {
         eprintln!(
             "{} of the summary judged again deeper in {:.1} s: {} held up",

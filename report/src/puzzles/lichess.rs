@@ -51,7 +51,7 @@ pub fn puzzle_id(p: &Puzzle) -> String {
 /// takes N pieces), `kingCapture`, `runaway` (a man through that nothing can stop).
 pub fn themes(p: &Puzzle) -> Vec<String> {
     let t = &p.themes;
-    let crushing = p.kind == GainKind::Win || p.gain >= 3 * drafti_engine::MAN;
+    let crushing = p.kind == GainKind::Win || p.gain_men() >= 3;
     let mut out = vec![if crushing { "crushing" } else { "advantage" }.to_string()];
     if t.sacrifice {
         out.push("sacrifice".into());

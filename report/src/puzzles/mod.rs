@@ -117,7 +117,7 @@ fn men(n: i32) -> String {
 /// `win 2 men`, `win material worth 2 men`, `get a man through`, `win`: what the solver is
 /// to do, for "White to play and …".
 fn gain_task(p: &Puzzle) -> String {
-    let value = p.gain / drafti_engine::MAN;
+    let value = p.gain_men();
     match p.kind {
         GainKind::Win => "win".to_string(),
         GainKind::Runaway => match value {
@@ -301,7 +301,7 @@ struct ScoreJson {
 }
 
 impl ScoreJson {
-    fn of(score: drafti_engine::Score) -> ScoreJson {
+    fn of(score: drafti_analysis::Score) -> ScoreJson {
         ScoreJson {
             text: score.to_string(),
             cp: score.as_centi_men(),
@@ -368,7 +368,7 @@ pub fn json_entry(number: usize, e: &Entry) -> String {
                 GainKind::Runaway => "runaway",
                 GainKind::Win => "win",
             },
-            men: p.gain / drafti_engine::MAN,
+            men: p.gain_men(),
             proven_win_in: p.proven_win,
             text: gain_text(p),
         },
