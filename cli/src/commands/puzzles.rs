@@ -22,11 +22,12 @@ use crate::report::corpus;
 use crate::runner::warn_empty_inputs;
 use crate::tables::TableArgs;
 use drafti_analysis::puzzles::{
-    check_record, Checked, Collection, Entry, PuzzleOptions, Stats, DEFAULT_NODES, VERIFY_FACTOR,
+    check_record, mine, Checked, Collection, Entry, Mined, PuzzleOptions, Stats, DEFAULT_NODES,
+    VERIFY_FACTOR,
 };
 use drafti_archive::batch::{run_games, BatchError, BatchOptions, Input, Shard};
 use drafti_archive::replay::ReplayOptions;
-use drafti_report::puzzles::{self, count, summary_line, Format, Mined};
+use drafti_report::puzzles::{self, count, summary_line, Format};
 use drafti_report::thousands;
 use drafti_rules::Variant;
 use std::io::Write;
@@ -192,7 +193,7 @@ pub fn run(args: Args) -> CommandResult {
         inputs,
         &batch,
         |p| bar.set_message(format!("{} games mined", thousands(p.games))),
-        |job| puzzles::mine(&job, &options),
+        |job| mine(&job, &options),
         |m: Mined| -> Result<(), std::convert::Infallible> {
             games += 1;
             invalid += u64::from(!m.valid);

@@ -100,8 +100,7 @@ pub fn is_endgame(p: &Puzzle) -> bool {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::puzzles::source;
-    use drafti_analysis::puzzles::{mine_game, Collection, PuzzleOptions};
+    use drafti_analysis::puzzles::{mine_game, Collection, PuzzleOptions, Source};
     use drafti_archive::replay::{replay, ReplayOptions};
     use drafti_rules::Variant;
 
@@ -111,7 +110,7 @@ pub(crate) mod tests {
         let game = replay(record, &ReplayOptions::default());
         let mut collection = Collection::new();
         for found in mine_game(&game, &PuzzleOptions::default()).found {
-            collection.add(found.puzzle, source("club.pdn", 0, &game, found.ply));
+            collection.add(found.puzzle, Source::of("club.pdn", 0, &game, found.ply));
         }
         collection.entries().to_vec()
     }
