@@ -1,21 +1,16 @@
-//! What a report gathers: each game described once on a worker ([`describe`]:
-//! figures, flags, the first positions, its HTML section), then added on the calling thread to
-//! a [`Collector`] (health, players, openings, biggest blunders, the index of games).
+//! What a report gathers: each game described once on a worker
+//! ([`describe`](crate::describe::describe): figures, flags, the first positions, its HTML
+//! section), then added on the calling thread to a [`Collector`] (health, players, openings,
+//! biggest blunders, the index of games); where each game's section and board are.
 //!
 //! Memory stays flat: a game's positions and analysis live only until it is described; the collector
 //! keeps tallies, a short list of the biggest blunders and one index row per game section.
 
-use crate::html;
-use crate::pages;
 use drafti_analysis::judge::{win_percent, Judgement, SideSummary};
-use drafti_analysis::{
-    GameAnalysis, MoveAnalysis, MoveToCheck, Searcher, RECHECK_DEPTH, RECHECK_NODES,
-};
-use drafti_archive::batch::GameJob;
-use drafti_archive::openings::{Book, Classification, OpeningStats, CLASSIFY_PLIES};
+use drafti_analysis::{MoveAnalysis, MoveToCheck, RECHECK_DEPTH, RECHECK_NODES};
+use drafti_archive::openings::{Book, OpeningStats};
 use drafti_archive::replay::ReplayedGame;
 use drafti_pdn::GameResult;
-pub use drafti_rules::move_number;
 use drafti_rules::{Color, Position};
 use std::collections::HashMap;
 
@@ -61,14 +56,6 @@ impl Rechecked {
     }
 }
 
-/// How the workers treat each game.
-pub struct WorkSettings<'a> {
-    /// The opening book.
-    pub book: &'a Book,
-    /// Render the HTML section of the game.
-    pub html: bool,
-}
-
 /// Whether a game could be read and replayed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
@@ -78,6 +65,35 @@ pub enum Status {
     Invalid,
     /// Not even parsed.
     Unreadable,
+}
+
+/// Game sections per page of a paged report (about 1.3 MB of HTML each for engine games).
+pub const PAGE_GAMES: usize = 500;
+
+/// The name of page `n` (0-based) of a paged report: `games-0001.html` for the first.
+pub fn page_name(n: usize) -> String {
+    format!("games-{:04}.html", n + 1)
+}
+
+/// The page of a paged report that holds the game section number `ordinal` (0-based).
+///
+/// ```
+/// use drafti_report::collect::page_of;
+///
+/// assert_eq!(page_of(0), "games-0001.html");
+/// assert_eq!(page_of(499), "games-0001.html");
+/// assert_eq!(page_of(500), "games-0002.html");
+/// ```
+pub fn page_of(ordinal: usize) -> String {
+    page_name(ordinal / PAGE_GAMES)
+}
+
+/// What the header says about the run.
+pub struct RunInfo {
+    /// Where the games came from (`the bundled corpus`, or the file names).
+    pub source: String,
+    /// The search of every position (`1,000 nodes per position`).
+    pub search: String,
 }
 
 /// A flagged move, as the summary lists it.
@@ -149,16 +165,6 @@ pub struct GameOut {
     pub html: Option<String>,
 }
 
-/// A tag's value, or `?` when it is missing or empty.
-pub fn tag_or_unknown(game: &ReplayedGame, name: &str) -> String {
-    game.record
-        .tag(name)
-        .map(str::trim)
-        .filter(|v| !v.is_empty())
-        .unwrap_or("?")
-        .to_string()
-}
-
 /// Whether the record is written with square numbers.
 pub fn is_numeric(game: &ReplayedGame) -> bool {
     game.record
@@ -173,126 +179,10 @@ pub fn game_anchor(file_index: usize, index: usize) -> String {
     format!("g{}-{}", file_index + 1, index + 1)
 }
 
-/// Everything about one game that the summary and the HTML need, with `analyse` giving the
-/// analysis of a valid game (a search, or the numbers of `drafti analyze --json`).
-pub fn describe(
-    job: GameJob<'_>,
-    settings: &WorkSettings<'_>,
-    analyse: impl FnOnce(&ReplayedGame) -> GameAnalysis,
-) -> GameOut {
-    let anchor = game_anchor(job.file_index, job.raw.index);
-    let game = match job.game {
-        Ok(game) => game,
-        Err(e) => {
-            let error = format!("{}:{}: {}", e.span.line, e.span.column, e.message);
-            let html = settings
-                .html
-                .then(|| html::unreadable_section(&anchor, job.file, job.raw.index, &error));
-            return GameOut {
-                file_index: job.file_index,
-                index: job.raw.index,
-                anchor,
-                white: "?".to_string(),
-                black: "?".to_string(),
-                result: None,
-                plies: 0,
-                first_mover: Color::White,
-                status: Status::Unreadable,
-                errors: vec![error],
-                warnings: 0,
-                sides: None,
-                positions: 0,
-                blunders: Vec::new(),
-                opening_window: Vec::new(),
-                html,
-            };
-        }
-    };
-    let valid = game.is_valid();
-    let analysis: Option<GameAnalysis> = valid.then(|| analyse(&game));
-    let window = game.positions.len().min(CLASSIFY_PLIES + 1);
-    let opening = settings
-        .book
-        .classify(&game.positions[..window], game.first_mover)
-        .map(|c| opening_as_played(&game, &c));
-    let white = tag_or_unknown(&game, "White");
-    let black = tag_or_unknown(&game, "Black");
-    let label = format!("{} game {}", job.file, job.raw.index + 1);
-    let mut blunders = Vec::new();
-    if let Some(a) = &analysis {
-        let mut searcher = None;
-        for m in a.flagged() {
-            if m.judgement() != Some(Judgement::Blunder) {
-                continue;
-            }
-            let check = searcher
-                .get_or_insert_with(|| Searcher::new(&game))
-                .move_to_check(m.ply - 1);
-            blunders.push(html::brief(
-                &game, m, check, &anchor, &label, &white, &black,
-            ));
-        }
-    }
-    let html = settings.html.then(|| {
-        html::game_section(&html::GameView {
-            anchor: &anchor,
-            file: job.file,
-            index: job.raw.index,
-            game: &game,
-            analysis: analysis.as_ref(),
-            opening: opening.as_deref(),
-            white: &white,
-            black: &black,
-        })
-    });
-    let errors: Vec<String> = game
-        .errors()
-        .take(3)
-        .map(|p| format!("{}:{}: {}", p.span.line, p.span.column, p.message))
-        .collect();
-    GameOut {
-        file_index: job.file_index,
-        index: job.raw.index,
-        anchor,
-        result: game.played_result(),
-        plies: game.record.moves.nodes.len(),
-        first_mover: game.first_mover,
-        status: if valid {
-            Status::Valid
-        } else {
-            Status::Invalid
-        },
-        errors,
-        warnings: game.warnings().count(),
-        sides: analysis.as_ref().map(|a| (a.white, a.black)),
-        positions: analysis.as_ref().map_or(0, |a| a.positions),
-        blunders,
-        opening_window: game.positions[..window].to_vec(),
-        html,
-        white,
-        black,
-    }
-}
-
-/// A game's opening in its own moves and notation: the book's name when it has one, and the
-/// plies that reached the book's position as the record writes them (a Black-first game's
-/// moves, not the mirrored line the book is keyed by).
-pub fn opening_as_played(game: &ReplayedGame, c: &Classification<'_>) -> String {
-    let line: Vec<&str> = game.record.moves.nodes[..c.ply]
-        .iter()
-        .map(|n| n.mv.text.as_ref())
-        .collect();
-    let line = line.join(" ");
-    let plies = if c.ply == 1 { "ply" } else { "plies" };
-    // The systematic book names each position by its line: `c3-d4 d6-e5 (2 plies)`.
-    if c.entry
-        .name
-        .ends_with(&format!(" ({} plies)", c.entry.plies))
-    {
-        format!("{line} ({} {plies})", c.ply)
-    } else {
-        format!("{} ({line})", c.entry.name)
-    }
+/// The anchor of the board after ply `ply` of a game (the viewer's fragment, and the id of a
+/// blunder in the moves).
+pub fn move_anchor(anchor: &str, ply: usize) -> String {
+    format!("{anchor}-p{ply}")
 }
 
 /// One player's figures over the games analysed.
@@ -512,7 +402,7 @@ impl<'b> Collector<'b> {
                 plies: g.plies,
                 flags,
                 status: g.status,
-                page: self.paged.then(|| pages::page_of(self.index.len())),
+                page: self.paged.then(|| page_of(self.index.len())),
             });
             return g.html;
         }

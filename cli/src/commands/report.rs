@@ -23,9 +23,11 @@ use drafti_analysis::{recheck_blunders, AnalysisOptions, EndgameTables};
 use drafti_archive::batch::{GameJob, Input};
 use drafti_archive::openings::Book;
 use drafti_archive::replay::ReplayOptions;
+use drafti_report::collect::{Collector, GameOut, RunInfo};
+use drafti_report::describe::{describe, WorkSettings};
 use drafti_report::html::games_text;
+use drafti_report::text::summary::write_summary;
 use drafti_report::{counted, thousands};
-use drafti_report::{describe, text, Collector, GameOut, RunInfo, WorkSettings};
 use drafti_rules::Variant;
 use std::io::Write;
 use std::path::PathBuf;
@@ -219,7 +221,7 @@ fn finish(
     }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    report_written(text::write_summary(&mut out, &mut collector, info).and_then(|()| out.flush()))?;
+    report_written(write_summary(&mut out, &mut collector, info).and_then(|()| out.flush()))?;
     if let Some(out) = html_out {
         let written = out.finish(&mut collector, info)?;
         eprintln!(

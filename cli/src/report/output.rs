@@ -1,12 +1,12 @@
 //! The files of the HTML report: one file (`--html OUT`), or a folder of pages (`--html-dir
-//! DIR`). What each holds is `drafti_report::pages`'s; here every file appears only once
+//! DIR`). What each holds is `drafti_report::html::pages`'s; here every file appears only once
 //! complete ([`OutputFile`]: nothing is left behind on an error or an interrupt), and a
 //! single file's game sections wait in a scratch file until the summary is written.
 
 use crate::error::CliError;
 use crate::files::{OutputFile, ScratchFile};
-use drafti_report::pages::{self, PageError, PageSink, Pages};
-use drafti_report::{Collector, RunInfo};
+use drafti_report::collect::{Collector, RunInfo};
+use drafti_report::html::pages::{self, PageError, PageSink, Pages};
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};

@@ -16,7 +16,7 @@
 //! - `GameUrl`: the source game's `Site` tag when it is a URL, else `FILE#GAME` (the input's
 //!   name and the game's number in it, from 1).
 
-use super::{fingerprint, is_endgame, solver_line};
+use super::platform::{fingerprint, is_endgame, solver_line};
 use drafti_analysis::puzzles::{Entry, GainKind, Puzzle, Source};
 use drafti_rules::{Move, Position, Variant};
 
@@ -130,7 +130,7 @@ pub fn row(e: &Entry) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::export::tests::{mined, SHOT, SHOT_SET_UP};
+    use super::super::platform::tests::{mined, SHOT, SHOT_SET_UP};
     use super::*;
 
     #[test]

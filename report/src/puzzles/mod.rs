@@ -37,9 +37,11 @@
 
 mod export;
 pub mod lichess;
+mod platform;
 pub mod tzdraft;
 
-pub use export::{fingerprint, is_endgame, left_out_note, solver_line, write_format, Format};
+pub use export::{left_out_note, write_format, Format};
+pub use platform::{fingerprint, is_endgame, solver_line};
 
 use crate::svg::{self, escape, Arrow};
 use crate::{thousands, visible};

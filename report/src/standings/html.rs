@@ -2,11 +2,11 @@
 //! with each Event's matches, group tables, knock-out tree and Swiss ranking, written an
 //! Event at a time.
 
-use crate::html::CSS;
-use crate::standings::{count, event_title_text, match_line_text};
-use crate::standings_formats::{
+use super::formats::{
     bracket_line, group_cells, group_heading, group_notes, swiss_cells, swiss_heading,
 };
+use super::{count, event_title_text, match_line_text};
+use crate::html::CSS;
 use crate::svg::escape;
 use drafti_archive::standings::{Bracket, EventView};
 use std::io::Write;

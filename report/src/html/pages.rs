@@ -8,31 +8,10 @@
 //! and its index is written last. A [`PageSink`] makes the pages (files that appear once
 //! complete, buffers in memory): this module decides only what each holds.
 
-use crate::html::{self, RunInfo, CSS, UP};
-use crate::Collector;
+use crate::collect::{page_name, Collector, RunInfo, PAGE_GAMES};
+use crate::html::{self, CSS, UP};
 use std::fmt::Write as _;
 use std::io::{self, Read, Write};
-
-/// Game sections per page of a paged report (about 1.3 MB of HTML each for engine games).
-pub const PAGE_GAMES: usize = 500;
-
-/// The name of page `n` (0-based) of a paged report: `games-0001.html` for the first.
-pub fn page_name(n: usize) -> String {
-    format!("games-{:04}.html", n + 1)
-}
-
-/// The page of a paged report that holds the game section number `ordinal` (0-based).
-///
-/// ```
-/// use drafti_report::pages::page_of;
-///
-/// assert_eq!(page_of(0), "games-0001.html");
-/// assert_eq!(page_of(499), "games-0001.html");
-/// assert_eq!(page_of(500), "games-0002.html");
-/// ```
-pub fn page_of(ordinal: usize) -> String {
-    page_name(ordinal / PAGE_GAMES)
-}
 
 /// The report as one document written to `out`: the head and the summary of `c`, then the
 /// game sections as `sections` reads them back (in order, as [`Collector::add`] returned
@@ -42,7 +21,9 @@ pub fn page_of(ordinal: usize) -> String {
 /// use drafti_analysis::{analyse_game, AnalysisOptions};
 /// use drafti_archive::batch::{run_games, BatchOptions, Input};
 /// use drafti_archive::openings::Book;
-/// use drafti_report::{describe, pages, Collector, RunInfo, WorkSettings};
+/// use drafti_report::collect::{Collector, RunInfo};
+/// use drafti_report::describe::{describe, WorkSettings};
+/// use drafti_report::html::pages;
 ///
 /// let pdn = b"1. c3-d4 f6-e5 2. d4xf6 g7xe5 *\n";
 /// let book = Book::builtin();
@@ -131,8 +112,8 @@ impl PageError {
 ///
 /// ```
 /// use drafti_archive::openings::Book;
-/// use drafti_report::pages::{PageSink, Pages};
-/// use drafti_report::{Collector, RunInfo};
+/// use drafti_report::collect::{Collector, RunInfo};
+/// use drafti_report::html::pages::{PageSink, Pages};
 /// use std::collections::BTreeMap;
 ///
 /// /// Pages kept in memory, by name.

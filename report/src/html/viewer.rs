@@ -255,7 +255,7 @@ fn needs_full_notation(mv: &Move, legal: &[Move]) -> bool {
 ///
 /// let record = drafti_pdn::parse_games(&b"1. c3-d4 f6-e5 *"[..]).remove(0).unwrap();
 /// let game = replay(record, &ReplayOptions::default());
-/// let data = drafti_report::viewer::game_data(&game, None, false);
+/// let data = drafti_report::html::viewer::game_data(&game, None, false);
 /// // Version 1, the usual start with White to move, algebraic, two quiet moves, no analysis.
 /// assert_eq!(data, "1|w|a|VRKO|||");
 /// ```

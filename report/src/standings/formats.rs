@@ -1,7 +1,7 @@
 //! The championship formats of `drafti standings` as text and CSV: the group tables (with
 //! their scoring and tie-break order stated), the knock-out tree and the Swiss ranking.
 
-use crate::standings::{csv_field, table};
+use super::table::{csv_field, table};
 use crate::visible;
 use drafti_archive::standings::{
     Bracket, EventView, GroupTable, MatchPoints, SwissRow, TableRules, TieBreak, GROUP_TIEBREAKS,
