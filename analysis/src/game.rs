@@ -142,15 +142,37 @@ impl GameAnalysis {
             positions: game.positions.len(),
             nodes,
             moves,
+            final_eval,
             ..GameAnalysis::default()
         };
-        for m in &analysis.moves {
+        analysis.figure(game);
+        analysis
+    }
+
+    /// Move `m.ply` judged again (by [`crate::recheck`], deeper than the analysis judged it):
+    /// its verdict, scores and line replace the analysis's, and both sides' counts and
+    /// accuracies follow, so every output made from this analysis tells the same verdict.
+    /// `game` is the game analysed; a ply it does not have changes nothing.
+    pub fn rejudge(&mut self, game: &ReplayedGame, m: MoveAnalysis) {
+        let Some(slot) = m.ply.checked_sub(1).and_then(|i| self.moves.get_mut(i)) else {
+            return;
+        };
+        *slot = m;
+        self.figure(game);
+    }
+
+    /// Both sides' counts and accuracies, and the moves re-searched, from the moves and the
+    /// last position's score, as the analysis works them out.
+    fn figure(&mut self, game: &ReplayedGame) {
+        let (mut white, mut black) = (SideSummary::default(), SideSummary::default());
+        self.verified = 0;
+        for m in &self.moves {
             let side = match m.mover {
-                Color::White => &mut analysis.white,
-                Color::Black => &mut analysis.black,
+                Color::White => &mut white,
+                Color::Black => &mut black,
             };
             side.count(m.verdict.judgement);
-            analysis.verified += usize::from(m.confirmed_depth.is_some());
+            self.verified += usize::from(m.confirmed_depth.is_some());
         }
         // White's win percentage in every position, for the volatility weights: the best score
         // of each move's position (the re-searched one where there was one), then the last.
@@ -158,28 +180,69 @@ impl GameAnalysis {
             let s = if turn == Color::White { s } else { -s };
             win_percent(judge::winning_chances(s))
         };
-        let mut white_wins: Vec<f64> = analysis
+        let mut white_wins: Vec<f64> = self
             .moves
             .iter()
             .map(|m| white_win(m.mover, m.best_score))
             .collect();
-        if let (Some(last), Some(pos)) = (&final_eval, game.positions.last()) {
+        if let (Some(last), Some(pos)) = (&self.final_eval, game.positions.last()) {
             white_wins.push(white_win(pos.turn(), last.score));
         }
-        for color in [Color::White, Color::Black] {
-            let moves: Vec<(usize, f64)> = analysis
+        for (color, side) in [(Color::White, &mut white), (Color::Black, &mut black)] {
+            let moves: Vec<(usize, f64)> = self
                 .moves
                 .iter()
                 .filter(|m| m.mover == color)
                 .map(|m| (m.ply - 1, m.verdict.accuracy))
                 .collect();
-            let accuracy = game_accuracy(&white_wins, &moves);
-            match color {
-                Color::White => analysis.white.accuracy = accuracy,
-                Color::Black => analysis.black.accuracy = accuracy,
-            }
+            side.accuracy = game_accuracy(&white_wins, &moves);
         }
-        analysis.final_eval = final_eval;
-        analysis
+        (self.white, self.black) = (white, black);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::judge::{judge, Judgement};
+    use crate::pass::tests::game;
+    use crate::{analyse_game, AnalysisOptions};
+    use drafti_engine::{Limits, Score};
+
+    #[test]
+    fn a_move_judged_again_changes_the_figures_as_if_analysed_so() {
+        let g =
+            game("1. c3-d4 b6-c5 2. d4xb6 a7xc5 3. e3-f4 c7-b6 4. d2-e3 h6-g5 5. f4xh6 d6-e5 *");
+        let options = AnalysisOptions {
+            limits: Limits::depth(3),
+            verify: None,
+            ..AnalysisOptions::default()
+        };
+        let mut analysis = analyse_game(&g, &options);
+        // Move 9 (5. f4xh6) judged again as a blunder that gives away two men.
+        let mut again = analysis.moves[8].clone();
+        again.played_is_best = false;
+        again.played_score = again
+            .best_score
+            .raw()
+            .checked_sub(250)
+            .map_or(again.best_score, Score::centi_men);
+        again.verdict = judge(again.best_score, again.played_score, false);
+        assert_eq!(again.verdict.judgement, Some(Judgement::Blunder));
+        let mut moves = analysis.moves.clone();
+        moves[8] = again.clone();
+        let expected =
+            super::GameAnalysis::from_moves(&g, moves, analysis.final_eval.clone(), analysis.nodes);
+        let blunders_before = analysis.white.blunders;
+        analysis.rejudge(&g, again);
+        assert_eq!(analysis.white, expected.white);
+        assert_eq!(analysis.black, expected.black);
+        assert_eq!(analysis.white.blunders, blunders_before + 1);
+        assert_eq!(analysis.verified, expected.verified);
+        // A ply the game does not have changes nothing.
+        let mut beyond = analysis.moves[0].clone();
+        beyond.ply = 99;
+        let before = (analysis.white, analysis.black);
+        analysis.rejudge(&g, beyond);
+        assert_eq!((analysis.white, analysis.black), before);
     }
 }

@@ -3,16 +3,24 @@
 //! section), then added on the calling thread to a [`Collector`] (health, players, openings,
 //! biggest blunders, the index of games); where each game's section and board are.
 //!
-//! Memory stays flat: a game's positions and analysis live only until it is described; the collector
-//! keeps tallies, a short list of the biggest blunders and one index row per game section.
+//! Memory stays flat: a game's positions and analysis live only until it is described; the
+//! collector keeps tallies, a short list of the biggest blunders (with their games, until they
+//! are judged again), one index row and the length of each game section.
+//!
+//! The largest blunders are judged again by a deeper search before the summary lists them
+//! ([`Collector::blunders_to_recheck`], `drafti_analysis::recheck_blunders`,
+//! [`Collector::rechecked`]): the new verdict becomes the move's in its game's analysis, so the
+//! list, the players' counts, the index and the game's section (made again) all tell it.
 
 use drafti_analysis::judge::{win_percent, Judgement, SideSummary};
-use drafti_analysis::{MoveAnalysis, MoveToCheck, RECHECK_DEPTH, RECHECK_NODES};
+use drafti_analysis::{
+    GameAnalysis, MoveAnalysis, MoveToCheck, Searcher, RECHECK_DEPTH, RECHECK_NODES,
+};
 use drafti_archive::openings::{Book, OpeningStats};
 use drafti_archive::replay::ReplayedGame;
 use drafti_pdn::GameResult;
-use drafti_rules::{Color, Position};
-use std::collections::HashMap;
+use drafti_rules::{move_number, Color, Position};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// A single HTML file has sections for the first this-many games (the summary counts them
 /// all); `--html-dir` writes every game, in pages.
@@ -117,16 +125,88 @@ pub struct FlagBrief {
     pub best: String,
     /// Ordinal of the game in the run (for a stable order among equal drops).
     pub ordinal: u64,
-    /// The move and its position, to judge it again.
-    pub check: MoveToCheck,
-    /// The record writes numeric squares (for the best move's notation).
-    pub numeric: bool,
+    /// The move's ply in its game, from 1.
+    pub ply: usize,
 }
 
 impl FlagBrief {
+    /// Move `m` of `game` as the summary lists it: `anchor` is its game's, `label` names the
+    /// game, `white` and `black` the players. The numbers are the verdict's, as the game's
+    /// section shows them.
+    pub fn of(
+        game: &ReplayedGame,
+        m: &MoveAnalysis,
+        anchor: &str,
+        label: &str,
+        white: &str,
+        black: &str,
+    ) -> FlagBrief {
+        let before = &game.positions[m.ply - 1];
+        let legal = before.legal_moves(game.variant);
+        let symbol = m.judgement().map_or("", |j| j.symbol());
+        FlagBrief {
+            anchor: move_anchor(anchor, m.ply),
+            game: label.to_string(),
+            player: match m.mover {
+                Color::White => white.to_string(),
+                Color::Black => black.to_string(),
+            },
+            mover: m.mover,
+            text: format!(
+                "{} {}{}",
+                move_number(game.first_mover, m.ply),
+                game.record.moves.nodes[m.ply - 1].mv.text,
+                symbol
+            ),
+            before: win_percent(m.verdict.wc_before),
+            after: win_percent(m.verdict.wc_after),
+            best: m
+                .best
+                .map(|b| b.notation(&legal, is_numeric(game)))
+                .unwrap_or_default(),
+            ordinal: 0,
+            ply: m.ply,
+        }
+    }
+
     fn drop(&self) -> f64 {
         self.before - self.after
     }
+}
+
+/// A win percentage as every report shows one: whole, rounded half up as the page's script
+/// rounds (`89%`).
+///
+/// ```
+/// assert_eq!(drafti_report::collect::win_text(88.5), "89%");
+/// assert_eq!(drafti_report::collect::win_text(0.2), "0%");
+/// ```
+pub fn win_text(percent: f64) -> String {
+    format!("{}%", percent.round() as i64)
+}
+
+/// A game with a blunder the summary may list, kept until the re-check: the new verdicts are
+/// written into its analysis, and its section is made again from it.
+#[derive(Debug)]
+pub struct HeldGame {
+    /// The game.
+    pub game: ReplayedGame,
+    /// Its analysis.
+    pub analysis: GameAnalysis,
+    /// The input's name.
+    pub file: String,
+    /// 0-based number of the game in its input.
+    pub index: usize,
+    /// The anchor of its section.
+    pub anchor: String,
+    /// Its opening, as the game played it.
+    pub opening: Option<String>,
+    /// White player (`?` when the tag is missing).
+    pub white: String,
+    /// Black player.
+    pub black: String,
+    /// The number of its HTML section (0-based, in the order of the index), if it has one.
+    pub section: Option<usize>,
 }
 
 /// What a worker hands to the sink for one game.
@@ -159,6 +239,8 @@ pub struct GameOut {
     pub positions: usize,
     /// The game's blunders (for the biggest-blunders list).
     pub blunders: Vec<FlagBrief>,
+    /// The game itself when it has blunders, to judge them again.
+    pub held: Option<Box<HeldGame>>,
     /// The positions of the first `CLASSIFY_PLIES` plies (for the openings table).
     pub opening_window: Vec<Position>,
     /// The rendered `<article>` of the game (with `--html`).
@@ -222,6 +304,20 @@ impl PlayerTally {
         if let Some(p) = points {
             self.points += p;
             self.decided += 1;
+        }
+    }
+
+    /// One game's figures `old` replaced by `new` (its moves judged again).
+    fn replace(&mut self, old: &SideSummary, new: &SideSummary) {
+        let change = |total: &mut u64, old: usize, new: usize| {
+            *total = *total + new as u64 - old as u64;
+        };
+        change(&mut self.moves, old.moves, new.moves);
+        change(&mut self.inaccuracies, old.inaccuracies, new.inaccuracies);
+        change(&mut self.mistakes, old.mistakes, new.mistakes);
+        change(&mut self.blunders, old.blunders, new.blunders);
+        if let (Some(old), Some(new)) = (old.accuracy, new.accuracy) {
+            self.accuracy_sum += new - old;
         }
     }
 
@@ -309,6 +405,12 @@ pub struct Collector<'b> {
     pub rechecked: Option<Rechecked>,
     /// Index rows of the games with an HTML section.
     pub index: Vec<IndexRow>,
+    /// The length in bytes of each section [`Collector::add`] returned, in order.
+    pub sections: Vec<usize>,
+    /// Sections made again after the re-check, by number: they replace the ones written.
+    pub replaced: BTreeMap<usize, String>,
+    /// The games of the biggest blunders, by ordinal, until the re-check.
+    held: BTreeMap<u64, HeldGame>,
     /// Game sections go to pages (`--html-dir`): every game has one, and links name pages.
     pub paged: bool,
 }
@@ -333,6 +435,9 @@ impl<'b> Collector<'b> {
             biggest: Vec::new(),
             rechecked: None,
             index: Vec::new(),
+            sections: Vec::new(),
+            replaced: BTreeMap::new(),
+            held: BTreeMap::new(),
             paged: false,
         }
     }
@@ -386,10 +491,15 @@ impl<'b> Collector<'b> {
                 ..b
             });
         }
+        let has_section = g.html.is_some() && (self.paged || self.games <= HTML_GAME_LIMIT);
+        if let Some(mut held) = g.held {
+            held.section = has_section.then_some(self.index.len());
+            self.held.insert(self.games, *held);
+        }
         if self.biggest.len() > 2 * RECHECKED {
             self.trim_biggest(RECHECKED);
         }
-        if g.html.is_some() && (self.paged || self.games <= HTML_GAME_LIMIT) {
+        if has_section {
             let flags = g
                 .sides
                 .map(|(w, b)| (w.blunders + b.blunders, w.mistakes + b.mistakes));
@@ -404,11 +514,13 @@ impl<'b> Collector<'b> {
                 status: g.status,
                 page: self.paged.then(|| page_of(self.index.len())),
             });
+            self.sections.push(g.html.as_ref().map_or(0, String::len));
             return g.html;
         }
         None
     }
 
+    /// Keeps the `keep` largest blunders, and the games of those only.
     fn trim_biggest(&mut self, keep: usize) {
         self.biggest.sort_by(|a, b| {
             b.drop()
@@ -417,6 +529,8 @@ impl<'b> Collector<'b> {
                 .then(a.anchor.cmp(&b.anchor))
         });
         self.biggest.truncate(keep);
+        let listed: BTreeSet<u64> = self.biggest.iter().map(|b| b.ordinal).collect();
+        self.held.retain(|ordinal, _| listed.contains(ordinal));
     }
 
     /// The [`RECHECKED`] largest blunders, to be judged again before the list is made
@@ -427,35 +541,73 @@ impl<'b> Collector<'b> {
             return Vec::new();
         }
         self.trim_biggest(RECHECKED);
-        self.biggest.iter().map(|b| b.check.clone()).collect()
+        let held = &self.held;
+        self.biggest.retain(|b| held.contains_key(&b.ordinal));
+        self.biggest
+            .iter()
+            .map(|b| Searcher::new(&held[&b.ordinal].game).move_to_check(b.ply - 1))
+            .collect()
     }
 
-    /// Takes the new verdicts on [`Collector::blunders_to_recheck`]'s moves, in its order:
-    /// the ones that are still blunders keep their place, with the deeper search's figures
-    /// and best move; the others leave the list.
-    pub fn rechecked(&mut self, again: Vec<MoveAnalysis>) {
+    /// Takes the new verdicts on [`Collector::blunders_to_recheck`]'s moves, in its order, as
+    /// the verdicts of those moves: each replaces the move's in its game's analysis (whose
+    /// counts and accuracies follow, in the players' table, the totals and the index too);
+    /// the moves that are still blunders keep their place in the list, with the new figures
+    /// and best move, the others leave it. Each game judged again that has a section gets it
+    /// made again by `section` ([`Collector::replaced`]).
+    pub fn rechecked(&mut self, again: Vec<MoveAnalysis>, section: impl Fn(&HeldGame) -> String) {
         if self.rechecked.is_some() {
             return;
         }
         let checked = self.biggest.len();
-        let mut held = Vec::with_capacity(checked);
-        for (mut b, m) in std::mem::take(&mut self.biggest).into_iter().zip(again) {
-            if m.judgement() != Some(Judgement::Blunder) {
+        let mut kept = Vec::with_capacity(checked);
+        let mut changed = BTreeSet::new();
+        for (b, m) in std::mem::take(&mut self.biggest).into_iter().zip(again) {
+            let Some(held) = self.held.get_mut(&b.ordinal) else {
                 continue;
+            };
+            let old = (held.analysis.white, held.analysis.black);
+            held.analysis.rejudge(&held.game, m);
+            let new = (held.analysis.white, held.analysis.black);
+            for (name, old, new) in [(&held.white, &old.0, &new.0), (&held.black, &old.1, &new.1)] {
+                if let Some(player) = self.players.get_mut(name) {
+                    player.replace(old, new);
+                }
+                self.totals.replace(old, new);
             }
-            b.before = win_percent(m.verdict.wc_before);
-            b.after = win_percent(m.verdict.wc_after);
-            if let Some(best) = m.best {
-                let legal = b.check.position().legal_moves(b.check.variant());
-                b.best = best.notation(&legal, b.numeric);
+            if let Some(row) = held.section.and_then(|i| self.index.get_mut(i)) {
+                row.flags = Some((
+                    new.0.blunders + new.1.blunders,
+                    new.0.mistakes + new.1.mistakes,
+                ));
             }
-            held.push(b);
+            changed.insert(b.ordinal);
+            let m = &held.analysis.moves[b.ply - 1];
+            if m.judgement() == Some(Judgement::Blunder) {
+                let again = FlagBrief::of(
+                    &held.game,
+                    m,
+                    &held.anchor,
+                    &b.game,
+                    &held.white,
+                    &held.black,
+                );
+                kept.push(FlagBrief {
+                    ordinal: b.ordinal,
+                    ..again
+                });
+            }
+        }
+        for held in changed.iter().filter_map(|ordinal| self.held.get(ordinal)) {
+            if let Some(number) = held.section {
+                self.replaced.insert(number, section(held));
+            }
         }
         self.rechecked = Some(Rechecked {
             checked,
-            held: held.len(),
+            held: kept.len(),
         });
-        self.biggest = held;
+        self.biggest = kept;
         self.trim_biggest(BIGGEST_SHOWN);
     }
 

@@ -2,14 +2,14 @@
 //! flags, the first positions) and, with HTML, its section, rendered while the game and its
 //! analysis are at hand; the sink adds the result to a [`Collector`](crate::collect::Collector).
 
-use crate::collect::{game_anchor, is_numeric, move_anchor, FlagBrief, GameOut, Status};
+use crate::collect::{game_anchor, FlagBrief, GameOut, HeldGame, Status};
 use crate::html::game::{game_section, unreadable_section, GameView};
-use drafti_analysis::judge::{win_percent, Judgement};
-use drafti_analysis::{GameAnalysis, MoveAnalysis, MoveToCheck, Searcher};
+use drafti_analysis::judge::Judgement;
+use drafti_analysis::GameAnalysis;
 use drafti_archive::batch::GameJob;
 use drafti_archive::openings::{Book, Classification, CLASSIFY_PLIES};
 use drafti_archive::replay::ReplayedGame;
-use drafti_rules::{move_number, Color};
+use drafti_rules::Color;
 
 /// How the workers treat each game.
 pub struct WorkSettings<'a> {
@@ -49,6 +49,7 @@ pub fn describe(
                 sides: None,
                 positions: 0,
                 blunders: Vec::new(),
+                held: None,
                 opening_window: Vec::new(),
                 html,
             };
@@ -64,19 +65,12 @@ pub fn describe(
     let white = tag_or_unknown(&game, "White");
     let black = tag_or_unknown(&game, "Black");
     let label = format!("{} game {}", job.file, job.raw.index + 1);
-    let mut blunders = Vec::new();
-    if let Some(a) = &analysis {
-        let mut searcher = None;
-        for m in a.flagged() {
-            if m.judgement() != Some(Judgement::Blunder) {
-                continue;
-            }
-            let check = searcher
-                .get_or_insert_with(|| Searcher::new(&game))
-                .move_to_check(m.ply - 1);
-            blunders.push(brief(&game, m, check, &anchor, &label, &white, &black));
-        }
-    }
+    let blunders: Vec<FlagBrief> = analysis
+        .iter()
+        .flat_map(|a| a.flagged())
+        .filter(|m| m.judgement() == Some(Judgement::Blunder))
+        .map(|m| FlagBrief::of(&game, m, &anchor, &label, &white, &black))
+        .collect();
     let html = settings.html.then(|| {
         game_section(&GameView {
             anchor: &anchor,
@@ -94,24 +88,49 @@ pub fn describe(
         .take(3)
         .map(|p| format!("{}:{}: {}", p.span.line, p.span.column, p.message))
         .collect();
+    let sides = analysis.as_ref().map(|a| (a.white, a.black));
+    let positions = analysis.as_ref().map_or(0, |a| a.positions);
+    let opening_window = game.positions[..window].to_vec();
+    let (result, plies, first_mover) = (
+        game.played_result(),
+        game.record.moves.nodes.len(),
+        game.first_mover,
+    );
+    let warnings = game.warnings().count();
+    // A game with a blunder the summary may list is kept, to be judged again and shown anew.
+    let held = match analysis {
+        Some(analysis) if !blunders.is_empty() => Some(Box::new(HeldGame {
+            game,
+            analysis,
+            file: job.file.to_string(),
+            index: job.raw.index,
+            anchor: anchor.clone(),
+            opening,
+            white: white.clone(),
+            black: black.clone(),
+            section: None,
+        })),
+        _ => None,
+    };
     GameOut {
         file_index: job.file_index,
         index: job.raw.index,
         anchor,
-        result: game.played_result(),
-        plies: game.record.moves.nodes.len(),
-        first_mover: game.first_mover,
+        result,
+        plies,
+        first_mover,
         status: if valid {
             Status::Valid
         } else {
             Status::Invalid
         },
         errors,
-        warnings: game.warnings().count(),
-        sides: analysis.as_ref().map(|a| (a.white, a.black)),
-        positions: analysis.as_ref().map_or(0, |a| a.positions),
+        warnings,
+        sides,
+        positions,
         blunders,
-        opening_window: game.positions[..window].to_vec(),
+        held,
+        opening_window,
         html,
         white,
         black,
@@ -139,46 +158,6 @@ pub fn opening_as_played(game: &ReplayedGame, c: &Classification<'_>) -> String 
     }
 }
 
-/// The summary's record of a flagged move.
-fn brief(
-    game: &ReplayedGame,
-    m: &MoveAnalysis,
-    check: MoveToCheck,
-    anchor: &str,
-    label: &str,
-    white: &str,
-    black: &str,
-) -> FlagBrief {
-    let before = &game.positions[m.ply - 1];
-    let legal = before.legal_moves(game.variant);
-    let numeric = is_numeric(game);
-    let symbol = m.judgement().map_or("", |j| j.symbol());
-    FlagBrief {
-        anchor: move_anchor(anchor, m.ply),
-        game: label.to_string(),
-        player: match m.mover {
-            Color::White => white.to_string(),
-            Color::Black => black.to_string(),
-        },
-        mover: m.mover,
-        text: format!(
-            "{} {}{}",
-            move_number(game.first_mover, m.ply),
-            game.record.moves.nodes[m.ply - 1].mv.text,
-            symbol
-        ),
-        before: win_percent(m.verdict.wc_before),
-        after: win_percent(m.verdict.wc_after),
-        best: m
-            .best
-            .map(|b| b.notation(&legal, numeric))
-            .unwrap_or_default(),
-        ordinal: 0,
-        check,
-        numeric,
-    }
-}
-
 /// A tag's value, or `?` when it is missing or empty.
 pub fn tag_or_unknown(game: &ReplayedGame, name: &str) -> String {
     game.record
@@ -187,4 +166,19 @@ pub fn tag_or_unknown(game: &ReplayedGame, name: &str) -> String {
         .filter(|v| !v.is_empty())
         .unwrap_or("?")
         .to_string()
+}
+
+/// The section of a game kept for the re-check, made from its analysis as the re-check left
+/// it (what `describe` made of the game before, with the new verdicts).
+pub fn held_section(h: &HeldGame) -> String {
+    game_section(&GameView {
+        anchor: &h.anchor,
+        file: &h.file,
+        index: h.index,
+        game: &h.game,
+        analysis: Some(&h.analysis),
+        opening: h.opening.as_deref(),
+        white: &h.white,
+        black: &h.black,
+    })
 }

@@ -6,11 +6,13 @@
 //! ```text
 //! the caller's batch (drafti_archive::batch::run_games: parse + replay, in input order)
 //!   worker, per game: describe ─▶ GameOut { figures, flags, first positions,
-//!                                           the game's HTML section }
-//!   sink: Collector::add ─▶ tallies, players, openings, biggest blunders, index of games
-//!         └─ the section it returns ─▶ a scratch writer (one file) │ html::pages::Pages
-//! end: text::summary::write_summary │ html::pages::write_single (head and summary,
-//!      sections, tail) │ Pages::finish (the last page, then index.html)
+//!                                           the game's HTML section, the game if it has a blunder }
+//!   sink: Collector::add ─▶ tallies, players, openings, biggest blunders (and their games),
+//!         index of games │ the section it returns ─▶ a scratch writer of the caller's
+//! end: Collector::blunders_to_recheck ─▶ (the caller: drafti_analysis::recheck_blunders)
+//!      ─▶ Collector::rechecked: the verdicts into their games' analyses, counts and sections
+//!      ─▶ text::summary::write_summary │ html::pages::write_single (head and summary,
+//!         sections, tail) │ html::pages::write_pages (pages of games, then index.html)
 //! ```
 //!
 //! Modules, by concept, each using only the ones before it: [`svg`] board diagrams and the

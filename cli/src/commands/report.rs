@@ -24,7 +24,7 @@ use drafti_archive::batch::{GameJob, Input};
 use drafti_archive::openings::Book;
 use drafti_archive::replay::ReplayOptions;
 use drafti_report::collect::{Collector, GameOut, RunInfo};
-use drafti_report::describe::{describe, WorkSettings};
+use drafti_report::describe::{describe, held_section, WorkSettings};
 use drafti_report::html::games_text;
 use drafti_report::text::summary::write_summary;
 use drafti_report::{counted, thousands};
@@ -210,7 +210,7 @@ fn finish(
     let started = std::time::Instant::now();
     let blunders = collector.blunders_to_recheck();
     let again = worker_pool(jobs, "report")?.install(|| recheck_blunders(&blunders, tables));
-    collector.rechecked(again);
+    collector.rechecked(again, held_section);
     if let Some(r) = collector.rechecked {
         eprintln!(
             "{} of the summary judged again deeper in {:.1} s: {} held up",

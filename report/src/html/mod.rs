@@ -15,7 +15,7 @@ pub mod game;
 pub mod pages;
 pub mod viewer;
 
-use crate::collect::{Collector, IndexRow, RunInfo, Status, PAGE_GAMES};
+use crate::collect::{win_text, Collector, IndexRow, RunInfo, Status, PAGE_GAMES};
 use crate::svg::escape;
 use crate::thousands;
 use drafti_analysis::judge::{
@@ -23,11 +23,6 @@ use drafti_analysis::judge::{
 };
 use drafti_archive::openings::{RowKind, CLASSIFY_PLIES};
 use std::fmt::Write as _;
-
-/// A percentage without decimals, rounded half up (as the page's script rounds).
-fn percent0(x: f64) -> String {
-    format!("{}", x.round() as i64)
-}
 
 /// The page's one way back to the index of games, fixed in a corner (a link in every game's
 /// heading cost the bundled corpus's report 76 KB).
@@ -194,7 +189,7 @@ fn biggest_blunders(out: &mut String, c: &mut Collector<'_>) {
     if biggest.is_empty() {
         out.push_str("<p>None found.</p>");
     } else {
-        out.push_str(r#"<div class="scroll"><table><tr><th>move</th><th>player</th><th class="r">win%</th><th>best</th><th>game</th></tr>"#);
+        out.push_str(r#"<div class="scroll"><table><tr><th>move</th><th>player</th><th class="r">winning chances</th><th>best</th><th>game</th></tr>"#);
         for b in &biggest {
             let mv = match game_href(&c.index, &b.anchor) {
                 Some(href) => format!(r#"<a class="jb" href="{href}">{}</a>"#, escape(&b.text)),
@@ -205,8 +200,8 @@ fn biggest_blunders(out: &mut String, c: &mut Collector<'_>) {
                 r#"<tr><td>{mv}</td><td>{} ({})</td><td class="r">{} → {}</td><td class="best">{}</td><td>{}</td></tr>"#,
                 escape(&b.player),
                 b.mover.name(),
-                percent0(b.before),
-                percent0(b.after),
+                win_text(b.before),
+                win_text(b.after),
                 escape(&b.best),
                 escape(&b.game)
             );

@@ -2,7 +2,7 @@
 //! blunders, the openings table, and a few lines on how to read them. It holds no timing, so
 //! the same input and search limits always give the same text.
 
-use crate::collect::{Collector, RunInfo};
+use crate::collect::{win_text, Collector, RunInfo};
 use crate::thousands;
 use drafti_analysis::judge::{BLUNDER_DROP, INACCURACY_DROP, MISTAKE_DROP};
 use drafti_archive::openings::{RowKind, CLASSIFY_PLIES};
@@ -212,10 +212,10 @@ fn biggest_blunders(out: &mut String, c: &mut Collector<'_>) {
         for b in biggest.iter().take(BLUNDERS_SHOWN) {
             let _ = writeln!(
                 out,
-                "  {:move_width$}  {:>3.0}% -> {:>3.0}%  best {:8} {} ({}), {}",
+                "  {:move_width$}  {:>4} -> {:>4}  best {:8} {} ({}), {}",
                 b.text,
-                b.before,
-                b.after,
+                win_text(b.before),
+                win_text(b.after),
                 b.best,
                 b.player,
                 b.mover.name(),
