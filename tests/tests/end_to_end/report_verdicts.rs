@@ -306,6 +306,25 @@ fn a_blunder_the_recheck_drops_is_no_blunder_anywhere() {
             .contains(r#"<span class="n">0</span><span class="l">blunders ??</span>"#),
         "the card of the summary"
     );
+    // A folder of pages, whose game pages are cut once the re-check is made, says the same.
+    let dir = drafti_tests::temp_dir("verdicts-pages").join("pages");
+    let output = drafti()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args([
+            "report",
+            USSR_44,
+            "--variant",
+            "russian",
+            "--jobs",
+            "1",
+            "--html-dir",
+        ])
+        .arg(&dir)
+        .output()
+        .expect("drafti runs");
+    assert_eq!(output.status.code(), Some(0));
+    let page = std::fs::read_to_string(dir.join("games-0001.html")).unwrap();
+    assert_eq!(article(&page, "g1-1"), game);
 }
 
 #[test]
