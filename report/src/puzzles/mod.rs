@@ -50,6 +50,7 @@ use drafti_analysis::puzzles::{
     Checked, Collection, Entry, GainKind, Puzzle, Source, Stats, VERIFY_FACTOR,
 };
 use drafti_analysis::selfplay::mainline;
+use drafti_analysis::Score;
 use drafti_pdn::{Comment, GameRecord, GameResult, Line, MoveNode, ResultToken, Tag};
 use drafti_rules::{Color, Move, Position, Variant};
 use serde::Serialize;
@@ -247,28 +248,6 @@ struct SourceJson<'a> {
     round: Option<&'a str>,
 }
 
-/// A score as numbers, as `drafti search --json` gives one: `cp` (centi-men, for the side to
-/// move; `null` when proven), `win_in` / `loss_in` (plies; `null` unless proven), and `text`
-/// as the text output writes it (`+2.61`, `win in 5`).
-#[derive(Serialize)]
-struct ScoreJson {
-    text: String,
-    cp: Option<i32>,
-    win_in: Option<u32>,
-    loss_in: Option<u32>,
-}
-
-impl ScoreJson {
-    fn of(score: drafti_analysis::Score) -> ScoreJson {
-        ScoreJson {
-            text: score.to_string(),
-            cp: score.as_centi_men(),
-            win_in: score.win_distance(),
-            loss_in: score.loss_distance(),
-        }
-    }
-}
-
 #[derive(Serialize)]
 struct PuzzleJson<'a> {
     number: usize,
@@ -286,8 +265,8 @@ struct PuzzleJson<'a> {
     lost: usize,
     depth: u32,
     difficulty: u8,
-    score: ScoreJson,
-    second: Option<ScoreJson>,
+    score: Score,
+    second: Option<Score>,
     exact: bool,
     occurrences: u64,
     sources: Vec<SourceJson<'a>>,
@@ -336,8 +315,8 @@ pub fn json_entry(number: usize, e: &Entry) -> String {
         lost: p.themes.lost,
         depth: p.depth,
         difficulty: p.difficulty,
-        score: ScoreJson::of(p.score),
-        second: p.second.map(ScoreJson::of),
+        score: p.score,
+        second: p.second,
         exact: p.exact,
         occurrences: e.occurrences,
         sources: e
