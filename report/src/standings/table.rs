@@ -1,4 +1,4 @@
-//! What the standings' text and CSV share: aligned columns and CSV fields.
+//! The standings' aligned text columns, shared by the tables of every format.
 
 use crate::visible;
 use std::io::Write;
@@ -35,26 +35,4 @@ pub(crate) fn table<W: Write, I: Iterator<Item = Vec<String>>>(
         writeln!(out, "{}", line.trim_end())?;
     }
     Ok(())
-}
-
-/// A CSV field: quoted when it holds a comma, a quote, or a line break (quotes doubled).
-pub(crate) fn csv_field(value: &str) -> String {
-    if value.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", value.replace('"', "\"\""))
-    } else {
-        value.to_string()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn csv_fields_are_quoted_when_needed() {
-        assert_eq!(csv_field("Amina"), "Amina");
-        assert_eq!(csv_field("Juma, Amina"), "\"Juma, Amina\"");
-        assert_eq!(csv_field("Amina \"Queen\""), "\"Amina \"\"Queen\"\"\"");
-        assert_eq!(csv_field("a\nb"), "\"a\nb\"");
-    }
 }

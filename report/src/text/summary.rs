@@ -3,7 +3,7 @@
 //! the same input and search limits always give the same text.
 
 use crate::collect::{win_text, Collector, RunInfo};
-use crate::thousands;
+use crate::{thousands, visible};
 use drafti_analysis::judge::{BLUNDER_DROP, INACCURACY_DROP, MISTAKE_DROP};
 use drafti_archive::openings::{RowKind, CLASSIFY_PLIES};
 use std::fmt::Write as _;
@@ -110,7 +110,7 @@ fn summary(c: &mut Collector<'_>, info: &RunInfo) -> String {
             "  Invalid games are not analysed. First errors (drafti validate shows them all):"
         );
         for e in &c.errors {
-            let _ = writeln!(out, "    {}: {}", e.game, e.error);
+            let _ = writeln!(out, "    {}: {}", visible(&e.game), visible(&e.error));
         }
     }
 
@@ -140,10 +140,11 @@ fn players(out: &mut String, c: &mut Collector<'_>) {
         thousands(c.positions)
     );
     let players = c.players_sorted();
+    // Names come from the archive: control characters are shown, not sent to the terminal.
     let name_width = players
         .iter()
         .take(PLAYERS_SHOWN)
-        .map(|(n, _)| n.chars().count().min(24))
+        .map(|(n, _)| visible(n).chars().count().min(24))
         .max()
         .unwrap_or(6)
         .max(6);
@@ -156,7 +157,7 @@ fn players(out: &mut String, c: &mut Collector<'_>) {
         let _ = writeln!(
             out,
             "  {:name_width$}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6}  {:>6}  {:>7}  {:>8}",
-            fit(name, 24),
+            fit(&visible(name), 24),
             thousands(p.games),
             pct(p.score_pct()),
             thousands(p.moves),
@@ -217,9 +218,9 @@ fn biggest_blunders(out: &mut String, c: &mut Collector<'_>) {
                 win_text(b.before),
                 win_text(b.after),
                 b.best,
-                b.player,
+                visible(&b.player),
                 b.mover.name(),
-                b.game
+                visible(&b.game)
             );
         }
     }
