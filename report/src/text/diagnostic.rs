@@ -177,7 +177,7 @@ pub fn variant_note(file: &str, guess: &VariantGuess) -> Option<String> {
 ///
 /// ```
 /// use drafti_archive::validation::VariantGuess;
-/// use drafti_report::diagnostic::variant_refusal;
+/// use drafti_report::text::diagnostic::variant_refusal;
 ///
 /// let guess = VariantGuess { untagged: 102, invalid: 2, valid_as: [0, 2] };
 /// assert_eq!(
