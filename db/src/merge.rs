@@ -89,8 +89,9 @@ pub fn merge_parts(paths: &[PathBuf], out: &Path) -> Result<Meta, MergeError> {
         for s in streams.iter_mut() {
             match s.peek() {
                 Some(Ok(g)) if smallest.is_none_or(|k| g.key < k) => smallest = Some(g.key),
+                Some(Ok(_)) => {}
                 Some(Err(_)) => return s.next(),
-                _ => {}
+                None => {}
             }
         }
         let key = smallest?;
