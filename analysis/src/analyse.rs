@@ -31,7 +31,7 @@ use crate::judge::{
 };
 use drafti_archive::replay::ReplayedGame;
 use drafti_engine::egtb::{Tables, Value};
-use drafti_engine::{Config, Engine, Limits, Score, SearchResult};
+use drafti_engine::{Config, Engine, Limits, Score, SearchResult, StopFlag};
 use drafti_pdn::{Comment, GameRecord, Nag};
 use drafti_rules::{Color, Game, Move, Position, Variant};
 use rayon::prelude::*;
@@ -114,6 +114,9 @@ pub struct AnalysisOptions {
     /// shipped): another setting is a candidate to measure (`drafti bench --quality
     /// --engine`), never the analysis's default.
     pub engine: Config,
+    /// Raised from another thread, every search of the analysis stops at once (its results
+    /// are then meaningless): how a caller that goes away (Ctrl-C in Python) ends the work.
+    pub stop: StopFlag,
 }
 
 /// The endgame tables of the analysis, at most one set per variant.
@@ -204,6 +207,7 @@ impl Default for AnalysisOptions {
             tt_mb: DEFAULT_TT_MB,
             tables: EndgameTables::default(),
             engine: Config::default(),
+            stop: StopFlag::new(),
         }
     }
 }
@@ -1030,6 +1034,7 @@ impl Searcher<'_> {
             |engine| {
                 engine.clear();
                 engine.set_keep_table(true);
+                engine.set_stop_flag(options.stop.clone());
                 use_tables(engine, tables);
                 let mut nodes = 0;
                 let search = |engine: &mut Engine, i: usize| -> PositionEval {
@@ -1098,6 +1103,8 @@ impl Searcher<'_> {
                     evals.push(eval);
                 }
                 engine.set_keep_table(false);
+                // The engine is the thread's: later work has a flag of its own.
+                engine.set_stop_flag(StopFlag::new());
                 evals.reverse();
                 moves.reverse();
                 SegmentResult {
