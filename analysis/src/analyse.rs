@@ -1032,7 +1032,11 @@ impl Searcher<'_> {
             options.tt_mb,
             &options.engine,
             |engine| {
-                engine.clear();
+                // Stopped, the segment's searches end at once and their results are dropped:
+                // the table's clearing is the only work left worth skipping.
+                if !options.stop.is_raised() {
+                    engine.clear();
+                }
                 engine.set_keep_table(true);
                 engine.set_stop_flag(options.stop.clone());
                 use_tables(engine, tables);
