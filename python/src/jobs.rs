@@ -26,7 +26,10 @@ use drafti_analysis::preset::Preset;
 use drafti_analysis::puzzles::{mine_game, Collection, PuzzleOptions, DEFAULT_NODES};
 use drafti_analysis::{AnalysisOptions, AnalysisOverrides};
 use drafti_archive::batch::{run_games, BatchError, BatchOptions, Input};
-use drafti_archive::openings::{Book, Classification, OpeningStats, CLASSIFY_PLIES};
+use drafti_archive::input::Fingerprint;
+use drafti_archive::openings::{
+    ArchiveIdentity, Book, Classification, OpeningStats, CLASSIFY_PLIES,
+};
 use drafti_archive::replay::ReplayOptions;
 use drafti_archive::validation::{
     names_no_variant, valid_under, validated, GameLine, Validated, VariantGuess,
@@ -976,14 +979,20 @@ pub fn openings<'py>(
             },
             ..BatchOptions::default()
         };
-        let inputs = opened.inputs;
+        let mut inputs = opened.inputs;
+        // What was read: the `all` row's archive identity, as the command line writes it.
+        let fingerprint = Fingerprint::default();
+        for input in &mut inputs {
+            let reader = std::mem::replace(&mut input.reader, Box::new(std::io::empty()));
+            input.reader = fingerprint.wrap(reader);
+        }
         let cancel = Cancel {
             reading: opened.cancel,
             ..Cancel::default()
         };
         let job = spawn(cancel, move |tx, cancel| {
             let mut stats = OpeningStats::new(&book, plies);
-            run_games(
+            let summary = run_games(
                 inputs,
                 &options,
                 |_| {},
@@ -1039,7 +1048,14 @@ pub fn openings<'py>(
             )
             .map_err(batch_failure)?;
             if !per_game {
-                for row in stats.rows(min_games) {
+                let mut rows = stats.rows(min_games);
+                rows[0].archive = Some(ArchiveIdentity {
+                    inputs: names.clone(),
+                    games: summary.games + summary.skipped,
+                    bytes: fingerprint.bytes(),
+                    crc32: format!("{:08x}", fingerprint.crc32()),
+                });
+                for row in rows {
                     if tx.send(Msg::Row(OpeningRow::Stats(row))).is_err() {
                         return Err(None);
                     }

@@ -11,6 +11,7 @@
 //! | `engine` | `Engine`, `SearchResult`, `Line`, `Score`, `Tables`, `TableValue`, `build_tables` | `drafti_engine` |
 //! | `hub` | `hub_serve` (the engine on stdin/stdout, `python -m drafti.hub`) | `drafti_hub::engine` |
 //! | `interrupt` | (long calls that Ctrl-C stops, with their work) | |
+//! | `explore` | `explore` | `drafti_db` (an index of `drafti index build`) |
 //! | `sources` | (paths and file objects as inputs) | `drafti_archive::input` |
 //! | `args` | (integer arguments checked by name) | |
 //! | `errors` | `DraftiError` and its subclasses, `VariantWarning`; the panic boundary | |
@@ -21,6 +22,7 @@
 mod args;
 mod engine;
 mod errors;
+mod explore;
 mod game;
 mod hub;
 mod interrupt;
@@ -62,6 +64,7 @@ fn _drafti(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(jobs::puzzles, m)?)?;
     m.add_function(wrap_pyfunction!(engine::build_tables, m)?)?;
     m.add_function(wrap_pyfunction!(hub::hub_serve, m)?)?;
+    m.add_function(wrap_pyfunction!(explore::explore, m)?)?;
     m.add_function(wrap_pyfunction!(errors::_check_panic_boundary, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     // `drafti.ENGINE` is made on first use (a search: not at import).
