@@ -918,7 +918,7 @@ struct OpeningGame<'b> {
 
 /// A row of `openings`: the statistics table's, or a game's.
 enum OpeningRow {
-    Stats(drafti_archive::openings::StatsRow),
+    Stats(Box<drafti_archive::openings::StatsRow>),
     Game(PerGame),
 }
 
@@ -1056,7 +1056,7 @@ pub fn openings<'py>(
                     crc32: format!("{:08x}", fingerprint.crc32()),
                 });
                 for row in rows {
-                    if tx.send(Msg::Row(OpeningRow::Stats(row))).is_err() {
+                    if tx.send(Msg::Row(OpeningRow::Stats(Box::new(row)))).is_err() {
                         return Err(None);
                     }
                 }
