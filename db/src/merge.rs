@@ -88,11 +88,8 @@ pub fn merge_parts(paths: &[PathBuf], out: &Path) -> Result<Meta, MergeError> {
         let mut smallest = None;
         for s in streams.iter_mut() {
             match s.peek() {
-                Some(Ok(g)) => {
-                    if smallest.is_none_or(|k| g.key < k) {
-                        smallest = Some(g.key);
-                    }
-                }
+                Some(Ok(g)) if smallest.is_none_or(|k| g.key < k) => smallest = Some(g.key),
+                Some(Ok(_)) => {}
                 Some(Err(_)) => return s.next(),
                 None => {}
             }

@@ -165,7 +165,7 @@ impl IndexWriter {
         let mut index = Vec::new();
         let mut at = 0u64;
         for (i, &len) in self.moves_lens.iter().enumerate() {
-            if i as u64 % MOVE_INDEX_STEP == 0 {
+            if (i as u64).is_multiple_of(MOVE_INDEX_STEP) {
                 index.extend_from_slice(&at.to_le_bytes());
             }
             at += len as u64;

@@ -14,7 +14,7 @@ conversion imports its library when called.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Callable, Iterator, List, Optional, Tuple, overload
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple, overload
 
 # A column: its name, its kind, whether it may be null, and how to get it from a row.
 # Kinds: "int", "float", "bool", "str", "list" (of str), "ints" (list of int) and "map"
@@ -280,13 +280,40 @@ def _number(text: Any) -> Optional[int]:
     return int(str(text).rstrip(".")) if text else None
 
 
-def _white(row: dict, field: str) -> Any:
-    """A score of the mover (``score_after``, ``proven_after``, ``win_after``) from White's
-    point of view."""
-    value = row.get(field)
-    if value is None or row.get("side") == "white":
-        return value
-    return 100.0 - value if field.startswith("win") else -value
+#: A field of the mover's score and the same field from White's side when Black moved.
+_FLIPPED = {"cp": "cp", "win_in": "loss_in", "loss_in": "win_in"}
+
+
+def _white(row: Dict[str, Any], field: str) -> Any:
+    """``field`` (``cp``, ``win_in``, ``loss_in`` of ``score_after``, or ``win_after``) of
+    the position after the move from White's point of view."""
+    white = row.get("side") == "white"
+    if field == "win_after":
+        value = row.get(field)
+        return value if value is None or white else 100.0 - value
+    score = row.get("score_after") or {}
+    if white:
+        return score.get(field)
+    value = score.get(_FLIPPED[field])
+    return -value if field == "cp" and value is not None else value
+
+
+_SCORE_FIELDS: Sequence[Tuple[str, str]] = (
+    ("cp", "int"),
+    ("win_in", "int"),
+    ("loss_in", "int"),
+    ("text", "str"),
+)
+
+
+def _score_columns(key: str) -> List[Column]:
+    """The columns of the score ``key`` (a score's one JSON form: exactly one of ``cp``,
+    ``win_in``, ``loss_in`` set, and ``text``), named as ``drafti analyze --json-moves``
+    names them: ``{key}_cp``, ``{key}_win_in``, ``{key}_loss_in``, ``{key}_text``."""
+    return [
+        _col(f"{key}_{field}", kind, True, lambda r, f=field: (r.get(key) or {}).get(f))
+        for field, kind in _SCORE_FIELDS
+    ]
 
 
 _MOVE_COLUMNS: Sequence[Column] = (
@@ -295,19 +322,19 @@ _MOVE_COLUMNS: Sequence[Column] = (
     _col("white", "str", True),
     _col("black", "str", True),
     _col("result", "str", True),
+    _col("variant", "str", True),
     _col("ply", "int"),
     _col("move_number", "int", False, lambda r: _number(r.get("move_number"))),
     _col("side", "str"),
     _col("player", "str", True, lambda r: r.get(r.get("side") or "")),
     _col("move", "str"),
-    _col("score_before", "int", True),
-    _col("score_after", "int", True),
-    _col("proven_before", "int", True),
-    _col("proven_after", "int", True),
+    *_score_columns("score_before"),
+    *_score_columns("score_after"),
     _col("win_before", "float"),
     _col("win_after", "float"),
-    _col("score_white", "int", True, lambda r: _white(r, "score_after")),
-    _col("proven_white", "int", True, lambda r: _white(r, "proven_after")),
+    _col("score_white_cp", "int", True, lambda r: _white(r, "cp")),
+    _col("score_white_win_in", "int", True, lambda r: _white(r, "win_in")),
+    _col("score_white_loss_in", "int", True, lambda r: _white(r, "loss_in")),
     _col("win_white", "float", False, lambda r: _white(r, "win_after")),
     _col("accuracy", "float"),
     _col("best", "str", True),
@@ -328,7 +355,9 @@ class AnalysisRows(Rows):
     The table (one row per game): ``file``, ``index``, ``line``, ``white``, ``black``,
     ``result``, ``variant``, ``plies``, ``status``, ``positions``, ``nodes``, each side's
     ``moves``, ``inaccuracies``, ``mistakes``, ``blunders`` and ``accuracy``
-    (``white_accuracy`` …), ``final_score`` / ``final_proven``, ``errors`` (count) and
+    (``white_accuracy`` …), ``final_score_cp`` / ``final_score_win_in`` /
+    ``final_score_loss_in`` / ``final_score_text`` (the last position's score), ``errors``
+    (count) and
     ``search`` (the settings). ``moves()`` is the table of every move."""
 
     _columns = (
@@ -354,8 +383,7 @@ class AnalysisRows(Rows):
                 ("accuracy", "float"),
             )
         ],
-        _col("final_score", "int", True),
-        _col("final_proven", "int", True),
+        *_score_columns("final_score"),
         _col("errors", "int", False, _count("errors")),
         _col("search", "str"),
     )
@@ -366,21 +394,24 @@ class AnalysisRows(Rows):
         return self._rows[0].get("run") if self._rows else None
 
     def moves(self) -> Table:
-        """One row per move of every analysed game: the game (``file``, ``index``,
-        ``white``, ``black``, ``result``) and the move's evaluation: ``ply``,
-        ``move_number`` (an int: 8 for ``8.`` and ``8...``), ``side``, ``player`` (the
-        mover's name), ``move``, ``score_before`` / ``score_after`` (centi-men from the
-        mover's side) or ``proven_before`` / ``proven_after`` (±plies to a forced end),
-        ``win_before`` / ``win_after`` (the mover's win %), the position after the move from
-        White's point of view (``score_white``, ``proven_white``, ``win_white``, as
-        python-chess's ``score.white()``), ``accuracy``, ``best``, ``pv``,
+        """One row per move of every analysed game, as ``drafti analyze --json-moves`` writes
+        them: the game (``file``, ``index``, ``white``, ``black``, ``result``, ``variant``)
+        and the move's evaluation: ``ply``, ``move_number`` (an int: 8 for ``8.`` and
+        ``8...``), ``side``, ``player`` (the mover's name), ``move``, the scores before and
+        after the move from the mover's side as ``drafti analyze --json-moves`` names them
+        (``score_before_cp`` centi-men, or ``score_before_win_in`` / ``score_before_loss_in``
+        plies to a forced end, ``score_before_text``; ``score_after_…`` likewise),
+        ``win_before`` / ``win_after`` (the mover's win %), the position after the move
+        from White's point of view (``score_white_cp``, ``score_white_win_in``,
+        ``score_white_loss_in``, ``win_white``, as python-chess's ``score.white()``),
+        ``accuracy``, ``best``, ``pv``,
         ``judgement`` (``inaccuracy``, ``mistake``, ``blunder`` or null), ``reason``,
         ``depth``, ``confirmed_depth``, ``unsettled``, ``exact``."""
         records = []
         for row in self._rows:
             for m in row.get("moves") or ():
                 rec = dict(m)
-                for key in ("file", "index", "white", "black", "result"):
+                for key in ("file", "index", "white", "black", "result", "variant"):
                     rec[key] = row.get(key)
                 records.append({n: g(rec) for n, _, _, g in _MOVE_COLUMNS})
         return Table(_MOVE_COLUMNS, records)

@@ -23,7 +23,7 @@ use crate::sources::{encoding_arg, open_sources, warn_detected, Detected, Opened
 use drafti_analysis::batch::{analyse_archive, ArchiveOptions};
 use drafti_analysis::json;
 use drafti_analysis::preset::Preset;
-use drafti_analysis::puzzles::{mine_game, Collection, PuzzleOptions, DEFAULT_NODES};
+use drafti_analysis::puzzles::{mine, Collection, PuzzleOptions, DEFAULT_NODES};
 use drafti_analysis::{AnalysisOptions, AnalysisOverrides};
 use drafti_archive::batch::{run_games, BatchError, BatchOptions, Input};
 use drafti_archive::input::Fingerprint;
@@ -398,7 +398,7 @@ impl VariantNotes {
     /// Warns once per input that has a note (and forgets them).
     fn warn(&mut self, py: Python<'_>) -> PyResult<()> {
         for (name, guess) in self.names.iter().zip(std::mem::take(&mut self.guesses)) {
-            let Some(note) = drafti_report::diagnostic::variant_note(name, &guess) else {
+            let Some(note) = drafti_report::text::diagnostic::variant_note(name, &guess) else {
                 continue;
             };
             let note = note.strip_prefix("note: ").unwrap_or(&note);
@@ -1132,22 +1132,7 @@ pub fn puzzles<'py>(
                 inputs,
                 &batch,
                 |_| {},
-                |job| match &job.game {
-                    Ok(game) => mine_game(game, &options)
-                        .found
-                        .into_iter()
-                        .map(|f| {
-                            let source = drafti_report::puzzles::source(
-                                job.file,
-                                job.raw.index,
-                                game,
-                                f.ply,
-                            );
-                            (f.puzzle, source)
-                        })
-                        .collect(),
-                    Err(_) => Vec::new(),
-                },
+                |job| mine(&job, &options).found,
                 |found: Vec<_>| -> Result<(), ()> {
                     if cancel.raised() {
                         return Err(());

@@ -131,8 +131,11 @@ def test_scores_from_whites_side():
     rows = drafti.analyze(CORPUS / "showcase.pdn", depth=2, verify=False).moves()
     for r in rows:
         sign = 1 if r["side"] == "white" else -1
-        if r["score_after"] is not None:
-            assert r["score_white"] == sign * r["score_after"]
+        if r["score_after_cp"] is not None:
+            assert r["score_white_cp"] == sign * r["score_after_cp"]
+        win, loss = ("win_in", "loss_in") if sign == 1 else ("loss_in", "win_in")
+        assert r["score_white_win_in"] == r[f"score_after_{win}"]
+        assert r["score_white_loss_in"] == r[f"score_after_{loss}"]
         assert abs(r["win_white"] - (r["win_after"] if sign == 1 else 100 - r["win_after"])) < 1e-9
         assert isinstance(r["move_number"], int) and r["player"] == r[r["side"]]
     with pytest.raises(ValueError, match="pov: unknown colour"):
