@@ -91,7 +91,7 @@ fn classes(py: Python<'_>) -> &Classes {
                     py,
                     "VariantError",
                     &[&b, &value],
-                    "A name that is no variant (tz, czech, russian), or a position for other \
+                    "A name that is no variant (tz, tzdraft, czech, russian), or a position for other \
                      rules than the engine's or the tables'.",
                 )?,
                 square: class(
