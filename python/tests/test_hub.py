@@ -22,7 +22,7 @@ def engine():
 
 def test_the_engine_declares_itself(engine):
     assert engine.id["name"] == "drafti"
-    assert engine.options["variant"].values == ["tz", "czech", "russian"]
+    assert engine.options["variant"].values == ["tz", "czech", "russian", "tzdraft"]
     assert engine.options["hash"].type == "int" and engine.options["hash"].max == 16384
 
 
