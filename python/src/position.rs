@@ -263,9 +263,7 @@ impl PyOutcome {
             Outcome::Draw(DrawReason::TzDraftThirtyMoves) => Some("tzdraft_thirty_moves"),
             Outcome::Draw(DrawReason::TzDraftThreeKings) => Some("tzdraft_three_kings"),
             Outcome::Draw(DrawReason::TzDraftEndgame) => Some("tzdraft_endgame"),
-            Outcome::Draw(DrawReason::TzDraftKingAgainstKing) => {
-                Some("tzdraft_king_against_king")
-            }
+            Outcome::Draw(DrawReason::TzDraftKingAgainstKing) => Some("tzdraft_king_against_king"),
             Outcome::Win(_) => None,
         }
     }
