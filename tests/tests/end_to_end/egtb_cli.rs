@@ -553,3 +553,79 @@ fn probe_shows_law_3s_claim() {
     assert_eq!(json["value"], "draw");
     assert!(json.get("claim").is_none(), "{json}");
 }
+
+/// Issue 41: a table whose header is damaged (the first count of its signature set to 0xFE,
+/// checksum left as it was) panicked every command that opened the tables, `egtb info`
+/// included, and every searching command when the file was in the default folder, with no
+/// flag given. Now each says "corrupt endgame table" naming the file, exit 2; the default
+/// folder's error says how to go on (`--no-egtb`), which then works.
+#[test]
+fn a_damaged_header_is_an_error_naming_the_file_in_every_command() {
+    let root = tempfile::tempdir().unwrap();
+    let tables = root.path().join("tables");
+    let t = tables.to_str().unwrap();
+    run(&["egtb", "build", "--pieces", "2", "--dir", t], 0);
+    let file = tables.join("tz/KvK.egtb");
+    let mut bytes = std::fs::read(&file).unwrap();
+    bytes[16] = 0xFE;
+    std::fs::write(&file, bytes).unwrap();
+    let named = |out: &str| {
+        assert!(
+            out.contains("KvK.egtb: corrupt endgame table") && !out.contains("panicked"),
+            "{out}"
+        );
+    };
+    for args in [
+        vec!["egtb", "info", "--dir", t],
+        vec!["egtb", "verify", "--dir", t],
+        vec!["egtb", "probe", "--fen", "W:WK1:BK30", "--dir", t],
+        vec!["search", "--fen", "W:WK1:BK30", "--egtb", t, "--depth", "2"],
+    ] {
+        named(&run(&args, 2));
+    }
+    // The same file in the default folder, no flag given.
+    let cache = root.path().join("cache");
+    std::fs::create_dir_all(cache.join("drafti/egtb/tz")).unwrap();
+    std::fs::copy(&file, cache.join("drafti/egtb/tz/KvK.egtb")).unwrap();
+    let game = root.path().join("game.pdn");
+    std::fs::write(&game, "1. c3-d4 f6-g5 2. g3-h4 g7-f6 1-0\n").unwrap();
+    let g = game.to_str().unwrap();
+    let html = root.path().join("report.html");
+    for args in [
+        vec!["analyze", "--nodes", "100", g],
+        vec!["report", "--nodes", "100", g],
+        vec![
+            "report",
+            "--nodes",
+            "100",
+            "--html",
+            html.to_str().unwrap(),
+            g,
+        ],
+        vec!["search", "--fen", "W:WK1:BK30", "--depth", "2"],
+        vec!["puzzles", "--nodes", "100", g],
+    ] {
+        let out = drafti()
+            .env("XDG_CACHE_HOME", &cache)
+            .args(&args)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        named(&stderr);
+        assert!(stderr.contains("--no-egtb"), "{args:?}: {stderr}");
+        let mut without = args.clone();
+        without.push("--no-egtb");
+        let out = drafti()
+            .env("XDG_CACHE_HOME", &cache)
+            .args(&without)
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{without:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
