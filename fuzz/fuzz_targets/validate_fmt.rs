@@ -41,7 +41,7 @@ fuzz_target!(|data: &[u8]| {
         };
         let game = replay(record, &options);
         for notation in [Notation::Source, Notation::Numeric] {
-            let Some(canonical) = canonical_record(&game, notation, false) else {
+            let Ok(canonical) = canonical_record(&game, notation, false) else {
                 continue;
             };
             let text = write_game(&canonical);

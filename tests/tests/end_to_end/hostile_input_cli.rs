@@ -888,3 +888,64 @@ fn d41_a_stray_brace_in_an_archive_one_game_a_line_costs_one_game() {
         assert_eq!(found[102]["line"].as_u64(), Some(103), "{eol:?}");
     }
 }
+
+/// Issue 41: `--help` and `--version` to a full disk exited 0 without a word. Now every
+/// command's help and version, and `help`, report the write error (exit 2).
+#[cfg(unix)]
+#[test]
+fn d41_help_and_version_report_a_write_error() {
+    let commands: [&[&str]; 22] = [
+        &[],
+        &["validate"],
+        &["analyze"],
+        &["standings"],
+        &["fmt"],
+        &["selfplay"],
+        &["openings"],
+        &["report"],
+        &["puzzles"],
+        &["perft"],
+        &["moves"],
+        &["show"],
+        &["search"],
+        &["hub"],
+        &["match"],
+        &["egtb"],
+        &["egtb", "build"],
+        &["egtb", "probe"],
+        &["egtb", "verify"],
+        &["egtb", "info"],
+        &["import", "tzdraft"],
+        &["bench"],
+    ];
+    for command in commands {
+        for (flag, what) in [
+            ("--help", "help"),
+            ("-h", "help"),
+            ("--version", "version"),
+            ("-V", "version"),
+        ] {
+            let mut args = command.to_vec();
+            args.push(flag);
+            let (code, stderr) = drafti_into_full_disk(&args);
+            assert_eq!(code, Some(2), "{args:?}: {stderr}");
+            assert_eq!(
+                stderr,
+                format!("drafti: cannot write the {what}: No space left on device (os error 28)\n"),
+                "{args:?}"
+            );
+        }
+    }
+    for args in [&["help"][..], &["help", "egtb"], &["egtb", "help", "build"]] {
+        let (code, stderr) = drafti_into_full_disk(args);
+        assert_eq!(code, Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("cannot write the help"),
+            "{args:?}: {stderr}"
+        );
+    }
+    // Where the output is read, nothing changes.
+    let r = run(&["--version"]);
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""));
+    assert!(r.stdout.starts_with("drafti "), "{}", r.stdout);
+}
