@@ -236,15 +236,17 @@ impl Part {
             }
         }
         let at = self.at(self.line);
-        let game: json::Game = match serde_json::from_str(&text) {
+        // A byte-order mark (an editor saved the part) is no part of the JSON.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+        let game: json::Game = match serde_json::from_str(text) {
             Ok(game) => game,
             // A later format is named as such, not as whatever field it changed.
-            Err(e) => match later_format(&text) {
+            Err(e) => match later_format(text) {
                 Some(format) => return Err(PartError::Format { at, format }),
                 None => {
                     return Err(PartError::Malformed {
                         at,
-                        what: json_error(&e),
+                        what: json_error(text, &e),
                     })
                 }
             },
@@ -263,11 +265,31 @@ impl Part {
     }
 }
 
-/// serde_json's message with its position as a column (the line is the part's).
-fn json_error(e: &serde_json::Error) -> String {
-    let text = e.to_string();
-    let what = text.split(" at line ").next().unwrap_or(&text);
-    format!("{what} (column {})", e.column())
+/// What is wrong with a line's JSON, with its column (the line is the part's): serde_json's
+/// words for a field that is missing or of the wrong type, plain words for text that is not
+/// JSON or is cut short.
+fn json_error(text: &str, e: &serde_json::Error) -> String {
+    use serde_json::error::Category;
+    let column = e.column();
+    // serde_json stops a byte or more into a word that is no JSON (`these` fails at `h`, as
+    // it could have been `true`): a line that is not an object is no JSON from its start.
+    let start = text.len() - text.trim_start().len() + 1;
+    match e.classify() {
+        Category::Syntax if !text.trim_start().starts_with('{') => {
+            format!("not JSON from column {start}")
+        }
+        // The line break or its end inside a string or an object: the line was cut.
+        Category::Eof => "the line ends inside its JSON (cut short?)".to_string(),
+        Category::Syntax if e.line() > 1 => {
+            "the line ends inside its JSON (cut short?)".to_string()
+        }
+        Category::Syntax => format!("not JSON from column {column}"),
+        Category::Data | Category::Io => {
+            let text = e.to_string();
+            let what = text.split(" at line ").next().unwrap_or(&text);
+            format!("{what} (column {column})")
+        }
+    }
 }
 
 /// The games of all parts, merged into input order.

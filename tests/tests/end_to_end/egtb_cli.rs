@@ -629,3 +629,95 @@ fn a_damaged_header_is_an_error_naming_the_file_in_every_command() {
         );
     }
 }
+
+/// Issue 41: a position without its table was refused as `(they have at most 3 pieces)`,
+/// also when the position had at most 3 and only its own table was missing. Now the
+/// message says which of the two, and the command that builds the table.
+#[test]
+fn a_position_without_its_table_says_why_and_how_to_build_it() {
+    let root = tempfile::tempdir().unwrap();
+    let r = root.path().to_str().unwrap();
+    run(
+        &[
+            "egtb",
+            "build",
+            "--variant",
+            "russian",
+            "--pieces",
+            "3",
+            "--dir",
+            r,
+        ],
+        0,
+    );
+    let out = run(
+        &[
+            "egtb",
+            "probe",
+            "--variant",
+            "russian",
+            "--fen",
+            "W:WK1,K2:BK30,K29",
+            "--dir",
+            r,
+        ],
+        2,
+    );
+    assert_eq!(
+        out,
+        format!(
+            "drafti: cannot probe W:WK1,K2:BK29,K30: it has 4 pieces, and the tables in \
+             {r}/russian have at most 3 (drafti egtb build --variant russian --signature KKvKK \
+             --dir {r} builds its table)\n"
+        )
+    );
+    std::fs::remove_file(root.path().join("russian/KvKK.egtb")).unwrap();
+    let out = run(
+        &[
+            "egtb",
+            "probe",
+            "--variant",
+            "russian",
+            "--fen",
+            "W:WK1:BK30,K29",
+            "--dir",
+            r,
+        ],
+        2,
+    );
+    assert_eq!(
+        out,
+        format!(
+            "drafti: cannot probe W:WK1:BK29,K30: its table KvKK is missing, \
+             {r}/russian/KvKK.egtb (drafti egtb build --variant russian --signature KvKK --dir \
+             {r} builds it)\n"
+        )
+    );
+    // The command it gives builds the table, and the probe answers.
+    run(
+        &[
+            "egtb",
+            "build",
+            "--variant",
+            "russian",
+            "--signature",
+            "KvKK",
+            "--dir",
+            r,
+        ],
+        0,
+    );
+    run(
+        &[
+            "egtb",
+            "probe",
+            "--variant",
+            "russian",
+            "--fen",
+            "W:WK1:BK30,K29",
+            "--dir",
+            r,
+        ],
+        0,
+    );
+}
