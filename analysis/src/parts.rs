@@ -16,6 +16,7 @@
 use crate::batch::ArchiveGame;
 use crate::json::{self, GameError, FORMAT};
 use drafti_archive::batch::{Input, Shard};
+use drafti_archive::json_lines;
 use drafti_archive::replay::{replay, ReplayOptions, ReplayedGame};
 use drafti_pdn::{parse_game, RawGame};
 use drafti_rules::Variant;
@@ -237,7 +238,7 @@ impl Part {
         }
         let at = self.at(self.line);
         // A byte-order mark (an editor saved the part) is no part of the JSON.
-        let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+        let text = json_lines::without_bom(&text);
         let game: json::Game = match serde_json::from_str(text) {
             Ok(game) => game,
             // A later format is named as such, not as whatever field it changed.
@@ -246,7 +247,7 @@ impl Part {
                 None => {
                     return Err(PartError::Malformed {
                         at,
-                        what: json_error(text, &e),
+                        what: json_lines::line_problem(text, &e),
                     })
                 }
             },
@@ -262,33 +263,6 @@ impl Part {
         }
         self.head = Some((game, self.line));
         Ok(())
-    }
-}
-
-/// What is wrong with a line's JSON, with its column (the line is the part's): serde_json's
-/// words for a field that is missing or of the wrong type, plain words for text that is not
-/// JSON or is cut short.
-fn json_error(text: &str, e: &serde_json::Error) -> String {
-    use serde_json::error::Category;
-    let column = e.column();
-    // serde_json stops a byte or more into a word that is no JSON (`these` fails at `h`, as
-    // it could have been `true`): a line that is not an object is no JSON from its start.
-    let start = text.len() - text.trim_start().len() + 1;
-    match e.classify() {
-        Category::Syntax if !text.trim_start().starts_with('{') => {
-            format!("not JSON from column {start}")
-        }
-        // The line break or its end inside a string or an object: the line was cut.
-        Category::Eof => "the line ends inside its JSON (cut short?)".to_string(),
-        Category::Syntax if e.line() > 1 => {
-            "the line ends inside its JSON (cut short?)".to_string()
-        }
-        Category::Syntax => format!("not JSON from column {column}"),
-        Category::Data | Category::Io => {
-            let text = e.to_string();
-            let what = text.split(" at line ").next().unwrap_or(&text);
-            format!("{what} (column {column})")
-        }
     }
 }
 

@@ -11,6 +11,7 @@
 pub mod batch;
 pub mod import;
 pub mod input;
+pub mod json_lines;
 pub mod openings;
 pub mod replay;
 pub mod standings;

@@ -8,6 +8,7 @@ use crate::input::{open_inputs, EncodingArg};
 use crate::progress::Progress;
 use crate::runner::warn_empty_inputs;
 use drafti_archive::batch::{run_games, BatchError, BatchOptions, GameJob, Shard};
+use drafti_archive::input;
 use drafti_archive::openings::{
     discover, merge_rows, parse_part, Book, Classification, OpeningStats, StatsRow, CLASSIFY_PLIES,
 };
@@ -17,7 +18,7 @@ use drafti_report::openings::{
     write_candidates, write_per_game, write_rows, Format, PerGame, PER_GAME_CSV,
 };
 use drafti_rules::{Color, Position, Variant};
-use std::io::{BufWriter, Write};
+use std::io::{BufWriter, Read, Write};
 use std::process::ExitCode;
 
 /// The tree's default depth, and with `--discover`.
@@ -284,8 +285,17 @@ fn merge(args: &Args, book: &Book, format: Format) -> CommandResult {
     }
     let mut parts = Vec::new();
     for path in parts_files {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| CliError::new(format!("cannot read {path}: {e}")))?;
+        // Opened as every input is (a folder, a binary file named as such), read whole.
+        let (mut reader, _) =
+            input::open_file_of(path, "the JSON output of drafti openings --json")
+                .map_err(|e| CliError::new(e.0))?;
+        let mut text = String::new();
+        reader.read_to_string(&mut text).map_err(|e| {
+            CliError::new(match e.kind() {
+                std::io::ErrorKind::InvalidData => format!("cannot read {path}: not UTF-8 text"),
+                _ => format!("cannot read {path}: {}", input::describe(&e)),
+            })
+        })?;
         parts.push(parse_part(&text).map_err(|e| CliError::new(format!("{path}: {e}")))?);
     }
     let rows = merge_rows(parts, args.min_games)?;
