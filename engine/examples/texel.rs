@@ -23,8 +23,8 @@
 //! position (with its result) counts once.
 #![allow(clippy::print_stdout, clippy::print_stderr, clippy::exit)]
 
-use drafti_engine::tuning::{self, Weights, GROUPS, PARAMS, UNIT};
-use drafti_engine::{Engine, Limits};
+use drafti_engine::tuning::{self, Weights, GROUPS, PARAMS, REGIONS, REGION_STATES, UNIT};
+use drafti_engine::{Engine, Limits, Score};
 use drafti_rules::{Color, DrawLaws, Game, MoveList, Outcome, Position, Variant};
 use std::io::{BufRead, BufWriter, Write};
 use std::sync::Arc;
@@ -49,26 +49,37 @@ fn main() {
         Some("init") => print!("{}", hand_set().to_text(HAND_HEADER)),
         Some("gen") => {
             let weights = value("--weights").map(|p| Arc::new(load(&p)));
-            generate(
-                number("--games", 1000.0) as u64,
-                number("--nodes", 5000.0) as u64,
-                number("--seed", 1.0) as u64,
-                number("--jobs", 2.0) as usize,
-                weights,
-            );
+            let variant: Variant = value("--variant")
+                .map_or(Ok(Variant::Tanzanian), |v| v.parse())
+                .expect("--variant tz|czech|russian");
+            let settings = Generation {
+                variant,
+                from: number("--from", 0.0) as u64,
+                games: number("--games", 1000.0) as u64,
+                nodes: number("--nodes", 5000.0) as u64,
+                balance: number("--balance", 60.0) as i32,
+                seed: number("--seed", 1.0) as u64,
+                jobs: number("--jobs", 2.0) as usize,
+            };
+            generate(&settings, weights);
         }
         Some("fit") => {
-            let data = value("--data").expect("--data FILE[,FILE]");
             let start = value("--start").map_or_else(hand_set, |p| load(&p));
-            fit(
-                &data,
-                start,
-                number("--epochs", 400.0) as usize,
-                number("--rate", 1.0),
-                number("--l2", 1e-7),
-                number("--jobs", 2.0) as usize,
-                value("--k").map(|k| k.parse().expect("--k a number")),
-            );
+            let settings = Fit {
+                data: value("--data").expect("--data FILE[,FILE]"),
+                variant: value("--variant")
+                    .map_or(Ok(Variant::Tanzanian), |v| v.parse())
+                    .expect("--variant tz|czech|russian"),
+                epochs: number("--epochs", 400.0) as usize,
+                rate: number("--rate", 1.0),
+                l2: number("--l2", 1e-7),
+                lambda: number("--lambda", 1.0),
+                holdout: number("--holdout", 10.0) as u64,
+                jobs: number("--jobs", 2.0) as usize,
+                k: value("--k").map(|k| k.parse().expect("--k a number")),
+                regions: number("--regions", REGIONS as f64) as usize,
+            };
+            fit(&settings, start);
         }
         _ => {
             eprintln!("usage: texel init | gen [--games N --nodes N --seed S --jobs J --weights W] | fit --data F [--start W --epochs N --rate R --l2 L --k K --jobs J]");
@@ -132,54 +143,169 @@ fn hand_set() -> Weights {
 /// SplitMix64, the same everywhere.
 use drafti_rules::SplitMix64 as Rng;
 
-/// One self-play game: its quiet positions and White's result.
-fn play(engine: &mut Engine, nodes: u64, seed: u64, number: u64) -> (Vec<Position>, f64) {
-    let variant = Variant::Tanzanian;
+/// A quiet position of a self-play game and the score the engine's search gave it (from
+/// White's side), the label beside the game's result.
+struct Labelled {
+    pos: Position,
+    score: Score,
+}
+
+/// The search score from White's side as the data file writes it: centi-men, or `w N` / `l N`
+/// for a proven win or loss of White in N plies.
+fn score_text(score: Score, turn: Color) -> String {
+    let score = if turn == Color::White { score } else { -score };
+    match (
+        score.as_centi_men(),
+        score.win_distance(),
+        score.loss_distance(),
+    ) {
+        (Some(cp), _, _) => cp.to_string(),
+        (None, Some(n), _) => format!("w{n}"),
+        (None, _, Some(n)) => format!("l{n}"),
+        _ => "0".to_string(),
+    }
+}
+
+/// Random opening plies are redrawn (up to this many times) while a short search calls the
+/// position lopsided, so the games start balanced.
+const OPENING_TRIES: u32 = 20;
+/// The short search that judges an opening's balance.
+const OPENING_CHECK_NODES: u64 = 2_000;
+
+/// A game is adjudicated drawn from this ply on once its searches have called it even
+/// (within `DRAWN_MARGIN` centi-men) for `DRAWN_PLIES` plies in a row.
+const DRAWN_FROM_PLY: usize = 100;
+const DRAWN_PLIES: usize = 20;
+const DRAWN_MARGIN: i32 = 10;
+
+/// One self-play game: its quiet positions with their search scores, and White's result.
+fn play(
+    engine: &mut Engine,
+    variant: Variant,
+    nodes: u64,
+    balance: i32,
+    seed: u64,
+    number: u64,
+) -> (Vec<Labelled>, f64) {
     let mut rng = Rng::stream(seed, number);
-    let mut game = Game::new(Position::start(Color::White), variant);
-    let mut history = Vec::new();
     let mut list = MoveList::new();
-    let random_plies = 4 + rng.below(5);
+    // The opening: 6 to 12 random plies, drawn again while it is lopsided.
+    let mut game;
+    let mut history;
+    let mut tries = 0;
+    loop {
+        game = Game::new(Position::start(Color::White), variant);
+        history = Vec::new();
+        let random_plies = 6 + rng.below(7);
+        for _ in 0..random_plies {
+            if game.outcome().is_some() {
+                break;
+            }
+            let pos = *game.position();
+            pos.generate_moves(variant, &mut list);
+            history.push(pos.hash_key());
+            game.play(&list[rng.below(list.len())]);
+        }
+        tries += 1;
+        if game.outcome().is_some() {
+            continue;
+        }
+        engine.clear();
+        let check = engine.search(
+            game.position(),
+            &Limits::nodes(OPENING_CHECK_NODES),
+            &history,
+            |_| {},
+        );
+        let even = check
+            .score
+            .as_centi_men()
+            .is_some_and(|cp| cp.abs() <= balance);
+        if even || tries >= OPENING_TRIES {
+            break;
+        }
+    }
     let mut positions = Vec::new();
     engine.clear();
+    // Plies in a row whose search called the game even (a drawn ending shuffling on), and
+    // a side's proven win once the search has seen it.
+    let mut even_plies = 0;
+    let mut adjudicated = None;
     for ply in 0..300 {
         if game.outcome().is_some() {
             break;
         }
         let pos = *game.position();
-        let mv = if ply < random_plies {
-            pos.generate_moves(variant, &mut list);
-            list[rng.below(list.len())]
+        let mut limits = Limits::nodes(nodes);
+        limits.king_count = game.king_count();
+        let noisy = rng.unit() < 0.1;
+        if noisy {
+            limits.multipv = 3;
+        }
+        let result = engine.search(&pos, &limits, &history, |_| {});
+        let Some(best) = result.best else { break };
+        if !pos.has_capture(variant) {
+            positions.push(Labelled {
+                pos,
+                score: result.score,
+            });
+        }
+        // A proven result ends the game (as tables adjudicate engine matches), and so does
+        // an even ending that stays even: their tails only repeat positions.
+        if result.score.win_distance().is_some() {
+            adjudicated = Some(if pos.turn() == Color::White { 1.0 } else { 0.0 });
+            break;
+        }
+        if result.score.loss_distance().is_some() {
+            adjudicated = Some(if pos.turn() == Color::White { 0.0 } else { 1.0 });
+            break;
+        }
+        even_plies = match result.score.as_centi_men() {
+            Some(cp) if cp.abs() <= DRAWN_MARGIN => even_plies + 1,
+            _ => 0,
+        };
+        if ply >= DRAWN_FROM_PLY && even_plies >= DRAWN_PLIES {
+            adjudicated = Some(0.5);
+            break;
+        }
+        let mv = if noisy && result.lines.len() > 1 {
+            result.lines[1 + rng.below(result.lines.len() - 1)].mv
         } else {
-            if !pos.has_capture(variant) {
-                positions.push(pos);
-            }
-            let mut limits = Limits::nodes(nodes);
-            limits.king_count = game.king_count();
-            let noisy = rng.unit() < 0.1;
-            if noisy {
-                limits.multipv = 3;
-            }
-            let result = engine.search(&pos, &limits, &history, |_| {});
-            let Some(best) = result.best else { break };
-            if noisy && result.lines.len() > 1 {
-                result.lines[1 + rng.below(result.lines.len() - 1)].mv
-            } else {
-                best
-            }
+            best
         };
         history.push(pos.hash_key());
         game.play(&mv);
     }
-    let result = match game.outcome() {
+    let result = adjudicated.unwrap_or(match game.outcome() {
         Some(Outcome::Win(Color::White)) => 1.0,
         Some(Outcome::Win(Color::Black)) => 0.0,
         _ => 0.5,
-    };
+    });
     (positions, result)
 }
 
-fn generate(games: u64, nodes: u64, seed: u64, jobs: usize, weights: Option<Arc<Weights>>) {
+/// What `gen` plays: games `from..from + games` of the seeded stream.
+struct Generation {
+    variant: Variant,
+    from: u64,
+    games: u64,
+    nodes: u64,
+    /// The largest opening imbalance (centi-men) kept.
+    balance: i32,
+    seed: u64,
+    jobs: usize,
+}
+
+fn generate(settings: &Generation, weights: Option<Arc<Weights>>) {
+    let &Generation {
+        variant,
+        from,
+        games,
+        nodes,
+        balance,
+        seed,
+        jobs,
+    } = settings;
     let started = Instant::now();
     let next = std::sync::atomic::AtomicU64::new(0);
     let (tx, rx) = std::sync::mpsc::channel();
@@ -189,7 +315,7 @@ fn generate(games: u64, nodes: u64, seed: u64, jobs: usize, weights: Option<Arc<
             let next = &next;
             let weights = weights.clone();
             scope.spawn(move || {
-                let mut engine = Engine::new(Variant::Tanzanian, 8);
+                let mut engine = Engine::new(variant, 8);
                 engine.set_keep_table(true);
                 if let Some(w) = weights {
                     engine.set_weights(&w);
@@ -199,7 +325,8 @@ fn generate(games: u64, nodes: u64, seed: u64, jobs: usize, weights: Option<Arc<
                     if i >= games {
                         break;
                     }
-                    if tx.send((i, play(&mut engine, nodes, seed, i))).is_err() {
+                    let game = play(&mut engine, variant, nodes, balance, seed, from + i);
+                    if tx.send((i, game)).is_err() {
                         break;
                     }
                 }
@@ -217,7 +344,15 @@ fn generate(games: u64, nodes: u64, seed: u64, jobs: usize, weights: Option<Arc<
             while let Some((positions, result)) = pending.remove(&done) {
                 results[(result * 2.0) as usize] += 1;
                 for p in &positions {
-                    writeln!(out, "{}\t{}", p.to_fen(), result).expect("writing");
+                    writeln!(
+                        out,
+                        "{}\t{}\t{}\t{}",
+                        p.pos.to_fen(),
+                        result,
+                        score_text(p.score, p.pos.turn()),
+                        from + done
+                    )
+                    .expect("writing");
                 }
                 count += positions.len() as u64;
                 done += 1;
@@ -243,32 +378,151 @@ fn generate(games: u64, nodes: u64, seed: u64, jobs: usize, weights: Option<Arc<
     });
 }
 
-/// A training position: the board and White's result.
+/// A training position: its features, White's mean game result, the mean win probability
+/// its search scores give White (the result again where the data has no score), and
+/// whether it is held out.
 struct Sample {
-    pos: Position,
+    f: tuning::Features,
     result: f32,
+    search: f32,
+    held_out: bool,
 }
 
-/// The samples of the data files, each distinct (position, result) once: long shuffles in
-/// drawn endings repeat positions, and should not weigh more for it.
-fn read_samples(paths: &str) -> Vec<Sample> {
-    let mut samples = Vec::new();
-    let mut seen = std::collections::HashSet::new();
+/// A search score from White's side as `gen` writes it: centi-men, or a proven White win
+/// or loss (`wN`, `lN`).
+enum Label {
+    CentiMen(f64),
+    Win,
+    Loss,
+}
+
+fn parse_label(text: &str) -> Option<Label> {
+    if text.starts_with('w') {
+        Some(Label::Win)
+    } else if text.starts_with('l') {
+        Some(Label::Loss)
+    } else {
+        text.parse().ok().map(Label::CentiMen)
+    }
+}
+
+/// One position of the data files, before merging its repetitions.
+struct Raw {
+    pos: Position,
+    result: f64,
+    label: Option<Label>,
+    game: Option<u64>,
+}
+
+fn read_raw(paths: &str) -> Vec<Raw> {
+    let mut raws = Vec::new();
     for path in paths.split(',') {
         let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{path}: {e}"));
-        for line in std::io::BufReader::new(file).lines() {
+        for (n, line) in std::io::BufReader::new(file).lines().enumerate() {
             let line = line.expect("reading");
-            let Some((fen, result)) = line.split_once('\t') else {
+            let mut fields = line.split('\t');
+            let (Some(fen), Some(result)) = (fields.next(), fields.next()) else {
                 continue;
             };
-            let pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
-            let result: f32 = result.trim().parse().expect("a result");
-            if seen.insert((pos.hash_key(), (result * 2.0) as u8)) {
-                samples.push(Sample { pos, result });
-            }
+            let pos =
+                Position::from_fen(fen).unwrap_or_else(|e| panic!("{path}:{}: {fen}: {e}", n + 1));
+            let result: f64 = result
+                .trim()
+                .parse()
+                .unwrap_or_else(|_| panic!("{path}:{}: a result", n + 1));
+            let label = fields.next().and_then(parse_label);
+            let game = fields.next().and_then(|g| g.trim().parse().ok());
+            raws.push(Raw {
+                pos,
+                result,
+                label,
+                game,
+            });
         }
     }
-    samples
+    raws
+}
+
+/// `k_s` such that `sigmoid(k_s · score)` best predicts the result (Newton's method on the
+/// log-likelihood over the positions with an estimate).
+fn fit_score_scale(raws: &[Raw]) -> f64 {
+    let pairs: Vec<(f64, f64)> = raws
+        .iter()
+        .filter_map(|r| match r.label {
+            Some(Label::CentiMen(cp)) => Some((cp, r.result)),
+            _ => None,
+        })
+        .collect();
+    newton_k(&pairs, 0.004)
+}
+
+/// The `k` of `P(White scores) = sigmoid(k · score)` that maximises the likelihood of
+/// `(score, result)` pairs.
+fn newton_k(pairs: &[(f64, f64)], start: f64) -> f64 {
+    let mut k = start;
+    for _ in 0..50 {
+        let (mut d1, mut d2) = (0.0, 0.0);
+        for &(s, y) in pairs {
+            let p = sigmoid(k * s);
+            d1 += (y - p) * s;
+            d2 -= p * (1.0 - p) * s * s;
+        }
+        if d2 >= 0.0 {
+            break;
+        }
+        let step = d1 / d2;
+        k -= step;
+        if step.abs() < 1e-10 {
+            break;
+        }
+    }
+    k
+}
+
+/// The samples of the data files: each distinct position once, its results and search
+/// probabilities averaged over its occurrences (openings repeat across games, drawn
+/// endings within one), held out when its first game is one of every `holdout` (whole
+/// games, so that no held-out game's positions are fitted), and `k_s` of the search scores.
+fn read_samples(paths: &str, laws: &DrawLaws, holdout: u64) -> (Vec<Sample>, f64) {
+    let raws = read_raw(paths);
+    let k_search = fit_score_scale(&raws);
+    let mut index = std::collections::HashMap::new();
+    // Sums of result and search probability, occurrences, held out, the first position.
+    let mut merged: Vec<(f64, f64, u32, bool, Position)> = Vec::new();
+    for (n, raw) in raws.iter().enumerate() {
+        let search = match raw.label {
+            Some(Label::CentiMen(cp)) => sigmoid(k_search * cp),
+            Some(Label::Win) => 1.0,
+            Some(Label::Loss) => 0.0,
+            None => raw.result,
+        };
+        let held_out = match raw.game {
+            Some(g) => g.is_multiple_of(holdout),
+            None => (n as u64).is_multiple_of(holdout),
+        };
+        let at = *index.entry(raw.pos.hash_key()).or_insert_with(|| {
+            merged.push((0.0, 0.0, 0, held_out, raw.pos));
+            merged.len() - 1
+        });
+        let m = &mut merged[at];
+        m.0 += raw.result;
+        m.1 += search;
+        m.2 += 1;
+    }
+    drop(raws);
+    let samples = merged
+        .into_iter()
+        .filter_map(|(r, s, count, held_out, pos)| {
+            let f = tuning::features(&pos, laws)?;
+            Some(Sample {
+                f,
+                result: (r / f64::from(count)) as f32,
+                search: (s / f64::from(count)) as f32,
+                held_out,
+            })
+        })
+        .collect();
+    (samples, k_search)
 }
 
 /// Chunks the data is cut into for the gradient (fixed, so the sum is the same for any
@@ -290,38 +544,83 @@ fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// Log-loss sums (training, held out) and, for training samples, the gradient.
+/// Cross-entropy of the prediction `q` against the target `t` (0 to 1).
+fn cross_entropy(t: f64, q: f64) -> f64 {
+    let q = q.clamp(1e-9, 1.0 - 1e-9);
+    -(t * q.ln() + (1.0 - t) * (1.0 - q).ln())
+}
+
+/// What one pass over the samples measured: the fitted samples' loss against their
+/// targets, and on the held-out samples the log-loss against the game results and the
+/// cross-entropy against the targets.
+#[derive(Default)]
+struct Losses {
+    fitted: f64,
+    n_fitted: usize,
+    held_result: f64,
+    held_target: f64,
+    n_held: usize,
+}
+
+impl Losses {
+    fn add(&mut self, other: &Losses) {
+        self.fitted += other.fitted;
+        self.n_fitted += other.n_fitted;
+        self.held_result += other.held_result;
+        self.held_target += other.held_target;
+        self.n_held += other.n_held;
+    }
+
+    /// Mean fitted loss, held-out log-loss against the results, against the targets.
+    fn means(&self) -> (f64, f64, f64) {
+        let n = self.n_held.max(1) as f64;
+        (
+            self.fitted / self.n_fitted.max(1) as f64,
+            self.held_result / n,
+            self.held_target / n,
+        )
+    }
+}
+
+/// The target of a sample: `lambda` of the game result, the rest of the search's score.
+fn target(s: &Sample, lambda: f64) -> f64 {
+    lambda * f64::from(s.result) + (1.0 - lambda) * f64::from(s.search)
+}
+
+/// Losses and, when asked, the gradient of the fitted samples' loss.
 fn pass(
-    samples: &[(tuning::Features, f32)],
+    samples: &[Sample],
     mg: &[f64],
     eg: &[f64],
     k: f64,
+    lambda: f64,
     jobs: usize,
     gradient: bool,
-) -> (f64, f64, usize, Vec<f64>, Vec<f64>) {
+) -> (Losses, Vec<f64>, Vec<f64>) {
     let chunk = samples.len().div_ceil(CHUNKS);
     let work = |c: usize| {
-        let (mut loss, mut held, mut nheld) = (0.0, 0.0, 0usize);
+        let mut losses = Losses::default();
         let (mut gmg, mut geg) = if gradient {
             (vec![0.0; PARAMS], vec![0.0; PARAMS])
         } else {
             (Vec::new(), Vec::new())
         };
-        let lo = c * chunk;
+        let lo = (c * chunk).min(samples.len());
         let hi = ((c + 1) * chunk).min(samples.len());
-        for (j, (f, y)) in samples[lo.min(hi)..hi].iter().enumerate() {
-            let s = model(f, mg, eg);
-            let q = sigmoid(k * s).clamp(1e-9, 1.0 - 1e-9);
-            let y = *y as f64;
-            let l = -(y * q.ln() + (1.0 - y) * (1.0 - q).ln());
-            if (lo + j).is_multiple_of(10) {
-                held += l;
-                nheld += 1;
+        for sample in &samples[lo..hi] {
+            let f = &sample.f;
+            let q = sigmoid(k * model(f, mg, eg));
+            let t = target(sample, lambda);
+            if sample.held_out {
+                losses.held_result += cross_entropy(f64::from(sample.result), q);
+                losses.held_target += cross_entropy(t, q);
+                losses.n_held += 1;
                 continue;
             }
-            loss += l;
+            losses.fitted += cross_entropy(t, q);
+            losses.n_fitted += 1;
             if gradient {
-                let d = (q - y) * k / f.divisor as f64;
+                let d = (q - t) * k / f.divisor as f64;
                 let p = f.pieces as f64 / 24.0;
                 for &(i, cnt) in &f.counts {
                     let g = d * cnt as f64;
@@ -330,7 +629,7 @@ fn pass(
                 }
             }
         }
-        (loss, held, nheld, gmg, geg)
+        (losses, gmg, geg)
     };
     let results: Vec<_> = std::thread::scope(|scope| {
         let per = CHUNKS.div_ceil(jobs.max(1));
@@ -349,12 +648,10 @@ fn pass(
             .flat_map(|h| h.join().expect("a worker"))
             .collect()
     });
-    let (mut loss, mut held, mut nheld) = (0.0, 0.0, 0);
+    let mut losses = Losses::default();
     let (mut gmg, mut geg) = (vec![0.0; PARAMS], vec![0.0; PARAMS]);
-    for (l, h, n, a, b) in results {
-        loss += l;
-        held += h;
-        nheld += n;
+    for (l, a, b) in results {
+        losses.add(&l);
         if gradient {
             for i in 0..PARAMS {
                 gmg[i] += a[i];
@@ -362,85 +659,91 @@ fn pass(
             }
         }
     }
-    (loss, held, nheld, gmg, geg)
+    (losses, gmg, geg)
 }
 
-#[allow(clippy::too_many_arguments)]
-fn fit(
-    data: &str,
-    start: Weights,
+/// What `fit` does.
+struct Fit {
+    data: String,
+    variant: Variant,
     epochs: usize,
     rate: f64,
     l2: f64,
+    lambda: f64,
+    holdout: u64,
     jobs: usize,
-    fixed_k: Option<f64>,
-) {
+    k: Option<f64>,
+    /// Pattern regions fitted (the first ones).
+    regions: usize,
+}
+
+fn fit(settings: &Fit, start: Weights) {
     let started = Instant::now();
-    let laws = DrawLaws::for_variant(Variant::Tanzanian);
-    let samples: Vec<(tuning::Features, f32)> = read_samples(data)
-        .into_iter()
-        .filter_map(|s| tuning::features(&s.pos, &laws).map(|f| (f, s.result)))
-        .collect();
-    let n_train = samples.len() - samples.len().div_ceil(10);
+    let laws = DrawLaws::for_variant(settings.variant);
+    let (samples, k_search) = read_samples(&settings.data, &laws, settings.holdout);
+    let n_held = samples.iter().filter(|s| s.held_out).count();
     eprintln!(
-        "{} positions ({n_train} to fit, the rest held out), features in {:.0} s",
+        "{} distinct positions ({} to fit, {n_held} of held-out games), features in {:.0} s; \
+         search scores: k_s = {k_search:.6}",
         samples.len(),
+        samples.len() - n_held,
         started.elapsed().as_secs_f64()
     );
     let unit = UNIT as f64;
     let mut mg: Vec<f64> = start.mg.iter().map(|&v| v as f64 / unit).collect();
     let mut eg: Vec<f64> = start.eg.iter().map(|&v| v as f64 / unit).collect();
 
-    // k on the starting weights: Newton's method on the (concave) log-likelihood.
-    let k = fixed_k.unwrap_or_else(|| {
-        let scores: Vec<(f64, f64)> = samples
+    // k on the starting weights against the results of the fitted positions.
+    let k = settings.k.unwrap_or_else(|| {
+        let pairs: Vec<(f64, f64)> = samples
             .iter()
-            .map(|(f, y)| (model(f, &mg, &eg), *y as f64))
+            .filter(|s| !s.held_out)
+            .map(|s| (model(&s.f, &mg, &eg), f64::from(s.result)))
             .collect();
-        let mut k = 0.004;
-        for _ in 0..50 {
-            let (mut d1, mut d2) = (0.0, 0.0);
-            for &(s, y) in &scores {
-                let p = sigmoid(k * s);
-                d1 += (y - p) * s;
-                d2 -= p * (1.0 - p) * s * s;
-            }
-            if d2 >= 0.0 {
-                break;
-            }
-            let step = d1 / d2;
-            k -= step;
-            if step.abs() < 1e-10 {
-                break;
-            }
-        }
-        k
+        newton_k(&pairs, 0.004)
     });
-    eprintln!("k = {k:.6}");
+    eprintln!("k = {k:.6}, lambda = {}", settings.lambda);
 
     // L2 towards the starting values (zero for the patterns): rarely seen features (kings
     // with a full board, say) stay near where they started instead of following noise.
-    let frozen: Vec<usize> = ["man", "king"]
-        .iter()
-        .filter_map(|name| GROUPS.iter().find(|g| g.name == *name).map(|g| g.offset))
-        .collect();
+    let mut frozen = vec![false; PARAMS];
+    for name in ["man", "king"] {
+        if let Some(g) = GROUPS.iter().find(|g| g.name == name) {
+            frozen[g.offset] = true;
+        }
+    }
+    // `--regions N`: only the first N pattern regions are fitted (the others stay as the
+    // start has them), to measure what the extra regions buy.
+    let pattern = tuning::PATTERN;
+    frozen[pattern + settings.regions * REGION_STATES..pattern + REGIONS * REGION_STATES]
+        .fill(true);
     let prior_mg = mg.clone();
     let prior_eg = eg.clone();
     let (b1, b2, eps): (f64, f64, f64) = (0.9, 0.999, 1e-8);
     let (mut m1, mut v1) = (vec![0.0; 2 * PARAMS], vec![0.0; 2 * PARAMS]);
-    let mut last = (0.0, 0.0);
-    for epoch in 0..=epochs {
-        let (loss, held, nheld, gmg, geg) = pass(&samples, &mg, &eg, k, jobs, epoch < epochs);
-        last = (loss / n_train as f64, held / nheld.max(1) as f64);
-        if epoch % 25 == 0 || epoch == epochs {
+    let mut last = (0.0, 0.0, 0.0);
+    let n_fit = (samples.len() - n_held).max(1) as f64;
+    for epoch in 0..=settings.epochs {
+        let (losses, gmg, geg) = pass(
+            &samples,
+            &mg,
+            &eg,
+            k,
+            settings.lambda,
+            settings.jobs,
+            epoch < settings.epochs,
+        );
+        last = losses.means();
+        if epoch % 25 == 0 || epoch == settings.epochs {
             eprintln!(
-                "epoch {epoch}: log-loss {:.5} held out {:.5} ({:.0} s)",
+                "epoch {epoch}: fitted loss {:.5}, held out: log-loss {:.5} (results), {:.5} (targets) ({:.0} s)",
                 last.0,
                 last.1,
+                last.2,
                 started.elapsed().as_secs_f64()
             );
         }
-        if epoch == epochs {
+        if epoch == settings.epochs {
             break;
         }
         let t = (epoch + 1) as i32;
@@ -448,7 +751,7 @@ fn fit(
             // A man's and a king's base values stay the nominal ones the engine exports
             // (`drafti_engine::MAN`, `KING`): the man-square and king terms carry the rest,
             // so "one man" keeps its meaning in every score shown.
-            if frozen.contains(&(i % PARAMS)) {
+            if frozen[i % PARAMS] {
                 continue;
             }
             let (w, g, prior) = if i < PARAMS {
@@ -456,12 +759,12 @@ fn fit(
             } else {
                 (&mut eg[i - PARAMS], geg[i - PARAMS], prior_eg[i - PARAMS])
             };
-            let g = g / n_train as f64 + 2.0 * l2 * (*w - prior);
+            let g = g / n_fit + 2.0 * settings.l2 * (*w - prior);
             m1[i] = b1 * m1[i] + (1.0 - b1) * g;
             v1[i] = b2 * v1[i] + (1.0 - b2) * g * g;
             let mh = m1[i] / (1.0 - b1.powi(t));
             let vh = v1[i] / (1.0 - b2.powi(t));
-            *w -= rate * mh / (vh.sqrt() + eps);
+            *w -= settings.rate * mh / (vh.sqrt() + eps);
         }
     }
     let out = Weights {
@@ -470,11 +773,21 @@ fn fit(
     };
     let header = format!(
         "drafti evaluation weights (tenths of a centi-man; opening and endgame values)\n\
-         fitted by: cargo run --release -p drafti-engine --example texel -- fit --data {data} --epochs {epochs} --rate {rate} --l2 {l2}\n\
-         {} positions, k = {k:.6}, log-loss {:.5}, held out {:.5}",
+         fitted by: texel fit --variant {} --data {} --epochs {} --rate {} --l2 {} --lambda {} --holdout {} --regions {}\n\
+         {} positions, k = {k:.6}, k_s = {k_search:.6}; held out ({n_held} positions of every {}th game): \
+         log-loss {:.5} against the results, {:.5} against the targets",
+        settings.variant,
+        settings.data,
+        settings.epochs,
+        settings.rate,
+        settings.l2,
+        settings.lambda,
+        settings.holdout,
+        settings.regions,
         samples.len(),
-        last.0,
-        last.1
+        settings.holdout,
+        last.1,
+        last.2
     );
     print!("{}", out.to_text(&header));
     eprintln!("done in {:.0} s", started.elapsed().as_secs_f64());

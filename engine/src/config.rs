@@ -1,27 +1,35 @@
 //! Switches for the engine's parts, so that each can be measured against the others in a
 //! match (`cargo run --release -p drafti-hub --example duel -- --a lmr=0`). The default is
-//! the engine as shipped; docs/engine.md says what each switch was worth.
+//! the engine as shipped; docs/engine.md says what each switch was worth. Ideas measured as
+//! losses are deleted (their figures stay in docs/lab/); live ones are built only with the
+//! crate's `search-ideas` feature.
 
 use std::fmt;
 
 macro_rules! config {
-    ($( $(#[doc = $doc:literal])* $field:ident $name:literal [$lo:literal, $hi:literal] = $default:expr; )*) => {
+    ($( $(#[doc = $doc:literal])* $(#[cfg($cfg:meta)])? $field:ident $name:literal [$lo:literal, $hi:literal] = $default:expr; )*) => {
         /// The engine's switches and search parameters (0 or 1 for on/off switches).
         /// [`Config::default`] is the shipped engine.
         #[derive(Clone, Debug, PartialEq, Eq)]
         pub struct Config {
-            $( $(#[doc = $doc])* pub $field: i32, )*
+            $( $(#[doc = $doc])* $(#[cfg($cfg)])? pub $field: i32, )*
         }
 
         impl Default for Config {
             fn default() -> Config {
-                Config { $( $field: $default, )* }
+                Config { $( $(#[cfg($cfg)])? $field: $default, )* }
             }
         }
 
         impl Config {
-            /// The names [`Config::set`] knows.
-            pub const NAMES: &'static [&'static str] = &[ $( $name ),* ];
+            /// The names [`Config::set`] knows (in this build: the search ideas only with
+            /// the `search-ideas` feature).
+            #[allow(clippy::vec_init_then_push)] // some pushes are cfg'd out
+            pub fn names() -> Vec<&'static str> {
+                let mut names = Vec::new();
+                $( $(#[cfg($cfg)])? names.push($name); )*
+                names
+            }
 
             /// Sets one switch by name from text (a number; `on`/`off` for 1/0).
             pub fn set(&mut self, name: &str, value: &str) -> Result<(), ConfigError> {
@@ -31,7 +39,7 @@ macro_rules! config {
                     _ => value.parse::<i32>().ok(),
                 };
                 match name {
-                    $( $name => {
+                    $( $(#[cfg($cfg)])? $name => {
                         self.$field = number
                             .filter(|v| ($lo..=$hi).contains(v))
                             .ok_or_else(|| ConfigError::BadValue {
@@ -44,60 +52,40 @@ macro_rules! config {
                 Ok(())
             }
 
+            #[allow(clippy::vec_init_then_push)] // some pushes are cfg'd out
             fn items(&self) -> Vec<(&'static str, i32, i32)> {
                 let d = Config::default();
-                vec![ $( ($name, self.$field, d.$field) ),* ]
+                let mut items = Vec::new();
+                $( $(#[cfg($cfg)])? items.push(($name, self.$field, d.$field)); )*
+                items
             }
         }
     };
 }
 
 config! {
-    /// Late-move reductions of quiet moves, re-searched at full depth when they beat alpha:
-    /// 0 none; 1 one ply from the 4th move on (not for moves the opponent must answer with
-    /// a capture); 2 `ln(depth) · ln(move number) / lmr_divisor`; 3 one ply from the 2nd
-    /// move (4th at PV nodes), two from the 5th outside PV nodes (as Scan does).
-    lmr "lmr" [0, 3] = 3;
-    /// The divisor of the logarithmic reduction, in hundredths.
-    lmr_divisor "lmr-divisor" [50, 1000] = 225;
-    /// Aspiration window at the root (hundredths of a man either side of the last
-    /// iteration's score, doubled on each failure; 0: a full window).
-    aspiration "aspiration" [0, 1000] = 0;
+    /// Scan-style late-move reductions of quiet moves, re-searched at full depth when they
+    /// beat alpha (see `reduction` in the search); 0 turns them off, for measuring.
+    lmr "lmr" [0, 1] = 1;
     /// ProbCut margin per ply of depth (hundredths of a man; 0: off): outside PV nodes, a
     /// shallower search (`probcut_keep` percent of the depth) that beats beta by
     /// `probcut × depth` predicts a cut-off. No null move: draughts is full of zugzwang.
+    /// A live idea (+76 Elo alone against the earlier one-ply reductions, nothing on top of
+    /// the Scan-style ones): built with the `search-ideas` feature only.
+    #[cfg(feature = "search-ideas")]
     probcut "probcut" [0, 1000] = 0;
     /// The smallest depth at which ProbCut is tried.
+    #[cfg(feature = "search-ideas")]
     probcut_depth "probcut-depth" [2, 20] = 3;
     /// ProbCut's shallower search keeps this percentage of the depth.
+    #[cfg(feature = "search-ideas")]
     probcut_keep "probcut-keep" [10, 90] = 40;
-    /// Singular extension, as Scan does it: at a PV node of depth 8 or more whose hash
-    /// entry is a lower bound or exact, at most 4 plies shallower than the node, with an
-    /// estimate (not a proven score), every other move is searched at depth − 4 with a null
-    /// window at the entry's score − 0.40 man (the law-3 claim, where it exists, counts as
-    /// another move); if all fail low, the hash move is searched a ply deeper. Not at the
-    /// root, and not where the node's single legal move is extended already (Scan's
-    /// `ext == 0`); the test search is stored in the table under the node's key mixed with
-    /// the left-out move (Scan's `key ^ skip_move`), and its cut-offs at the node teach the
-    /// move ordering nothing. One departure: Scan's ProbCut inside the test search forgets
-    /// the left-out move; here it keeps it out.
-    singular "singular" [0, 1] = 0;
-    /// Counter-moves in the move ordering.
+    /// Counter-moves in the move ordering (a live idea, `search-ideas` feature).
+    #[cfg(feature = "search-ideas")]
     counter_moves "counter-moves" [0, 1] = 0;
-    /// History kept apart for men's and kings' moves.
+    /// History kept apart for men's and kings' moves (a live idea, `search-ideas` feature).
+    #[cfg(feature = "search-ideas")]
     piece_history "piece-history" [0, 1] = 0;
-    /// Quiescence: a quiet position where the opponent threatens a capture is searched one
-    /// ply (every move) instead of evaluated.
-    qs_threat "qs-threat" [0, 1] = 0;
-    /// Quiescence: a quiet position with no king on the board, not under a capture threat,
-    /// is worth the better of its evaluation (the side may play a quiet move: a lower bound)
-    /// and each man's move after which the opponent must capture (an exchange or a
-    /// sacrifice), searched on by quiescence. Scan adds such moves too, picked by board
-    /// patterns; here every move that gives a capture is tried, and once per quiescence line
-    /// (Scan: at every such position). The budget is the one `qs-threat` spends: with both
-    /// on, a threatened position gets the threat's full ply (its moves include these) and
-    /// a quiet one the sacrifices, whichever comes first on the line.
-    qs_sacrifice "qs-sacrifice" [0, 1] = 0;
     /// With a time limit or a stop: a better root move found by the interrupted iteration
     /// is played (the iteration is otherwise thrown away).
     partial_iteration "partial-iteration" [0, 1] = 1;
@@ -106,13 +94,17 @@ config! {
     /// claim is one more option of that side at the node (0: the search ignores the law).
     /// The endgame tables always hold it: they are the game under the laws.
     law3 "law3" [0, 1] = 1;
+    /// The evaluation: 0 the pattern evaluation (`eval`), 1 the network (`nnue`, the
+    /// shipped `engine/data/nnue-tz.bin` unless `Engine::set_network` gives another). The
+    /// endgame knowledge and the draw laws stay on top of either.
+    nnue "nnue" [0, 1] = 0;
 }
 
 /// A switch that does not exist or a value it does not take.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ConfigError {
     /// No switch of that name.
-    #[error("unknown engine setting '{0}' (known: {known})", known = Config::NAMES.join(", "))]
+    #[error("unknown engine setting '{0}' (known: {known})", known = Config::names().join(", "))]
     Unknown(String),
     /// The value does not fit the switch.
     #[error("engine setting '{name}' does not take the value '{value}'")]
@@ -166,12 +158,9 @@ mod tests {
     fn settings_by_name() {
         let mut config = Config::default();
         assert_eq!(config.to_string(), "default");
-        config.apply("lmr=0, aspiration=25, qs-threat=on").unwrap();
-        assert_eq!(
-            (config.lmr, config.aspiration, config.qs_threat),
-            (0, 25, 1)
-        );
-        assert_eq!(config.to_string(), "lmr=0,aspiration=25,qs-threat=1");
+        config.apply("lmr=0, partial-iteration=off").unwrap();
+        assert_eq!((config.lmr, config.partial_iteration), (0, 0));
+        assert_eq!(config.to_string(), "lmr=0,partial-iteration=0");
         let mut again = Config::default();
         again.apply(&config.to_string()).unwrap();
         assert_eq!(again, config);
@@ -180,30 +169,53 @@ mod tests {
             Err(ConfigError::Unknown(_))
         ));
         assert!(matches!(
-            config.apply("lmr=7"),
+            config.apply("lmr=3"),
             Err(ConfigError::BadValue { .. })
         ));
         assert!(matches!(
-            config.apply("counter-moves=2"),
+            config.apply("law3=2"),
             Err(ConfigError::BadValue { .. })
         ));
         assert!(matches!(config.apply("lmr"), Err(ConfigError::Syntax(_))));
     }
 
     #[test]
+    fn measured_losses_are_gone() {
+        // Their figures are in docs/lab/search-changes-issue-14.md and docs/engine.md.
+        for name in [
+            "qs-threat",
+            "qs-sacrifice",
+            "singular",
+            "aspiration",
+            "lmr-divisor",
+        ] {
+            assert!(matches!(
+                Config::default().set(name, "1"),
+                Err(ConfigError::Unknown(_))
+            ));
+        }
+    }
+
+    #[cfg(feature = "search-ideas")]
+    #[test]
     fn search_ideas_are_off_and_round_trip() {
         let shipped = Config::default();
-        assert_eq!((shipped.singular, shipped.qs_sacrifice), (0, 0));
+        assert_eq!((shipped.probcut, shipped.counter_moves), (0, 0));
         let mut config = Config::default();
-        config.apply("singular=1,qs-sacrifice=1").unwrap();
-        assert_eq!((config.singular, config.qs_sacrifice), (1, 1));
-        assert_eq!(config.to_string(), "singular=1,qs-sacrifice=1");
+        config.apply("probcut=10,counter-moves=1").unwrap();
+        assert_eq!(config.to_string(), "probcut=10,counter-moves=1");
         let mut again = Config::default();
         again.apply(&config.to_string()).unwrap();
         assert_eq!(again, config);
+    }
+
+    #[cfg(not(feature = "search-ideas"))]
+    #[test]
+    fn search_ideas_need_their_feature() {
+        assert!(!Config::names().contains(&"probcut"));
         assert!(matches!(
-            config.apply("singular=2"),
-            Err(ConfigError::BadValue { .. })
+            Config::default().set("probcut", "10"),
+            Err(ConfigError::Unknown(_))
         ));
     }
 }

@@ -27,8 +27,8 @@
 use super::endgame;
 use super::geometry::{attacked_by_men, king_reach, CONE, MAIN_DIAGONAL};
 use super::laws::LawState;
-use super::weights::{self, Weights, REGIONS, REGION_STATES, UNIT};
-use drafti_rules::{Color, DrawLaws, Position};
+use super::weights::{self, Weights, BASE_REGIONS, REGIONS, REGION_SHIFTS, REGION_STATES, UNIT};
+use drafti_rules::{Color, DrawLaws, Position, Variant};
 
 /// A man's nominal value in hundredths of a man: the shipped weights' `man` (tested), for
 /// callers that count material (the puzzles' gains).
@@ -47,6 +47,12 @@ pub(crate) trait Sink {
     const FOLDED: bool = false;
     /// Feature `param` occurs `count` times (negative for the other side).
     fn add(&mut self, param: usize, count: i32);
+    /// The regions whose patterns count (the search skips regions whose weights are all
+    /// zero: weights fitted with fewer regions evaluate as fast as before).
+    #[inline(always)]
+    fn regions(&self) -> usize {
+        REGIONS
+    }
     /// Region `region` has configuration `index` (`sign` −1 for the other side).
     #[inline(always)]
     fn pattern(&mut self, region: usize, index: usize, sign: i32) {
@@ -61,6 +67,8 @@ pub(crate) trait Sink {
 /// the sum of the weights of the features.
 pub(crate) struct Tables {
     params: Vec<[i32; 2]>,
+    /// Regions `regions..` have no weight (see [`Sink::regions`]).
+    regions: usize,
     /// Halves the size of the largest table (in the cache during a search); a weight
     /// beyond ±32767 units (±32 men) is clamped.
     patterns: Vec<[i16; 2]>,
@@ -71,18 +79,18 @@ impl Tables {
         let params: Vec<[i32; 2]> = (0..weights::PARAMS).map(|p| [w.mg[p], w.eg[p]]).collect();
         // The region each square's own weights go to: the first that covers it.
         let mut home = [usize::MAX; 32];
-        for r in 0..REGIONS {
+        for (r, &shift) in REGION_SHIFTS.iter().enumerate() {
             for (sq, h) in home.iter_mut().enumerate() {
-                if *h == usize::MAX && region_bits(1 << sq, r % 3, r / 3) != 0 {
+                if *h == usize::MAX && region_bits(1 << sq, shift) != 0 {
                     *h = r;
                 }
             }
         }
         let mut patterns = vec![[0i16; 2]; REGIONS * REGION_STATES];
-        for r in 0..REGIONS {
+        for (r, &shift) in REGION_SHIFTS.iter().enumerate() {
             // The squares of the region in the order of the index's digits.
             let squares: Vec<usize> = (0..32)
-                .filter(|&sq| region_bits(1 << sq, r % 3, r / 3) != 0)
+                .filter(|&sq| region_bits(1 << sq, shift) != 0)
                 .collect();
             for index in 0..REGION_STATES {
                 let mut entry = params[weights::PATTERN + r * REGION_STATES + index];
@@ -100,15 +108,31 @@ impl Tables {
                     entry.map(|v| v.clamp(i16::MIN.into(), i16::MAX.into()) as i16);
             }
         }
-        Tables { params, patterns }
+        let regions = (0..REGIONS)
+            .rev()
+            .find(|&r| {
+                patterns[r * REGION_STATES..(r + 1) * REGION_STATES]
+                    .iter()
+                    .any(|e| *e != [0, 0])
+            })
+            .map_or(0, |r| r + 1);
+        Tables {
+            params,
+            regions,
+            patterns,
+        }
     }
 }
 
-/// The shipped weights' tables, made once.
-pub(crate) fn shipped_tables() -> std::sync::Arc<Tables> {
-    static SHIPPED: std::sync::LazyLock<std::sync::Arc<Tables>> =
-        std::sync::LazyLock::new(|| std::sync::Arc::new(Tables::new(&weights::shipped())));
-    std::sync::Arc::clone(&SHIPPED)
+/// The tables of `variant`'s shipped weights, each made once.
+pub(crate) fn shipped_tables(variant: Variant) -> std::sync::Arc<Tables> {
+    use std::sync::{Arc, LazyLock};
+    static SHIPPED: [LazyLock<Arc<Tables>>; 3] = [
+        LazyLock::new(|| Arc::new(Tables::new(&weights::shipped(Variant::Tanzanian)))),
+        LazyLock::new(|| Arc::new(Tables::new(&weights::shipped(Variant::Czech)))),
+        LazyLock::new(|| Arc::new(Tables::new(&weights::shipped(Variant::Russian)))),
+    ];
+    Arc::clone(&SHIPPED[weights::shipped_index(variant)])
 }
 
 /// Adds up the weights from [`Tables`].
@@ -119,6 +143,11 @@ struct Fast<'a> {
 
 impl Sink for Fast<'_> {
     const FOLDED: bool = true;
+
+    #[inline(always)]
+    fn regions(&self) -> usize {
+        self.t.regions
+    }
 
     #[inline(always)]
     fn add(&mut self, param: usize, count: i32) {
@@ -155,6 +184,11 @@ struct Negated<'a, S: Sink>(&'a mut S);
 
 impl<S: Sink> Sink for Negated<'_, S> {
     const FOLDED: bool = S::FOLDED;
+
+    #[inline(always)]
+    fn regions(&self) -> usize {
+        self.0.regions()
+    }
 
     #[inline(always)]
     fn add(&mut self, param: usize, count: i32) {
@@ -216,12 +250,12 @@ static TERNARY: [u16; 256] = {
     t
 };
 
-/// The 8 bits of `set` in region (`file_window`, `row_window`): rows `2·row_window …
-/// +3` (row 0 is the 8th rank), in each row the squares `file_window` and `file_window + 1`
-/// of its four (those lie in files `2·file_window … +3`).
+/// The 8 bits of `set` in the region at `shift` (see [`REGION_SHIFTS`]): four consecutive
+/// rows (row 0 is the 8th rank), in each row two neighbouring squares of its four (those lie
+/// in four consecutive files).
 #[inline(always)]
-fn region_bits(set: u32, file_window: usize, row_window: usize) -> usize {
-    let y = set >> (8 * row_window + file_window);
+fn region_bits(set: u32, shift: u32) -> usize {
+    let y = set >> shift;
     ((y & 3) | ((y >> 2) & 0xC) | ((y >> 4) & 0x30) | ((y >> 6) & 0xC0)) as usize
 }
 
@@ -332,11 +366,19 @@ fn side_features<S: Sink>(own: Side, opp: Side, to_move: bool, sink: &mut S) {
     let left = (own.men & LEFT).count_ones() as i32;
     sink.add(weights::BALANCE, (2 * left - men).abs());
 
-    for r in 0..REGIONS {
-        let (fw, rw) = (r % 3, r / 3);
-        let index = TERNARY[region_bits(own.men, fw, rw)] as usize
-            + 2 * TERNARY[region_bits(enemy_men, fw, rw)] as usize;
+    // The first nine regions cover the board; the loop over them is fixed so that it
+    // unrolls, and the others are looked at only when their weights are not all zero.
+    for (r, &shift) in REGION_SHIFTS.iter().enumerate().take(BASE_REGIONS) {
+        let index = TERNARY[region_bits(own.men, shift)] as usize
+            + 2 * TERNARY[region_bits(enemy_men, shift)] as usize;
         sink.pattern(r, index, 1);
+    }
+    if sink.regions() > BASE_REGIONS {
+        for (r, &shift) in REGION_SHIFTS.iter().enumerate().skip(BASE_REGIONS) {
+            let index = TERNARY[region_bits(own.men, shift)] as usize
+                + 2 * TERNARY[region_bits(enemy_men, shift)] as usize;
+            sink.pattern(r, index, 1);
+        }
     }
 }
 
@@ -401,7 +443,7 @@ mod tests {
             &pos,
             &laws,
             LawState::at_root(&laws, &pos, None),
-            &Tables::new(&weights::shipped()),
+            &Tables::new(&weights::shipped(variant)),
         )
     }
 
@@ -428,7 +470,7 @@ mod tests {
         ] {
             let pos = Position::from_fen(fen).unwrap();
             let laws = DrawLaws::for_variant(tz);
-            let w = weights::shipped();
+            let w = weights::shipped(Variant::Tanzanian);
             let t = Tables::new(&w);
             let a = evaluate(&pos, &laws, LawState::Free, &t);
             let b = evaluate(&pos.mirrored(), &laws, LawState::Free, &t);
@@ -451,22 +493,20 @@ mod tests {
     #[test]
     fn regions_cover_the_board() {
         let mut covered = [0; 32];
-        for r in 0..REGIONS {
+        for shift in REGION_SHIFTS {
             for (sq, c) in covered.iter_mut().enumerate() {
-                if region_bits(1 << sq, r % 3, r / 3) != 0 {
+                if region_bits(1 << sq, shift) != 0 {
                     *c += 1;
                 }
             }
             assert_eq!(
-                (0..32)
-                    .filter(|&s| region_bits(1 << s, r % 3, r / 3) != 0)
-                    .count(),
+                (0..32).filter(|&s| region_bits(1 << s, shift) != 0).count(),
                 8
             );
         }
         assert!(covered.iter().all(|&c| c >= 1));
-        // c3 (square 22, index 21) lies in files a-d and c-f of ranks 1-4 and 3-6.
-        assert_eq!(covered[21], 4);
+        // c3 (square 22, index 21) lies in files a-d and c-f of ranks 1-4, 2-5 and 3-6.
+        assert_eq!(covered[21], 6);
     }
 
     #[test]

@@ -127,10 +127,10 @@ mod tests {
             )
         });
         assert_ne!(no_reductions, shipped);
-        let mut weights = (*crate::weights::shipped()).clone();
-        weights.mg[0] += 25;
-        weights.eg[0] += 25;
         let other_weights = compute(|v| {
+            let mut weights = (*crate::weights::shipped(v)).clone();
+            weights.mg[0] += 25;
+            weights.eg[0] += 25;
             let mut engine = Engine::new(v, PROBE_TT_MB);
             engine.set_weights(&weights);
             engine

@@ -29,7 +29,10 @@ mod endgame;
 mod eval;
 mod fingerprint;
 mod geometry;
+#[cfg(feature = "serde")]
+pub mod json;
 mod laws;
+pub mod nnue;
 mod order;
 mod score;
 mod search;
@@ -226,6 +229,13 @@ impl SearchResult {
     pub fn nps(&self) -> u64 {
         nodes_per_second(self.nodes, self.elapsed)
     }
+
+    /// Whether law 3's claim scores above the best move.
+    pub fn claim_is_best(&self) -> bool {
+        self.claim
+            .zip(self.lines.first())
+            .is_some_and(|(c, l)| c > l.score)
+    }
 }
 
 fn nodes_per_second(nodes: u64, elapsed: Duration) -> u64 {
@@ -251,6 +261,8 @@ pub struct Engine {
     laws: DrawLaws,
     config: Config,
     eval_tables: Arc<eval::Tables>,
+    /// The network and the search path's accumulators, with `Config::nnue`.
+    network: Option<(Arc<nnue::Network>, nnue::Stack)>,
     tt: tt::Table,
     order: order::Order,
     state: search::State,
@@ -274,12 +286,23 @@ impl Engine {
     /// An engine with explicit draw laws and switches ([`Config`]; its default is the
     /// engine as shipped, other settings are for measuring its parts against each other).
     pub fn with_config(variant: Variant, tt_mb: usize, laws: DrawLaws, config: Config) -> Engine {
+        // History by piece and counter-moves are live ideas of the `search-ideas` feature.
+        #[cfg(feature = "search-ideas")]
         let order = order::Order::new(config.piece_history != 0, config.counter_moves != 0);
+        #[cfg(not(feature = "search-ideas"))]
+        let order = order::Order::new(false, false);
+        let network = (config.nnue != 0).then(|| {
+            // The file is part of the build and its checks are tested; an error is a bug.
+            let net = nnue::shipped().expect("engine/data/nnue-tz.bin is valid");
+            let stack = nnue::Stack::new(net.hidden(), order::MAX_PLY + 1);
+            (net, stack)
+        });
         Engine {
             variant,
             laws,
             config,
-            eval_tables: eval::shipped_tables(),
+            eval_tables: eval::shipped_tables(variant),
+            network,
             tt: tt::Table::new(tt_mb),
             order,
             state: search::State::new(),
@@ -312,6 +335,15 @@ impl Engine {
     /// measure it in a match).
     pub fn set_weights(&mut self, weights: &Weights) {
         self.eval_tables = Arc::new(eval::Tables::new(weights));
+    }
+
+    /// Evaluates with `network` instead of the shipped one (with [`Config::nnue`] on; e.g. a
+    /// trainer's new network, to measure it in a match).
+    pub fn set_network(&mut self, network: Arc<nnue::Network>) {
+        let stack = nnue::Stack::new(network.hidden(), order::MAX_PLY + 1);
+        if self.config.nnue != 0 {
+            self.network = Some((network, stack));
+        }
     }
 
     /// The switches the engine runs with.
@@ -387,7 +419,10 @@ impl Engine {
     /// ```
     pub fn evaluate(&self, pos: &Position) -> Score {
         let state = laws::LawState::at_root(&self.laws, pos, None);
-        Score::centi_men(eval::evaluate(pos, &self.laws, state, &self.eval_tables))
+        Score::centi_men(match &self.network {
+            Some((net, _)) => nnue::evaluate(pos, &self.laws, state, || net.evaluate(pos)),
+            None => eval::evaluate(pos, &self.laws, state, &self.eval_tables),
+        })
     }
 
     /// Searches `pos` within `limits`. `history` holds the hash keys
@@ -429,8 +464,8 @@ impl Engine {
 /// its parameter layout. Not for searching.
 pub mod tuning {
     pub use super::weights::{
-        group_of, Group, Weights, WeightsError, GROUPS, PARAMS, REGIONS, REGION_STATES,
-        SHIPPED_TEXT, UNIT,
+        group_of, Group, Weights, WeightsError, GROUPS, PARAMS, PATTERN, REGIONS, REGION_STATES,
+        SHIPPED_TEXT, SHIPPED_TEXTS, UNIT,
     };
     use super::{endgame, eval, laws::LawState};
     use drafti_rules::{DrawLaws, Position};

@@ -7,26 +7,28 @@
 //!   or in the game (a draw), mate-distance pruning, the transposition table (cut-offs
 //!   outside the principal variation only, so proven lines come out whole), ordered moves
 //!   (hash move, captures by what they take, crowning, killers, history), principal variation
-//!   search with a one-ply late-move reduction for quiet moves that give nothing away, and a
-//!   one-ply extension when there is a single legal move (a forced capture, usually). Off in
-//!   the shipped engine (`Config`): ProbCut, and Scan's singular extension at PV nodes.
+//!   search. The policies are short named functions, as in Scan: [`reduction`] (late quiet
+//!   moves searched shallower) and [`extension`] (a single legal move searched deeper).
+//!   ProbCut is a live idea built with the `search-ideas` feature only.
 //! - **Quiescence**: at depth 0 a side that must capture goes on capturing (every capture, as
 //!   the rules force one); a side without a capture is evaluated, or loses if it has no move.
-//!   Off in the shipped engine: one ply more for a quiet position under a capture threat
-//!   (`qs-threat`), and a kingless quiet position's moves that give a capture (`qs-sacrifice`),
-//!   once per line between them.
 //! - **Limits**: node counts are checked at every node, the clock (with a movetime) and the
 //!   stop flag every 1024 nodes; an interrupted iteration is thrown away. Depth 1 always
 //!   completes.
+//!
+//! Ideas measured and deleted (their figures are in docs/engine.md and docs/lab/): aspiration
+//! windows, the one-ply and logarithmic reduction schemes, Scan's singular extension, a
+//! quiescence ply under a capture threat, and quiescence sacrifices.
 
-use super::eval;
 use super::laws::{law3_claim, LawState};
 use super::order::{pick, MAX_PLY};
-use super::score::{Score, INFINITY, PROVEN_BOUND, WIN};
+#[cfg(feature = "search-ideas")]
+use super::score::PROVEN_BOUND;
+use super::score::{Score, INFINITY, WIN};
 use super::tt::{Bound, MoveKey, NO_MOVE};
 use super::{DepthInfo, Engine, Limits, RootLine, SearchResult, DEFAULT_DEPTH, MAX_DEPTH};
 use drafti_rules::zobrist::{piece_key, BLACK_TO_MOVE};
-use drafti_rules::{Color, Move, MoveList, Outcome, Position, MOVE_LIST_CAPACITY};
+use drafti_rules::{Move, MoveList, Outcome, Position, MOVE_LIST_CAPACITY};
 use std::time::Instant;
 
 /// The search's working memory, kept in the engine between searches (no allocation per
@@ -52,33 +54,7 @@ pub(crate) struct State {
     /// A 1024-bit filter of the game's earlier positions: most nodes learn from one bit
     /// that they repeat none of them.
     history_filter: [u64; 16],
-    /// Late-move reductions by depth and move number (`lmr = 2`).
-    reductions: Vec<[i8; 64]>,
-    /// The divisor the reductions were computed with.
-    reductions_divisor: i32,
-    /// The move the next `alpha_beta` call leaves out: the singular extension's test
-    /// search (`Config::singular`) sets it, the call takes it at once (`NO_MOVE` otherwise).
-    excluded: MoveKey,
 }
-
-/// The singular extension (`Config::singular`, Scan's numbers): the least depth of a PV
-/// node tested, how much shallower the test search is (and the hash entry may be), and the
-/// margin below the hash score the other moves must stay under (hundredths of a man).
-const SINGULAR_DEPTH: i32 = 8;
-const SINGULAR_REDUCTION: i32 = 4;
-const SINGULAR_MARGIN: i32 = 40;
-
-/// Mixed into the table key of a singular test search, so that its result (the node
-/// without `excluded`) is not taken for the node's.
-#[inline]
-fn excluded_key(excluded: MoveKey) -> u64 {
-    let bits =
-        u64::from(excluded.from) | u64::from(excluded.to) << 8 | u64::from(excluded.captured) << 16;
-    (bits + 1).wrapping_mul(0xD6E8_FEB8_6659_FD93)
-}
-
-/// Depths the reduction table covers (deeper ones use its last row).
-const LMR_DEPTHS: usize = 64;
 
 impl State {
     pub fn new() -> State {
@@ -97,30 +73,7 @@ impl State {
             root_changed: false,
             played: vec![NO_MOVE; MAX_PLY + 1],
             history_filter: [0; 16],
-            reductions: Vec::new(),
-            reductions_divisor: 0,
-            excluded: NO_MOVE,
         }
-    }
-
-    /// Makes the reduction table for `divisor` (hundredths), if not made already.
-    fn prepare_reductions(&mut self, divisor: i32) {
-        if self.reductions_divisor == divisor {
-            return;
-        }
-        self.reductions = (0..LMR_DEPTHS)
-            .map(|d| {
-                let mut row = [0i8; 64];
-                for (i, r) in row.iter_mut().enumerate() {
-                    if d > 0 && i > 0 {
-                        let v = (d as f64).ln() * (i as f64).ln() * 100.0 / f64::from(divisor);
-                        *r = v.clamp(0.0, 30.0) as i8;
-                    }
-                }
-                row
-            })
-            .collect();
-        self.reductions_divisor = divisor;
     }
 }
 
@@ -129,17 +82,6 @@ impl State {
 fn filter_bit(key: u64) -> (usize, u64) {
     let b = (key >> 40) as usize & 1023;
     (b >> 6, 1u64 << (b & 63))
-}
-
-/// How an iteration at the root came out against its aspiration window.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Window {
-    /// The best score is inside the window (exact).
-    Inside,
-    /// Every move scored at most the window's low end.
-    FailLow,
-    /// A move scored at least the window's high end (it is now first).
-    FailHigh,
 }
 
 /// A root move and what the current iteration knows of it.
@@ -210,7 +152,6 @@ impl Engine {
                 let (word, bit) = filter_bit(k);
                 st.history_filter[word] |= bit;
             }
-            st.prepare_reductions(self.config.lmr_divisor);
             st.keys.push(root_key);
         }
         let mut result = SearchResult {
@@ -227,6 +168,7 @@ impl Engine {
         };
 
         let law = LawState::at_root(&self.laws, pos, limits.king_count);
+        self.enter_node(0, pos);
         let legal = pos.legal_moves(self.variant);
         if legal.is_empty() {
             result.score = Score::loss_in(0);
@@ -267,64 +209,17 @@ impl Engine {
 
         for depth in 1..=max_depth {
             self.state.can_stop = depth > 1;
-            // An aspiration window around the last score (one line, not a proven score),
-            // widened on each side that fails.
-            let last = root[0].score;
-            let mut delta = self.config.aspiration;
-            let aspire = delta > 0 && multipv == 1 && depth >= 4 && last.abs() < PROVEN_BOUND;
-            let (mut alpha, mut beta) = if aspire {
-                (last - delta, last + delta)
+            let mut iteration = root.clone();
+            self.state.root_changed = false;
+            self.search_root(pos, root_key, law, depth as i32, &mut iteration, multipv);
+            // The moves this iteration put first, when it was interrupted (the clock or a
+            // stop) after finding a new best one.
+            let interrupted = if self.state.stopped {
+                self.state.root_changed.then_some(iteration)
             } else {
-                (-INFINITY, INFINITY)
+                root = iteration;
+                None
             };
-            let mut interrupted = None;
-            let mut changed = false;
-            loop {
-                let mut iteration = root.clone();
-                self.state.root_changed = false;
-                let window = self.search_root(
-                    pos,
-                    root_key,
-                    law,
-                    depth as i32,
-                    &mut iteration,
-                    multipv,
-                    alpha,
-                    beta,
-                );
-                if self.state.stopped {
-                    if self.state.root_changed {
-                        interrupted = Some(iteration);
-                    } else if changed {
-                        interrupted = Some(root.clone());
-                    }
-                    break;
-                }
-                changed |= self.state.root_changed;
-                delta = delta.saturating_mul(2);
-                match window {
-                    Window::Inside => {
-                        root = iteration;
-                        break;
-                    }
-                    Window::FailLow => {
-                        alpha = if delta > 400 {
-                            -INFINITY
-                        } else {
-                            (alpha - delta).max(-INFINITY)
-                        };
-                    }
-                    Window::FailHigh => {
-                        // Keep the move that failed high first for the re-search.
-                        root = iteration;
-                        beta = if delta > 400 {
-                            INFINITY
-                        } else {
-                            (beta + delta).min(INFINITY)
-                        };
-                    }
-                }
-            }
             let mut claim_score = None;
             if let (Some(crowned), false) = (claim, self.state.stopped) {
                 claim_score = Some(self.search_claim_at_root(&crowned, depth as i32));
@@ -427,9 +322,8 @@ impl Engine {
         law3_claim(&self.laws, pos)
     }
 
-    /// One iteration at the root within the window `(alpha, beta)` (the full window with
-    /// multipv); `moves` come back best first (exact scores first).
-    #[allow(clippy::too_many_arguments)]
+    /// One iteration at the root with a full window; `moves` come back best first (exact
+    /// scores first).
     fn search_root(
         &mut self,
         pos: &Position,
@@ -438,9 +332,7 @@ impl Engine {
         depth: i32,
         moves: &mut [RootMove],
         multipv: usize,
-        alpha: i32,
-        beta: i32,
-    ) -> Window {
+    ) {
         let mover = pos.turn();
         self.state.nodes += 1;
         self.state.played[0] = NO_MOVE;
@@ -457,31 +349,19 @@ impl Engine {
                 -engine.alpha_beta(&child, child_key, child_law, depth - 1, -b, -a, 1, half)
             };
             let (score, exact) = if i < multipv {
-                // The first move with the window, or every one of the multipv best in full.
-                let s = search(self, alpha, beta);
-                (s, s > alpha && s < beta)
+                // Every one of the multipv best in full.
+                (search(self, -INFINITY, INFINITY), true)
             } else {
-                let floor = moves[multipv - 1].score.max(alpha);
+                let floor = moves[multipv - 1].score;
                 let mut s = search(self, floor, floor + 1);
                 if s > floor && !self.state.stopped {
-                    s = search(self, floor, beta);
+                    s = search(self, floor, INFINITY);
                 }
-                (s, s > floor && s < beta)
+                (s, s > floor)
             };
             self.state.keys.pop();
             if self.state.stopped {
-                return Window::Inside;
-            }
-            if score >= beta {
-                moves[i].score = score;
-                moves[i].exact = false;
-                moves[i].pv = vec![mv];
-                moves[..=i].rotate_right(1);
-                self.state.root_changed |= i > 0;
-                return Window::FailHigh;
-            }
-            if i == 0 && score <= alpha {
-                return Window::FailLow;
+                return;
             }
             moves[i].score = score;
             moves[i].exact = exact;
@@ -499,7 +379,6 @@ impl Engine {
                 self.state.root_changed |= i > 0 && j == 0;
             }
         }
-        Window::Inside
     }
 
     #[inline]
@@ -569,16 +448,10 @@ impl Engine {
         ply: usize,
         halfmove: u32,
     ) -> i32 {
-        // The singular extension's test search: this node without one move (taken at once,
-        // so that no other call sees it).
-        let excluded = if self.config.singular != 0 {
-            std::mem::replace(&mut self.state.excluded, NO_MOVE)
-        } else {
-            NO_MOVE
-        };
         if depth <= 0 || ply >= MAX_PLY - 1 {
-            return self.quiescence(pos, law, alpha, beta, ply, true);
+            return self.quiescence(pos, law, alpha, beta, ply);
         }
+        self.enter_node(ply, pos);
         self.state.pv[ply].clear();
         if self.check_stop() {
             return 0;
@@ -605,13 +478,8 @@ impl Engine {
         }
         let pv_node = beta - alpha > 1;
 
-        let mut tt_key = key ^ law.key_mix();
-        if !excluded.is_none() {
-            tt_key ^= excluded_key(excluded);
-        }
+        let tt_key = key ^ law.key_mix();
         let mut hash_move = NO_MOVE;
-        // The hash score, where the singular extension is to test the hash move.
-        let mut singular_score = None;
         if let Some(entry) = self.tt.probe(tt_key) {
             hash_move = entry.mv();
             if !pv_node && entry.depth() >= depth {
@@ -623,39 +491,11 @@ impl Engine {
                     _ => {}
                 }
             }
-            if self.config.singular != 0
-                && pv_node
-                && depth >= SINGULAR_DEPTH
-                && !hash_move.is_none()
-                && entry.bound() != Bound::Upper
-                && entry.depth() >= depth - SINGULAR_REDUCTION
-            {
-                let s = Score::from_tt(entry.score(), ply).0;
-                if s.abs() < PROVEN_BOUND {
-                    singular_score = Some(s);
-                }
-            }
         }
 
-        // ProbCut: a shallower search that beats beta by a margin predicts a cut-off (no
-        // null move: draughts is full of zugzwang).
-        if self.config.probcut > 0 && !pv_node && depth >= self.config.probcut_depth {
-            let margin = self.config.probcut * depth;
-            let raised = beta + margin;
-            if raised.abs() < PROVEN_BOUND {
-                let shallow = (depth * self.config.probcut_keep / 100).max(1);
-                // In a singular test search the prediction is of the node without its
-                // left-out move too (Scan's ProbCut forgets it).
-                self.state.excluded = excluded;
-                let s = self.alpha_beta(pos, key, law, shallow, raised - 1, raised, ply, halfmove);
-                if self.state.stopped {
-                    return 0;
-                }
-                if s >= raised {
-                    return s - margin;
-                }
-                self.state.pv[ply].clear();
-            }
+        #[cfg(feature = "search-ideas")]
+        if let Some(s) = self.probcut(pos, key, law, depth, beta, ply, halfmove, pv_node) {
+            return s;
         }
 
         let alpha_start = alpha;
@@ -694,52 +534,12 @@ impl Engine {
             alpha = alpha.max(s);
         }
 
-        // Singular extension: if every other move (and the claim) stays below the hash
-        // score by a margin in a shallower null-window search of this node, the hash move is
-        // searched a ply deeper. Searched before the moves are generated: the test search
-        // reuses this ply's move list and line.
-        let mut singular = false;
-        if let Some(hash_score) = singular_score {
-            let floor = hash_score - SINGULAR_MARGIN;
-            self.state.excluded = hash_move;
-            let s = self.alpha_beta(
-                pos,
-                key,
-                law,
-                depth - SINGULAR_REDUCTION,
-                floor,
-                floor + 1,
-                ply,
-                halfmove,
-            );
-            if self.state.stopped {
-                return 0;
-            }
-            self.state.pv[ply].clear();
-            singular = s <= floor;
-        }
-
         pos.generate_moves(self.variant, &mut self.state.lists[ply]);
-        let mut n = self.state.lists[ply].len();
+        let n = self.state.lists[ply].len();
         if n == 0 {
             return lost_at(ply);
         }
-        // A single legal move is extended (Scan's `ext`: then no singular extension too).
-        let new_depth = depth - 1 + i32::from(n == 1);
-        let extend_hash_move = singular && n > 1;
-        if !excluded.is_none() {
-            // The singular test search: the left-out move goes to the end of the list, past
-            // the moves searched.
-            let list = &mut self.state.lists[ply];
-            if let Some(j) = list.iter().position(|m| excluded.is(m)) {
-                list.swap(j, n - 1);
-                n -= 1;
-            }
-            if n == 0 {
-                // No other move: each of them (none) fails low.
-                return alpha_start;
-            }
-        }
+        let new_depth = depth - 1 + extension(n);
         let mover = pos.turn();
         let previous = self.state.played[ply - 1];
         let counter = self.order.counter(mover, previous);
@@ -770,75 +570,37 @@ impl Engine {
             let child_half = if irreversible { 0 } else { halfmove + 1 };
             self.state.keys.push(child_key);
             self.state.played[ply] = MoveKey::of(&mv);
-            let score = if i == 0 {
-                // The hash move, when legal, comes first (it orders above everything).
-                let extension = i32::from(extend_hash_move && hash_move.is(&mv));
-                -self.alpha_beta(
+            let search = |engine: &mut Engine, depth: i32, a: i32, b: i32| {
+                -engine.alpha_beta(
                     &child,
                     child_key,
                     child_law,
-                    new_depth + extension,
-                    -beta,
-                    -alpha,
+                    depth,
+                    -b,
+                    -a,
                     ply + 1,
                     child_half,
                 )
+            };
+            let score = if i == 0 {
+                // The hash move, when legal, comes first (it orders above everything).
+                search(self, new_depth, alpha, beta)
             } else {
                 let quiet = !captures
                     && !mv.promotes()
                     && !self.order.is_killer(&mv, ply)
                     && !counter.is(&mv);
-                let r = match self.config.lmr {
-                    1 if depth >= 3 && i >= 3 && quiet && !child.has_capture(self.variant) => 1,
-                    3 if depth >= 2 && i >= if pv_node { 3 } else { 1 } && quiet => {
-                        1 + i32::from(!pv_node && i >= 4 && new_depth > 2)
-                    }
-                    2 if depth >= 3 && i >= 2 && quiet => {
-                        let row = &self.state.reductions[(depth as usize).min(LMR_DEPTHS - 1)];
-                        let mut r = i32::from(row[i.min(63)]);
-                        if pv_node {
-                            r -= 1;
-                        }
-                        if child.has_capture(self.variant) {
-                            r -= 1;
-                        }
-                        r.clamp(0, new_depth - 1)
-                    }
-                    _ => 0,
+                let r = if self.config.lmr != 0 && quiet {
+                    reduction(depth, new_depth, i, pv_node)
+                } else {
+                    0
                 };
-                let mut s = -self.alpha_beta(
-                    &child,
-                    child_key,
-                    child_law,
-                    new_depth - r,
-                    -alpha - 1,
-                    -alpha,
-                    ply + 1,
-                    child_half,
-                );
+                let mut s = search(self, new_depth - r, alpha, alpha + 1);
                 if s > alpha && r > 0 {
-                    s = -self.alpha_beta(
-                        &child,
-                        child_key,
-                        child_law,
-                        new_depth,
-                        -alpha - 1,
-                        -alpha,
-                        ply + 1,
-                        child_half,
-                    );
+                    s = search(self, new_depth, alpha, alpha + 1);
                 }
                 if s > alpha && s < beta {
-                    s = -self.alpha_beta(
-                        &child,
-                        child_key,
-                        child_law,
-                        new_depth,
-                        -beta,
-                        -alpha,
-                        ply + 1,
-                        child_half,
-                    );
+                    s = search(self, new_depth, alpha, beta);
                 }
                 s
             };
@@ -853,8 +615,7 @@ impl Engine {
                     alpha = score;
                     self.update_pv(ply, mv);
                     if score >= beta {
-                        // A singular test search teaches the ordering nothing (as in Scan).
-                        if !mv.is_capture() && excluded.is_none() {
+                        if !mv.is_capture() {
                             self.order.cutoff(
                                 pos,
                                 &mv,
@@ -882,9 +643,43 @@ impl Engine {
         best
     }
 
-    /// Capture sequences to the end; a quiet position is evaluated. `quiet_allowed`: the
-    /// line may still search a quiet position's moves, once (`qs-threat`'s ply or
-    /// `qs-sacrifice`'s moves, whichever comes first; both off in the shipped engine).
+    /// ProbCut (a live idea, `Config::probcut`): outside PV nodes, a shallower search that
+    /// beats beta by a margin predicts a cut-off (no null move: draughts is full of
+    /// zugzwang). The cut-off's score, or `None` to search the node.
+    #[cfg(feature = "search-ideas")]
+    #[allow(clippy::too_many_arguments)]
+    fn probcut(
+        &mut self,
+        pos: &Position,
+        key: u64,
+        law: LawState,
+        depth: i32,
+        beta: i32,
+        ply: usize,
+        halfmove: u32,
+        pv_node: bool,
+    ) -> Option<i32> {
+        if self.config.probcut == 0 || pv_node || depth < self.config.probcut_depth {
+            return None;
+        }
+        let margin = self.config.probcut * depth;
+        let raised = beta + margin;
+        if raised.abs() >= PROVEN_BOUND {
+            return None;
+        }
+        let shallow = (depth * self.config.probcut_keep / 100).max(1);
+        let s = self.alpha_beta(pos, key, law, shallow, raised - 1, raised, ply, halfmove);
+        if self.state.stopped {
+            return Some(0);
+        }
+        if s >= raised {
+            return Some(s - margin);
+        }
+        self.state.pv[ply].clear();
+        None
+    }
+
+    /// Capture sequences to the end; a quiet position is evaluated.
     fn quiescence(
         &mut self,
         pos: &Position,
@@ -892,8 +687,8 @@ impl Engine {
         alpha: i32,
         beta: i32,
         ply: usize,
-        quiet_allowed: bool,
     ) -> i32 {
+        self.enter_node(ply, pos);
         self.state.pv[ply].clear();
         if self.check_stop() {
             return 0;
@@ -914,14 +709,7 @@ impl Engine {
             if !pos.has_legal_move(self.variant) {
                 return lost_at(ply);
             }
-            let claimed = self.quiescence(
-                &crowned,
-                LawState::Count(0),
-                alpha,
-                beta,
-                ply,
-                quiet_allowed,
-            );
+            let claimed = self.quiescence(&crowned, LawState::Count(0), alpha, beta, ply);
             if self.state.stopped {
                 return 0;
             }
@@ -929,18 +717,17 @@ impl Engine {
             if claimed >= beta {
                 return claimed;
             }
-            let on = self.quiet_or_captures(pos, law, alpha.max(claimed), beta, ply, quiet_allowed);
+            let on = self.quiet_or_captures(pos, law, alpha.max(claimed), beta, ply);
             if on > claimed {
                 return on;
             }
             self.state.pv[ply].clear();
             return claimed;
         }
-        self.quiet_or_captures(pos, law, alpha, beta, ply, quiet_allowed)
+        self.quiet_or_captures(pos, law, alpha, beta, ply)
     }
 
-    /// Quiescence below its checks: a quiet position evaluated (or searched a ply when
-    /// threatened, or its sacrifices tried), captures searched.
+    /// Quiescence below its checks: a quiet position evaluated, captures searched.
     fn quiet_or_captures(
         &mut self,
         pos: &Position,
@@ -948,89 +735,25 @@ impl Engine {
         alpha: i32,
         beta: i32,
         ply: usize,
-        quiet_allowed: bool,
     ) -> i32 {
         if ply >= MAX_PLY - 1 || !pos.has_capture(self.variant) {
             if !pos.has_legal_move(self.variant) {
                 return lost_at(ply);
             }
-            // A threat (the opponent would capture if it were its move): one ply more, once
-            // per quiescence line.
-            if self.config.qs_threat != 0
-                && quiet_allowed
-                && ply < MAX_PLY - 2
-                && pos.with_turn(pos.turn().other()).has_capture(self.variant)
-            {
-                // Every move, each answered by quiescence without a further threat
-                // extension (the side to move cannot pass: no stand-pat).
-                return self.every_move(pos, law, alpha, beta, ply, false);
-            }
-            let stand_pat = eval::evaluate(pos, &self.laws, law, &self.eval_tables);
-            if self.config.qs_sacrifice != 0
-                && quiet_allowed
-                && stand_pat < beta
-                && ply < MAX_PLY - 2
-                && pos.kings(Color::White).0 | pos.kings(Color::Black).0 == 0
-                && !pos.with_turn(pos.turn().other()).has_capture(self.variant)
-            {
-                return self.sacrifices(pos, law, alpha, beta, ply, stand_pat);
-            }
-            return stand_pat;
+            return self.static_eval(pos, law, ply);
         }
-        self.every_move(pos, law, alpha, beta, ply, quiet_allowed)
+        self.captures(pos, law, alpha, beta, ply)
     }
 
-    /// A quiet position without kings (`Config::qs_sacrifice`): the better of `stand_pat`
-    /// and the moves after which the opponent must capture, each answered by quiescence
-    /// with the line's quiet budget spent.
-    fn sacrifices(
+    /// The captures of `pos` (its only moves: capture is compulsory), each answered by
+    /// quiescence.
+    fn captures(
         &mut self,
         pos: &Position,
         law: LawState,
         mut alpha: i32,
         beta: i32,
         ply: usize,
-        stand_pat: i32,
-    ) -> i32 {
-        let mut best = stand_pat;
-        alpha = alpha.max(stand_pat);
-        pos.generate_moves(self.variant, &mut self.state.lists[ply]);
-        let n = self.state.lists[ply].len();
-        let mover = pos.turn();
-        for i in 0..n {
-            let mv = self.state.lists[ply][i];
-            let child = pos.play(&mv);
-            if !child.has_capture(self.variant) {
-                continue;
-            }
-            let child_law = law.after(&self.laws, &child, mover);
-            let score = -self.quiescence(&child, child_law, -beta, -alpha, ply + 1, false);
-            if self.state.stopped {
-                return 0;
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    self.update_pv(ply, mv);
-                    if score >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        best
-    }
-
-    /// Every move of `pos`, each answered by quiescence (`quiet_allowed` passed on).
-    fn every_move(
-        &mut self,
-        pos: &Position,
-        law: LawState,
-        mut alpha: i32,
-        beta: i32,
-        ply: usize,
-        quiet_allowed: bool,
     ) -> i32 {
         pos.generate_moves(self.variant, &mut self.state.lists[ply]);
         let n = self.state.lists[ply].len();
@@ -1055,7 +778,7 @@ impl Engine {
             let mv = self.state.lists[ply][i];
             let child = pos.play(&mv);
             let child_law = law.after(&self.laws, &child, mover);
-            let score = -self.quiescence(&child, child_law, -beta, -alpha, ply + 1, quiet_allowed);
+            let score = -self.quiescence(&child, child_law, -beta, -alpha, ply + 1);
             if self.state.stopped {
                 return 0;
             }
@@ -1072,4 +795,25 @@ impl Engine {
         }
         best
     }
+}
+
+/// How many plies shallower the `i`-th move (from 0) of a node is searched, when it is
+/// quiet (no capture, no crowning, not a killer or the counter-move), as Scan's `reduce`: at
+/// depth 2 or more, one ply from the 2nd move (the 4th at PV nodes), two from the 5th
+/// outside PV nodes where that leaves more than a ply. A reduced move that beats alpha is
+/// searched again at full depth.
+#[inline]
+fn reduction(depth: i32, new_depth: i32, i: usize, pv_node: bool) -> i32 {
+    let first_reduced = if pv_node { 3 } else { 1 };
+    if depth < 2 || i < first_reduced {
+        return 0;
+    }
+    1 + i32::from(!pv_node && i >= 4 && new_depth > 2)
+}
+
+/// How many plies deeper the moves of a node with `moves` legal moves are searched, as
+/// Scan's `extend`: one for a single legal move (usually a forced capture).
+#[inline]
+fn extension(moves: usize) -> i32 {
+    i32::from(moves == 1)
 }

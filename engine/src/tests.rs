@@ -327,7 +327,7 @@ fn evaluate_is_from_the_side_to_move() {
     assert!(w > Score::centi_men(50));
     assert!(b < Score::centi_men(-50));
     // The two differ only by the side-to-move term (counted for White, then for Black).
-    let weights = crate::weights::shipped();
+    let weights = crate::weights::shipped(Variant::Tanzanian);
     let to_move = weights.mg[crate::weights::TO_MOVE]
         .abs()
         .max(weights.eg[crate::weights::TO_MOVE].abs())
@@ -518,8 +518,9 @@ fn depth_by_depth(
     seen
 }
 
-#[test]
-fn search_ideas_keep_the_search_sound() {
+/// The search stays sound under `setting`: every depth completes with a legal move, a score
+/// in range and a line legal move by move, and the same search twice is the same.
+fn assert_sound(setting: &str) {
     // The variants' starts, middle games with and without kings, and a shot.
     let positions = [
         ("W:W21-32:B1-12", Variant::Tanzanian),
@@ -534,46 +535,57 @@ fn search_ideas_keep_the_search_sound() {
         ("W:WKb2,c3,g3:BKg7,b6,f6", Variant::Czech),
         ("W:W17,24,25,27,30,31:B7,9,10,11,15,18", Variant::Tanzanian),
     ];
-    let settings = [
-        "singular=1",
-        "qs-sacrifice=1",
-        "qs-sacrifice=1,qs-threat=1",
-        "singular=1,qs-sacrifice=1",
-    ];
-    for setting in settings {
-        for (fen, variant) in positions {
-            let seen = depth_by_depth(fen, variant, setting, 10);
-            assert_eq!(seen.len(), 10, "{setting}: {fen}");
-            let legal = pos(fen).legal_moves(variant);
-            for (depth, mv, score, _, pv) in &seen {
-                assert!(legal.contains(mv), "{setting}: {fen} depth {depth}: {mv:?}");
-                assert!(
-                    (Score::loss_in(0)..=Score::win_in(0)).contains(score),
-                    "{setting}: {fen} depth {depth}: {score}"
-                );
-                assert_eq!(pv[0], *mv);
-                // Every move of the line is legal where it is played.
-                let mut game = Game::new(pos(fen), variant);
-                for m in pv {
-                    if game.outcome().is_some() {
-                        break;
-                    }
-                    assert!(game.position().legal_moves(variant).contains(m), "{pv:?}");
-                    game.play(m);
+    for (fen, variant) in positions {
+        let seen = depth_by_depth(fen, variant, setting, 10);
+        assert_eq!(seen.len(), 10, "{setting}: {fen}");
+        let legal = pos(fen).legal_moves(variant);
+        for (depth, mv, score, _, pv) in &seen {
+            assert!(legal.contains(mv), "{setting}: {fen} depth {depth}: {mv:?}");
+            assert!(
+                (Score::loss_in(0)..=Score::win_in(0)).contains(score),
+                "{setting}: {fen} depth {depth}: {score}"
+            );
+            assert_eq!(pv[0], *mv);
+            // Every move of the line is legal where it is played.
+            let mut game = Game::new(pos(fen), variant);
+            for m in pv {
+                if game.outcome().is_some() {
+                    break;
                 }
+                assert!(game.position().legal_moves(variant).contains(m), "{pv:?}");
+                game.play(m);
             }
-            let again = depth_by_depth(fen, variant, setting, 10);
-            assert_eq!(seen, again, "{setting}: {fen} twice");
         }
+        let again = depth_by_depth(fen, variant, setting, 10);
+        assert_eq!(seen, again, "{setting}: {fen} twice");
     }
 }
 
 #[test]
-fn qs_sacrifice_sees_a_shot_a_ply_sooner() {
+fn the_search_is_sound_with_and_without_reductions() {
+    assert_sound("");
+    assert_sound("lmr=0");
+}
+
+#[cfg(feature = "search-ideas")]
+#[test]
+fn search_ideas_keep_the_search_sound() {
+    for setting in [
+        "probcut=10",
+        "counter-moves=1",
+        "piece-history=1",
+        "probcut=10,counter-moves=1",
+    ] {
+        assert_sound(setting);
+    }
+}
+
+#[test]
+fn a_shot_behind_a_forced_capture_is_found_at_depth_2() {
     // White: b4, g3, b2, f2, c1, e1; Black: e7, b6, d6, f6, e5, d4. b4-c5 gives a man
     // (d6xb4 is forced), b2-c3 gives another (b4xd2 or d4xb2), and the c1 man takes three
     // (c1xe3xc5xa7 or c1xa3xc5xa7): a man up, on a7. At depth 1 the second sacrifice is a
-    // quiet move at the horizon: only quiescence's sacrifices see it.
+    // quiet move at the horizon; at depth 2 the forced capture's extension reaches it.
     let fen = "W:W17,24,25,27,30,31:B7,9,10,11,15,18";
     let variant = Variant::Tanzanian;
     let shot = pos(fen)
@@ -581,42 +593,9 @@ fn qs_sacrifice_sees_a_shot_a_ply_sooner() {
         .into_iter()
         .find(|m| m.full_notation(false) == "b4-c5")
         .unwrap();
-    let plain = engine_with(variant, "").search(&pos(fen), &Limits::depth(1), &[], |_| {});
-    let sacrifices =
-        engine_with(variant, "qs-sacrifice=1").search(&pos(fen), &Limits::depth(1), &[], |_| {});
-    assert_ne!(plain.best, Some(shot), "{plain:?}");
-    assert_eq!(sacrifices.best, Some(shot), "{sacrifices:?}");
-    assert!(
-        sacrifices.score > Score::centi_men(200) && plain.score < Score::centi_men(100),
-        "{} {}",
-        sacrifices.score,
-        plain.score
-    );
-    assert_eq!(sacrifices.pv.len(), 5, "{:?}", sacrifices.pv);
-    assert_eq!(sacrifices.pv[4].capture_count(), 3);
-    // The shipped engine finds it a ply later (the forced captures are extended).
-    let deeper = engine_with(variant, "").search(&pos(fen), &Limits::depth(2), &[], |_| {});
-    assert_eq!((deeper.best, deeper.score), (Some(shot), sacrifices.score));
-}
-
-#[test]
-fn singular_extension_changes_the_search() {
-    // Its test searches need PV nodes of depth 8 and more, so iterations of depth 9 and
-    // more. Whether what it changes is better is for matches to say; here, when written, it
-    // turned depth 10's choice from f8-e7 to b8-c7, the shipped engine's choice at depth 12.
-    let fen = "B:W19,20,25,26,28-30:B1,3-5,9,11,12,21";
-    let variant = Variant::Tanzanian;
-    let at = |settings: &str, depth: u32| {
-        engine_with(variant, settings).search(&pos(fen), &Limits::depth(depth), &[], |_| {})
-    };
-    let (plain, singular) = (at("", 10), at("singular=1", 10));
-    assert_ne!(plain.nodes, singular.nodes);
-    assert_ne!(
-        (plain.best, plain.score),
-        (singular.best, singular.score),
-        "{plain:?}"
-    );
-    // Below depth 9 no node qualifies: the same search, node for node.
-    let (a, b) = (at("", 8), at("singular=1", 8));
-    assert_eq!((a.best, a.score, a.nodes), (b.best, b.score, b.nodes));
+    let at = |depth| engine_with(variant, "").search(&pos(fen), &Limits::depth(depth), &[], |_| {});
+    let (shallow, deeper) = (at(1), at(2));
+    assert_ne!(shallow.best, Some(shot), "{shallow:?}");
+    assert_eq!(deeper.best, Some(shot), "{deeper:?}");
+    assert!(deeper.score > Score::centi_men(200), "{}", deeper.score);
 }

@@ -10,6 +10,7 @@
 //! `name index mg eg` (e.g. `man 0 1000 1000`, `pattern 5 3121 -14 22`). A parameter not
 //! listed is zero.
 
+use drafti_rules::Variant;
 use std::fmt::Write as _;
 use std::sync::{Arc, LazyLock};
 
@@ -18,8 +19,28 @@ pub const UNIT: i32 = 10;
 
 /// Men configurations of a region: empty, own man or opponent's man on each square.
 pub const REGION_STATES: usize = 6561; // 3^8
-/// Regions: 4×4 squares at files a–d, c–f, e–h and ranks 1–4, 3–6, 5–8.
-pub const REGIONS: usize = 9;
+/// Regions: 4×4 squares at files a–d, c–f, e–h and, seen from the side's own end, rows
+/// 1–4, 3–6, 5–8 (the first nine), then 2–5 and 4–7 (the other six).
+pub const REGIONS: usize = 15;
+/// The first regions, which cover the board between them.
+pub const BASE_REGIONS: usize = 9;
+
+/// Each region's squares are bits `shift + {0, 1, 4, 5, 8, 9, 12, 13}` of a side's square
+/// set (four squares a row; row 0 is the far end): two squares of four consecutive rows.
+pub const REGION_SHIFTS: [u32; REGIONS] = {
+    let mut shifts = [0; REGIONS];
+    let mut r = 0;
+    while r < REGIONS {
+        let (file_window, row) = if r < 9 {
+            (r % 3, 2 * (r / 3))
+        } else {
+            ((r - 9) % 3, 2 * ((r - 9) / 3) + 1)
+        };
+        shifts[r] = (4 * row + file_window) as u32;
+        r += 1;
+    }
+    shifts
+};
 
 /// One group of parameters: a name, where it starts, how many.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -174,18 +195,44 @@ impl Weights {
     }
 }
 
-/// The shipped weights, read once.
-static SHIPPED: LazyLock<Arc<Weights>> = LazyLock::new(|| {
-    // The file is part of the build and its parsing is tested; an error here is a bug.
-    Arc::new(Weights::from_text(SHIPPED_TEXT).expect("engine/data/eval-weights.txt is valid"))
-});
+/// The text of each variant's shipped data file (fitted on that variant's games).
+pub const SHIPPED_TEXTS: [(Variant, &str); 3] = [
+    (Variant::Tanzanian, include_str!("../data/eval-weights.txt")),
+    (
+        Variant::Czech,
+        include_str!("../data/eval-weights-czech.txt"),
+    ),
+    (
+        Variant::Russian,
+        include_str!("../data/eval-weights-russian.txt"),
+    ),
+];
 
-/// The text of the shipped data file.
-pub const SHIPPED_TEXT: &str = include_str!("../data/eval-weights.txt");
+/// The text of the Tanzanian data file.
+pub const SHIPPED_TEXT: &str = SHIPPED_TEXTS[0].1;
 
-/// The weights the engine ships with (shared, read on first use).
-pub fn shipped() -> Arc<Weights> {
-    Arc::clone(&SHIPPED)
+/// The weights the engine ships with for `variant` (shared, each file read on first use).
+pub fn shipped(variant: Variant) -> Arc<Weights> {
+    static SHIPPED: [LazyLock<Arc<Weights>>; 3] = [
+        LazyLock::new(|| read_shipped(0)),
+        LazyLock::new(|| read_shipped(1)),
+        LazyLock::new(|| read_shipped(2)),
+    ];
+    Arc::clone(&SHIPPED[shipped_index(variant)])
+}
+
+/// Where `variant`'s file is in [`SHIPPED_TEXTS`].
+pub(crate) fn shipped_index(variant: Variant) -> usize {
+    match variant {
+        Variant::Tanzanian => 0,
+        Variant::Czech => 1,
+        Variant::Russian => 2,
+    }
+}
+
+fn read_shipped(i: usize) -> Arc<Weights> {
+    // The files are part of the build and their parsing is tested; an error here is a bug.
+    Arc::new(Weights::from_text(SHIPPED_TEXTS[i].1).expect("the shipped weights files are valid"))
 }
 
 #[cfg(test)]
@@ -205,16 +252,19 @@ mod tests {
     }
 
     #[test]
-    fn shipped_file_reads_and_round_trips() {
-        let w = Weights::from_text(SHIPPED_TEXT).unwrap();
-        assert!(w.mg[MAN] > 0 && w.eg[KING] > w.eg[MAN]);
-        // The nominal values the engine exports are the shipped ones.
-        for phase in [&w.mg, &w.eg] {
-            assert_eq!(phase[MAN], crate::MAN * UNIT);
-            assert_eq!(phase[KING], crate::KING * UNIT);
+    fn shipped_files_read_and_round_trip() {
+        for (variant, text) in SHIPPED_TEXTS {
+            let w = Weights::from_text(text).unwrap();
+            assert_eq!(*shipped(variant), w);
+            assert!(w.mg[MAN] > 0 && w.eg[KING] > w.eg[MAN]);
+            // The nominal values the engine exports are the shipped ones.
+            for phase in [&w.mg, &w.eg] {
+                assert_eq!(phase[MAN], crate::MAN * UNIT, "{variant}");
+                assert_eq!(phase[KING], crate::KING * UNIT, "{variant}");
+            }
+            let again = Weights::from_text(&w.to_text("header\nline two")).unwrap();
+            assert_eq!(again, w);
         }
-        let again = Weights::from_text(&w.to_text("header\nline two")).unwrap();
-        assert_eq!(again, w);
     }
 
     #[test]

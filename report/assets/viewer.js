@@ -1,8 +1,8 @@
 // The game viewer of drafti's HTML report (inline in the page; no network, no library).
-// Every game's <article> carries its data in data-v (format: cli/src/report/viewer.rs):
+// Every game's <article> carries its data in data-v (format: report/src/html/viewer.rs):
 // the board changes of each ply and the engine's scores and lines, all computed by drafti's
 // rules core and analysis. This script decodes them and draws: it knows no rule of the game.
-// The page is also well-formed XML: html.rs puts this script in a CDATA section, so it must
+// The page is also well-formed XML: html/mod.rs puts this script in a CDATA section, so it must
 // never contain the three characters that end one.
 (function () {
   'use strict';
@@ -286,7 +286,7 @@
   }
 
   // ---- the move list ----------------------------------------------------------------------
-  // The static list (html.rs, moves_markup): move numbers and moves as text, one pair per
+  // The static list (html/game.rs, moves_markup): move numbers and moves as text, one pair per
   // line; flagged moves as <i class="jb|jm|ji">, moves that could not be replayed as
   // <span class="bad">; comments (span.c) and variations (span.v) between them. Each move
   // becomes a clickable span; comments and variations are kept with the move before them.
@@ -542,5 +542,24 @@
   window.addEventListener('load', function () {
     if (active && /-p\d+$/.test(location.hash)) settle(active.article, 12);
   });
+  // The way back to the index of games (a.up, fixed in a corner) shows once the reader is
+  // among the games: over the summary it would cover the cells of its tables (on a phone
+  // they span the screen), and the index it leads to is at hand there.
+  var up = document.querySelector('a.up'), firstGame = document.querySelector('article.game');
+  if (up) {
+    var placeUp = function () {
+      var among = firstGame && firstGame.getBoundingClientRect().top < up.getBoundingClientRect().top;
+      up.classList.toggle('off', !among);
+    };
+    var upQueued = false;
+    var queueUp = function () {
+      if (upQueued) return;
+      upQueued = true;
+      requestAnimationFrame(function () { upQueued = false; placeUp(); });
+    };
+    window.addEventListener('scroll', queueUp, { passive: true });
+    window.addEventListener('resize', queueUp);
+    placeUp();
+  }
   document.documentElement.classList.add('js');
 })();

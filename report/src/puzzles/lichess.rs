@@ -16,8 +16,9 @@
 //! - `GameUrl`: the source game's `Site` tag when it is a URL, else `FILE#GAME` (the input's
 //!   name and the game's number in it, from 1).
 
-use super::{fingerprint, is_endgame, solver_line};
+use super::platform::{fingerprint, is_endgame, solver_line};
 use drafti_analysis::puzzles::{Entry, GainKind, Puzzle, Source};
+use drafti_archive::csv::text_cell;
 use drafti_rules::{Move, Position, Variant};
 
 /// The header row.
@@ -51,7 +52,7 @@ pub fn puzzle_id(p: &Puzzle) -> String {
 /// takes N pieces), `kingCapture`, `runaway` (a man through that nothing can stop).
 pub fn themes(p: &Puzzle) -> Vec<String> {
     let t = &p.themes;
-    let crushing = p.kind == GainKind::Win || p.gain >= 3 * drafti_engine::MAN;
+    let crushing = p.kind == GainKind::Win || p.gain_men() >= 3;
     let mut out = vec![if crushing { "crushing" } else { "advantage" }.to_string()];
     if t.sacrifice {
         out.push("sacrifice".into());
@@ -79,15 +80,6 @@ pub fn themes(p: &Puzzle) -> Vec<String> {
     };
     out.push(length.into());
     out
-}
-
-/// A CSV field, quoted when it holds a comma, a quote or a line break (quotes doubled).
-fn field(text: &str) -> String {
-    if text.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text.to_string()
-    }
 }
 
 fn numeric(pos: &Position, variant: Variant, mv: &Move) -> String {
@@ -124,13 +116,14 @@ pub fn row(e: &Entry) -> Option<String> {
         themes(p).join(" "),
         game_url(s),
     ];
-    let cells: Vec<String> = fields.iter().map(|f| field(f)).collect();
+    // Every cell as text: the URL and the file name come from the archive (formula-safe).
+    let cells: Vec<_> = fields.iter().map(|f| text_cell(f)).collect();
     Some(format!("{}\n", cells.join(",")))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::export::tests::{mined, SHOT, SHOT_SET_UP};
+    use super::super::platform::tests::{mined, SHOT, SHOT_SET_UP};
     use super::*;
 
     #[test]
@@ -160,14 +153,6 @@ mod tests {
         let from_game = mined(SHOT).remove(0);
         e.sources.push(from_game.sources[0].clone());
         assert_eq!(row(&e), row(&from_game));
-    }
-
-    #[test]
-    fn fields_are_quoted_only_when_needed() {
-        assert_eq!(field("club.pdn#3"), "club.pdn#3");
-        assert_eq!(field("a,b.pdn#1"), "\"a,b.pdn#1\"");
-        assert_eq!(field("say \"hi\""), "\"say \"\"hi\"\"\"");
-        assert_eq!(field("two\nlines"), "\"two\nlines\"");
     }
 
     #[test]

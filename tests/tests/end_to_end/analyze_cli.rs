@@ -7,17 +7,17 @@
 //! - `mixed.pdn`: four engine self-play games (`selfplay --nodes 4000 --seed 21
 //!   --max-plies 80`), one game with an illegal move, and the planted game.
 //! - `planted-master.pdn`: the first 14 plies of a real master game (Krista - Bajusz, Czech
-//!   championship 2007, game 1 of `shared/corpora/czech-championship-2007-102games.pdn`;
+//!   championship 2007, game 1 of `tests/fixtures/corpora/czech-championship-2007-102games.pdn`;
 //!   Czech rules, no GameType tag), then White's planted 8. c3-b4?? (8... a5xa1 crowns), then
 //!   the engine's best moves.
-//! - `abatsiev-17.pdn`: game 17 of `shared/corpora/russian-abatsiev-ussr-events-56games.pdn`
+//! - `abatsiev-17.pdn`: game 17 of `tests/fixtures/corpora/russian-abatsiev-ussr-events-56games.pdn`
 //!   (Russian rules, no GameType tag), whose 33. d2-e3 the depth-6 analysis called a blunder
 //!   ("72% -> 23%") and a 2,000,000-node search of every position does not.
-//! - `ussr-x-121.pdn`: game 121 of `shared/corpora/russian-ussr-championship-x-153games.pdn`
+//! - `ussr-x-121.pdn`: game 121 of `tests/fixtures/corpora/russian-ussr-championship-x-153games.pdn`
 //!   (Russian rules), whose 21. g3-h4 the re-search at depth 10 calls a blunder (+3.47 ->
 //!   +0.80), the confirmation at depth 16 no blunder, and the 2,000,000-node reference a move
 //!   as good as its best (a drop of 0.01; from `bench --quality --sample 8 --moves`).
-//! - `czech-2007-17.pdn`: game 17 of `shared/corpora/czech-championship-2007-102games.pdn`
+//! - `czech-2007-17.pdn`: game 17 of `tests/fixtures/corpora/czech-championship-2007-102games.pdn`
 //!   (Czech rules), whose 12. c3-d4 the confirmation at depth 14 calls a blunder from depth
 //!   12 on only, and every deep reference a mistake or less (2,000,000 nodes a position: a
 //!   drop of 0.21; 4,000,000: 0.28; judged move by move at 2,000,000: 0.14).
@@ -140,7 +140,7 @@ fn a_blunder_planted_in_a_master_game_is_flagged_and_the_masters_moves_are_not()
     // blunder's: no second confirmation needed).
     assert_eq!(f["depth"], 10);
     assert!(f["confirmed_depth"].as_u64().unwrap() <= 10);
-    assert!(f["score_after"].as_i64().unwrap() <= -300, "{f}");
+    assert!(f["score_after"]["cp"].as_i64().unwrap() <= -300, "{f}");
 }
 
 #[test]
@@ -292,12 +292,13 @@ fn every_move_has_its_numbers_in_the_json() {
             assert_eq!(m["side"], if i % 2 == 0 { "white" } else { "black" });
             assert!(m["move"].is_string() && m["move_number"].is_string());
             for when in ["before", "after"] {
+                // A score's one shape: exactly one of its three numbers, and its text.
                 let score = &m[format!("score_{when}")];
-                let proven = &m[format!("proven_{when}")];
-                assert!(
-                    score.is_i64() != proven.is_i64(),
-                    "one of score/proven: {m}"
-                );
+                let set = ["cp", "win_in", "loss_in"]
+                    .iter()
+                    .filter(|k| score[**k].is_i64())
+                    .count();
+                assert!(set == 1 && score["text"].is_string(), "{m}");
                 let win = m[format!("win_{when}")].as_f64().unwrap();
                 assert!((0.0..=100.0).contains(&win), "{m}");
             }
@@ -672,8 +673,8 @@ fn verdicts_in_table_positions_are_exact_and_say_so() {
             "{draw}"
         );
         assert_eq!(
-            (&draw["score_before"], &draw["proven_after"]),
-            (&Value::from(0), &Value::from(-4))
+            (&draw["score_before"]["cp"], &draw["score_after"]["loss_in"]),
+            (&Value::from(0), &Value::from(4))
         );
         assert_eq!(draw["best"], "c3-b4");
         let win = &moves[2];
@@ -681,8 +682,8 @@ fn verdicts_in_table_positions_are_exact_and_say_so() {
             (
                 &win["exact"],
                 &win["reason"],
-                &win["proven_before"],
-                &win["score_after"]
+                &win["score_before"]["win_in"],
+                &win["score_after"]["cp"]
             ),
             (
                 &Value::Bool(true),
@@ -791,6 +792,13 @@ fn json_moves_is_one_flat_row_per_move() {
                 row.insert(key.to_string(), g[key].clone());
             }
             for (key, value) in m.as_object().unwrap() {
+                // A score's fields are columns named after it (`score_before_cp`, …).
+                if let Some(score) = value.as_object() {
+                    for (field, v) in score {
+                        row.insert(format!("{key}_{field}"), v.clone());
+                    }
+                    continue;
+                }
                 let value = match key.as_str() {
                     "pv" => Value::from(
                         value
@@ -876,7 +884,7 @@ fn only_the_analysed_variants_tables_are_used_and_named() {
 #[test]
 fn skipped_games_of_a_wrong_variant_guess_are_named_with_the_variant_that_fits() {
     let russian = format!(
-        "{}/../../shared/corpora/russian-ussr-championship-x-153games.pdn",
+        "{}/fixtures/corpora/russian-ussr-championship-x-153games.pdn",
         env!("CARGO_MANIFEST_DIR")
     );
     let run = |extra: &[&str]| {
@@ -928,14 +936,10 @@ fn a_win_the_lone_side_draws_by_law_3_is_not_called_won() {
     assert_eq!(first["move"], "f4-h2");
     assert_eq!(
         (
-            first["score_before"].as_i64(),
-            first["score_after"].as_i64()
+            first["score_before"]["cp"].as_i64(),
+            first["score_after"]["cp"].as_i64()
         ),
         (Some(0), Some(0)),
-        "{first}"
-    );
-    assert!(
-        first["proven_before"].is_null() && first["proven_after"].is_null(),
         "{first}"
     );
     assert_eq!(first["judgement"], Value::Null);

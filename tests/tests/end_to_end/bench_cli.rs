@@ -344,12 +344,12 @@ fn the_consensus_scores_settled_moves_and_lists_the_disputed() {
             "--reference",
             files[0].to_str().unwrap(),
             "--engine",
-            "qs-threat=1",
+            "lmr=0",
             "--no-hold-up",
         ],
     );
     let label = idea["candidate"].as_str().unwrap();
-    assert!(label.ends_with("; engine settings qs-threat=1"), "{label}");
+    assert!(label.ends_with("; engine settings lmr=0"), "{label}");
     assert_eq!(std::fs::read_to_string(&files[0]).unwrap(), sizes[0]);
     let bad = drafti()
         .args(["bench", "--quality", "--engine", "qs-thret=1", "--corpora"])

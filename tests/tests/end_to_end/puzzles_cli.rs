@@ -98,8 +98,8 @@ fn the_known_shot_is_found_and_the_others_are_not() {
     assert_eq!(source["after"], "1... f6-e5");
     assert_eq!(source["white"], "Asha");
     assert!(stderr.contains("3 games (0 invalid)"), "{stderr}");
-    // Issue 27, item 18: the scores are numbers (as `drafti search --json` gives them), with
-    // the text beside them.
+    // Issue 27, item 18, and issue 41's one score on the wire: the scores are numbers in the
+    // one JSON form of every command (exactly one of cp, win_in, loss_in), with the text.
     for key in ["score", "second"] {
         let score = &p[key];
         let keys: Vec<&str> = score
@@ -729,4 +729,21 @@ fn a_write_error_in_the_platform_formats_is_reported_with_exit_code_2() {
             "{format}: {stderr}"
         );
     }
+}
+
+#[test]
+fn the_text_shows_terminal_escapes_of_the_source_game_visibly() {
+    // The constructed shot, its players named with escape sequences (the report's defect,
+    // in the puzzles' text too).
+    let pdn = std::fs::read_to_string(format!("{}/{CONSTRUCTED}", env!("CARGO_MANIFEST_DIR")))
+        .unwrap()
+        .replacen("[White \"Asha\"]", "[White \"Asha\u{1b}[2J\"]", 1);
+    let output = drafti()
+        .args(["puzzles", "--nodes", "2000", "-"])
+        .write_stdin(pdn)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(stdout.contains("(Asha\\x1b[2J - Baraka)"), "{stdout}");
+    assert!(!stdout.contains('\u{1b}'), "{stdout:?}");
 }

@@ -70,7 +70,7 @@ pub struct QualityArgs {
     /// draw thrown away is a blunder), whatever the references say; no search uses them.
     #[arg(long, value_name = "DIR", requires = "second_reference_nodes")]
     settle_egtb: Option<PathBuf>,
-    /// The candidate's engine switches, as `name=value,...` (e.g. `qs-threat=1`; the names
+    /// The candidate's engine switches, as `name=value,...` (e.g. `lmr=0`; the names
     /// of drafti_engine::Config): a search idea measured by its verdicts. The references and
     /// the hold-up keep the shipped engine.
     #[arg(long, value_name = "SETTINGS")]
