@@ -120,7 +120,7 @@ pub fn merge_parts(paths: &[PathBuf], out: &Path) -> Result<Meta, MergeError> {
         }
     });
     let positions = writer.positions(groups)?;
-    let mut variants = [0u64; 3];
+    let mut variants = [0u64; 4];
     for p in &parts {
         for (v, c) in variants.iter_mut().zip(p.meta().variants) {
             *v += c;

@@ -68,8 +68,8 @@ pub struct Meta {
     pub positions: u64,
     /// The fingerprint of the named-opening books the games were tagged with.
     pub books: String,
-    /// Games per variant: Tanzanian, Czech, Russian.
-    pub variants: [u64; 3],
+    /// Games per variant: Tanzanian, Czech, Russian, TzDraft (`Variant::ALL`'s order).
+    pub variants: [u64; 4],
 }
 
 /// One position and the games that reached it, by the move they played from it.
