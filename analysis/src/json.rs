@@ -717,7 +717,7 @@ pub enum GameError {
         status: Status,
     },
     /// `record.input` is not the input named `file`.
-    #[error("input {input} is {name}, not {file}")]
+    #[error("its input {input} (record.input) is {name} in the run, but the line says {file}")]
     InputName {
         /// `record.input`.
         input: usize,
@@ -727,7 +727,10 @@ pub enum GameError {
         file: String,
     },
     /// `record.input` is not one of the run's inputs.
-    #[error("input {input} of {inputs}?")]
+    #[error(
+        "its input {input} (record.input) is not one of the run's: it read {inputs} (numbered \
+         from 1)"
+    )]
     NoInput {
         /// `record.input`.
         input: usize,

@@ -16,6 +16,7 @@
 use crate::batch::ArchiveGame;
 use crate::json::{self, GameError, FORMAT};
 use drafti_archive::batch::{Input, Shard};
+use drafti_archive::json_lines;
 use drafti_archive::replay::{replay, ReplayOptions, ReplayedGame};
 use drafti_pdn::{parse_game, RawGame};
 use drafti_rules::Variant;
@@ -239,21 +240,23 @@ impl Part {
             }
         }
         let at = self.at(self.line);
+        // A byte-order mark (an editor saved the part) is no part of the JSON.
+        let text = json_lines::without_bom(&text);
         // The first line's run says the part's format; a later one is named as such, not as
         // whatever field it changed.
-        if let Some(format) = run_format(&text) {
+        if let Some(format) = run_format(text) {
             if format > FORMAT {
                 return Err(PartError::Format { at, format });
             }
             self.format = format;
         }
         let read = match self.format {
-            1 => json::Game::from_format_1(&text),
-            _ => serde_json::from_str(&text),
+            1 => json::Game::from_format_1(text),
+            _ => serde_json::from_str(text),
         };
         let game = read.map_err(|e| PartError::Malformed {
             at: at.clone(),
-            what: json_error(&e),
+            what: json_lines::line_problem(text, &e),
         })?;
         if game.record.is_none() {
             return Err(PartError::Older {
@@ -264,13 +267,6 @@ impl Part {
         self.head = Some((game, self.line));
         Ok(())
     }
-}
-
-/// serde_json's message with its position as a column (the line is the part's).
-fn json_error(e: &serde_json::Error) -> String {
-    let text = e.to_string();
-    let what = text.split(" at line ").next().unwrap_or(&text);
-    format!("{what} (column {})", e.column())
 }
 
 /// The games of all parts, merged into input order.

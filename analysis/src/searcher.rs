@@ -9,21 +9,48 @@ use crate::tables::{exact_move, table_eval, use_tables, EndgameTables};
 use drafti_archive::replay::ReplayedGame;
 use drafti_engine::egtb::Tables;
 use drafti_engine::{Config, Engine, Limits};
-use drafti_rules::{Game, Position, Variant};
+use drafti_rules::{Game, Variant};
 use std::sync::Arc;
 
 /// What each search of a game's positions needs besides the position: the earlier hash keys
 /// (repetitions) and the running count of draw law 2.
 pub struct Searcher<'a> {
     pub(crate) game: &'a ReplayedGame,
-    pub(crate) keys: Vec<u64>,
+    /// The earlier keys a search can meet again, stretch after stretch of the game between
+    /// irreversible moves: each stretch's distinct keys in the order they first occur.
+    repeatable: Vec<u64>,
+    /// Where position `i`'s earlier keys are in `repeatable`: (start, length).
+    earlier: Vec<(usize, usize)>,
     pub(crate) king_counts: Vec<Option<u32>>,
 }
 
 impl<'a> Searcher<'a> {
     /// The keys and counts of every position of `game`.
+    ///
+    /// A search uses the earlier keys as a set (is a position on its path one of them?), and
+    /// no position after a capture or a man move repeats one before it (men only move
+    /// forward, and captured pieces do not come back): so each position gets the distinct
+    /// keys since the last such move. The same answers as every earlier key, in time and
+    /// memory linear in the game's length (a king shuffle of 160,000 plies handed each search
+    /// all the keys before it: quadratic).
     pub fn new(game: &'a ReplayedGame) -> Searcher<'a> {
-        let keys = game.positions.iter().map(Position::hash_key).collect();
+        let mut repeatable = Vec::new();
+        let mut earlier = Vec::with_capacity(game.positions.len());
+        let mut seen = std::collections::HashSet::new();
+        let mut start = 0;
+        for (i, pos) in game.positions.iter().enumerate() {
+            earlier.push((start, repeatable.len() - start));
+            let irreversible = game
+                .moves
+                .get(i)
+                .is_some_and(|mv| mv.is_capture() || pos.men(pos.turn()).contains(mv.from()));
+            if irreversible {
+                start = repeatable.len();
+                seen.clear();
+            } else if seen.insert(pos.hash_key()) {
+                repeatable.push(pos.hash_key());
+            }
+        }
         let mut rules = Game::new(game.start, game.variant);
         let mut king_counts = Vec::with_capacity(game.positions.len());
         king_counts.push(rules.king_count());
@@ -33,9 +60,16 @@ impl<'a> Searcher<'a> {
         }
         Searcher {
             game,
-            keys,
+            repeatable,
+            earlier,
             king_counts,
         }
+    }
+
+    /// The keys before position `i` that a search from it can meet again.
+    pub(crate) fn history(&self, i: usize) -> &[u64] {
+        let (start, len) = self.earlier[i];
+        &self.repeatable[start..start + len]
     }
 }
 
@@ -62,7 +96,7 @@ impl Searcher<'_> {
             engine.set_keep_table(false);
             use_tables(engine, tables);
             engine
-                .search(&self.game.positions[i], &limits, &self.keys[..i], |_| {})
+                .search(&self.game.positions[i], &limits, self.history(i), |_| {})
                 .into()
         })
     }
@@ -106,7 +140,7 @@ impl Searcher<'_> {
             return eval;
         }
         engine
-            .search(pos, &self.limits(i, limits), &self.keys[..i], |_| {})
+            .search(pos, &self.limits(i, limits), self.history(i), |_| {})
             .into()
     }
 
@@ -177,6 +211,40 @@ pub(crate) fn with_engine<R>(
 mod tests {
     use super::*;
     use crate::pass::tests::game;
+
+    #[test]
+    fn each_search_gets_the_keys_it_can_meet_again_in_linear_space() {
+        // Issue 41: a king shuffle of N plies handed every search all the keys before it, so
+        // analyse was quadratic in N. Now: the distinct keys since the last capture or man
+        // move, which answer every repetition the same.
+        let shuffle = ["30-26", "1-6", "26-30", "6-1"];
+        let moves: Vec<&str> = (0..2_000).map(|i| shuffle[i % 4]).collect();
+        let text = format!(
+            "[GameType \"25\"]\n[FEN \"W:WK30:BK1\"]\n{} *",
+            moves.join(" ")
+        );
+        let g = game(&text);
+        let searcher = Searcher::new(&g);
+        let lengths: Vec<usize> = (0..g.positions.len())
+            .map(|i| searcher.history(i).len())
+            .collect();
+        assert_eq!(lengths[..6], [0, 1, 2, 3, 4, 4]);
+        assert!(lengths.iter().all(|&n| n <= 4));
+        assert_eq!(searcher.repeatable.len(), 4);
+        // Every key before a position that can repeat is among its history; none twice.
+        for i in 0..g.positions.len() {
+            let history = searcher.history(i);
+            for earlier in &g.positions[..i] {
+                assert!(history.contains(&earlier.hash_key()), "{i}");
+            }
+            let distinct: std::collections::HashSet<_> = history.iter().collect();
+            assert_eq!(distinct.len(), history.len());
+        }
+        // A man move or a capture starts again: nothing before it repeats.
+        let g = game("1. c3-d4 f6-g5 2. d4-c5 b6xd4 3. e3xc5 d6xb4 4. a3xc5 *");
+        let searcher = Searcher::new(&g);
+        assert!((0..g.positions.len()).all(|i| searcher.history(i).is_empty()));
+    }
 
     #[test]
     fn a_game_searched_in_sequence_is_reproducible_and_uses_what_it_learned() {

@@ -70,7 +70,7 @@ impl Searcher<'_> {
     ) -> (MoveAnalysis, u64) {
         let m = MoveRef {
             pos: &self.game.positions[i],
-            history: &self.keys[..i],
+            history: self.history(i),
             played: self.game.moves[i],
             king_count: self.king_counts[i],
             ply: i + 1,
@@ -85,7 +85,7 @@ impl Searcher<'_> {
             variant: self.game.variant,
             position: self.game.positions[i],
             played: self.game.moves[i],
-            history: self.keys[..i].to_vec(),
+            history: self.history(i).to_vec(),
             king_count: self.king_counts[i],
             ply: i + 1,
         }
@@ -103,7 +103,7 @@ pub struct MoveToCheck {
     position: Position,
     /// The move played.
     played: Move,
-    /// The hash keys of the positions before `position` in its game.
+    /// The hash keys before `position` in its game that a search can meet again.
     history: Vec<u64>,
     /// Law 2's running count at `position`.
     king_count: Option<u32>,

@@ -44,6 +44,18 @@ pub fn describe(e: &io::Error) -> String {
 /// Opens the file `name` for reading, checked to be PDN text ([`check_text`]), with its size
 /// in bytes.
 pub fn open_file(name: &str) -> Result<(Box<dyn BufRead + Send>, u64), InputError> {
+    open_file_of(name, PDN_TEXT)
+}
+
+/// What [`open_file`] and [`check_text`] expect: PDN.
+pub const PDN_TEXT: &str = "PDN text";
+
+/// [`open_file`] for a file of other text, `expected` (`the JSON lines of drafti analyze
+/// --json`), named so in its errors.
+pub fn open_file_of(
+    name: &str,
+    expected: &str,
+) -> Result<(Box<dyn BufRead + Send>, u64), InputError> {
     let meta = std::fs::metadata(name)
         .map_err(|e| InputError(format!("cannot open {name}: {}", describe(&e))))?;
     if meta.is_dir() {
@@ -55,7 +67,7 @@ pub fn open_file(name: &str) -> Result<(Box<dyn BufRead + Send>, u64), InputErro
         .map_err(|e| InputError(format!("cannot open {name}: {}", describe(&e))))?;
     let mut reader: Box<dyn BufRead + Send> =
         Box::new(BufReader::with_capacity(BUFFER_BYTES, file));
-    check_text(name, &mut reader)?;
+    check_text_of(name, &mut reader, expected)?;
     Ok((reader, meta.len()))
 }
 
@@ -63,12 +75,21 @@ pub fn open_file(name: &str) -> Result<(Box<dyn BufRead + Send>, u64), InputErro
 /// them without consuming them. (A few stray bytes in a text file are left to the parser,
 /// which reports them where they are.)
 pub fn check_text(name: &str, reader: &mut Box<dyn BufRead + Send>) -> Result<(), InputError> {
+    check_text_of(name, reader, PDN_TEXT)
+}
+
+/// [`check_text`] for other text, `expected`, named so in the error.
+pub fn check_text_of(
+    name: &str,
+    reader: &mut Box<dyn BufRead + Send>,
+    expected: &str,
+) -> Result<(), InputError> {
     let buf = reader
         .fill_buf()
         .map_err(|e| InputError(format!("cannot read {name}: {}", describe(&e))))?;
     match binary_reason(&buf[..buf.len().min(SNIFF_BYTES)]) {
         Some(reason) => Err(InputError(format!(
-            "{name} is not a text file ({reason}); expected PDN text"
+            "{name} is not a text file ({reason}); expected {expected}"
         ))),
         None => Ok(()),
     }

@@ -12,6 +12,7 @@ pub mod batch;
 pub mod csv;
 pub mod import;
 pub mod input;
+pub mod json_lines;
 pub mod openings;
 pub mod replay;
 pub mod standings;

@@ -1,6 +1,6 @@
 //! Output files (`--pdn OUT`, `--html OUT`, …): written whole or not at all, whatever the
 //! target is (a file, a link, a FIFO, a device, `-` for stdout), and removed when the command
-//! is interrupted.
+//! is interrupted, or by a later run when it was killed.
 
 use crate::error::CliError;
 use std::fmt;
@@ -13,7 +13,9 @@ use std::io::Write;
 ///   over it; until then an older file is untouched. A replaced file keeps its mode, and its
 ///   owner and group where the system lets us set them. The temporary file is removed when
 ///   the value is dropped without a commit (an error, an early return) and when the process
-///   is interrupted (Ctrl-C, SIGTERM, SIGHUP);
+///   is interrupted (Ctrl-C, SIGTERM, SIGHUP); one left by a process killed outright
+///   (SIGKILL, a crash) is removed by the next run that writes the same output (see
+///   [`remove_stale_parts`]);
 /// - a symbolic link: what it points to, as above, beside the link's target (the link
 ///   stays);
 /// - an existing FIFO or character device (`/dev/null`, a terminal), or a `/dev/stdout`-like
@@ -230,9 +232,15 @@ fn temp_in(
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let prefix = format!(".{name}.");
+    #[cfg(unix)]
+    remove_stale_parts(dir, &name);
+    // `.OUT.PID.XXXXXX.part`: whose it is, for the runs after a kill.
+    let prefix = format!(".{name}.{}.", std::process::id());
     let mut builder = tempfile::Builder::new();
-    builder.prefix(&prefix).suffix(".part");
+    builder
+        .prefix(&prefix)
+        .rand_bytes(PART_RANDOM_LEN)
+        .suffix(".part");
     // A new file gets the usual permissions, as one made by `File::create` would.
     #[cfg(unix)]
     if usual_mode {
@@ -244,8 +252,75 @@ fn temp_in(
     // Registered while the lock is held, so an interrupt cannot miss a file just made.
     let mut pending = PENDING_OUTPUTS.lock().unwrap_or_else(|e| e.into_inner());
     let temp = builder.tempfile_in(dir)?;
+    // Held as long as the file is open: a run on another machine sharing the folder (whose
+    // process ids mean nothing here) sees the file is in use.
+    #[cfg(unix)]
+    let _ = rustix::fs::flock(
+        temp.as_file(),
+        rustix::fs::FlockOperation::NonBlockingLockExclusive,
+    );
     pending.push(temp.path().to_path_buf());
     Ok(temp)
+}
+
+/// The random letters of a temporary file's name.
+const PART_RANDOM_LEN: usize = 6;
+
+/// Removes the temporary files of the output `name` in `dir` that runs killed without a
+/// chance to clean up (SIGKILL, a crash, a power cut) left behind: those whose process (its
+/// id is in the name) is gone and that no process holds locked. Best effort: a file that
+/// cannot be looked at, or one of an older drafti (no process id in its name), is left.
+#[cfg(unix)]
+fn remove_stale_parts(dir: &std::path::Path, name: &str) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let prefix = format!(".{name}.");
+    for entry in entries.flatten() {
+        let file_name = entry.file_name();
+        let Some(pid) = file_name.to_str().and_then(|n| part_owner(n, &prefix)) else {
+            continue;
+        };
+        if pid == std::process::id() || process_alive(pid) {
+            continue;
+        }
+        let path = entry.path();
+        // A regular file (a link is not followed), which no process holds locked.
+        if !std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file()) {
+            continue;
+        }
+        let Ok(file) = std::fs::File::open(&path) else {
+            continue;
+        };
+        let free = rustix::fs::flock(&file, rustix::fs::FlockOperation::NonBlockingLockExclusive);
+        if free.is_ok() {
+            let _ = std::fs::remove_file(&path);
+        }
+    }
+}
+
+/// The process id in the name of one of our temporary files, `{prefix}{pid}.XXXXXX.part`
+/// (strictly: so the files of an output whose name goes on after `prefix` are not taken).
+#[cfg(unix)]
+fn part_owner(file_name: &str, prefix: &str) -> Option<u32> {
+    let middle = file_name.strip_prefix(prefix)?.strip_suffix(".part")?;
+    let (pid, random) = middle.split_once('.')?;
+    let ours = pid.bytes().all(|b| b.is_ascii_digit())
+        && random.len() == PART_RANDOM_LEN
+        && random.bytes().all(|b| b.is_ascii_alphanumeric());
+    ours.then(|| pid.parse().ok()).flatten()
+}
+
+/// Whether the process `pid` runs (one of another user counts).
+#[cfg(unix)]
+fn process_alive(pid: u32) -> bool {
+    let Some(pid) = i32::try_from(pid)
+        .ok()
+        .and_then(rustix::process::Pid::from_raw)
+    else {
+        return false;
+    };
+    rustix::process::test_kill_process(pid) != Err(rustix::io::Errno::SRCH)
 }
 
 fn unregister(temp: &std::path::Path) {
@@ -351,4 +426,84 @@ pub fn write_file(
     write(&mut file)
         .and_then(|()| file.commit().map(|_| ()))
         .map_err(|e| CliError::new(format!("cannot write {}: {e}", path.display())))
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    /// The id of a process that has ended.
+    fn dead_pid() -> u32 {
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let pid = child.id();
+        child.wait().unwrap();
+        pid
+    }
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn a_killed_runs_part_is_removed_and_no_other() {
+        // Issue 41: a run killed with SIGKILL left its `.OUT.XXXXXX.part` for ever.
+        let dir = tempfile::tempdir().unwrap();
+        let dead = dead_pid();
+        let stale = format!(".out.pdn.{dead}.abcdef.part");
+        let mut kept = vec![
+            // Alive (init), locked by a live process, of an older drafti, of other outputs,
+            // a link, the output itself.
+            ".out.pdn.1.abcdef.part".to_string(),
+            format!(".out.pdn.{dead}.locked.part"),
+            ".out.pdn.abcdef.part".to_string(),
+            format!(".out.pdn.x.{dead}.abcdef.part"),
+            format!(".out.pdn.123.{dead}.abcdef.part"),
+            format!(".other.pdn.{dead}.abcdef.part"),
+            "out.pdn".to_string(),
+        ];
+        for name in std::iter::once(&stale).chain(&kept) {
+            std::fs::write(dir.path().join(name), "x").unwrap();
+        }
+        let link = format!(".out.pdn.{dead}.link00.part");
+        std::os::unix::fs::symlink("out.pdn", dir.path().join(&link)).unwrap();
+        kept.push(link);
+        let locked = std::fs::File::open(dir.path().join(&kept[1])).unwrap();
+        rustix::fs::flock(&locked, rustix::fs::FlockOperation::LockExclusive).unwrap();
+
+        remove_stale_parts(dir.path(), "out.pdn");
+        kept.sort();
+        assert_eq!(names(dir.path()), kept);
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("out.pdn")).unwrap(),
+            "x"
+        );
+        drop(locked);
+    }
+
+    #[test]
+    fn an_output_in_writing_carries_its_process_id_and_is_locked() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out.pdn");
+        let file = OutputFile::create(&out).unwrap();
+        let names = names(dir.path());
+        assert_eq!(names.len(), 1);
+        assert_eq!(part_owner(&names[0], ".out.pdn."), Some(std::process::id()));
+        // Another open file description cannot take the lock while it is written.
+        let other = std::fs::File::open(dir.path().join(&names[0])).unwrap();
+        assert!(
+            rustix::fs::flock(&other, rustix::fs::FlockOperation::NonBlockingLockExclusive)
+                .is_err()
+        );
+        // Nor does a run of this process remove it.
+        remove_stale_parts(dir.path(), "out.pdn");
+        assert_eq!(self::names(dir.path()).len(), 1);
+        drop(file);
+        assert!(self::names(dir.path()).is_empty());
+    }
 }

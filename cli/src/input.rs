@@ -55,6 +55,16 @@ fn decoded(
 
 /// Opens `files` (`-` or no file at all means stdin), read in `encoding`.
 pub fn open_inputs(files: &[String], encoding: EncodingArg) -> Result<Inputs, CliError> {
+    open_inputs_of(files, encoding, input::PDN_TEXT)
+}
+
+/// [`open_inputs`] for files of other text, `expected` (`the JSON lines of drafti analyze
+/// --json`), named so in what is said about them.
+pub fn open_inputs_of(
+    files: &[String],
+    encoding: EncodingArg,
+    expected: &str,
+) -> Result<Inputs, CliError> {
     let stdin_name = || "-".to_string();
     let names: Vec<String> = if files.is_empty() {
         vec![stdin_name()]
@@ -72,9 +82,13 @@ pub fn open_inputs(files: &[String], encoding: EncodingArg) -> Result<Inputs, Cl
         if name == "-" {
             if io::stdin().is_terminal() {
                 // Nothing piped in and no FILES: say what the wait is for.
-                eprintln!(
-                    "reading PDN from the terminal: paste or type the games, then press Ctrl-D (Ctrl-Z Enter on Windows); or give FILES, e.g. drafti validate games.pdn"
-                );
+                if expected == input::PDN_TEXT {
+                    eprintln!(
+                        "reading PDN from the terminal: paste or type the games, then press Ctrl-D (Ctrl-Z Enter on Windows); or give FILES, e.g. drafti validate games.pdn"
+                    );
+                } else {
+                    eprintln!("reading {expected} from the terminal: end with Ctrl-D");
+                }
             }
             let mut reader: Box<dyn BufRead + Send> = Box::new(BufReader::with_capacity(
                 1 << 18,
@@ -83,12 +97,14 @@ pub fn open_inputs(files: &[String], encoding: EncodingArg) -> Result<Inputs, Cl
                     ended: false,
                 },
             ));
-            check_text("<stdin>", &mut reader)?;
+            input::check_text_of("<stdin>", &mut reader, expected)
+                .map_err(|e| CliError::new(e.0))?;
             inputs.push(Input::new("<stdin>", decoded("<stdin>", reader, encoding)));
             total = None;
             continue;
         }
-        let (reader, size) = open_file(&name)?;
+        let (reader, size) =
+            input::open_file_of(&name, expected).map_err(|e| CliError::new(e.0))?;
         total = total.map(|t| t + size);
         let reader = decoded(&name, reader, encoding);
         inputs.push(Input::new(name, reader));
@@ -115,14 +131,6 @@ impl<R: io::Read> io::Read for EndOnce<R> {
         self.ended = n == 0;
         Ok(n)
     }
-}
-
-fn open_file(name: &str) -> Result<(Box<dyn BufRead + Send>, u64), CliError> {
-    input::open_file(name).map_err(|e| CliError::new(e.0))
-}
-
-fn check_text(name: &str, reader: &mut Box<dyn BufRead + Send>) -> Result<(), CliError> {
-    input::check_text(name, reader).map_err(|e| CliError::new(e.0))
 }
 
 /// Whether stdin brings data (a pipe, a file or a socket) rather than a terminal, nothing

@@ -18,6 +18,7 @@ mod runner;
 mod tables;
 
 use clap::{Parser, Subcommand};
+use std::io::Write;
 use std::process::ExitCode;
 
 #[global_allocator]
@@ -81,10 +82,27 @@ enum Command {
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(e) => {
-            let code = if e.use_stderr() { 2 } else { 0 };
+        Err(e) if e.use_stderr() => {
+            // A usage error, on stderr: nowhere left to report a failure to write it.
             let _ = e.print();
-            return ExitCode::from(code);
+            return ExitCode::from(2);
+        }
+        // --help, --version, `help`: on stdout, whose write errors count as for any output
+        // (a full disk), a reader that went away as for any report.
+        Err(e) => {
+            let what = match e.kind() {
+                clap::error::ErrorKind::DisplayVersion => "the version",
+                _ => "the help",
+            };
+            let written = e.print().and_then(|()| std::io::stdout().flush());
+            return match written.map_err(|e| error::CliError::writing(what, &e)) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) if e.is_broken_pipe() => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("drafti: {e}");
+                    ExitCode::from(2)
+                }
+            };
         }
     };
     let result = match cli.command {

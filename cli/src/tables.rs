@@ -95,7 +95,8 @@ impl TableArgs {
 }
 
 /// The tables of `variant` under `root`, said on stderr. Not `required`: none there is no
-/// error (a damaged file still is).
+/// error. A damaged file is an error (exit 2) even in the default folder: a run that left
+/// it out would give other results than the same command yesterday, without saying why.
 pub fn tables_in(
     root: &Path,
     variant: Variant,
@@ -115,6 +116,11 @@ pub fn tables_in(
             Ok(Some(Arc::new(t)))
         }
         Err(EgtbError::NoTables { .. }) if !required => Ok(None),
+        // Results would change with a table left out: say how to get going again.
+        Err(e @ EgtbError::Corrupt { .. }) => Err(CliError::new(format!(
+            "{e} (remove it and run drafti egtb build --dir {} again, or give --no-egtb)",
+            root.display()
+        ))),
         Err(e) => Err(CliError::new(e.to_string())),
     }
 }

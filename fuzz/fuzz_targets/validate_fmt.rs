@@ -41,15 +41,13 @@ fuzz_target!(|data: &[u8]| {
         };
         let game = replay(record, &options);
         for notation in [Notation::Source, Notation::Numeric] {
-            let Some(canonical) = canonical_record(&game, notation, false) else {
+            let Ok(canonical) = canonical_record(&game, notation, false) else {
                 continue;
             };
             let text = write_game(&canonical);
             let mut again = parse_games(text.as_bytes());
             assert_eq!(again.len(), 1, "one game written, one read back:\n{text}");
-            let back = again
-                .remove(0)
-                .unwrap_or_else(|e| panic!("{e}\n{text}"));
+            let back = again.remove(0).unwrap_or_else(|e| panic!("{e}\n{text}"));
             let back = replay(back, &options);
             assert_eq!(back.moves, game.moves, "other moves:\n{text}");
             if game.is_valid() {

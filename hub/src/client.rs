@@ -52,6 +52,9 @@ pub enum ClientError {
     /// An answer that breaks the protocol.
     #[error("unreadable answer '{0}'")]
     Protocol(String),
+    /// `done` without a move: the engine takes the game for over.
+    #[error("the engine answered 'done' with no move: it takes the game for over")]
+    NoMove,
 }
 
 /// The engine's answer to a `go think`.
@@ -273,11 +276,11 @@ impl HubEngine {
                 }
                 "done" => {
                     thought.elapsed = start.elapsed();
-                    thought.mv = m
-                        .get("move")
-                        .filter(|mv| !mv.is_empty())
-                        .ok_or_else(|| ClientError::Protocol(m.to_string()))?
-                        .to_string();
+                    thought.mv = match m.get("move") {
+                        Some(mv) if !mv.is_empty() => mv.to_string(),
+                        Some(_) => return Err(ClientError::Protocol(m.to_string())),
+                        None => return Err(ClientError::NoMove),
+                    };
                     thought.ponder = m.get("ponder").map(str::to_string);
                     return Ok(thought);
                 }

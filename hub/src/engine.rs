@@ -9,10 +9,10 @@
 //! game (`Engine::set_keep_table`); `new-game` clears it.
 //!
 //! What is refused, with an `error message="..."` line and the engine still running: a line
-//! that is not a command, `go` before `init` or without a position, `go` on a finished game,
-//! any refused `pos` — an illegal move, a bad square or piece count, a man on its crowning
-//! row, a line too long — (the position is then unset, so a following `go` is refused
-//! too), a line longer than [`MAX_LINE`] (not kept: its start is quoted), a bad parameter, and any command but `ping`, `ponder-hit`, `stop` and `quit` during a
+//! that is not a command, `go` before `init` or without a position, any refused `pos` — an
+//! illegal move, a bad square or piece count, a man on its crowning row, a position that
+//! cannot arise (the side that just moved has no pieces), a line too long — (the position
+//! is then unset, so a following `go` is refused too), a line longer than [`MAX_LINE`] (not kept: its start is quoted), a bad parameter, and any command but `ping`, `ponder-hit`, `stop` and `quit` during a
 //! search. A stray `stop` or `ponder-hit` after a search ended is ignored (it crossed `done`).
 //!
 //! The loop reads no environment and prints nothing of its own: endgame tables come from the
@@ -363,6 +363,14 @@ enum Flow {
     Quit,
 }
 
+/// What `go` started.
+enum Go {
+    /// A search, which ends with `done move=…`.
+    Searching,
+    /// Nothing: the game is over at the position.
+    Over,
+}
+
 struct Session {
     settings: Settings,
     host: Host,
@@ -546,11 +554,13 @@ impl Session {
                 }
             }
             Command::Level(level) => self.level = Some(level),
-            Command::Go(mode) => {
-                if let Err(e) = self.go(mode) {
-                    self.out.error(format!("go: {e}"))?;
-                }
-            }
+            Command::Go(mode) => match self.go(mode) {
+                Ok(Go::Searching) => {}
+                // The game is over (no legal move, or a draw law): `done` with no move, as
+                // the protocol answers when there is no legal move.
+                Ok(Go::Over) => self.out.send(&Message::new("done"))?,
+                Err(e) => self.out.error(format!("go: {e}"))?,
+            },
             // Crossed the end of a search: nothing to stop.
             Command::PonderHit | Command::Stop => {}
             Command::NewGame => {
@@ -621,15 +631,15 @@ impl Session {
         })
     }
 
-    fn go(&mut self, mode: GoMode) -> Result<(), String> {
+    fn go(&mut self, mode: GoMode) -> Result<Go, String> {
         if self.engine.is_none() {
             return Err("no engine yet: send init first (after hub and set-param)".to_string());
         }
         let Some(setup) = &self.setup else {
             return Err("no position: send pos first".to_string());
         };
-        if let Some(outcome) = setup.outcome {
-            return Err(format!("the game is over ({outcome}): nothing to search"));
+        if setup.outcome.is_some() {
+            return Ok(Go::Over);
         }
         let limits = search_limits(self.level.as_ref(), mode, &self.settings, setup.king_count);
         let now = Instant::now();
@@ -687,7 +697,7 @@ impl Session {
             self.search = None;
             return Err(format!("cannot start the search thread: {e}"));
         }
-        Ok(())
+        Ok(Go::Searching)
     }
 
     fn finished(&mut self, finished: Finished) -> io::Result<()> {
@@ -748,6 +758,59 @@ mod tests {
             Some(Command::Level(level)) => level,
             other => panic!("{other:?}"),
         }
+    }
+
+    /// The engine's answers to `input` (every line up to the end of its output).
+    fn answers(input: &str) -> Vec<String> {
+        #[derive(Clone, Default)]
+        struct Shared(Arc<Mutex<Vec<u8>>>);
+        impl Write for Shared {
+            fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+                self.0.lock().unwrap().extend_from_slice(buf);
+                Ok(buf.len())
+            }
+            fn flush(&mut self) -> io::Result<()> {
+                Ok(())
+            }
+        }
+        let settings = Settings {
+            hash_mb: 1,
+            ..Settings::default()
+        };
+        let out = Shared::default();
+        let input = io::Cursor::new(input.as_bytes().to_vec());
+        serve(input, out.clone(), settings, Host::default()).unwrap();
+        let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+        text.lines().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn a_finished_game_is_answered_done_and_an_impossible_one_refused() {
+        // Issue 41: `pos pos=W:WK1:B` (Black, who just moved, has no pieces) then `go`
+        // answered a move. Now the position is refused; a finished game (a draw law, no
+        // legal move) gets `done` with no move.
+        let lines = answers(
+            "hub\ninit\npos pos=W:WK1:BK30\ngo think\npos pos=W:W29:B25,22\ngo think\n\
+             pos pos=W:WK1:B\ngo think\nquit\n",
+        );
+        let after_ready: Vec<&str> = lines
+            .iter()
+            .skip_while(|l| *l != "ready")
+            .skip(1)
+            .map(String::as_str)
+            .collect();
+        assert_eq!(after_ready.len(), 4, "{lines:?}");
+        assert_eq!(after_ready[..2], ["done", "done"]);
+        assert!(
+            after_ready[2].starts_with("error message=\"pos: FEN: bad FEN: Black has no pieces")
+                && after_ready[2].ends_with("(position unset)\""),
+            "{}",
+            after_ready[2]
+        );
+        assert_eq!(
+            after_ready[3],
+            "error message=\"go: no position: send pos first\""
+        );
     }
 
     #[test]

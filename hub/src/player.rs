@@ -282,7 +282,9 @@ impl HubPlayer {
         self.engine = None;
         let kind = match error {
             ClientError::Timeout(_) => ForfeitKind::Time,
-            ClientError::Refused(_) | ClientError::Protocol(_) => ForfeitKind::Rules,
+            ClientError::Refused(_) | ClientError::Protocol(_) | ClientError::NoMove => {
+                ForfeitKind::Rules
+            }
             ClientError::Spawn { .. } | ClientError::Exited { .. } => ForfeitKind::Abandoned,
         };
         Forfeit::new(kind, error)

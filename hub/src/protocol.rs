@@ -133,20 +133,27 @@ impl Message {
     }
 }
 
-/// `command a=1 b="two words"`: a value is quoted when it is empty or holds a space, `=` or
-/// `"` (the protocol has no escape for `"`: it is written `'`).
+/// `command a=1 b="two words" c=say"so"`: a value is quoted when it is empty, holds white
+/// space or starts with `"` (and, to read better, when it holds `=` and no `"`), and written
+/// as it is otherwise, a `"` inside included: a bare value reads up to the next white space.
+/// So every message [`Message::parse`] reads is written back as a line that reads the same.
+/// What a line cannot hold is changed: a line break becomes a space, and a `"` in a quoted
+/// value becomes `'` (the protocol has no escape).
 impl fmt::Display for Message {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.command)?;
         for (name, value) in &self.args {
             write!(f, " {name}")?;
-            if let Some(value) = value {
-                let value = value.replace('"', "'").replace(['\n', '\r'], " ");
-                if value.is_empty() || value.contains([' ', '\t', '=']) {
-                    write!(f, "=\"{value}\"")?;
-                } else {
-                    write!(f, "={value}")?;
-                }
+            let Some(value) = value else { continue };
+            let value = value.replace(['\n', '\r'], " ");
+            let must_quote =
+                value.is_empty() || value.contains(char::is_whitespace) || value.starts_with('"');
+            if must_quote {
+                write!(f, "=\"{}\"", value.replace('"', "'"))?;
+            } else if value.contains('=') && !value.contains('"') {
+                write!(f, "=\"{value}\"")?; // easier to read
+            } else {
+                write!(f, "={value}")?;
             }
         }
         Ok(())
@@ -711,6 +718,51 @@ mod tests {
         let back = Message::parse(&out).unwrap().unwrap();
         assert_eq!(back.get("pv"), Some("22-18 9-13"));
         assert_eq!(back.get("empty"), Some(""));
+    }
+
+    #[test]
+    fn every_message_read_is_written_back_as_a_line_that_reads_the_same() {
+        // Issue 41: a `"` inside a bare value (`a=x"y`) was written `'`, so the `hub_command`
+        // fuzz target failed within 25 runs and fuzzed nothing else.
+        for line in [
+            r#"id a=x"y"#,
+            r#"id a=x"y" b="two words""#,
+            r#"id a=x""#,
+            r#"id a=x=y b="=" c=="#,
+            "id a=\u{85}x b=\"\u{3000}\"",
+            "x\"y\" a\"=1 \"b",
+            r#"pos pos=W:W21:B1 moves="""#,
+        ] {
+            let m = Message::parse(line).unwrap().unwrap();
+            let again = Message::parse(&m.to_string()).unwrap();
+            assert_eq!(again.as_ref(), Some(&m), "{line} -> {m}");
+        }
+        assert_eq!(
+            Message::parse(r#"id a=x"y"#).unwrap().unwrap().to_string(),
+            r#"id a=x"y"#
+        );
+        // Random lines of the characters that matter.
+        let alphabet: Vec<char> = " \t=\"ab1\u{85}\u{3000}'".chars().collect();
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..20_000 {
+            let mut line = String::new();
+            for _ in 0..(state % 14) {
+                state = state
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1);
+                line.push(alphabet[(state >> 33) as usize % alphabet.len()]);
+            }
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
+            if let Ok(Some(m)) = Message::parse(&line) {
+                let again = Message::parse(&m.to_string());
+                assert_eq!(again, Ok(Some(m.clone())), "{line:?} -> {m}");
+            }
+        }
+        // What a line cannot hold is changed: a line break, a `"` in a quoted value.
+        let m = Message::new("info").arg("a", "x\ny").arg("b", "\"q\"");
+        assert_eq!(m.to_string(), r#"info a="x y" b="'q'""#);
     }
 
     #[test]

@@ -68,16 +68,24 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 ///   (comments right after a result stay with their game);
 /// - inside a comment that was never closed, at a line that looks like a tag
 ///   (`[Name "`), and inside a comment or a variation that was never closed, at a line
-///   that starts with move number 1 (`1.`, `1...`, `1…`) right after a blank line (how
-///   games without tags begin), so an unclosed `{` or `(` spoils only its own game. A
-///   comment opened after a result and never closed (up to such a line or the end of the
-///   input) is a chunk of its own (text between games), so the game before it stays as it
-///   was; so is a `(` after a result. A chunk holding a comment that never closed is
-///   always a chunk (an error to the parser), never dropped as blank text.
+///   that starts with move number 1 (`1.`, `1...`, `1…`) right after a blank line or
+///   after a line that ends with a result token (how games without tags begin, also when
+///   they are written one a line), and inside such a comment at any `1.` token that
+///   follows a result token (games run together on one line), so an unclosed `{` or `(`
+///   spoils only its own game. A comment opened after a result and never closed (up to
+///   such a place or the end of the input) is a chunk of its own (text between games), so
+///   the game before it stays as it was; so is a `(` after a result. A chunk holding a
+///   comment that never closed is always a chunk (an error to the parser, "unterminated
+///   comment"), never dropped as blank text.
 ///
-/// A comment or variation may hold a blank line and a line starting `1.` and still close
-/// later: that is taken for a new game too (the one guess that needs no look-ahead, so the
-/// scan stays linear and bounded whatever the line structure).
+/// A comment or variation may hold a blank line and a line starting `1.`, or a result
+/// and then `1.`, and still close later: that is taken for a new game too (the one guess
+/// that needs no look-ahead, so the scan stays linear and bounded whatever the line
+/// structure).
+///
+/// A line longer than 64 KiB is scanned in pieces; what a piece is part of carries over
+/// to the next: a tag pair (its value may be of any length, with spaces or without, up to
+/// the game's size limit), a `%` line, a comment.
 ///
 /// Lines end with `\n`, `\r\n` or a lone `\r` (old Mac files); a byte-order mark at the start
 /// of a line and the DOS end-of-file byte 0x1A are white space. `%` lines are skipped. The
@@ -115,6 +123,17 @@ struct State {
     line_blank: bool,
     /// The line before the current one was blank (white space only).
     prev_blank: bool,
+    /// The last token of the line before the current one (its raw text, in a comment or
+    /// not) is a result: with a line starting `1.`, where an unclosed comment or variation
+    /// gives way to the next game.
+    prev_result: bool,
+    /// The last token of the current line so far is a result.
+    line_result: bool,
+    /// The tag pairs of the current line run on past the piece scanned so far (a tag line
+    /// longer than a piece), or not.
+    tag: TagScan,
+    /// The current line is a `%` escape line that runs on past the piece scanned so far.
+    escape_line: bool,
     next_index: usize,
     started: bool,
     ready: VecDeque<RawGame>,
@@ -143,6 +162,37 @@ struct Current {
     blank_after_tags: bool,
     /// A comment opened after the result and not closed yet: where it starts.
     stray: Option<Start>,
+    /// The text of the comment still open ends with a result token (and white space): a
+    /// `1.` next is taken for the next game's first move.
+    comment_result: bool,
+    /// A tag line that runs on past its first piece, whose form (whole or broken) is
+    /// known at the end of its line.
+    long_tag: Option<LongTag>,
+}
+
+/// A tag line longer than a piece (a value of more than 64 KiB): what its end decides.
+struct LongTag {
+    /// The start of its line (`at`: in the current game's bytes).
+    start: Start,
+    /// Its `[`, this far into the line.
+    bracket: usize,
+    /// It is the game's first tag line: whether that is whole is known at its end.
+    first: bool,
+    /// It ends the game before it if it is whole (that game's first tag line is broken and
+    /// it has no movetext).
+    split_if_whole: bool,
+    /// Its tag name.
+    name: Vec<u8>,
+}
+
+/// Where the scan of a line's tag pairs stands at the end of a piece.
+#[derive(Clone, Copy, Default)]
+struct TagScan {
+    /// Inside a tag pair (after its `[`, before its `]`).
+    in_tag: bool,
+    in_quotes: bool,
+    /// The last byte was a `\` inside quotes: the next one is taken as it is.
+    escaped: bool,
 }
 
 /// Where a chunk starts: index in the current game's bytes, and file position.
@@ -176,6 +226,10 @@ impl<R: BufRead> GameSplitter<R> {
                 at_line_start: true,
                 line_blank: true,
                 prev_blank: false,
+                prev_result: false,
+                line_result: false,
+                tag: TagScan::default(),
+                escape_line: false,
                 next_index: 0,
                 started: false,
                 ready: VecDeque::new(),
@@ -411,6 +465,7 @@ impl State {
         }
         if self.at_line_start {
             self.line_blank = true;
+            self.line_result = false;
         }
         if self.line_blank {
             // Leading white space only: the scan below looks at these bytes again at most.
@@ -418,12 +473,21 @@ impl State {
         }
         self.scan_piece(piece, &mut c);
         self.store(&piece[c.seg..]);
+        if let Some(token) = last_token(piece) {
+            self.line_result = is_result(token);
+        }
         self.offset += piece.len();
         if line_end {
+            if let Some(long) = self.cur.long_tag.take() {
+                self.settle_long_tag(long);
+            }
             self.line += 1;
             self.column = 1;
             self.at_line_start = true;
             self.prev_blank = self.line_blank;
+            self.prev_result = self.line_result;
+            self.tag = TagScan::default();
+            self.escape_line = false;
         } else {
             self.column = c.mark.1 + count_chars(&piece[c.mark.0..]);
             self.at_line_start = false;
@@ -433,31 +497,48 @@ impl State {
     fn scan_piece(&mut self, piece: &[u8], c: &mut Cursor) {
         let ls = c.seg;
         let mut i = ls;
+        if !self.at_line_start {
+            // The rest of a line longer than a piece: an escape line stays one, tags stay
+            // tags (a value of any length, spaces or not, up to the game's size limit).
+            if self.escape_line {
+                return;
+            }
+            if self.tag.in_tag {
+                i = skip_tags(piece, ls, &mut self.tag);
+                if !self.tag.in_tag {
+                    self.scan_movetext(piece, i, c);
+                }
+                return;
+            }
+        }
         if self.cur.in_comment {
             if self.at_line_start
-                && (looks_like_tag(&piece[ls..]) || self.first_move_after_blank(&piece[ls..]))
+                && (looks_like_tag(&piece[ls..]) || self.first_move_after_end(&piece[ls..]))
             {
-                // The comment was never closed: this line starts the next game.
-                match self.cur.stray.take() {
-                    Some(stray) if stray.at <= self.cur.bytes.len() => {
-                        self.split_stray(stray, piece, ls, c)
-                    }
-                    _ => self.split_at(piece, ls, c),
-                }
-                self.cur.in_comment = false;
+                self.end_unclosed_comment(piece, ls, c);
             } else {
-                match memchr::memchr(b'}', &piece[ls..]) {
-                    None => return,
-                    Some(k) => {
+                let close = memchr::memchr(b'}', &piece[ls..]).map(|k| ls + k);
+                let text = &piece[..close.unwrap_or(piece.len())];
+                match (
+                    comment_boundary(text, ls, &mut self.cur.comment_result),
+                    close,
+                ) {
+                    (Some(k), _) => {
+                        self.end_unclosed_comment(piece, k, c);
+                        i = k;
+                    }
+                    (None, None) => return,
+                    (None, Some(k)) => {
                         self.cur.in_comment = false;
                         self.cur.stray = None;
-                        i = ls + k + 1;
+                        self.cur.comment_result = false;
+                        i = k + 1;
                     }
                 }
             }
         }
         if i == ls && self.at_line_start {
-            if self.cur.depth > 0 && self.first_move_after_blank(&piece[ls..]) {
+            if self.cur.depth > 0 && self.first_move_after_end(&piece[ls..]) {
                 // A variation that never closed: this line starts the next game.
                 self.split_at(piece, ls, c);
             }
@@ -467,27 +548,113 @@ impl State {
                 return;
             }
             if piece[j] == b'%' {
+                self.escape_line = true;
                 return;
             }
             if piece[j] == b'[' {
-                let name = tag_name(&piece[j + 1..]);
-                let whole = is_whole_tag(&piece[j..]);
-                let repeated = self.cur.blank_after_tags
-                    && self.cur.first_tag.as_deref().is_some_and(|f| f == name);
-                let after_broken = self.cur.first_tag_broken && !self.cur.seen_movetext && whole;
-                if self.cur.seen_movetext || self.cur.after_result || repeated || after_broken {
-                    self.split_at(piece, ls, c);
+                i = self.tag_line(piece, ls, j, c);
+                if self.tag.in_tag {
+                    return;
                 }
-                if self.cur.first_tag.is_none() {
-                    self.cur.first_tag = Some(name.to_vec());
-                    self.cur.first_tag_broken = !whole;
-                }
-                self.cur.substantive = true;
-                self.cur.blank_after_tags = false;
-                i = skip_tags(piece, j);
             }
         }
         self.scan_movetext(piece, i, c);
+    }
+
+    /// A line whose first byte `piece[j]` is a `[` (the line starts at `piece[ls]`): ends
+    /// the game before it where a tag line does, then skips its tags; returns where its
+    /// movetext starts. A first tag that runs on past the piece is settled at the end of
+    /// its line ([`State::settle_long_tag`]).
+    fn tag_line(&mut self, piece: &[u8], ls: usize, j: usize, c: &mut Cursor) -> usize {
+        let name = tag_name(&piece[j + 1..]);
+        let form = tag_form(&piece[j..]);
+        let whole = form == TagForm::Whole;
+        let repeated =
+            self.cur.blank_after_tags && self.cur.first_tag.as_deref().is_some_and(|f| f == name);
+        let after_broken = self.cur.first_tag_broken && !self.cur.seen_movetext && whole;
+        if self.cur.seen_movetext || self.cur.after_result || repeated || after_broken {
+            self.split_at(piece, ls, c);
+        }
+        let first = self.cur.first_tag.is_none();
+        if first {
+            self.cur.first_tag = Some(name.to_vec());
+            self.cur.first_tag_broken = !whole;
+        }
+        if form == TagForm::RunsOn {
+            let split_if_whole = !first && self.cur.first_tag_broken && !self.cur.seen_movetext;
+            if first || split_if_whole {
+                let mut start = self.start_at(piece, ls, c);
+                start.at = self.cur.bytes.len() + (ls - c.seg);
+                self.cur.long_tag = Some(LongTag {
+                    start,
+                    bracket: j - ls,
+                    first,
+                    split_if_whole,
+                    name: name.to_vec(),
+                });
+            }
+        }
+        self.cur.substantive = true;
+        self.cur.blank_after_tags = false;
+        skip_tags(piece, j, &mut self.tag)
+    }
+
+    /// The end of a tag line that ran on past its first piece: now that it is all stored,
+    /// whether its first tag is whole decides what a short line would have decided at once.
+    fn settle_long_tag(&mut self, long: LongTag) {
+        let Some(line) = self.cur.bytes.get(long.start.at + long.bracket..) else {
+            return; // cut by the size limit before the tag: the game is an error anyway
+        };
+        let whole = tag_form(line) == TagForm::Whole;
+        if long.split_if_whole && whole {
+            self.split_before_long_tag(long);
+        } else if long.first {
+            self.cur.first_tag_broken = !whole;
+        }
+    }
+
+    /// A whole tag line after a game whose first tag line is broken and that has no
+    /// movetext: that game ends before the line, as it does for a short line.
+    fn split_before_long_tag(&mut self, long: LongTag) {
+        let tail = self.cur.bytes.split_off(long.start.at);
+        let truncated = std::mem::take(&mut self.cur.truncated);
+        // What the scan found since the line's start belongs to the game it starts (the
+        // game before had no movetext, or the line would have ended it at once).
+        let seen_movetext = std::mem::take(&mut self.cur.seen_movetext);
+        let after_result = std::mem::take(&mut self.cur.after_result);
+        let in_comment = std::mem::take(&mut self.cur.in_comment);
+        let depth = std::mem::take(&mut self.cur.depth);
+        let comment_result = std::mem::take(&mut self.cur.comment_result);
+        let stray = self.cur.stray.take();
+        self.emit(long.start);
+        self.cur.bytes = tail;
+        self.cur.truncated = truncated;
+        self.cur.seen_movetext = seen_movetext;
+        self.cur.after_result = after_result;
+        self.cur.in_comment = in_comment;
+        self.cur.depth = depth;
+        self.cur.comment_result = comment_result;
+        self.cur.stray = stray.map(|s| Start {
+            at: s.at - long.start.at,
+            ..s
+        });
+        self.cur.substantive = true;
+        self.cur.first_tag = Some(long.name);
+        self.cur.first_tag_broken = false;
+    }
+
+    /// A comment that never closed ends before `piece[at]`, where the next game starts
+    /// (the game is an error, "unterminated comment"; one opened after a result is a chunk
+    /// of its own and the game before it stays whole).
+    fn end_unclosed_comment(&mut self, piece: &[u8], at: usize, c: &mut Cursor) {
+        match self.cur.stray.take() {
+            Some(stray) if stray.at <= self.cur.bytes.len() => {
+                self.split_stray(stray, piece, at, c)
+            }
+            _ => self.split_at(piece, at, c),
+        }
+        self.cur.in_comment = false;
+        self.cur.comment_result = false;
     }
 
     /// The movetext part of a piece, from `piece[i]`.
@@ -499,20 +666,30 @@ impl State {
                 depth: self.cur.depth,
                 seen_movetext: self.cur.seen_movetext,
             };
-            let split = scan_movetext(piece, i, &mut state);
+            let scan = scan_movetext(piece, i, &mut state);
             self.cur.in_comment = state.in_comment;
             self.cur.after_result = state.after_result;
             self.cur.depth = state.depth;
             self.cur.seen_movetext = state.seen_movetext;
             self.cur.substantive |= state.seen_movetext;
-            match split {
-                None => {
-                    if state.in_comment && state.after_result {
-                        self.note_stray(piece, c);
+            match scan {
+                Scan::End => return,
+                Scan::OpenComment(open) => {
+                    if state.after_result {
+                        self.note_stray(piece, open, c);
                     }
-                    return;
+                    // It does not close on this piece: a result and a `1.` in it are taken
+                    // for the next game (games one a line, a stray `{` in one of them).
+                    self.cur.comment_result = false;
+                    match comment_boundary(piece, open + 1, &mut self.cur.comment_result) {
+                        Some(at) => {
+                            self.end_unclosed_comment(piece, at, c);
+                            i = at;
+                        }
+                        None => return,
+                    }
                 }
-                Some(at) => {
+                Scan::Split(at) => {
                     // Something after the result: the next game (or text between games).
                     self.split_at(piece, at, c);
                     i = at;
@@ -521,10 +698,12 @@ impl State {
         }
     }
 
-    /// Whether `line` (at a line start) starts with move number 1 after a blank line.
+    /// Whether `line` (at a line start) starts with move number 1 after a blank line or
+    /// after a line that ends with a result token: where an unclosed comment or variation
+    /// gives way to the next game.
     #[inline]
-    fn first_move_after_blank(&self, line: &[u8]) -> bool {
-        self.prev_blank && starts_first_move(&line[skip_blank(line, 0)..])
+    fn first_move_after_end(&self, line: &[u8]) -> bool {
+        (self.prev_blank || self.prev_result) && starts_first_move(&line[skip_blank(line, 0)..])
     }
 
     /// The end of the input: a comment opened after the result and never closed is a
@@ -550,15 +729,10 @@ impl State {
         }
     }
 
-    /// A comment opened after the result and runs past this piece: remember where, in
-    /// case it never closes. (Comments do not nest: it is the first `{` after the last `}`.)
+    /// A comment opened at `piece[open]` after the result runs past this piece: remember
+    /// where, in case it never closes.
     #[cold]
-    fn note_stray(&mut self, piece: &[u8], c: &mut Cursor) {
-        let from = memchr::memrchr(b'}', &piece[c.seg..]).map_or(c.seg, |k| c.seg + k + 1);
-        let Some(k) = memchr::memchr(b'{', &piece[from..]) else {
-            return;
-        };
-        let open = from + k;
+    fn note_stray(&mut self, piece: &[u8], open: usize, c: &mut Cursor) {
         let mut start = self.start_at(piece, open, c);
         start.at = self.cur.bytes.len() + (open - c.seg);
         self.cur.stray = Some(start);
@@ -573,8 +747,19 @@ struct MovetextState {
     seen_movetext: bool,
 }
 
-/// Scans movetext `bytes[i..]` (the rest of a line). Returns where a new game starts, if
-/// it does on this line (a token after a result, outside variations).
+/// What the movetext scan of a piece found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Scan {
+    /// The end of the piece.
+    End,
+    /// A new game starts here (a token after a result, outside variations).
+    Split(usize),
+    /// A comment opens here and does not close in the piece.
+    OpenComment(usize),
+}
+
+/// Scans movetext `bytes[i..]` (the rest of a line): where a new game starts, or where a
+/// comment opens that does not close on this line, if either.
 ///
 /// What counts: `{…}` comments, `(` and `)`, and result tokens (a whole token, at depth 0).
 /// A token is a run of bytes that are not delimiters; a delimiter other than a space, `{`,
@@ -584,7 +769,7 @@ struct MovetextState {
 /// Most of a line holds none of these events, so it is skipped 16 bytes at a time
 /// ([`Chunk`]); the bytes around an event go through [`scan_item`].
 #[inline]
-fn scan_movetext(bytes: &[u8], mut i: usize, st: &mut MovetextState) -> Option<usize> {
+fn scan_movetext(bytes: &[u8], mut i: usize, st: &mut MovetextState) -> Scan {
     // `i` is always at a token boundary: the line's start or just after a delimiter/token.
     while !st.after_result {
         let Some(chunk) = bytes.get(i..).and_then(|rest| rest.first_chunk::<CHUNK>()) else {
@@ -610,8 +795,8 @@ fn scan_movetext(bytes: &[u8], mut i: usize, st: &mut MovetextState) -> Option<u
         if events != 0 {
             match scan_item(bytes, i, st) {
                 Item::Next(next) => i = next,
-                Item::Split => return Some(i),
-                Item::OpenComment => return None,
+                Item::Split => return Scan::Split(i),
+                Item::OpenComment => return Scan::OpenComment(i),
             }
         }
     }
@@ -620,15 +805,15 @@ fn scan_movetext(bytes: &[u8], mut i: usize, st: &mut MovetextState) -> Option<u
 
 /// The movetext scan byte by byte, item after item, from `bytes[i]`: the end of a line the
 /// chunks do not cover (and what the chunked scan must equal).
-fn scan_items(bytes: &[u8], mut i: usize, st: &mut MovetextState) -> Option<usize> {
+fn scan_items(bytes: &[u8], mut i: usize, st: &mut MovetextState) -> Scan {
     while i < bytes.len() {
         match scan_item(bytes, i, st) {
             Item::Next(next) => i = next,
-            Item::Split => return Some(i),
-            Item::OpenComment => return None,
+            Item::Split => return Scan::Split(i),
+            Item::OpenComment => return Scan::OpenComment(i),
         }
     }
-    None
+    Scan::End
 }
 
 /// What [`scan_item`] found.
@@ -887,25 +1072,42 @@ fn looks_like_tag(line: &[u8]) -> bool {
     matches!(k, Some(k) if rest[k] == b'"')
 }
 
-/// Whether `line` starts with a whole tag pair: `[`, a name, `"`, a value closed by `"` on
-/// this line (`\"` escapes a quote), `]`.
-fn is_whole_tag(line: &[u8]) -> bool {
+/// What the first tag pair of a line is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TagForm {
+    /// `[`, a name, `"`, a value closed by `"` on its line (`\"` escapes a quote), `]`.
+    Whole,
+    /// Not that.
+    Broken,
+    /// Whole so far, and the bytes end before its line does.
+    RunsOn,
+}
+
+/// The form of the tag pair at the start of `line` (which starts with `[`).
+fn tag_form(line: &[u8]) -> TagForm {
     let name = tag_name(&line[1..]);
     if name.is_empty() {
-        return false;
+        return if line.len() == 1 + name_start(&line[1..]) {
+            TagForm::RunsOn
+        } else {
+            TagForm::Broken
+        };
     }
     let after = name.as_ptr() as usize - line.as_ptr() as usize + name.len();
     let mut j = after;
     while j < line.len() && (line[j] == b' ' || line[j] == b'\t') {
         j += 1;
     }
-    if line.get(j) != Some(&b'"') {
-        return false;
+    match line.get(j) {
+        None => return TagForm::RunsOn,
+        Some(b'"') => {}
+        Some(_) => return TagForm::Broken,
     }
     j += 1;
     loop {
         match line.get(j) {
-            None | Some(b'\n' | b'\r') => return false,
+            None => return TagForm::RunsOn,
+            Some(b'\n' | b'\r') => return TagForm::Broken,
             Some(b'\\') => j += 2,
             Some(b'"') => break,
             Some(_) => j += 1,
@@ -915,31 +1117,99 @@ fn is_whole_tag(line: &[u8]) -> bool {
     while j < line.len() && (line[j] == b' ' || line[j] == b'\t') {
         j += 1;
     }
-    line.get(j) == Some(&b']')
+    match line.get(j) {
+        None => TagForm::RunsOn,
+        Some(b']') => TagForm::Whole,
+        Some(_) => TagForm::Broken,
+    }
 }
 
-/// Skips tag pairs starting at `bytes[j] == b'['` (quote-aware; a value ends at the end of
-/// the line at the latest) and the spaces after them; returns the index after.
-fn skip_tags(bytes: &[u8], mut j: usize) -> usize {
-    while j < bytes.len() && bytes[j] == b'[' {
-        j += 1;
-        let mut in_quotes = false;
+/// Where a tag name starts in `rest` (after `[`): past spaces and tabs.
+fn name_start(rest: &[u8]) -> usize {
+    rest.iter()
+        .position(|&b| b != b' ' && b != b'\t')
+        .unwrap_or(rest.len())
+}
+
+/// Skips tag pairs from `bytes[j]` — a `[`, or the inside of a tag that `st` says runs on
+/// from the piece before — quote-aware (a value ends at the end of the line at the latest),
+/// and the spaces after them; returns the index after. `st` is left inside a tag when the
+/// last one runs on past `bytes`.
+fn skip_tags(bytes: &[u8], mut j: usize, st: &mut TagScan) -> usize {
+    loop {
+        if !st.in_tag {
+            if bytes.get(j) != Some(&b'[') {
+                return j;
+            }
+            j += 1;
+            *st = TagScan {
+                in_tag: true,
+                ..TagScan::default()
+            };
+        }
         while j < bytes.len() {
             let b = bytes[j];
             j += 1;
+            if st.escaped {
+                st.escaped = false;
+                continue;
+            }
             match b {
-                b'\n' => return j,
-                b'\\' if in_quotes => j += 1,
-                b'"' => in_quotes = !in_quotes,
-                b']' if !in_quotes => break,
+                b'\n' => {
+                    *st = TagScan::default();
+                    return j;
+                }
+                b'\\' if st.in_quotes => st.escaped = true,
+                b'"' => st.in_quotes = !st.in_quotes,
+                b']' if !st.in_quotes => {
+                    st.in_tag = false;
+                    break;
+                }
                 _ => {}
             }
+        }
+        if st.in_tag {
+            return j;
         }
         while j < bytes.len() && is_space(bytes[j]) {
             j += 1;
         }
     }
-    j.min(bytes.len())
+}
+
+/// In the text `bytes[i..]` of a comment that does not close there: the start of a token
+/// that begins with move number 1 (`1.`, `1…`) right after a result token, with only white
+/// space (line breaks too) between them: how the next game of an archive written one game
+/// a line, or run together, begins. `after_result` carries whether the text before
+/// `bytes[i]` ended with a result token.
+fn comment_boundary(bytes: &[u8], mut i: usize, after_result: &mut bool) -> Option<usize> {
+    while i < bytes.len() {
+        if is_space(bytes[i]) {
+            i += 1;
+            continue;
+        }
+        let end = bytes[i..]
+            .iter()
+            .position(|&b| is_space(b))
+            .map_or(bytes.len(), |k| i + k);
+        let token = &bytes[i..end];
+        if *after_result && starts_first_move(token) {
+            return Some(i);
+        }
+        *after_result = is_result(token);
+        i = end;
+    }
+    None
+}
+
+/// The last run of bytes that are not white space in `piece`, if any.
+fn last_token(piece: &[u8]) -> Option<&[u8]> {
+    let end = piece.iter().rposition(|&b| !is_space(b))? + 1;
+    let start = piece[..end]
+        .iter()
+        .rposition(|&b| is_space(b))
+        .map_or(0, |k| k + 1);
+    Some(&piece[start..end])
 }
 
 #[cfg(test)]
@@ -1161,7 +1431,7 @@ mod tests {
                 seen_movetext: false,
             };
             let split = scan_movetext(line.as_bytes(), 0, &mut st);
-            assert_eq!(split, Some(line.len() - 2), "{line:?}");
+            assert_eq!(split, Scan::Split(line.len() - 2), "{line:?}");
         }
         let line = b"abcdefghijklmnopqrstuvwxyz 0-1 {c} *\n";
         let mut st = MovetextState {
@@ -1170,7 +1440,160 @@ mod tests {
             depth: 0,
             seen_movetext: false,
         };
-        assert_eq!(scan_movetext(line, 0, &mut st), Some(line.len() - 2));
+        assert_eq!(scan_movetext(line, 0, &mut st), Scan::Split(line.len() - 2));
+    }
+
+    /// `text` split through a reader whose buffer holds `capacity` bytes.
+    fn split_with(text: &[u8], capacity: usize) -> Vec<RawGame> {
+        GameSplitter::new(std::io::BufReader::with_capacity(capacity, text))
+            .map(|g| g.unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn a_tag_line_longer_than_a_piece_stays_in_its_game() {
+        // Issue 41: a tag value of more than 64 KiB (256 KiB without spaces) was cut into
+        // pieces, the rest read as movetext, and the next tag line started a second game.
+        let lengths = [
+            PIECE_BYTES - 20,
+            PIECE_BYTES - 1,
+            PIECE_BYTES,
+            PIECE_BYTES + 1,
+            PIECE_BYTES + 7,
+            MAX_PIECE_BYTES - 1,
+            MAX_PIECE_BYTES,
+            MAX_PIECE_BYTES + 1,
+            2 * MAX_PIECE_BYTES + 3,
+            66_000,
+        ];
+        // With spaces, without, and with what movetext would take for results, comments,
+        // variations and escapes (and an escaped quote).
+        let fillers: [&[u8]; 4] = [b"ab ", b"a", b"1-0 { ( ", b"x\\\" ] ["];
+        for len in lengths {
+            for filler in fillers {
+                let mut value: Vec<u8> = filler.iter().copied().cycle().take(len).collect();
+                if value.last() == Some(&b'\\') {
+                    value.pop(); // `\"` would not close the value
+                }
+                for eol in ["\n", "\r\n"] {
+                    for (first, second) in [("White", "Black"), ("Event", "White")] {
+                        let mut game = Vec::new();
+                        game.extend_from_slice(format!("[Event \"e\"]{eol}").as_bytes());
+                        game.extend_from_slice(format!("[{first} \"").as_bytes());
+                        game.extend_from_slice(&value);
+                        game.extend_from_slice(format!("\"]{eol}[{second} \"x\"]{eol}").as_bytes());
+                        game.extend_from_slice(format!("{eol}1. c3-d4 f6-g5 1-0{eol}").as_bytes());
+                        // The long tag first, and after another tag.
+                        let long_first = game[format!("[Event \"e\"]{eol}").len()..].to_vec();
+                        for game in [game, long_first] {
+                            let next = format!("{eol}[Event \"f\"]{eol}{eol}1. c3-d4 *{eol}");
+                            let mut text = game.clone();
+                            text.extend_from_slice(next.as_bytes());
+                            for capacity in [1000, 8 << 10, 64 << 10, 1 << 20] {
+                                let g = split_with(&text, capacity);
+                                let what = format!(
+                                    "{len} bytes of {:?}, {eol:?}, buffer {capacity}",
+                                    String::from_utf8_lossy(filler)
+                                );
+                                assert_eq!(g.len(), 2, "{what}");
+                                // The blank line before the next game stays with this one.
+                                let mut whole = game.clone();
+                                whole.extend_from_slice(eol.as_bytes());
+                                assert!(
+                                    g[0].bytes == whole,
+                                    "{what}: {} bytes, not {}",
+                                    g[0].bytes.len(),
+                                    whole.len()
+                                );
+                                let lines = whole.iter().filter(|&&b| b == b'\n').count();
+                                assert_eq!(g[1].line as usize, lines + 1, "{what}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_long_tag_line_after_a_broken_first_tag_starts_the_next_game() {
+        // As a short whole tag line does, whatever its length.
+        for len in [10, PIECE_BYTES + 5, 3 * PIECE_BYTES] {
+            let value = "ab ".repeat(len / 3);
+            let text = format!("[White \"Neema\n[Black \"{value}\"]\n\n1. c3-d4 *\n");
+            let t = texts(text.as_bytes());
+            assert_eq!(
+                t,
+                ["[White \"Neema\n", &text["[White \"Neema\n".len()..]],
+                "{len}"
+            );
+        }
+        // A long tag line that is itself broken stays with the broken one.
+        let value = "ab ".repeat(PIECE_BYTES / 2);
+        let text = format!("[White \"Neema\n[Black \"{value}\n1. c3-d4 *\n");
+        assert_eq!(texts(text.as_bytes()).len(), 1);
+    }
+
+    #[test]
+    fn an_escape_line_longer_than_a_piece_stays_one() {
+        let long = "1-0 x ".repeat(PIECE_BYTES / 3);
+        let text = format!("[Event \"a\"]\n%{long}\n1. c3-d4 1-0\n");
+        assert_eq!(texts(text.as_bytes()).len(), 1);
+    }
+
+    #[test]
+    fn a_stray_brace_costs_only_the_game_it_is_in() {
+        // Issue 41: tag-less games one a line, no blank lines, a stray `{` after game 3:
+        // the comment ran to the end of the file and 100 of 103 games were lost.
+        let games: Vec<String> = (0..103)
+            .map(|i| format!("1. c3-d4 f6-g5 2. g3-h4 g7-f6 {}", ["1-0", "0-1"][i % 2]))
+            .collect();
+        for eol in ["\n", "\r\n", "\r"] {
+            for stray in [" {", " { a note", "\u{7b}"] {
+                let mut lines = games.clone();
+                lines[2].push_str(stray);
+                let text = lines.join(eol) + eol;
+                let t = texts(text.as_bytes());
+                assert_eq!(t.len(), 103, "{stray:?} {eol:?}");
+                for (k, game) in t.iter().enumerate() {
+                    match k {
+                        // Game 3 stays whole; the comment and game 4 make one chunk.
+                        2 => assert_eq!(game.trim_end(), games[2], "{stray:?}"),
+                        3 => assert!(
+                            game.starts_with('{') && game.contains(&games[3]),
+                            "{game:?}"
+                        ),
+                        _ => assert_eq!(game.trim_end(), games[k], "{k} {stray:?} {eol:?}"),
+                    }
+                }
+            }
+        }
+        // A `{` inside game 4 costs game 4.
+        let mut lines = games.clone();
+        lines[3] = "1. c3-d4 {oops f6-g5 2. g3-h4 g7-f6 0-1".into();
+        let t = texts((lines.join("\n") + "\n").as_bytes());
+        assert_eq!(t.len(), 103);
+        assert_eq!(t[3].trim_end(), lines[3]);
+        assert_eq!(t[4].trim_end(), games[4]);
+        // Games run together on one line.
+        let mut lines = games.clone();
+        lines[3] = "1. c3-d4 {oops f6-g5 2. g3-h4 g7-f6 0-1".into();
+        let t = texts((lines.join(" ") + "\n").as_bytes());
+        assert_eq!(t.len(), 103);
+        assert_eq!(t[3].trim_end(), lines[3]);
+        assert_eq!(t[102].trim_end(), games[102]);
+        // A stray `(` after game 3.
+        let mut lines = games.clone();
+        lines[2].push_str(" (");
+        let t = texts((lines.join("\n") + "\n").as_bytes());
+        assert_eq!(t.len(), 103);
+        assert_eq!(t[2].trim_end(), games[2]);
+        assert!(
+            t[3].starts_with('(') && t[3].contains(&games[3]),
+            "{}",
+            t[3]
+        );
+        assert_eq!(t[4].trim_end(), games[4]);
     }
 
     #[test]

@@ -355,12 +355,12 @@ impl PyGame {
                 }
             };
             match canonical_record(g, notation, full_captures) {
-                Some(record) => Ok(write_game(&record)),
-                None => Err(error(
+                Ok(record) => Ok(write_game(&record)),
+                Err(e) => Err(error(
                     Kind::Illegal,
                     format!(
-                        "{} game {}: its mainline does not replay to its end, so its moves \
-                         cannot be rewritten (to_pdn() writes it as read)",
+                        "{} game {}: {e}, so its moves cannot be rewritten (to_pdn() writes \
+                         it as read)",
                         self.data.file,
                         self.index()
                     ),
@@ -545,7 +545,7 @@ impl PyGame {
             };
             let data = read_back(write_game(&record))?;
             let canonical = match &data.body {
-                Validated::Game(g) => canonical_record(g, Notation::Source, false),
+                Validated::Game(g) => canonical_record(g, Notation::Source, false).ok(),
                 Validated::Unreadable(_) => None,
             }
             .ok_or_else(|| error(Kind::Internal, "the moves of a position replay"))?;

@@ -51,7 +51,10 @@ def test_binary_file_objects_are_refused_too():
 
 
 def test_bad_fens_raise_fen_error_with_the_cli_message(drafti_bin, cli_env):
-    for fen in ["", "W", "X:W1:B2", "W:W33:B1", "W:W1,1:B2", "W:W1-32:B1", "W:Wi9:B1", "W:W5:B" + ",".join(["1"] * 5000)]:
+    # The last four cannot arise: the side that just moved has no pieces, a man on its
+    # crowning row, 14 men a side (issue 41: the first was accepted).
+    impossible = ["W:WK1:B", "B:W:BK30", "W:W1:B30", "W:W13-26:B1"]
+    for fen in ["", "W", "X:W1:B2", "W:W33:B1", "W:W1,1:B2", "W:W1-32:B1", "W:Wi9:B1", "W:W5:B" + ",".join(["1"] * 5000)] + impossible:
         with pytest.raises(drafti.FenError) as raised:
             Position(fen)
         assert isinstance(raised.value, ValueError)

@@ -315,4 +315,29 @@ mod tests {
         );
         assert_eq!(err("W:W21:B1:W22"), syntax("W22", "one field per colour"));
     }
+
+    #[test]
+    fn a_position_that_cannot_arise_is_refused_a_finished_one_read() {
+        // The side that just moved has no pieces: no move does that to its own side.
+        for (fen, empty) in [
+            ("W:WK1:B", Color::Black),
+            ("B:W:BK30", Color::White),
+            ("W:W:B", Color::Black),
+            ("B:W:B", Color::White),
+        ] {
+            assert_eq!(
+                Position::from_fen(fen).unwrap_err(),
+                FenError::Setup(SetupError::NoPiecesAfterMove(empty)),
+                "{fen}"
+            );
+        }
+        assert_eq!(
+            Position::from_fen("W:WK1:B").unwrap_err().to_string(),
+            "bad FEN: Black has no pieces but White is to move: the position cannot arise \
+             (Black made the last move, and no move leaves its own side without pieces)"
+        );
+        // The side to move has no pieces: it has lost, a position that arises.
+        assert!(Position::from_fen("B:WK1:B").is_ok());
+        assert!(Position::from_fen("W:W:BK30").is_ok());
+    }
 }

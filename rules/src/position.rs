@@ -85,6 +85,10 @@ pub enum SetupError {
     TooManyPieces(Color, u32),
     /// A king given for an empty square.
     KingOnEmptySquare(Square),
+    /// The side that made the last move has no pieces: no move leaves its own side
+    /// without pieces, so the position cannot arise (the side to move has no pieces: that
+    /// game is over, and can arise).
+    NoPiecesAfterMove(Color),
 }
 
 impl fmt::Display for SetupError {
@@ -98,6 +102,12 @@ impl fmt::Display for SetupError {
             SetupError::TooManyMen(c, n) => write!(f, "{c} has {n} men (at most 12)"),
             SetupError::TooManyPieces(c, n) => write!(f, "{c} has {n} pieces (at most 12)"),
             SetupError::KingOnEmptySquare(sq) => write!(f, "king on empty square {sq}"),
+            SetupError::NoPiecesAfterMove(c) => write!(
+                f,
+                "{c} has no pieces but {} is to move: the position cannot arise ({c} made the \
+                 last move, and no move leaves its own side without pieces)",
+                c.other()
+            ),
         }
     }
 }
@@ -146,6 +156,13 @@ impl Position {
             if own.count_ones() > 12 {
                 return Err(SetupError::TooManyPieces(color, own.count_ones()));
             }
+        }
+        let waiting = match turn {
+            Color::White => black,
+            Color::Black => white,
+        };
+        if waiting == 0 {
+            return Err(SetupError::NoPiecesAfterMove(turn.other()));
         }
         Ok(Position {
             white,

@@ -15,6 +15,7 @@
 use super::classify::{normalised, Classification};
 use super::{pack, Book, FxHashMap, CLASSIFY_PLIES};
 use crate::csv::text_cell;
+use crate::json_lines;
 use drafti_pdn::GameResult;
 use drafti_rules::{Color, Position, Variant};
 use serde::{Deserialize, Serialize};
@@ -377,7 +378,7 @@ pub enum PartError {
     NotARow {
         /// 1-based line.
         line: usize,
-        /// What the JSON reader said.
+        /// What is wrong with its JSON ([`json_lines::line_problem`]).
         message: String,
     },
     /// No closing line: the part was cut short (or is not an `openings --json` table).
@@ -409,7 +410,7 @@ pub enum PartError {
 pub fn parse_part(text: &str) -> Result<Vec<StatsRow>, PartError> {
     let mut rows = Vec::new();
     let mut end = None;
-    for (i, line) in text.lines().enumerate() {
+    for (i, line) in json_lines::without_bom(text).lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
@@ -423,7 +424,7 @@ pub fn parse_part(text: &str) -> Result<Vec<StatsRow>, PartError> {
                 Err(_) => {
                     return Err(PartError::NotARow {
                         line: i + 1,
-                        message: e.to_string(),
+                        message: json_lines::line_problem(line, &e),
                     })
                 }
             },

@@ -4,6 +4,19 @@ use super::resolve::resolve;
 use super::ReplayedGame;
 use drafti_pdn::{GameRecord, Line, MoveNode, MoveNumber, MoveToken, ResultToken, Separator};
 use drafti_rules::{Color, Move, MoveList, Position, Variant};
+use std::cell::Cell;
+
+/// Why a record cannot be rewritten canonically.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CanonicalError {
+    /// The mainline does not replay to its end (an error in it, its variant or its start).
+    #[error("its mainline does not replay to its end")]
+    NotReplayed,
+    /// A move number it would write does not fit PDN's move numbers (a FEN game numbered
+    /// from near the top).
+    #[error("its moves would be numbered up to {0}, past the largest move number, {max}", max = u32::MAX)]
+    NumberTooLarge(u64),
+}
 
 /// The `GameType` tag value that names `variant` (`25` Russian, `29` Czech, `TZ`
 /// Tanzanian, `TzDraft` for Tanzanian as TzDraft's server plays it), as replay reads it.
@@ -50,15 +63,16 @@ pub enum Notation {
 /// the Result tag, else `*`) when the movetext had none. Variations are rewritten as far as
 /// their moves are legal; the rest keeps its text.
 ///
-/// Returns `None` when the mainline could not be replayed to its end (the record has an
-/// error in the mainline, its variant or its start).
+/// An error when the mainline could not be replayed to its end (the record has an error in
+/// the mainline, its variant or its start), or when a move number would not fit (a `u32`,
+/// as the reader reads them).
 pub fn canonical_record(
     game: &ReplayedGame,
     notation: Notation,
     full_captures: bool,
-) -> Option<GameRecord> {
+) -> Result<GameRecord, CanonicalError> {
     if !game.is_complete() || game.positions.is_empty() {
-        return None;
+        return Err(CanonicalError::NotReplayed);
     }
     let numeric = match notation {
         Notation::Source => game
@@ -77,16 +91,20 @@ pub fn canonical_record(
         first_mover: game.first_mover,
         // Numbers never go below 0 (a FEN game numbered from `0.`), so none repeats.
         offset: number_offset(game).max(-(white_number(game.first_mover, 0) as i64)),
+        too_large: Cell::new(None),
     };
     let mut record = game.record.clone();
     writer.line(&mut record.moves, game.start, 0, Some(&game.moves));
+    if let Some(number) = writer.too_large.get() {
+        return Err(CanonicalError::NumberTooLarge(number));
+    }
     if record.result.is_none() {
         let result = game
             .played_result()
             .unwrap_or(drafti_pdn::GameResult::Unknown);
         record.result = Some(ResultToken::new(result));
     }
-    Some(record)
+    Ok(record)
 }
 
 /// How far the written move numbers are from 1-based White numbering (FEN starts only).
@@ -120,6 +138,8 @@ struct Writer {
     full_captures: bool,
     first_mover: Color,
     offset: i64,
+    /// The largest move number that did not fit, if one did not.
+    too_large: Cell<Option<u64>>,
 }
 
 /// The canonical token of `mv` among the `legal` moves of its position: `c3-d4`; a capture
@@ -146,8 +166,12 @@ impl Writer {
     }
 
     fn number(&self, ply: usize, turn: Color, starts_line: bool) -> Option<MoveNumber> {
-        let n = (white_number(self.first_mover, ply) as i64 + self.offset).clamp(0, u32::MAX.into())
-            as u32;
+        let wanted = (white_number(self.first_mover, ply) as i64 + self.offset).max(0);
+        let n = u32::try_from(wanted).unwrap_or_else(|_| {
+            let most = self.too_large.get().unwrap_or(0).max(wanted as u64);
+            self.too_large.set(Some(most));
+            u32::MAX
+        });
         match turn {
             Color::White => Some(MoveNumber {
                 number: n,

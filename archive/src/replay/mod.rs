@@ -48,7 +48,9 @@ mod check;
 mod resolve;
 
 pub use article::article_breach;
-pub use canonical::{canonical_record, game_type_value, move_token, set_game_type, Notation};
+pub use canonical::{
+    canonical_record, game_type_value, move_token, set_game_type, CanonicalError, Notation,
+};
 
 use drafti_pdn::{GameRecord, GameResult, Span, WarningKind};
 use drafti_rules::{Color, Move, Outcome, Position, Variant};

@@ -156,6 +156,40 @@ fn canonical_record_rewrites_notation() {
 }
 
 #[test]
+fn canonical_move_numbers_past_the_largest_are_an_error_not_a_repeat() {
+    // Issue 41: a FEN game numbered from 4294967295 was written with that number twice.
+    for (text, largest) in [
+        (
+            "[FEN \"W:W21-32:B1-12\"]\n4294967295. c3-d4 f6-g5 d4-c5 *",
+            4_294_967_296,
+        ),
+        (
+            "[FEN \"B:W21-32:B1-12\"]\n4294967295... f6-g5 c3-d4 *",
+            4_294_967_296,
+        ),
+        (
+            // Only a variation runs past it.
+            "[FEN \"W:W21-32:B1-12\"]\n4294967294. c3-d4 f6-g5 4294967295. d4-c5 \
+             (4294967295. b2-c3 b6-a5 c3-b4) *",
+            4_294_967_296,
+        ),
+    ] {
+        let game = run(text);
+        assert!(game.is_valid(), "{text}: {:?}", game.problems);
+        let err = canonical_record(&game, Notation::Source, false).unwrap_err();
+        assert_eq!(
+            err,
+            super::CanonicalError::NumberTooLarge(largest),
+            "{text}"
+        );
+    }
+    // Up to the largest, the numbers are written.
+    let game = run("[FEN \"W:W21-32:B1-12\"]\n4294967295. c3-d4 f6-g5 *");
+    let record = canonical_record(&game, Notation::Source, false).unwrap();
+    assert!(drafti_pdn::write_game(&record).contains("4294967295. c3-d4 f6-g5 *"));
+}
+
+#[test]
 fn max_plies_stops_the_mainline_and_the_checks_after_it() {
     // Ply 5 is illegal and the result contradicts nothing replayed: only 4 plies are read.
     let text = "1. c3-b4 f6-g5 2. b4-c5 b6xd4 3. a1-b2 d6xb4 2-0";

@@ -6,7 +6,7 @@
 use crate::args::{InputArgs, NotationArg};
 use crate::error::{exit_code, CliError, CommandResult};
 use crate::runner::{run_archive, Output};
-use drafti_archive::replay::{canonical_record, set_game_type, Notation};
+use drafti_archive::replay::{canonical_record, set_game_type, CanonicalError, Notation};
 use drafti_pdn::write_game_to;
 use drafti_report::visible;
 use std::io::Write;
@@ -49,13 +49,12 @@ pub fn run(args: Args) -> CommandResult {
         None,
         Output::PerGame,
         |job| {
-            let rewritten = job
-                .game
-                .as_ref()
-                .ok()
-                .and_then(|g| canonical_record(g, notation, full));
+            let rewritten = match &job.game {
+                Ok(g) => canonical_record(g, notation, full),
+                Err(_) => Err(CanonicalError::NotReplayed),
+            };
             match rewritten {
-                Some(mut record) => {
+                Ok(mut record) => {
                     // Under --variant, the file says which rules it was read by.
                     if let Some(variant) = variant {
                         set_game_type(&mut record, variant);
@@ -67,10 +66,13 @@ pub fn run(args: Args) -> CommandResult {
                         note: None,
                     }
                 }
-                None => {
-                    let (span, why) = match &job.game {
-                        Err(e) => (e.span, e.message.clone()),
-                        Ok(g) => match g.errors().next() {
+                Err(why_not) => {
+                    let (span, why) = match (&job.game, why_not) {
+                        (Err(e), _) => (e.span, e.message.clone()),
+                        (Ok(g), e @ CanonicalError::NumberTooLarge(_)) => {
+                            (g.record.span, format!("cannot be rewritten: {e}"))
+                        }
+                        (Ok(g), CanonicalError::NotReplayed) => match g.errors().next() {
                             Some(p) => (p.span, p.message.clone()),
                             None => (g.record.span, "cannot be replayed".to_string()),
                         },

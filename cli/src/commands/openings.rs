@@ -7,7 +7,7 @@ use crate::error::{report_written, CliError, CommandResult};
 use crate::progress::Progress;
 use crate::runner::{run_inputs, Output};
 use drafti_archive::batch::GameJob;
-use drafti_archive::input::Fingerprint;
+use drafti_archive::input::{self, Fingerprint};
 use drafti_archive::openings::{
     discover, merge_rows, parse_part, ArchiveIdentity, Book, Classification, OpeningStats,
     StatsRow, CLASSIFY_PLIES,
@@ -18,7 +18,7 @@ use drafti_report::text::openings::{
     write_candidates, write_per_game, write_rows, Format, PerGame, PER_GAME_CSV,
 };
 use drafti_rules::{Color, Position};
-use std::io::{BufWriter, Write};
+use std::io::{BufWriter, Read, Write};
 use std::process::ExitCode;
 
 /// The tree's default depth, and with `--discover`.
@@ -273,8 +273,17 @@ fn merge(args: &Args, book: &Book, format: Format) -> CommandResult {
     }
     let mut parts = Vec::new();
     for path in parts_files {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| CliError::new(format!("cannot read {path}: {e}")))?;
+        // Opened as every input is (a folder, a binary file named as such), read whole.
+        let (mut reader, _) =
+            input::open_file_of(path, "the JSON output of drafti openings --json")
+                .map_err(|e| CliError::new(e.0))?;
+        let mut text = String::new();
+        reader.read_to_string(&mut text).map_err(|e| {
+            CliError::new(match e.kind() {
+                std::io::ErrorKind::InvalidData => format!("cannot read {path}: not UTF-8 text"),
+                _ => format!("cannot read {path}: {}", input::describe(&e)),
+            })
+        })?;
         parts.push(parse_part(&text).map_err(|e| CliError::new(format!("{path}: {e}")))?);
     }
     let rows = merge_rows(parts, args.min_games).map_err(|e| {

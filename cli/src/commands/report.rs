@@ -11,7 +11,7 @@
 use crate::args::{InputArgs, SearchArgs, CORPUS_FILES_HELP};
 use crate::error::report_written;
 use crate::error::{CliError, CommandResult};
-use crate::input::{open_inputs, stdin_is_empty, stdin_is_piped, EncodingArg};
+use crate::input::{open_inputs_of, stdin_is_empty, stdin_is_piped, EncodingArg};
 use crate::report::corpus;
 use crate::report::output::HtmlOutput;
 use crate::runner::{run_analysis, warn_empty_inputs, worker_pool, Output, VariantCheck};
@@ -238,7 +238,11 @@ fn finish(
 /// `--from-analysis`: the games and their numbers from `drafti analyze --json` parts, one
 /// game at a time.
 fn from_analysis(args: Args) -> CommandResult {
-    let opened = open_inputs(&args.from_analysis, EncodingArg::default())?;
+    let opened = open_inputs_of(
+        &args.from_analysis,
+        EncodingArg::default(),
+        "the JSON lines of drafti analyze --json",
+    )?;
     let mut parts = Parts::open(opened.inputs)?;
     let book = Book::builtin();
     let settings = WorkSettings {

@@ -111,7 +111,9 @@ impl Header {
     }
 
     /// The header at the start of a table file's bytes `h` (of the file `path`, which errors
-    /// name): magic, version, rules, signature and counts checked, or why not.
+    /// name), every field checked before it is used: magic, version, variant, laws, layers,
+    /// signature, longest distance, entries against the signature, counts, reserved bytes.
+    /// (The checksum needs the payload: [`TableFile::open`] checks it, before the header.)
     pub fn from_bytes(h: &[u8], path: &Path) -> Result<Header, EgtbError> {
         let corrupt = |reason: String| EgtbError::Corrupt {
             path: path.to_path_buf(),
@@ -149,34 +151,78 @@ impl Header {
                 ),
             });
         }
+        let enabled = match h[13] {
+            0 => false,
+            1 => true,
+            v => return Err(corrupt(format!("draw-law flag {v}, not 0 or 1"))),
+        };
+        if h[14] == 0 {
+            return Err(corrupt("law 2's count is 0".into()));
+        }
+        let laws = DrawLaws {
+            enabled,
+            king_count: u32::from(h[14]),
+        };
         let signature = Signature {
             white_men: h[16],
             white_kings: h[17],
             black_men: h[18],
             black_kings: h[19],
         };
-        if signature.pieces() > super::index::MAX_PIECES
-            || signature.white_men + signature.white_kings == 0
-            || signature.black_men + signature.black_kings == 0
-        {
+        // Each count on its own first: their sum must not wrap.
+        let counts = &h[16..20];
+        let pieces: u32 = counts.iter().map(|&c| u32::from(c)).sum();
+        if pieces > super::index::MAX_PIECES || counts[0..2] == [0, 0] || counts[2..4] == [0, 0] {
             return Err(corrupt(format!(
-                "impossible signature {h:?}",
-                h = &h[16..20]
+                "impossible signature (men and kings {counts:?}: each side needs a piece, at \
+                 most {} pieces in all)",
+                super::index::MAX_PIECES
             )));
+        }
+        let layers = u32::from(h[15]);
+        let expected_layers = super::build::layers(laws, signature);
+        if layers != expected_layers {
+            return Err(corrupt(format!(
+                "{layers} layers, the signature {signature} has {expected_layers}"
+            )));
+        }
+        let max_distance = u32::from(u16::from_le_bytes([h[20], h[21]]));
+        if max_distance > MAX_DISTANCE {
+            return Err(corrupt(format!(
+                "longest distance {max_distance} plies, the format holds at most {MAX_DISTANCE}"
+            )));
+        }
+        let entries = u64_at(24);
+        let per_layer = signature.positions();
+        if entries != per_layer * u64::from(layers) {
+            return Err(corrupt(format!(
+                "header gives {entries} entries in {layers} layers, the signature {signature} \
+                 has {per_layer} a layer"
+            )));
+        }
+        let (wins, draws, losses) = (u64_at(32), u64_at(40), u64_at(48));
+        let counted = wins
+            .checked_add(draws)
+            .and_then(|n| n.checked_add(losses))
+            .filter(|&n| n <= entries);
+        if counted.is_none() {
+            return Err(corrupt(format!(
+                "{wins} wins, {draws} draws and {losses} losses in {entries} entries"
+            )));
+        }
+        if h[22..24] != [0, 0] || h[56..60] != [0, 0, 0, 0] {
+            return Err(corrupt("reserved header bytes are not 0".into()));
         }
         Ok(Header {
             variant,
-            laws: DrawLaws {
-                enabled: h[13] != 0,
-                king_count: u32::from(h[14]),
-            },
-            layers: u32::from(h[15]),
+            laws,
+            layers,
             signature,
-            max_distance: u32::from(u16::from_le_bytes([h[20], h[21]])),
-            entries: u64_at(24),
-            wins: u64_at(32),
-            draws: u64_at(40),
-            losses: u64_at(48),
+            max_distance,
+            entries,
+            wins,
+            draws,
+            losses,
         })
     }
 }
@@ -304,30 +350,28 @@ impl TableFile {
             Bytes::Loaded(v) => v,
             Bytes::Mapped(m) => m,
         };
-        let header = Header::from_bytes(data, path)?;
         let corrupt = |reason: String| EgtbError::Corrupt {
             path: path.to_path_buf(),
             reason,
         };
-        let per_layer = header.signature.positions();
-        if header.layers == 0 || header.entries != per_layer * u64::from(header.layers) {
-            return Err(corrupt(format!(
-                "header gives {} entries in {} layers, the signature {} has {per_layer} a layer",
-                header.entries, header.layers, header.signature
-            )));
+        // The checksum first: no field of a damaged header is used, not even to say how
+        // long the file should be.
+        if data.len() >= HEADER_LEN && &data[0..8] == MAGIC {
+            let stored = u32::from_le_bytes(data[60..64].try_into().expect("4 bytes"));
+            let actual = checksum(&data[..HEADER_LEN], &data[HEADER_LEN..]);
+            if stored != actual {
+                return Err(corrupt(format!(
+                    "checksum mismatch (stored {stored:08x}, computed {actual:08x}): the file \
+                     is damaged or cut short"
+                )));
+            }
         }
+        let header = Header::from_bytes(data, path)?;
         let expected_len = HEADER_LEN as u64 + header.entries;
         if data.len() as u64 != expected_len {
             return Err(corrupt(format!(
                 "{} bytes, expected {expected_len} (truncated or padded)",
                 data.len()
-            )));
-        }
-        let stored = u32::from_le_bytes(data[60..64].try_into().expect("4 bytes"));
-        let actual = checksum(&data[..HEADER_LEN], &data[HEADER_LEN..]);
-        if stored != actual {
-            return Err(corrupt(format!(
-                "checksum mismatch (stored {stored:08x}, computed {actual:08x})"
             )));
         }
         Ok(TableFile {

@@ -88,14 +88,18 @@ impl Signature {
         }
     }
 
-    /// Pieces on the board.
+    /// Pieces on the board (summed as `u32`: a signature read from a damaged file may hold
+    /// any counts).
     pub const fn pieces(self) -> u32 {
-        (self.white_men + self.white_kings + self.black_men + self.black_kings) as u32
+        self.white_men as u32
+            + self.white_kings as u32
+            + self.black_men as u32
+            + self.black_kings as u32
     }
 
     /// Men on the board.
     pub const fn men(self) -> u32 {
-        (self.white_men + self.black_men) as u32
+        self.white_men as u32 + self.black_men as u32
     }
 
     /// Whether only kings are left.

@@ -118,7 +118,7 @@ fn probe_gives_the_value_the_best_move_and_the_line() {
         2,
     );
     assert!(
-        out.contains("no table for") && out.contains("MMMvMM"),
+        out.contains("it has 5 pieces, and the tables in") && out.contains("MMMvMM"),
         "{out}"
     );
 }
@@ -185,7 +185,10 @@ fn a_table_missing_after_a_move_is_an_error_naming_it() {
     }
     // The position's own table missing: an error too.
     let out = run(&["egtb", "probe", "--fen", "B:W22,K10:B5", "--dir", d], 2);
-    assert!(out.contains("no table for B:WK10,22:B5 (MvKM)"), "{out}");
+    assert!(
+        out.contains("cannot probe B:WK10,22:B5: its table MvKM is missing"),
+        "{out}"
+    );
 }
 
 #[cfg(unix)]
@@ -552,4 +555,172 @@ fn probe_shows_law_3s_claim() {
     .unwrap();
     assert_eq!(json["value"], "draw");
     assert!(json.get("claim").is_none(), "{json}");
+}
+
+/// Issue 41: a table whose header is damaged (the first count of its signature set to 0xFE,
+/// checksum left as it was) panicked every command that opened the tables, `egtb info`
+/// included, and every searching command when the file was in the default folder, with no
+/// flag given. Now each says "corrupt endgame table" naming the file, exit 2; the default
+/// folder's error says how to go on (`--no-egtb`), which then works.
+#[test]
+fn a_damaged_header_is_an_error_naming_the_file_in_every_command() {
+    let root = tempfile::tempdir().unwrap();
+    let tables = root.path().join("tables");
+    let t = tables.to_str().unwrap();
+    run(&["egtb", "build", "--pieces", "2", "--dir", t], 0);
+    let file = tables.join("tz/KvK.egtb");
+    let mut bytes = std::fs::read(&file).unwrap();
+    bytes[16] = 0xFE;
+    std::fs::write(&file, bytes).unwrap();
+    let named = |out: &str| {
+        assert!(
+            out.contains("KvK.egtb: corrupt endgame table") && !out.contains("panicked"),
+            "{out}"
+        );
+    };
+    for args in [
+        vec!["egtb", "info", "--dir", t],
+        vec!["egtb", "verify", "--dir", t],
+        vec!["egtb", "probe", "--fen", "W:WK1:BK30", "--dir", t],
+        vec!["search", "--fen", "W:WK1:BK30", "--egtb", t, "--depth", "2"],
+    ] {
+        named(&run(&args, 2));
+    }
+    // The same file in the default folder, no flag given.
+    let cache = root.path().join("cache");
+    std::fs::create_dir_all(cache.join("drafti/egtb/tz")).unwrap();
+    std::fs::copy(&file, cache.join("drafti/egtb/tz/KvK.egtb")).unwrap();
+    let game = root.path().join("game.pdn");
+    std::fs::write(&game, "1. c3-d4 f6-g5 2. g3-h4 g7-f6 1-0\n").unwrap();
+    let g = game.to_str().unwrap();
+    let html = root.path().join("report.html");
+    for args in [
+        vec!["analyze", "--nodes", "100", g],
+        vec!["report", "--nodes", "100", g],
+        vec![
+            "report",
+            "--nodes",
+            "100",
+            "--html",
+            html.to_str().unwrap(),
+            g,
+        ],
+        vec!["search", "--fen", "W:WK1:BK30", "--depth", "2"],
+        vec!["puzzles", "--nodes", "100", g],
+    ] {
+        let out = drafti()
+            .env("XDG_CACHE_HOME", &cache)
+            .args(&args)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        named(&stderr);
+        assert!(stderr.contains("--no-egtb"), "{args:?}: {stderr}");
+        let mut without = args.clone();
+        without.push("--no-egtb");
+        let out = drafti()
+            .env("XDG_CACHE_HOME", &cache)
+            .args(&without)
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{without:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+/// Issue 41: a position without its table was refused as `(they have at most 3 pieces)`,
+/// also when the position had at most 3 and only its own table was missing. Now the
+/// message says which of the two, and the command that builds the table.
+#[test]
+fn a_position_without_its_table_says_why_and_how_to_build_it() {
+    let root = tempfile::tempdir().unwrap();
+    let r = root.path().to_str().unwrap();
+    run(
+        &[
+            "egtb",
+            "build",
+            "--variant",
+            "russian",
+            "--pieces",
+            "3",
+            "--dir",
+            r,
+        ],
+        0,
+    );
+    let out = run(
+        &[
+            "egtb",
+            "probe",
+            "--variant",
+            "russian",
+            "--fen",
+            "W:WK1,K2:BK30,K29",
+            "--dir",
+            r,
+        ],
+        2,
+    );
+    assert_eq!(
+        out,
+        format!(
+            "drafti: cannot probe W:WK1,K2:BK29,K30: it has 4 pieces, and the tables in \
+             {r}/russian have at most 3 (drafti egtb build --variant russian --signature KKvKK \
+             --dir {r} builds its table)\n"
+        )
+    );
+    std::fs::remove_file(root.path().join("russian/KvKK.egtb")).unwrap();
+    let out = run(
+        &[
+            "egtb",
+            "probe",
+            "--variant",
+            "russian",
+            "--fen",
+            "W:WK1:BK30,K29",
+            "--dir",
+            r,
+        ],
+        2,
+    );
+    assert_eq!(
+        out,
+        format!(
+            "drafti: cannot probe W:WK1:BK29,K30: its table KvKK is missing, \
+             {r}/russian/KvKK.egtb (drafti egtb build --variant russian --signature KvKK --dir \
+             {r} builds it)\n"
+        )
+    );
+    // The command it gives builds the table, and the probe answers.
+    run(
+        &[
+            "egtb",
+            "build",
+            "--variant",
+            "russian",
+            "--signature",
+            "KvKK",
+            "--dir",
+            r,
+        ],
+        0,
+    );
+    run(
+        &[
+            "egtb",
+            "probe",
+            "--variant",
+            "russian",
+            "--fen",
+            "W:WK1:BK30,K29",
+            "--dir",
+            r,
+        ],
+        0,
+    );
 }

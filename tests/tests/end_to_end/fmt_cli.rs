@@ -110,3 +110,41 @@ fn records_rewritten_under_a_variant_carry_its_game_type() {
     assert_eq!(code, 0);
     assert_eq!(out, "1. c3-d4 f6-g5 *\n");
 }
+
+/// Issue 41: a FEN game numbered from 4,294,967,295 was written with that number twice (the
+/// next did not fit), without a word. It is written unchanged with an error (exit 1).
+#[test]
+fn fmt_refuses_move_numbers_past_the_largest() {
+    let dir = drafti_tests::temp_dir("fmt-numbers");
+    let file = dir.join("big.pdn");
+    let text = "[FEN \"W:W21-32:B1-12\"]\n\n4294967295. c3-d4 f6-g5 d4-c5 1-0\n";
+    std::fs::write(&file, text).unwrap();
+    let out = drafti_tests::drafti()
+        .arg("fmt")
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), text);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(
+            "error: cannot be rewritten: its moves would be numbered up to 4294967296, past \
+             the largest move number, 4294967295 (game 1 written unchanged)"
+        ),
+        "{stderr}"
+    );
+    // One move fewer fits.
+    std::fs::write(
+        &file,
+        "[FEN \"W:W21-32:B1-12\"]\n\n4294967295. c3-d4 f6-g5 1-0\n",
+    )
+    .unwrap();
+    let out = drafti_tests::drafti()
+        .arg("fmt")
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("4294967295. c3-d4 f6-g5 1-0"));
+}

@@ -796,3 +796,156 @@ fn d27_11_archive_commands_report_a_write_error() {
         );
     }
 }
+
+/// Issue 41: a tag line longer than 64 KiB (256 KiB without spaces) was cut into pieces
+/// whose rest was read as movetext, and the next tag line started a second game: two
+/// "valid" games out of one, in validate, fmt, openings, standings and the TzDraft round
+/// trip. The 4 MiB game limit promises such tags work.
+#[test]
+fn d41_a_tag_line_longer_than_64_kib_stays_in_its_game() {
+    let values = [
+        "ab ".repeat(22_000),
+        "a".repeat((256 << 10) + 10),
+        "a".repeat(64 << 10),
+        "ab ".repeat((128 << 10) / 3 + 1),
+    ];
+    for (k, value) in values.iter().enumerate() {
+        for eol in ["\n", "\r\n"] {
+            let text = format!(
+                "[White \"{value}\"]{eol}[Black \"Bakari\"]{eol}{eol}1. c3-d4 f6-g5 1-0{eol}{eol}\
+                 [White \"Neema\"]{eol}[Black \"Bakari\"]{eol}{eol}1. c3-d4 f6-g5 0-1{eol}"
+            );
+            let file = temp_file(&format!("long-tag-{k}.pdn"), text.as_bytes());
+            let what = format!("value {k}, {eol:?}");
+            let (code, games, _) = validate_json(&file, &[]);
+            assert_eq!((code, statuses(&games)), (0, vec!["valid"; 2]), "{what}");
+            assert_eq!(games[0]["tags"]["White"].as_str(), Some(value.as_str()));
+            assert_eq!(games[1]["tags"]["White"], "Neema", "{what}");
+            // fmt writes the two games, which read back as two.
+            let r = run(&["fmt", &file]);
+            assert_eq!(r.code, 0, "{what}: {}", r.stderr);
+            let again = temp_file(&format!("long-tag-{k}-fmt.pdn"), r.stdout.as_bytes());
+            let (code, games, _) = validate_json(&again, &[]);
+            assert_eq!((code, games.len()), (0, 2), "{what}");
+            let r = run(&["openings", "--json", &file]);
+            assert_eq!(r.code, 0, "{what}: {}", r.stderr);
+            assert!(r.stdout.contains("\"games\":2"), "{what}");
+            let r = run(&["standings", "--json", &file]);
+            assert_eq!(r.code, 0, "{what}: {}", r.stderr);
+            let standings: Value = serde_json::from_str(&r.stdout).unwrap();
+            let played: Vec<&str> = standings["matches"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .flat_map(|m| m["games"].as_array().unwrap())
+                .map(|g| g["black"].as_str().unwrap())
+                .collect();
+            assert_eq!(played, ["Bakari", "Bakari"], "{what}");
+        }
+    }
+    // TzDraft's JSON with a game id of 100 KiB: imported and read back as one game.
+    let id = "ab ".repeat(34_000);
+    let json = std::fs::read_to_string(format!(
+        "{}/fixtures/tzdraft/promotion.json",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let mut game: Value = serde_json::from_str(&json).unwrap();
+    game["id"] = Value::String(id.clone());
+    let file = temp_file("long-id.json", game.to_string().as_bytes());
+    let r = run(&["import", "tzdraft", &file]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains(&id));
+    let pdn = temp_file("long-id.pdn", r.stdout.as_bytes());
+    let (code, games, _) = validate_json(&pdn, &[]);
+    assert_eq!((code, games.len()), (0, 1));
+}
+
+/// Issue 41: an archive without tags, one game a line and no blank lines, with a stray `{`
+/// after game 3: the comment ran to the end of the file and 100 of 103 games were lost.
+/// Now the comment ends where a result is followed by move number 1, and costs the game
+/// it swallowed (reported as an unterminated comment).
+#[test]
+fn d41_a_stray_brace_in_an_archive_one_game_a_line_costs_one_game() {
+    let games: Vec<String> = (0..103)
+        .map(|i| format!("1. c3-d4 f6-g5 2. g3-h4 g7-f6 {}", ["1-0", "0-1"][i % 2]))
+        .collect();
+    for eol in ["\n", "\r\n"] {
+        let mut lines = games.clone();
+        lines[2].push_str(" {");
+        let text = lines.join(eol) + eol;
+        let (code, found, _) = validate_json(&temp_file("one-a-line.pdn", text.as_bytes()), &[]);
+        assert_eq!((code, found.len()), (1, 103), "{eol:?}");
+        let mut expected = vec!["valid"; 103];
+        expected[3] = "invalid";
+        assert_eq!(statuses(&found), expected, "{eol:?}");
+        assert_eq!(
+            found[3]["errors"][0]["message"],
+            "unterminated comment (expected '}', found end of game)"
+        );
+        // The games around it are the ones of the file, in order.
+        assert_eq!(found[4]["line"].as_u64(), Some(5), "{eol:?}");
+        assert_eq!(found[102]["line"].as_u64(), Some(103), "{eol:?}");
+    }
+}
+
+/// Issue 41: `--help` and `--version` to a full disk exited 0 without a word. Now every
+/// command's help and version, and `help`, report the write error (exit 2).
+#[cfg(unix)]
+#[test]
+fn d41_help_and_version_report_a_write_error() {
+    let commands: [&[&str]; 22] = [
+        &[],
+        &["validate"],
+        &["analyze"],
+        &["standings"],
+        &["fmt"],
+        &["selfplay"],
+        &["openings"],
+        &["report"],
+        &["puzzles"],
+        &["perft"],
+        &["moves"],
+        &["show"],
+        &["search"],
+        &["hub"],
+        &["match"],
+        &["egtb"],
+        &["egtb", "build"],
+        &["egtb", "probe"],
+        &["egtb", "verify"],
+        &["egtb", "info"],
+        &["import", "tzdraft"],
+        &["bench"],
+    ];
+    for command in commands {
+        for (flag, what) in [
+            ("--help", "help"),
+            ("-h", "help"),
+            ("--version", "version"),
+            ("-V", "version"),
+        ] {
+            let mut args = command.to_vec();
+            args.push(flag);
+            let (code, stderr) = drafti_into_full_disk(&args);
+            assert_eq!(code, Some(2), "{args:?}: {stderr}");
+            assert_eq!(
+                stderr,
+                format!("drafti: cannot write the {what}: No space left on device (os error 28)\n"),
+                "{args:?}"
+            );
+        }
+    }
+    for args in [&["help"][..], &["help", "egtb"], &["egtb", "help", "build"]] {
+        let (code, stderr) = drafti_into_full_disk(args);
+        assert_eq!(code, Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("cannot write the help"),
+            "{args:?}: {stderr}"
+        );
+    }
+    // Where the output is read, nothing changes.
+    let r = run(&["--version"]);
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""));
+    assert!(r.stdout.starts_with("drafti "), "{}", r.stdout);
+}

@@ -349,10 +349,44 @@ fn refusals_keep_the_engine_alive() {
         hub.send(bad);
         error(hub.next());
     }
-    // A finished game is not searched: Black has no piece left.
-    hub.send("pos pos=Beeeeeeeeeeeeeeeeeeeeewwwwwwwwwww");
-    hub.send("go think");
-    assert!(error(hub.next()).contains("over"));
+    // A finished game is not searched: the side to move has no piece left, or none can
+    // move: `done` with no move, as the protocol answers for no legal move.
+    for over in [
+        "pos pos=Beeeeeeeeeeeeeeeeeeeeewwwwwwwwwww",
+        "pos pos=B:WK1:B",
+        "pos pos=W:W29:B25,22",
+    ] {
+        hub.send(over);
+        hub.send("go think");
+        assert_eq!(hub.next(), "done", "{over}");
+    }
+    // Issue 41: a position that cannot arise (the side that just moved has no pieces) was
+    // played from; now it is refused and the position unset, as are men on their crowning
+    // row and more than 12 pieces a side, in both forms of a position.
+    for impossible in [
+        "pos pos=W:WK1:B",
+        "pos pos=WWeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee",
+        "pos pos=W:W:B",
+        "pos pos=Beeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeb",
+        "pos pos=W:W1:B30",
+        "pos pos=W:W13-26:B1",
+        "pos pos=Wwbbbbbbbbbbbbeeeeeeewwwwwwwwwwww",
+    ] {
+        hub.send(&format!("pos pos={START}"));
+        hub.send(impossible);
+        let refused = error(hub.next());
+        assert!(
+            refused.contains("(position unset)"),
+            "{impossible}: {refused}"
+        );
+        hub.send("go think");
+        assert!(error(hub.next()).contains("no position"), "{impossible}");
+    }
+    hub.send("pos pos=W:WK1:B");
+    assert!(
+        error(hub.next()).contains("Black has no pieces but White is to move"),
+        "the reason is given"
+    );
 
     // Commands during a search are refused; ping and stop are read.
     hub.send(&format!("pos pos={START}"));

@@ -396,6 +396,32 @@ fn fen_openings_name_their_bad_line_and_skip_finished_games() {
         )
     );
 
+    // Issue 41: a position that cannot arise was played, as two wins counted in the Elo.
+    let impossible = temp("impossible-openings.txt");
+    std::fs::write(&impossible, "W:W21-32:B1-12\n\nW:WK1:B\n").unwrap();
+    let out = drafti()
+        .args([
+            "match",
+            "--engine",
+            &hub("--nodes 100"),
+            "--engine",
+            &hub("--nodes 100"),
+        ])
+        .args(["--games", "2", "--openings"])
+        .arg(&impossible)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!(
+            "drafti: {}: line 3: bad FEN: Black has no pieces but White is to move: the \
+             position cannot arise (Black made the last move, and no move leaves its own side \
+             without pieces)\n",
+            impossible.display()
+        )
+    );
+
     let over = temp("over-openings.txt");
     std::fs::write(&over, "B:W21:B\nW:W21-32:B1-12\n").unwrap();
     let out = drafti()

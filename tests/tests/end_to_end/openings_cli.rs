@@ -437,6 +437,68 @@ fn discover_lists_unnamed_lines_with_book_rows() {
     assert!(json_rows(&out).iter().all(|c| c["depth"] != 5));
 }
 
+/// Issue 41's refusal wording, in `merge` as in `report --from-analysis`: a part saved with
+/// a byte-order mark was refused as `expected value at line 1 column 1` (it is read now), a
+/// compressed part as `stream did not contain valid UTF-8`, a cut line or other text in
+/// serde's words.
+#[test]
+fn merge_says_what_is_wrong_with_a_part_in_the_users_terms() {
+    let dir = std::env::temp_dir().join(format!("drafti-openings-words-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let archive = fixture("random300.pdn");
+    let whole = openings(&[&archive, "--json"], 0);
+    let p1 = openings(&[&archive, "--json", "--shard", "1/2"], 0);
+    let p2 = openings(&[&archive, "--json", "--shard", "2/2"], 0);
+    let write = |name: &str, bytes: &[u8]| {
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        path.to_string_lossy().into_owned()
+    };
+    let second = write("p2.json", p2.as_bytes());
+    // Saved by an editor that puts a byte-order mark first: the same merge.
+    let bom = write("bom.json", format!("\u{feff}{p1}").as_bytes());
+    assert_eq!(openings(&["merge", &bom, &second, "--json"], 0), whole);
+    let mut gzip = b"\x1f\x8b\x08\x00".to_vec();
+    gzip.extend(std::iter::repeat_n(0u8, 64));
+    let gzip = write("p1.json.gz", &gzip);
+    let cut = write("cut.json", &p1.as_bytes()[..100]);
+    let prose = write("prose.json", b"these are my notes\n");
+    let other = write("other.json", b"{\"a\":1}\n");
+    for (part, why) in [
+        (
+            &gzip,
+            " is not a text file (gzip data); expected the JSON output of drafti openings --json",
+        ),
+        (
+            &cut,
+            ": line 1: not a row of `drafti openings --json`: the line ends inside its JSON (cut \
+             short?)",
+        ),
+        (
+            &prose,
+            ": line 1: not a row of `drafti openings --json`: not JSON from column 1",
+        ),
+        (
+            &other,
+            ": line 1: not a row of `drafti openings --json`: missing field `kind` (column 7)",
+        ),
+    ] {
+        let output = drafti()
+            .args(["openings", "merge"])
+            .arg(part)
+            .arg(&second)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2));
+        assert!(output.stdout.is_empty());
+        assert_eq!(
+            String::from_utf8_lossy(&output.stderr),
+            format!("drafti: {part}{why}\n")
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn merge_refuses_shards_of_an_archive_that_changed_between_the_runs() {
     let dir = std::env::temp_dir().join(format!("drafti-openings-grown-{}", std::process::id()));

@@ -422,3 +422,81 @@ fn a_reader_that_stops_early_ends_drafti_quietly() {
         assert_eq!(String::from_utf8_lossy(&output.stderr), "", "{args:?}");
     }
 }
+
+/// Issue 41: a run killed with SIGKILL (no handler runs) left its `.OUT.XXXXXX.part` for
+/// ever. The next run that writes the same output removes it (its process is gone), and
+/// leaves a part of a run still going.
+#[cfg(unix)]
+#[test]
+fn a_killed_runs_part_is_removed_by_the_next_run() {
+    let dir = temp_dir("killed");
+    let out = dir.join("out.pdn");
+    let out_arg = out.to_str().unwrap();
+    let selfplay = corpus("selfplay.pdn");
+    let slow = [
+        "analyze",
+        &selfplay,
+        "--depth",
+        "9",
+        "--jobs",
+        "1",
+        "--no-egtb",
+        "--pdn",
+        out_arg,
+    ];
+    let small = format!(
+        "{}/fixtures/analyze/abatsiev-17.pdn",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let quick = [
+        "analyze",
+        &small,
+        "--variant",
+        "russian",
+        "--depth",
+        "1",
+        "--no-egtb",
+        "--pdn",
+        out_arg,
+    ];
+    // Started, and writing: its own part is there.
+    let start_writing = || {
+        let child = drafti_command()
+            .args(slow)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let own = format!(".out.pdn.{}.", child.id());
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while !others(&dir, "").iter().any(|n| n.starts_with(&own)) {
+            assert!(Instant::now() < deadline, "no temporary file appeared");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        child
+    };
+    let mut killed = start_writing();
+    killed.kill().unwrap(); // SIGKILL
+    killed.wait().unwrap();
+    let stale = others(&dir, "");
+    assert_eq!(stale.len(), 1, "{stale:?}");
+    // A run still writing keeps its part while the next one writes; the stale one goes.
+    let mut running = start_writing();
+    let both = drafti().args(quick).output().unwrap();
+    assert!(
+        both.status.success(),
+        "{}",
+        String::from_utf8_lossy(&both.stderr)
+    );
+    let left = others(&dir, "out.pdn");
+    assert_eq!(left.len(), 1, "{left:?}");
+    assert!(
+        left[0].starts_with(&format!(".out.pdn.{}.", running.id())),
+        "{left:?}"
+    );
+    running.kill().unwrap();
+    running.wait().unwrap();
+    let again = drafti().args(quick).output().unwrap();
+    assert!(again.status.success());
+    assert_eq!(others(&dir, "out.pdn"), Vec::<String>::new());
+}

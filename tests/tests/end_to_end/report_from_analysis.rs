@@ -173,7 +173,8 @@ fn the_report_from_sharded_analysis_is_the_direct_report() {
     refused(
         &["report", "--from-analysis", p1, path(&cut)],
         &format!(
-            "{}:2: not a line of `drafti analyze --json`: EOF while parsing",
+            "{}:2: not a line of `drafti analyze --json`: the line ends inside its JSON (cut \
+             short?)",
             path(&cut)
         ),
     );
@@ -199,4 +200,57 @@ fn the_report_from_sharded_analysis_is_the_direct_report() {
     assert_eq!(code, 1, "{stderr}");
     assert_eq!(summary, direct);
     let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Issue 41: refusals in the user's terms. A part saved with a byte-order mark was refused as
+/// `expected value (column 1)` (it is read now), a compressed part as `expected PDN text`, a
+/// damaged input number as `input 99 of 1?`, text that is no JSON in serde's words.
+#[test]
+fn refusals_of_parts_say_what_is_wrong_in_the_users_terms() {
+    let dir = drafti_tests::temp_dir("from-analysis-words");
+    let part = analyse_part(&dir, 1, 1, &[]);
+    let text = String::from_utf8(read(&part)).unwrap();
+    let (code, direct, stderr) = run(&["report", "--from-analysis", path(&part)]);
+    assert_eq!(code, 1, "{stderr}");
+    // Saved by an editor that puts a byte-order mark first: the same report.
+    let bom = dir.join("bom.jsonl");
+    std::fs::write(&bom, format!("\u{feff}{text}")).unwrap();
+    let (code, report, stderr) = run(&["report", "--from-analysis", path(&bom)]);
+    assert_eq!((code, report), (1, direct.clone()), "{stderr}");
+    let refused = |file: &Path, why: &str| {
+        let (code, stdout, stderr) = run(&["report", "--from-analysis", path(file)]);
+        assert_eq!(code, 2, "{stderr}");
+        assert!(stdout.is_empty());
+        assert_eq!(stderr, format!("drafti: {}{why}\n", path(file)), "{why}");
+    };
+    let gzip = dir.join("part.jsonl.gz");
+    let mut compressed = b"\x1f\x8b\x08\x00".to_vec();
+    compressed.extend(std::iter::repeat_n(0u8, 64));
+    std::fs::write(&gzip, compressed).unwrap();
+    refused(
+        &gzip,
+        " is not a text file (gzip data); expected the JSON lines of drafti analyze --json",
+    );
+    let input = dir.join("input-99.jsonl");
+    std::fs::write(&input, text.replacen("\"input\":1,", "\"input\":99,", 1)).unwrap();
+    refused(
+        &input,
+        &format!(
+            ":1: {} game 1: its input 99 (record.input) is not one of the run's: it read 2 \
+             (numbered from 1)",
+            FILES[0]
+        ),
+    );
+    let prose = dir.join("prose.jsonl");
+    std::fs::write(&prose, "these are my notes\n").unwrap();
+    refused(
+        &prose,
+        ":1: not a line of `drafti analyze --json`: not JSON from column 1",
+    );
+    let other = dir.join("other.jsonl");
+    std::fs::write(&other, "{\"a\":1}\n").unwrap();
+    refused(
+        &other,
+        ":1: not a line of `drafti analyze --json`: missing field `file` (column 7)",
+    );
 }

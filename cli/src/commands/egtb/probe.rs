@@ -75,13 +75,29 @@ pub(super) fn probe(args: ProbeArgs) -> CommandResult {
         claim,
     }) = report
     else {
-        return Err(CliError::new(format!(
-            "no table for {} ({}) in {} (they have at most {} pieces)",
-            pos.to_fen(),
-            egtb::Signature::of(&pos),
-            tables.dir().display(),
-            tables.max_pieces()
-        )));
+        let signature = egtb::Signature::of(&pos);
+        let root = tables.dir().parent().unwrap_or(tables.dir());
+        let build = format!(
+            "drafti egtb build --variant {} --signature {signature} --dir {}",
+            args.position.variant().name(),
+            root.display()
+        );
+        return Err(CliError::new(if signature.pieces() > tables.max_pieces() {
+            format!(
+                "cannot probe {}: it has {} pieces, and the tables in {} have at most {} \
+                 ({build} builds its table)",
+                pos.to_fen(),
+                signature.pieces(),
+                tables.dir().display(),
+                tables.max_pieces(),
+            )
+        } else {
+            format!(
+                "cannot probe {}: its table {signature} is missing, {} ({build} builds it)",
+                pos.to_fen(),
+                tables.dir().join(egtb::file_name(signature)).display()
+            )
+        }));
     };
     let variant = args.position.variant();
     let names = |mv: &drafti_rules::Move| {
