@@ -105,6 +105,10 @@ pub fn tables_in(
     if !required && !Tables::variant_dir(root, variant).is_dir() {
         return Ok(None);
     }
+    if !drafti_engine::egtb::VARIANTS.contains(&variant) {
+        eprintln!("endgame tables: none for {variant} (its games are searched without them)");
+        return Ok(None);
+    }
     match Tables::open(root, variant) {
         Ok(t) => {
             eprintln!(

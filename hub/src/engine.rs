@@ -893,7 +893,7 @@ mod tests {
         let declared: Vec<String> = s.declarations().iter().map(|m| m.to_string()).collect();
         assert_eq!(
             declared[0],
-            r#"param name=variant value=russian type=enum values="tz czech russian""#
+            r#"param name=variant value=russian type=enum values="tz czech russian tzdraft""#
         );
     }
 }

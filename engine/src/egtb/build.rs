@@ -122,6 +122,7 @@ fn build_targets(
     on_event: &(dyn Fn(BuildEvent) + Sync),
     stop: &StopFlag,
 ) -> Result<Tables, EgtbError> {
+    super::check_rules(variant)?;
     let needed = needed(targets)?;
     let dir = Tables::variant_dir(root, variant);
     std::fs::create_dir_all(&dir).map_err(|source| EgtbError::Io {
@@ -210,6 +211,7 @@ impl BuildPlan {
 /// assert!(big.new_positions > 100_000_000_000);
 /// ```
 pub fn plan(root: &Path, variant: Variant, targets: &[Signature]) -> Result<BuildPlan, EgtbError> {
+    super::check_rules(variant)?;
     let needed = needed(targets)?;
     let dir = Tables::variant_dir(root, variant);
     let laws = DrawLaws::for_variant(variant);

@@ -140,6 +140,23 @@ pub enum EgtbError {
     /// More pieces than the index supports.
     #[error("at most {MAX_PIECES} pieces are supported, not {0}")]
     TooManyPieces(u32),
+    /// Rules that have no tables ([`VARIANTS`] lists those that have).
+    #[error("endgame tables exist for tz, czech and russian; {0} games are searched without them")]
+    NoTablesForRules(Variant),
+}
+
+/// The rules endgame tables are built for. TzDraft's reading of the Tanzanian rules has none:
+/// its captures and its king-against-king draw differ from the article's, so the Tanzanian
+/// tables would give wrong values, and its games are searched without tables.
+pub const VARIANTS: [Variant; 3] = [Variant::Tanzanian, Variant::Czech, Variant::Russian];
+
+/// [`EgtbError::NoTablesForRules`] unless `variant` is one of [`VARIANTS`].
+pub(crate) fn check_rules(variant: Variant) -> Result<(), EgtbError> {
+    if VARIANTS.contains(&variant) {
+        Ok(())
+    } else {
+        Err(EgtbError::NoTablesForRules(variant))
+    }
 }
 
 #[cfg(test)]

@@ -60,6 +60,7 @@ impl Tables {
     /// regular file (a folder, a FIFO, a link to a device), is an error naming it, never a
     /// wrong answer (or a blocked open) later.
     pub fn open(root: &Path, variant: Variant) -> Result<Tables, EgtbError> {
+        super::check_rules(variant)?;
         let dir = Tables::variant_dir(root, variant);
         let io = |source| EgtbError::Io {
             path: dir.clone(),

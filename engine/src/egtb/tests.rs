@@ -42,13 +42,13 @@ fn tables(variant: Variant) -> &'static Tables {
         let mut targets = Signature::all_up_to(3);
         targets.push(KKKVK);
         targets.push(KKMVK);
-        let all = Variant::ALL
+        let all = VARIANTS
             .iter()
             .map(|&v| build_signatures(dir.path(), v, &targets, &|_| {}).unwrap())
             .collect();
         (dir, all)
     });
-    &all[Variant::ALL.iter().position(|&v| v == variant).unwrap()]
+    &all[VARIANTS.iter().position(|&v| v == variant).unwrap()]
 }
 
 /// Every position of `sig` in every layer, with its law state.
@@ -71,7 +71,7 @@ fn positions_of(laws: DrawLaws, sig: Signature) -> Vec<(Position, LawState)> {
 
 #[test]
 fn unmoves_are_exactly_the_forward_moves_that_stay() {
-    for variant in Variant::ALL {
+    for variant in VARIANTS {
         let laws = DrawLaws::for_variant(variant);
         let mut sigs = Signature::all_up_to(3);
         sigs.extend([KKKVK, KKKVK.swapped()]);
@@ -261,7 +261,7 @@ fn exhaustive(variant: Variant) -> HashMap<Position, Value> {
 
 #[test]
 fn every_position_of_three_pieces_agrees_with_an_exhaustive_search() {
-    for variant in Variant::ALL {
+    for variant in VARIANTS {
         let tables = tables(variant);
         let truth = exhaustive(variant);
         // As many positions as the tables' indices hold, twice: the tables hold White to
@@ -382,7 +382,7 @@ fn a_later_count_never_wins_more() {
 
 #[test]
 fn every_built_table_verifies() {
-    for variant in Variant::ALL {
+    for variant in VARIANTS {
         let report = verify(tables(variant), &|_| {});
         assert!(report.ok(), "{variant}: {:?}", report.problems);
         assert!(report.tables >= 12 + 5, "{variant}: {}", report.tables);
@@ -668,7 +668,7 @@ fn the_build_does_not_depend_on_the_thread_count() {
 /// distance.
 #[test]
 fn the_engine_with_tables_wins_every_table_win_against_the_best_defence() {
-    for variant in Variant::ALL {
+    for variant in VARIANTS {
         let tables = tables(variant);
         let shared =
             std::sync::Arc::new(Tables::open(tables.dir().parent().unwrap(), variant).unwrap());
@@ -718,7 +718,7 @@ fn the_engine_with_tables_wins_every_table_win_against_the_best_defence() {
 /// table's best moves for 30 plies; the position stays a table draw (or a law draw).
 #[test]
 fn the_engine_with_tables_never_loses_a_table_draw() {
-    for variant in Variant::ALL {
+    for variant in VARIANTS {
         let tables = tables(variant);
         let shared =
             std::sync::Arc::new(Tables::open(tables.dir().parent().unwrap(), variant).unwrap());

@@ -184,21 +184,17 @@ fn the_report_from_sharded_analysis_is_the_direct_report() {
         &["report", "--from-analysis", path(&old)],
         "old.jsonl:1: the line has no `record`",
     );
-    // A part of a later format is refused, naming the part and the line; one written before
-    // the format had a version number is read as version 1.
+    // A part of a later format is refused, naming the part and the line. (Parts of format 1,
+    // and those written before the format had a version number, are read by
+    // drafti-analysis's own tests: their scores have another shape.)
     let text = String::from_utf8(read(&parts[0])).unwrap();
-    assert!(text.contains("\"run\":{\"format\":1,"));
+    assert!(text.contains("\"run\":{\"format\":2,"));
     let later = dir.join("later.jsonl");
-    std::fs::write(&later, text.replacen("\"format\":1,", "\"format\":2,", 1)).unwrap();
+    std::fs::write(&later, text.replacen("\"format\":2,", "\"format\":3,", 1)).unwrap();
     refused(
         &["report", "--from-analysis", path(&later), p2],
-        &format!("{}:1: format 2 of `drafti analyze --json`", path(&later)),
+        &format!("{}:1: format 3 of `drafti analyze --json`", path(&later)),
     );
-    let unversioned = dir.join("unversioned.jsonl");
-    std::fs::write(&unversioned, text.replacen("\"format\":1,", "", 1)).unwrap();
-    let (code, summary, stderr) = run(&["report", "--from-analysis", path(&unversioned), p2]);
-    assert_eq!(code, 1, "{stderr}");
-    assert_eq!(summary, direct);
     let _ = std::fs::remove_dir_all(dir);
 }
 
