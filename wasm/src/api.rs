@@ -166,8 +166,7 @@ pub fn answer(request: &str, on_info: &mut dyn FnMut(&str)) -> String {
 }
 
 fn handle(request: &str, on_info: &mut dyn FnMut(&str)) -> Result<String, String> {
-    let req: Request =
-        serde_json::from_str(request).map_err(|e| format!("bad request: {e}"))?;
+    let req: Request = serde_json::from_str(request).map_err(|e| format!("bad request: {e}"))?;
     match req.op.as_str() {
         "version" => Ok(format!(
             "{{\"version\":\"{}\",\"engine\":\"{}\"}}",
@@ -302,7 +301,11 @@ fn state(game: &Game, numeric: bool, line: Vec<String>, played: Option<MoveOut>)
     }
 }
 
-fn search(req: &Request, setup: &Setup, on_info: &mut dyn FnMut(&str)) -> Result<SearchOut, String> {
+fn search(
+    req: &Request,
+    setup: &Setup,
+    on_info: &mut dyn FnMut(&str),
+) -> Result<SearchOut, String> {
     let pos = *setup.game.position();
     let turn = pos.turn();
     if let Some(outcome) = setup.game.outcome() {
@@ -395,7 +398,11 @@ fn info(
         seldepth,
         nodes,
         time_ms: elapsed.as_millis() as u64,
-        nps: if secs > 0.0 { (nodes as f64 / secs) as u64 } else { 0 },
+        nps: if secs > 0.0 {
+            (nodes as f64 / secs) as u64
+        } else {
+            0
+        },
         turn: color_name(pos.turn()),
         score: cm,
         proven,
@@ -519,7 +526,10 @@ mod tests {
         let v = ask(r#"{"op":"position","colour":"red"}"#);
         assert!(v["error"].as_str().unwrap().contains("colour"), "{v}");
         let v = ask("not json");
-        assert!(v["error"].as_str().unwrap().starts_with("bad request"), "{v}");
+        assert!(
+            v["error"].as_str().unwrap().starts_with("bad request"),
+            "{v}"
+        );
     }
 
     #[test]

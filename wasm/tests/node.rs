@@ -98,7 +98,11 @@ fn searches_in_webassembly_visit_the_native_nodes() {
         assert_eq!(answer["seldepth"], json!(result.seldepth), "{request}");
         assert_eq!(answer["infos"], json!(depths), "{request}");
         let best = result.best.unwrap();
-        assert_eq!(answer["best"]["from"], json!(best.from().number()), "{request}");
+        assert_eq!(
+            answer["best"]["from"],
+            json!(best.from().number()),
+            "{request}"
+        );
         assert_eq!(answer["best"]["to"], json!(best.to().number()), "{request}");
         let pv: Vec<u8> = answer["pv"]
             .as_array()
@@ -133,11 +137,8 @@ fn every_answer_equals_the_native_answer() {
     let answers = node_answers(&requests);
     for (request, answer) in requests.iter().zip(answers) {
         let mut wasm = answer;
-        let mut native: Value = serde_json::from_str(&drafti_wasm::answer(
-            &request.to_string(),
-            &mut |_| {},
-        ))
-        .unwrap();
+        let mut native: Value =
+            serde_json::from_str(&drafti_wasm::answer(&request.to_string(), &mut |_| {})).unwrap();
         for v in [&mut wasm, &mut native] {
             if let Some(o) = v.as_object_mut() {
                 // The clock's readings differ; the node script counts reports.
