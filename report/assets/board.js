@@ -449,6 +449,64 @@
     });
   }
 
+  // ---- the index's filters -----------------------------------------------------------------
+  // The index of games (table.ix: game, White, Black, result, ??, ?, plies; each row's
+  // opening in data-o) filtered by player, opening, result and "has a blunder".
+  function filters() {
+    const table = document.querySelector('table.ix');
+    if (!table) return;
+    const rows = Array.from(table.querySelectorAll('tr')).slice(1);
+    const h = (tag, cls, parent, text) => {
+      const e = document.createElement(tag);
+      if (cls) e.className = cls;
+      if (text !== undefined) e.textContent = text;
+      if (parent) parent.appendChild(e);
+      return e;
+    };
+    const bar = h('div', 'wfilter');
+    const box = table.parentNode;
+    box.parentNode.insertBefore(bar, box);
+    const player = h('input', '', bar);
+    player.type = 'search';
+    player.placeholder = 'player';
+    player.setAttribute('aria-label', 'player');
+    const select = (label, values) => {
+      const s = h('select', '', bar);
+      s.setAttribute('aria-label', label);
+      h('option', '', s, 'any ' + label).value = '';
+      values.forEach((v) => { h('option', '', s, v).value = v; });
+      return s;
+    };
+    const openings = Array.from(new Set(rows.map((r) => r.getAttribute('data-o')).filter(Boolean))).sort();
+    const opening = openings.length ? select('opening', openings) : null;
+    const results = Array.from(new Set(rows.map((r) => r.cells[3].textContent))).sort();
+    const result = select('result', results);
+    const label = h('label', '', bar);
+    const blunder = h('input', '', label);
+    blunder.type = 'checkbox';
+    label.appendChild(document.createTextNode(' has a blunder'));
+    const count = h('span', 'note', bar);
+    const apply = () => {
+      const who = player.value.trim().toLowerCase();
+      let shown = 0;
+      rows.forEach((r) => {
+        const c = r.cells;
+        const ok = (!who || (c[1].textContent + ' ' + c[2].textContent).toLowerCase().includes(who))
+          && (!opening || !opening.value || r.getAttribute('data-o') === opening.value)
+          && (!result.value || c[3].textContent === result.value)
+          && (!blunder.checked || +c[4].textContent > 0);
+        r.hidden = !ok;
+        if (ok) shown++;
+      });
+      count.textContent = shown + ' of ' + rows.length + ' games';
+    };
+    [player, opening, result, blunder].forEach((e) => e && e.addEventListener('input', apply));
+    [opening, result, blunder].forEach((e) => e && e.addEventListener('change', apply));
+    apply();
+  }
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', filters);
+  else filters();
+
   // What the puzzles (puzzles.js) use: the module, how a click picks a move, the marks.
   DRAFTI.play = {
     rules: () => rulesReady().then(() => rules), pick, marks, answerText,
