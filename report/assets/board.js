@@ -22,7 +22,7 @@
   let compiled = null;
   let starting = null;
 
-  // The embedded module (base64 of its gzip), compiled once, and the rules in this thread.
+  // The embedded module (base64 of its raw DEFLATE), compiled once, and the rules in this thread.
   function rulesReady() {
     if (compiled) return compiled;
     const blob = document.getElementById('drafti-wasm');
@@ -32,7 +32,7 @@
     } else {
       compiled = (async () => {
         const bytes = Uint8Array.from(atob(blob.textContent.trim()), (c) => c.charCodeAt(0));
-        const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+        const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
         const module = await Drafti.compile(await new Response(stream).arrayBuffer());
         rules = await Drafti.load(module);
         return module;
