@@ -25,19 +25,22 @@
   // The embedded module (base64 of its raw DEFLATE), compiled once, and the rules in this thread.
   function rulesReady() {
     if (compiled) return compiled;
-    const blob = document.getElementById('drafti-wasm');
-    if (!blob || typeof WebAssembly !== 'object' || typeof DecompressionStream !== 'function'
-        || !window.Drafti) {
-      compiled = Promise.reject(new Error('this browser cannot run the engine'));
-    } else {
-      compiled = (async () => {
-        const bytes = Uint8Array.from(atob(blob.textContent.trim()), (c) => c.charCodeAt(0));
-        const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
-        const module = await Drafti.compile(await new Response(stream).arrayBuffer());
-        rules = await Drafti.load(module);
-        return module;
-      })();
-    }
+    // The module's data comes after the scripts in the page: wait until it is parsed.
+    const parsed = document.readyState === 'loading'
+      ? new Promise((done) => document.addEventListener('DOMContentLoaded', done, { once: true }))
+      : Promise.resolve();
+    compiled = parsed.then(async () => {
+      const blob = document.getElementById('drafti-wasm');
+      if (!blob || typeof WebAssembly !== 'object' || typeof DecompressionStream !== 'function'
+          || !window.Drafti) {
+        throw new Error('this browser cannot run the engine');
+      }
+      const bytes = Uint8Array.from(atob(blob.textContent.trim()), (c) => c.charCodeAt(0));
+      const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
+      const module = await Drafti.compile(await new Response(stream).arrayBuffer());
+      rules = await Drafti.load(module);
+      return module;
+    });
     compiled.catch(() => {});
     return compiled;
   }

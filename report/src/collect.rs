@@ -155,6 +155,8 @@ pub struct GameOut {
     pub blunders: Vec<FlagBrief>,
     /// The positions of the first `CLASSIFY_PLIES` plies (for the openings table).
     pub opening_window: Vec<Position>,
+    /// The book's name of the game's opening (the index's filter by opening).
+    pub opening: Option<String>,
     /// The rendered `<article>` of the game (with `--html`).
     pub html: Option<String>,
 }
@@ -214,6 +216,7 @@ pub fn describe(
                 positions: 0,
                 blunders: Vec::new(),
                 opening_window: Vec::new(),
+                opening: None,
                 html,
             };
         }
@@ -221,10 +224,10 @@ pub fn describe(
     let valid = game.is_valid();
     let analysis: Option<GameAnalysis> = valid.then(|| analyse(&game));
     let window = game.positions.len().min(CLASSIFY_PLIES + 1);
-    let opening = settings
+    let classified = settings
         .book
-        .classify(&game.positions[..window], game.first_mover)
-        .map(|c| opening_as_played(&game, &c));
+        .classify(&game.positions[..window], game.first_mover);
+    let opening = classified.as_ref().map(|c| opening_as_played(&game, c));
     let white = tag_or_unknown(&game, "White");
     let black = tag_or_unknown(&game, "Black");
     let label = format!("{} game {}", job.file, job.raw.index + 1);
@@ -278,6 +281,7 @@ pub fn describe(
         positions: analysis.as_ref().map_or(0, |a| a.positions),
         blunders,
         opening_window: game.positions[..window].to_vec(),
+        opening: classified.map(|c| c.entry.name.to_string()),
         html,
         white,
         black,
@@ -393,6 +397,8 @@ pub struct IndexRow {
     pub status: Status,
     /// The page that holds the section in a paged report (`games-0001.html`).
     pub page: Option<String>,
+    /// The book's name of its opening.
+    pub opening: Option<String>,
 }
 
 /// Everything the sink gathers.
@@ -523,6 +529,7 @@ impl<'b> Collector<'b> {
                 flags,
                 status: g.status,
                 page: self.paged.then(|| pages::page_of(self.index.len())),
+                opening: g.opening,
             });
             return g.html;
         }

@@ -334,8 +334,11 @@ pub(crate) fn unreadable_section(anchor: &str, file: &str, index: usize, error: 
     )
 }
 
-/// The style of the report's pages.
-pub(crate) const CSS: &str = include_str!("../assets/report.css");
+/// The style of the report's pages (the analysis board's with it).
+pub(crate) const CSS: &str = concat!(
+    include_str!("../assets/report.css"),
+    include_str!("../assets/board.css")
+);
 
 /// The link to `anchor` (a game's, or a move's `g1-2-p17`) when its game has a section:
 /// `#anchor`, or `games-0003.html#anchor` in a paged report.
@@ -599,9 +602,15 @@ fn games_index(out: &mut String, c: &mut Collector<'_>) {
             (Status::Valid, None) => ("–".to_string(), "–".to_string()),
             _ => ("invalid".to_string(), String::new()),
         };
+        // The opening's name, for the index's filter (board.js).
+        let opening = r
+            .opening
+            .as_deref()
+            .map(|o| format!(r#" data-o="{}""#, escape(o)))
+            .unwrap_or_default();
         let _ = write!(
             out,
-            r##"<tr><td><a href="{}#{}">{}</a></td><td>{}</td><td>{}</td><td>{}</td><td>{b}</td><td>{m}</td><td>{}</td></tr>"##,
+            r##"<tr{opening}><td><a href="{}#{}">{}</a></td><td>{}</td><td>{}</td><td>{}</td><td>{b}</td><td>{m}</td><td>{}</td></tr>"##,
             r.page.as_deref().unwrap_or_default(),
             r.anchor,
             escape(&r.label),
@@ -614,21 +623,36 @@ fn games_index(out: &mut String, c: &mut Collector<'_>) {
     out.push_str("</table></div></details>");
 }
 
-/// The end of the document: how to read the report, and the viewer's script.
+/// The viewer's script.
+pub(crate) const VIEWER_JS: &str = include_str!("../assets/viewer.js");
+
+/// The end of the document: how to read the report, and the viewer's script with the
+/// analysis board's ([`crate::board`]) before it and the engine's module after it.
 pub(crate) fn tail() -> String {
-    let script = include_str!("../assets/viewer.js");
+    let script = VIEWER_JS;
     debug_assert!(!script.contains("]]>") && !script.contains("</"));
     format!(
         r#"<h2 id="reading">How to read this report</h2><p>The engine estimates each side's <b>winning chances</b> in every position (50% is even; 100% a sure win). A move is a <b>blunder (??)</b> when it costs the player at least {:.0} points of them, or throws away a proven win, or walks into a proven loss — unless the game was decided anyway: when the side the proven result favours had more than {:.0}% of the chances without it, the move is only a mistake, more than {:.1}% only an inaccuracy (as lichess grades a mate let in when already lost). In a position the endgame tables hold the verdict is exact (“draw thrown away: loss in 12”, “win in 31 missed”). A <b>mistake (?)</b> costs at least {:.1} points; an <b>inaccuracy (?!)</b> at least {:.2}. <b>Accuracy</b> is 100% when every move keeps the chances the best move would keep (lichess's formula).</p><p>Each game has a board: step through it with the buttons, the arrow keys (Home and End for the start and the end), a swipe on the board, or a click on any move or on the graph of White's winning chances (more light area: better for White; dots mark the flagged moves). The board shows the position after the current move, the move's squares tinted (red, orange or yellow when it is flagged), and the engine's best move in the position as a green arrow; before a flagged move the move played is drawn too, in its colour. The address of the page follows the board (<code>#g1-3-p17</code>: game 3 of the first file after 17 plies), so a position can be bookmarked or sent.</p><p class="note">Made by drafti. Searches are limited by nodes or depth, never by time, so the same archive gives the same report.</p></main><script>//<![CDATA[
-var DRAFTI={{geo:{},start:{},k:{K}}};
-{script}//]]></script></body></html>
+{}//]]></script>{}<script>//<![CDATA[
+{script}//]]></script>{}</body></html>
 "#,
         50.0 * BLUNDER_DROP,
         50.0 * (1.0 + PROVEN_MISTAKE_WC),
         50.0 * (1.0 + PROVEN_INACCURACY_WC),
         50.0 * MISTAKE_DROP,
         50.0 * INACCURACY_DROP,
+        viewer_globals(),
+        crate::board::scripts_before_viewer(),
+        crate::board::module_data(),
+    )
+}
+
+/// The viewer's globals (`DRAFTI`: the squares' geometry, the start board, the curve's
+/// steepness), as a script's text.
+pub(crate) fn viewer_globals() -> String {
+    format!(
+        "var DRAFTI={{geo:{},start:{},k:{K}}};\n",
         viewer::geometry_js(),
-        viewer::start_board_js(),
+        viewer::start_board_js()
     )
 }

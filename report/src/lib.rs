@@ -19,6 +19,7 @@
 //! the escaping of XML text; [`puzzles`] the puzzles as text, JSON Lines, PDN and a page.
 
 pub mod analysis;
+mod board;
 mod collect;
 pub mod diagnostic;
 pub mod html;
