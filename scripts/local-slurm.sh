@@ -13,14 +13,22 @@
 # 127.0.0.1 with the CPUs and memory that `slurmd -C` reports (no accounting, no cgroups, a
 # scheduler that starts jobs at once), links /etc/slurm/slurm.conf to it when that file does not
 # exist, and starts slurmctld and slurmd directly (no systemd needed); the cluster is up in about
-# a second. What it started (pids, the link) is recorded in $DRAFTI_SLURM_DIR/started, so `stop`
-# stops only that. When it cannot run a cluster (not root and no Slurm; the packages cannot be
-# installed) it says so and exits 0, and the test skips saying why.
+# a second. An /etc/slurm/slurm.conf of the machine's own whose controller does not answer is
+# left as it is: the cluster runs from the script's config alone, which the Slurm tools read
+# with SLURM_CONF set to it (the script says so). What it started (pids, the link) is recorded
+# in $DRAFTI_SLURM_DIR/started, so `stop` stops only that. When it cannot run a cluster (not
+# root and no Slurm; the packages cannot be installed) it says so and exits 0, and the test
+# skips saying why.
+#
+# When start leaves a cluster that answers, it writes $DRAFTI_SLURM_DIR/cluster, one line
+# `SLURM_CONF=PATH` (PATH empty: the tools' default config): the Slurm test then uses that
+# config, and fails, rather than skips, if the cluster does not answer. `stop` removes it.
 set -euo pipefail
 
 DIR=${DRAFTI_SLURM_DIR:-/var/tmp/drafti-slurm}
 CONF=$DIR/slurm.conf
 STARTED=$DIR/started
+CLUSTER=$DIR/cluster
 SYSTEM_CONF=/etc/slurm/slurm.conf
 PACKAGES=(slurmctld slurmd slurm-client munge)
 
@@ -28,8 +36,21 @@ say() { echo "local-slurm: $*" >&2; }
 
 # Exit 0 with the reason the cluster cannot be run here (the test then skips).
 cannot() {
+    rm -f "$CLUSTER" 2>/dev/null || true
     say "no Slurm cluster: $*; the Slurm test (tests/tests/end_to_end/slurm_cli.rs) will skip"
     exit 0
+}
+
+# Tells the Slurm test that a cluster answers, and which config its tools read (CONF; empty:
+# their default). Best effort: a user who cannot write $DIR uses a cluster that answers anyway.
+mark_answering() {
+    { mkdir -p "$DIR" && echo "SLURM_CONF=$1" >"$CLUSTER"; } 2>/dev/null || true
+}
+
+# The controller that the config FILE names (SlurmctldHost, or the older ControlMachine).
+controller_of() {
+    sed -n -E 's/^[[:space:]]*(SlurmctldHost|ControlMachine)[[:space:]]*=[[:space:]]*([^[:space:]#]+).*/\2/p' "$1" 2>/dev/null |
+        head -n 1
 }
 
 # A controller answers and at least one node is up (idle, mixed or allocated).
@@ -158,16 +179,31 @@ PartitionName=local Nodes=$host Default=YES MaxTime=INFINITE State=UP
 EOF
 }
 
+# The advice for a shell that is to use the cluster started from $CONF alone.
+advise_conf() {
+    say "$SYSTEM_CONF is not this cluster's config: in a shell, \`export SLURM_CONF=$CONF\` before sinfo, sbatch or squeue (the Slurm test reads it from $CLUSTER)"
+}
+
 start() {
     if cluster_answers; then
         say "a Slurm cluster answers; using it: $(sinfo --noheader --format='%P %D nodes %c CPUs %t' | head -n 1)"
+        mark_answering "${SLURM_CONF:-}"
         return 0
     fi
+    # The cluster of an earlier start, run from this script's config alone.
+    if [ -s "$STARTED" ] && [ -s "$CONF" ] && SLURM_CONF=$CONF cluster_answers; then
+        say "the cluster this script started answers: $(SLURM_CONF=$CONF sinfo --noheader --format='%P %D nodes %c CPUs %t' | head -n 1)"
+        mark_answering "$CONF"
+        advise_conf
+        return 0
+    fi
+    rm -f "$CLUSTER" 2>/dev/null || true
     [ "$(id -u)" -eq 0 ] || cannot "no controller answers, and starting one needs root"
     mkdir -p "$DIR"
+    local own_conf_only=
     if [ -e "$SYSTEM_CONF" ] && [ "$(readlink -f "$SYSTEM_CONF")" != "$(readlink -f "$CONF")" ]; then
-        say "$SYSTEM_CONF exists but its controller does not answer: a cluster of this machine's own is configured and down; not touching it"
-        exit 1
+        say "$SYSTEM_CONF exists but its controller ($(controller_of "$SYSTEM_CONF")) does not answer; leaving it as it is and starting a cluster from $CONF"
+        own_conf_only=1
     fi
     if [ -s "$STARTED" ]; then
         # An earlier start whose daemons died: stop what is left of it first.
@@ -183,6 +219,8 @@ start() {
         ln -s "$CONF" "$SYSTEM_CONF"
         record "link $SYSTEM_CONF"
     fi
+    # The checks below, and the daemons, read this config whatever $SYSTEM_CONF says.
+    export SLURM_CONF=$CONF
     local started=$SECONDS pid
     # -c: no jobs of an earlier run of this script are recovered.
     slurmctld -c -f "$CONF"
@@ -197,6 +235,8 @@ start() {
         if cluster_answers; then
             say "started a single-node cluster in $((SECONDS - started)) s: $(sinfo --noheader --format='%P %D node %c CPUs %m MB %t')"
             say "config $CONF; \`bash scripts/local-slurm.sh stop\` stops it"
+            mark_answering "$CONF"
+            [ -z "$own_conf_only" ] || advise_conf
             return 0
         fi
         sleep 0.2
@@ -207,6 +247,7 @@ start() {
 }
 
 stop() {
+    rm -f "$CLUSTER" 2>/dev/null || true
     if [ ! -s "$STARTED" ]; then
         say "nothing started by this script is running"
         rm -f "$STARTED"
@@ -242,11 +283,17 @@ stop() {
 }
 
 status() {
+    # The config the last start left the tools (the Slurm test reads the same).
+    if [ -z "${SLURM_CONF:-}" ] && [ -s "$CLUSTER" ]; then
+        local conf
+        conf=$(sed -n 's/^SLURM_CONF=//p' "$CLUSTER")
+        [ -z "$conf" ] || export SLURM_CONF=$conf
+    fi
     if cluster_answers; then
-        echo "a Slurm cluster answers:"
+        echo "a Slurm cluster answers${SLURM_CONF:+ (SLURM_CONF=$SLURM_CONF)}:"
         sinfo
     else
-        echo "no Slurm cluster answers"
+        echo "no Slurm cluster answers${SLURM_CONF:+ (SLURM_CONF=$SLURM_CONF)}"
     fi
     if [ -s "$STARTED" ]; then
         echo "started by this script ($STARTED):"

@@ -101,3 +101,75 @@ pub fn binary_reason(sample: &[u8]) -> Option<&'static str> {
         .count();
     (control * 10 > sample.len()).then_some("binary data")
 }
+
+/// The bytes read through the readers it wraps, counted and checksummed (CRC-32) in the
+/// order they are read: what a run read, to tell later whether two runs read the same
+/// archive (the parts of a sharded `openings` run each read every byte of it).
+///
+/// ```
+/// use drafti_archive::input::Fingerprint;
+/// use std::io::Read;
+/// let fingerprint = Fingerprint::default();
+/// let mut text = String::new();
+/// fingerprint.wrap(Box::new(&b"[Event \"Dar\"]\n"[..])).read_to_string(&mut text).unwrap();
+/// assert_eq!(fingerprint.bytes(), 14);
+/// assert_eq!(fingerprint.crc32(), crc32fast::hash(b"[Event \"Dar\"]\n"));
+/// ```
+#[derive(Clone, Default)]
+pub struct Fingerprint(std::sync::Arc<std::sync::Mutex<(u64, crc32fast::Hasher)>>);
+
+impl Fingerprint {
+    /// `reader`, with every byte read through it added to this fingerprint.
+    pub fn wrap(&self, reader: Box<dyn BufRead + Send>) -> Box<dyn BufRead + Send> {
+        Box::new(Fingerprinted {
+            inner: reader,
+            fingerprint: self.clone(),
+        })
+    }
+
+    /// Bytes read so far.
+    pub fn bytes(&self) -> u64 {
+        self.0.lock().map_or(0, |f| f.0)
+    }
+
+    /// The CRC-32 of the bytes read so far.
+    pub fn crc32(&self) -> u32 {
+        self.0.lock().map_or(0, |f| f.1.clone().finalize())
+    }
+
+    fn add(&self, bytes: &[u8]) {
+        if let Ok(mut f) = self.0.lock() {
+            f.0 += bytes.len() as u64;
+            f.1.update(bytes);
+        }
+    }
+}
+
+/// A reader that adds what is read to a [`Fingerprint`].
+struct Fingerprinted {
+    inner: Box<dyn BufRead + Send>,
+    fingerprint: Fingerprint,
+}
+
+impl io::Read for Fingerprinted {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.fingerprint.add(&buf[..n]);
+        Ok(n)
+    }
+}
+
+impl BufRead for Fingerprinted {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, amount: usize) {
+        // The bytes consumed are still in the inner buffer: no read happens here.
+        if let Ok(buffered) = self.inner.fill_buf() {
+            self.fingerprint
+                .add(&buffered[..amount.min(buffered.len())]);
+        }
+        self.inner.consume(amount);
+    }
+}

@@ -9,6 +9,7 @@
 //!                         (batch: many files, rayon, input order, shards)
 //! ```
 pub mod batch;
+pub mod csv;
 pub mod import;
 pub mod input;
 pub mod openings;

@@ -104,6 +104,51 @@ pub fn valid_under(game: &ReplayedGame, options: &ReplayOptions) -> Vec<Variant>
         .collect()
 }
 
+/// What one game tells about the rules it was read by: whether it names no variant (and none
+/// was forced), whether it is valid, and the other variants it replays valid under
+/// ([`valid_under`]). Built on the worker that replayed the game, added to its file's
+/// [`VariantGuess`] in input order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct VariantEvidence {
+    /// Read as Tanzanian for want of a variant tag or `--variant`.
+    pub untagged: bool,
+    /// Valid as read (a game cut by a syntax error is not).
+    pub valid: bool,
+    /// The other variants under which the (untagged, invalid) game replays valid.
+    pub valid_under: Vec<Variant>,
+}
+
+impl VariantEvidence {
+    /// The evidence of `game` (parsed and replayed under `options`, or why it could not be
+    /// parsed). A game that could not be parsed at all tells nothing; one cut by a syntax
+    /// error counts as untagged by the tags read before the error, and invalid.
+    pub fn of(game: &Result<ReplayedGame, ParseError>, options: &ReplayOptions) -> VariantEvidence {
+        let guessed =
+            |record: &GameRecord| options.variant_override.is_none() && names_no_variant(record);
+        match game {
+            Ok(game) => VariantEvidence::of_game(game, options),
+            Err(ParseError {
+                record: Some(record),
+                ..
+            }) => VariantEvidence {
+                untagged: guessed(record),
+                valid: false,
+                valid_under: Vec::new(),
+            },
+            Err(_) => VariantEvidence::default(),
+        }
+    }
+
+    /// The evidence of a game replayed under `options`.
+    pub fn of_game(game: &ReplayedGame, options: &ReplayOptions) -> VariantEvidence {
+        VariantEvidence {
+            untagged: options.variant_override.is_none() && names_no_variant(&game.record),
+            valid: game.is_valid(),
+            valid_under: valid_under(game, options),
+        }
+    }
+}
+
 /// What one file's games without a variant tag came to, for the note of `drafti validate`:
 /// games read as Tanzanian, the invalid ones, and how many of those replay valid under each
 /// other variant ([`valid_under`]).
@@ -129,6 +174,21 @@ impl VariantGuess {
         for (n, variant) in [Variant::Russian, Variant::Czech].into_iter().enumerate() {
             self.valid_as[n] += u64::from(valid_under.contains(&variant));
         }
+    }
+
+    /// Counts one game's [`VariantEvidence`].
+    pub fn add_evidence(&mut self, e: &VariantEvidence) {
+        self.add(e.untagged, e.valid, &e.valid_under);
+    }
+
+    /// The other variant under which every invalid game replays valid: the games are of that
+    /// variant and reading them as Tanzanian was wrong. `None` when there is no invalid game,
+    /// or when no one variant accounts for all of them (a typo in a Tanzanian game is not
+    /// evidence of other rules).
+    pub fn wrong_guess(&self) -> Option<Variant> {
+        self.best()
+            .filter(|&(_, n)| n == self.invalid)
+            .map(|(v, _)| v)
     }
 
     /// The variant under which most of the invalid games replay valid, with their count;

@@ -78,7 +78,7 @@ fn peak_bytes(games: usize, format: Format) -> (usize, usize) {
     }
     let options = StandingsOptions {
         supa: true,
-        format,
+        format: Some(format),
         ..StandingsOptions::default()
     };
     let mut warnings = 0;

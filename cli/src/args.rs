@@ -1,9 +1,10 @@
-//! The flag groups the commands share, declared once: the archives a command reads
-//! ([`InputArgs`], [`ShardArg`]), the position it looks at ([`PositionArgs`]), how the engine
-//! analyses ([`SearchArgs`], with [`TableArgs`]), and the machine
-//! output ([`JsonArg`], [`NotationArg`]). A command flattens the groups it takes; a group's
-//! help is written here, and a command that reads its FILES differently says so with
-//! `#[command(mut_arg("files", ...))]`.
+//! The flags the commands share, each declared once with its one help text (the help is the
+//! manual): the archives a command reads ([`InputArgs`]: FILES, `--encoding`, `--variant`,
+//! `--jobs`; [`ShardArg`]), the position it looks at ([`PositionArgs`], [`KingCountArg`]), the
+//! rules it plays ([`RulesArg`], [`VariantsArg`]), the engine ([`SearchArgs`], [`HashArg`],
+//! with [`TableArgs`]) and the output ([`JsonArg`], [`CsvArg`], [`NotationArg`]). A command
+//! flattens the groups it takes; one that reads a shared flag differently says so with
+//! `#[command(mut_arg("files", ...))]`. A flag of one command only is that command's own.
 
 use crate::error::CliError;
 use crate::input::{open_inputs, EncodingArg, Inputs};
@@ -12,7 +13,8 @@ use drafti_analysis::preset::Preset;
 use drafti_analysis::{AnalysisOptions, AnalysisOverrides};
 use drafti_archive::batch::{BatchOptions, Shard};
 use drafti_archive::replay::ReplayOptions;
-use drafti_rules::{Position, Variant};
+use drafti_hub::engine::MAX_HASH_MB;
+use drafti_rules::{Color, Position, Variant};
 
 /// Parses `--variant` values: tz, czech, russian (and their aliases).
 pub fn parse_variant(text: &str) -> Result<Variant, String> {
@@ -52,9 +54,9 @@ pub fn jobs(requested: usize) -> usize {
 }
 
 /// `--jobs N`, for every command that works on several threads.
-#[derive(clap::Args, Clone, Copy, Debug)]
+#[derive(clap::Args, Clone, Copy, Debug, Default)]
 pub struct JobsArg {
-    /// Worker threads (default: one per core); the output does not depend on it.
+    /// Worker threads (0: one per core); only the speed depends on it.
     #[arg(long, short = 'j', default_value_t = 0, value_parser = parse_jobs)]
     pub jobs: usize,
 }
@@ -66,6 +68,15 @@ impl JobsArg {
     }
 }
 
+/// `--variant` of the commands that read archives: the rules forced on every game.
+#[derive(clap::Args, Clone, Copy, Debug, Default)]
+pub struct ReadAsArg {
+    /// Rules for every game, whatever its GameType/Variant tags say: tz, czech or russian
+    /// (without it, a game that names no variant is read as Tanzanian).
+    #[arg(long, value_parser = parse_variant)]
+    pub variant: Option<Variant>,
+}
+
 /// The archives a command reads: FILES (or stdin), their encoding, the rules to read them
 /// under, and the worker threads.
 #[derive(clap::Args, Clone, Debug)]
@@ -74,9 +85,8 @@ pub struct InputArgs {
     pub files: Vec<String>,
     #[command(flatten)]
     pub encoding: EncodingArg,
-    /// Rules for every game, whatever its GameType/Variant tags say: tz, czech or russian.
-    #[arg(long, value_parser = parse_variant)]
-    pub variant: Option<Variant>,
+    #[command(flatten)]
+    pub read_as: ReadAsArg,
     #[command(flatten)]
     pub jobs: JobsArg,
 }
@@ -87,10 +97,15 @@ impl InputArgs {
         open_inputs(&self.files, self.encoding)
     }
 
+    /// `--variant`, when given.
+    pub fn variant(&self) -> Option<Variant> {
+        self.read_as.variant
+    }
+
     /// How the games are replayed: under `--variant`, else by their tags.
     pub fn replay(&self) -> ReplayOptions {
         ReplayOptions {
-            variant_override: self.variant,
+            variant_override: self.variant(),
             ..ReplayOptions::default()
         }
     }
@@ -106,6 +121,10 @@ impl InputArgs {
     }
 }
 
+/// The FILES of the commands that fall back on the bundled corpus (`report`, `puzzles`).
+pub const CORPUS_FILES_HELP: &str = "PDN files; `-` reads stdin. None: stdin when something is \
+    piped in (and not empty), else the bundled corpus";
+
 /// `--shard K/N`, for the commands whose work splits across machines.
 #[derive(clap::Args, Clone, Copy, Debug)]
 pub struct ShardArg {
@@ -115,7 +134,7 @@ pub struct ShardArg {
     pub shard: Option<Shard>,
 }
 
-/// The rules of a position given on the command line.
+/// The rules of a position given on the command line, or of the games a command plays.
 #[derive(clap::Args, Clone, Copy, Debug)]
 pub struct RulesArg {
     /// Rules: tz (default), czech or russian.
@@ -123,28 +142,88 @@ pub struct RulesArg {
     pub variant: Variant,
 }
 
+/// `--variant` of `drafti egtb`: one set of rules or several.
+#[derive(clap::Args, Clone, Debug)]
+pub struct VariantsArg {
+    /// Rules: tz (default), czech, russian, several separated by commas, or all.
+    #[arg(long = "variant", value_name = "VARIANT", default_value = "tz", value_parser = parse_variants)]
+    pub variants: Variants,
+}
+
+/// The rules `--variant` names for `drafti egtb`.
+#[derive(Clone, Debug)]
+pub struct Variants(pub Vec<Variant>);
+
+/// `tz`, `czech,russian`, `all`, …
+fn parse_variants(text: &str) -> Result<Variants, String> {
+    if text.eq_ignore_ascii_case("all") {
+        return Ok(Variants(Variant::ALL.to_vec()));
+    }
+    text.split(',')
+        .map(|v| v.parse::<Variant>().map_err(|e| e.to_string()))
+        .collect::<Result<_, _>>()
+        .map(Variants)
+}
+
 /// A position given on the command line, with its rules.
 #[derive(clap::Args, Clone, Debug)]
 pub struct PositionArgs {
     /// The position (FEN, numeric or algebraic squares).
-    #[arg(long, value_parser = parse_fen)]
-    pub fen: Position,
+    #[arg(long, required = true, value_parser = parse_fen)]
+    pub fen: Option<Position>,
     #[command(flatten)]
     pub rules: RulesArg,
+}
+
+impl PositionArgs {
+    /// `--fen`, or (where it is optional) the start position with White to move.
+    pub fn position(&self) -> Position {
+        self.fen.unwrap_or(Position::start(Color::White))
+    }
+
+    /// `--variant`.
+    pub fn variant(&self) -> Variant {
+        self.rules.variant
+    }
+}
+
+/// `--king-count N`: where draw law 2's count stands in a position given on the command line.
+#[derive(clap::Args, Clone, Copy, Debug)]
+pub struct KingCountArg {
+    /// Moves the lone king has already made under draw law 2 (three kings against one).
+    #[arg(long, value_name = "N")]
+    pub king_count: Option<u32>,
+}
+
+/// `--hash MB`: the engine's transposition table.
+#[derive(clap::Args, Clone, Copy, Debug)]
+pub struct HashArg {
+    /// Transposition table in MiB.
+    #[arg(long, value_name = "MB", default_value_t = 64,
+          value_parser = clap::value_parser!(u64).range(1..=MAX_HASH_MB as u64))]
+    pub hash: u64,
 }
 
 /// `--json`: machine output on stdout.
 #[derive(clap::Args, Clone, Copy, Debug)]
 pub struct JsonArg {
-    /// JSON Lines on stdout (the README documents each command's fields).
+    /// JSON Lines on stdout, for programs (docs/json.md lists each command's objects).
     #[arg(long)]
     pub json: bool,
+}
+
+/// `--csv`: a table on stdout for spreadsheets.
+#[derive(clap::Args, Clone, Copy, Debug)]
+pub struct CsvArg {
+    /// CSV on stdout, with a header line (warnings go to stderr).
+    #[arg(long, conflicts_with = "json")]
+    pub csv: bool,
 }
 
 /// `--numeric`: square numbers instead of algebraic names in what is written.
 #[derive(clap::Args, Clone, Copy, Debug)]
 pub struct NotationArg {
-    /// Square numbers (1-32) instead of algebraic names.
+    /// Square numbers (1-32, moves as 22-18) instead of algebraic names (c3-d4).
     #[arg(long)]
     pub numeric: bool,
 }
@@ -267,4 +346,16 @@ pub fn parse_difficulty(text: &str) -> Result<(u8, u8), String> {
         return Err(bad());
     }
     Ok((low, high))
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    /// clap checks the declarations (conflicts, requirements, the names `mut_arg` changes)
+    /// only in debug builds: every command, once, here.
+    #[test]
+    fn every_command_is_declared_consistently() {
+        crate::Cli::command().debug_assert();
+    }
 }

@@ -7,6 +7,7 @@
 
 mod args;
 mod commands;
+mod db_filters;
 mod error;
 mod files;
 mod input;
@@ -44,6 +45,13 @@ enum Command {
     Selfplay(commands::selfplay::Args),
     /// Classify games by opening; statistics per opening and as a move tree.
     Openings(commands::openings::Args),
+    /// The opening explorer over an index: every move played from a position, its results and games.
+    Explore(commands::explore::Args),
+    /// Select games of an index by tag, position, material or pattern; --twins: repeated games.
+    Find(commands::find::Args),
+    /// Build the game index explore and find read (index build, merge, info).
+    #[command(subcommand_required = true)]
+    Index(commands::index::Args),
     /// Validate, analyse and classify in one pass: summary, blunders per player, openings, --html.
     Report(commands::report::Args),
     /// Puzzles from real games: one winning move, its unique solution (text, JSON, PDN, HTML).
@@ -86,6 +94,9 @@ fn main() -> ExitCode {
         Command::Fmt(args) => commands::fmt::run(args),
         Command::Selfplay(args) => commands::selfplay::run(args),
         Command::Openings(args) => commands::openings::run(args),
+        Command::Explore(args) => commands::explore::run(args),
+        Command::Find(args) => commands::find::run(args),
+        Command::Index(args) => commands::index::run(args),
         Command::Report(args) => commands::report::run(args),
         Command::Puzzles(args) => commands::puzzles::run(args),
         Command::Perft(args) => commands::perft::run(args),

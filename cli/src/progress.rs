@@ -60,13 +60,16 @@ impl Progress {
         Progress(Some(styled(ProgressBar::new(total), &template)))
     }
 
-    /// Work of unknown amount: a spinner with `message`.
+    /// Work of unknown amount: a spinner with `message` (and the games read, as [`read`]
+    /// tells them).
+    ///
+    /// [`read`]: Progress::read
     pub fn spinner(message: &str) -> Progress {
         if !shown() {
             return Progress(None);
         }
-        let bar = styled(ProgressBar::new_spinner(), "{spinner} {msg}");
-        bar.set_message(message.to_string());
+        let bar = styled(ProgressBar::new_spinner(), "{spinner} {prefix} {msg}");
+        bar.set_prefix(message.to_string());
         bar.enable_steady_tick(Duration::from_millis(120));
         Progress(Some(bar))
     }
@@ -90,13 +93,6 @@ impl Progress {
     pub fn set_length(&self, total: u64) {
         if let Some(bar) = &self.0 {
             bar.set_length(total);
-        }
-    }
-
-    /// What is being done now.
-    pub fn set_message(&self, message: String) {
-        if let Some(bar) = &self.0 {
-            bar.set_message(message);
         }
     }
 }

@@ -4,16 +4,51 @@
 //! InputArgs ──open──▶ inputs ──batch (drafti-archive, or drafti-analysis with an engine)──▶
 //!   work on the worker threads ──▶ sink on this thread, in input order ──▶ RunSummary
 //! ```
-//! with the progress bar, the warning for an input without games and the end of the run
-//! (a sink error stops it; a broken pipe ends the command quietly, in `main`) written once
-//! here. The command keeps what is its own: what a game becomes, where it goes, the summary
-//! line and the exit code.
+//! with the progress bar, the warning for an input without games, the end of the run (a
+//! sink error stops it; a broken pipe ends the command quietly, in `main`) and the variant
+//! policy written once here. The command keeps what is its own: what a game becomes, where it
+//! goes, the summary line and the exit code.
+//!
+//! # The variant policy
+//! A game that names no variant (no `GameType` or `Variant` tag) and is read without
+//! `--variant` is read as Tanzanian: a guess. Every game's [`VariantEvidence`] is taken on the
+//! worker that replayed it (an invalid such game is replayed again as Russian and as Czech),
+//! and each file's evidence is judged at the end of the run:
+//! - when some invalid games of a file replay valid under other rules, the command says so
+//!   after its summary line ([`RunSummary::tell_variants`]; `validate`'s note);
+//! - when **every** invalid game of a file replays valid under one other variant
+//!   ([`VariantGuess::wrong_guess`]), the games are of that variant. A command whose result
+//!   is built from every game and written at the end ([`Output::Summary`]: `report`,
+//!   `puzzles`, `openings`, `standings`) then writes nothing and stops (exit 2) naming the
+//!   file and the `--variant` to give: a report built on the wrong rules is worse than none.
+//!   A command that has written each game as it came ([`Output::PerGame`]: `validate`,
+//!   `analyze`, `fmt`, `openings --per-game`, `puzzles --verify`) cannot take it back: it
+//!   ends with the note (and exit 1, as its invalid games already make it).
+//!
+//! The evidence is what the command replays: `openings` replays the first 40 plies only, and
+//! a Czech game whose first 40 plies are valid Tanzanian moves classifies the same either way.
 
 use crate::args::{InputArgs, JobsArg};
 use crate::error::CliError;
+use crate::input::Inputs;
 use crate::progress::Progress;
 use drafti_analysis::batch::{analyse_archive, ArchiveGame, ArchiveOptions, Progress as Searched};
-use drafti_archive::batch::{run_games, BatchError, BatchSummary, GameJob, Input, Shard};
+use drafti_archive::batch::{
+    run_games, BatchError, BatchOptions, BatchSummary, GameJob, Input, Shard,
+};
+use drafti_archive::replay::ReplayOptions;
+use drafti_archive::validation::{VariantEvidence, VariantGuess};
+use drafti_report::diagnostic::{variant_note, variant_refusal};
+
+/// What a command has written when its run ends: what a wrong variant guess does to it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Output {
+    /// Each game's output as it comes: a wrong guess is told after the summary line.
+    PerGame,
+    /// A result built from every game, written after the run: a wrong guess stops the
+    /// command before it writes anything.
+    Summary,
+}
 
 /// What a run read, besides what its sink saw.
 pub struct RunSummary {
@@ -21,6 +56,8 @@ pub struct RunSummary {
     pub names: Vec<String>,
     /// Games handed to the sink, skipped for other shards, bytes, time.
     pub batch: BatchSummary,
+    /// The variant policy's notes, for after the command's summary line.
+    variant_notes: Vec<String>,
 }
 
 impl RunSummary {
@@ -53,6 +90,13 @@ impl RunSummary {
             0
         }
     }
+
+    /// Writes the variant policy's notes on stderr (after the command's summary line).
+    pub fn tell_variants(&self) {
+        for note in &self.variant_notes {
+            eprintln!("{note}");
+        }
+    }
 }
 
 /// Warns on stderr about each input that held no game.
@@ -64,10 +108,42 @@ pub fn warn_empty_inputs(names: &[String], games_per_input: &[u64]) {
     }
 }
 
-/// The end of a batch: its summary, or the error that stopped it.
+/// The variant policy's tally (module docs): each input's [`VariantGuess`], filled in input
+/// order; for a reader that does not go through [`run_archive`] (`report --from-analysis`).
+#[derive(Default)]
+pub struct VariantCheck(Vec<VariantGuess>);
+
+impl VariantCheck {
+    /// Counts one game of input `input`.
+    pub fn add(&mut self, input: usize, evidence: &VariantEvidence) {
+        if self.0.len() <= input {
+            self.0.resize(input + 1, VariantGuess::default());
+        }
+        self.0[input].add_evidence(evidence);
+    }
+
+    /// The policy (module docs): the notes to tell, or the refusal of a summary.
+    pub fn judge(&self, names: &[String], output: Output) -> Result<Vec<String>, CliError> {
+        let mut notes = Vec::new();
+        for (name, guess) in names.iter().zip(&self.0) {
+            if output == Output::Summary {
+                if let Some(refusal) = variant_refusal(name, guess) {
+                    return Err(CliError::new(refusal));
+                }
+            }
+            notes.extend(variant_note(name, guess));
+        }
+        Ok(notes)
+    }
+}
+
+/// The end of a batch: its summary, or the error that stopped it (or the variant policy's
+/// refusal).
 fn finished<E: Into<CliError>>(
     names: Vec<String>,
     result: Result<BatchSummary, BatchError<E>>,
+    guesses: &VariantCheck,
+    output: Output,
 ) -> Result<RunSummary, CliError> {
     let batch = match result {
         Ok(batch) => batch,
@@ -82,7 +158,12 @@ fn finished<E: Into<CliError>>(
         }
     };
     warn_empty_inputs(&names, &batch.games_per_input);
-    Ok(RunSummary { names, batch })
+    let variant_notes = guesses.judge(&names, output)?;
+    Ok(RunSummary {
+        names,
+        batch,
+        variant_notes,
+    })
 }
 
 /// Replays every game of the archives `input` names (only `shard`'s), `work` on the worker
@@ -90,6 +171,7 @@ fn finished<E: Into<CliError>>(
 pub fn run_archive<T, E, W, S>(
     input: &InputArgs,
     shard: Option<Shard>,
+    output: Output,
     work: W,
     sink: S,
 ) -> Result<RunSummary, CliError>
@@ -100,17 +182,19 @@ where
     S: FnMut(T) -> Result<(), E>,
 {
     let opened = input.open()?;
-    run_inputs(opened.inputs, opened.total_bytes, input, shard, work, sink)
+    let bar = Progress::bytes(opened.total_bytes);
+    run_inputs(opened, &input.batch(shard), bar, output, work, sink)
 }
 
-/// [`run_archive`] over inputs already opened (the bundled corpus, say) of `total_bytes`.
+/// [`run_archive`] over inputs already opened (the bundled corpus, say), as `batch` says,
+/// with `bar` told the bytes and games read.
 pub fn run_inputs<T, E, W, S>(
-    inputs: Vec<Input>,
-    total_bytes: Option<u64>,
-    input: &InputArgs,
-    shard: Option<Shard>,
+    opened: Inputs,
+    batch: &BatchOptions,
+    bar: Progress,
+    output: Output,
     work: W,
-    sink: S,
+    mut sink: S,
 ) -> Result<RunSummary, CliError>
 where
     T: Send,
@@ -118,17 +202,24 @@ where
     W: Fn(GameJob<'_>) -> T + Sync,
     S: FnMut(T) -> Result<(), E>,
 {
-    let names: Vec<String> = inputs.iter().map(|i| i.name.clone()).collect();
-    let bar = Progress::bytes(total_bytes);
+    let names: Vec<String> = opened.inputs.iter().map(|i| i.name.clone()).collect();
+    let mut guesses = VariantCheck::default();
+    let replay = &batch.replay;
     let result = run_games(
-        inputs,
-        &input.batch(shard),
+        opened.inputs,
+        batch,
         |p| bar.read(p.bytes, p.games),
-        work,
-        sink,
+        |job| {
+            let evidence = VariantEvidence::of(&job.game, replay);
+            (job.file_index, evidence, work(job))
+        },
+        |(input, evidence, t)| {
+            guesses.add(input, &evidence);
+            sink(t)
+        },
     );
     drop(bar);
-    finished(names, result)
+    finished(names, result, &guesses, output)
 }
 
 /// Analyses every game of `inputs` (of `total_bytes`) with the engine as `options` says, on
@@ -139,8 +230,9 @@ pub fn run_analysis<T, E, W, S>(
     total_bytes: Option<u64>,
     options: &ArchiveOptions,
     jobs: JobsArg,
+    output: Output,
     work: W,
-    sink: S,
+    mut sink: S,
 ) -> Result<RunSummary, CliError>
 where
     T: Send,
@@ -166,9 +258,24 @@ where
         }
         Searched::Searched(n) => bar.inc(n),
     };
-    let result = analyse_archive(inputs, options, &pool, &progress, work, sink);
+    let mut guesses = VariantCheck::default();
+    let replay: &ReplayOptions = &options.replay;
+    let result = analyse_archive(
+        inputs,
+        options,
+        &pool,
+        &progress,
+        |g| {
+            let evidence = VariantEvidence::of(&g.game, replay);
+            (g.input, evidence, work(g))
+        },
+        |(input, evidence, t)| {
+            guesses.add(input, &evidence);
+            sink(t)
+        },
+    );
     drop(bar);
-    finished(names, result)
+    finished(names, result, &guesses, output)
 }
 
 /// A pool of `jobs` worker threads named `drafti-NAME-i`, with stacks deep enough for the

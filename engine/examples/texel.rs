@@ -23,7 +23,7 @@
 //! position (with its result) counts once.
 #![allow(clippy::print_stdout, clippy::print_stderr, clippy::exit)]
 
-use drafti_engine::tuning::{self, Weights, GROUPS, PARAMS, UNIT};
+use drafti_engine::tuning::{self, Weights, GROUPS, PARAMS, REGIONS, REGION_STATES, UNIT};
 use drafti_engine::{Engine, Limits, Score};
 use drafti_rules::{Color, DrawLaws, Game, MoveList, Outcome, Position, Variant};
 use std::io::{BufRead, BufWriter, Write};
@@ -77,6 +77,7 @@ fn main() {
                 holdout: number("--holdout", 10.0) as u64,
                 jobs: number("--jobs", 2.0) as usize,
                 k: value("--k").map(|k| k.parse().expect("--k a number")),
+                regions: number("--regions", REGIONS as f64) as usize,
             };
             fit(&settings, start);
         }
@@ -672,6 +673,8 @@ struct Fit {
     holdout: u64,
     jobs: usize,
     k: Option<f64>,
+    /// Pattern regions fitted (the first ones).
+    regions: usize,
 }
 
 fn fit(settings: &Fit, start: Weights) {
@@ -703,10 +706,18 @@ fn fit(settings: &Fit, start: Weights) {
 
     // L2 towards the starting values (zero for the patterns): rarely seen features (kings
     // with a full board, say) stay near where they started instead of following noise.
-    let frozen: Vec<usize> = ["man", "king"]
-        .iter()
-        .filter_map(|name| GROUPS.iter().find(|g| g.name == *name).map(|g| g.offset))
-        .collect();
+    let mut frozen = vec![false; PARAMS];
+    for name in ["man", "king"] {
+        if let Some(g) = GROUPS.iter().find(|g| g.name == name) {
+            frozen[g.offset] = true;
+        }
+    }
+    // `--regions N`: only the first N pattern regions are fitted (the others stay as the
+    // start has them), to measure what the extra regions buy.
+    let pattern = tuning::PATTERN;
+    for p in pattern + settings.regions * REGION_STATES..pattern + REGIONS * REGION_STATES {
+        frozen[p] = true;
+    }
     let prior_mg = mg.clone();
     let prior_eg = eg.clone();
     let (b1, b2, eps): (f64, f64, f64) = (0.9, 0.999, 1e-8);
@@ -741,7 +752,7 @@ fn fit(settings: &Fit, start: Weights) {
             // A man's and a king's base values stay the nominal ones the engine exports
             // (`drafti_engine::MAN`, `KING`): the man-square and king terms carry the rest,
             // so "one man" keeps its meaning in every score shown.
-            if frozen.contains(&(i % PARAMS)) {
+            if frozen[i % PARAMS] {
                 continue;
             }
             let (w, g, prior) = if i < PARAMS {
@@ -763,7 +774,7 @@ fn fit(settings: &Fit, start: Weights) {
     };
     let header = format!(
         "drafti evaluation weights (tenths of a centi-man; opening and endgame values)\n\
-         fitted by: texel fit --variant {} --data {} --epochs {} --rate {} --l2 {} --lambda {} --holdout {}\n\
+         fitted by: texel fit --variant {} --data {} --epochs {} --rate {} --l2 {} --lambda {} --holdout {} --regions {}\n\
          {} positions, k = {k:.6}, k_s = {k_search:.6}; held out ({n_held} positions of every {}th game): \
          log-loss {:.5} against the results, {:.5} against the targets",
         settings.variant,
@@ -773,6 +784,7 @@ fn fit(settings: &Fit, start: Weights) {
         settings.l2,
         settings.lambda,
         settings.holdout,
+        settings.regions,
         samples.len(),
         settings.holdout,
         last.1,

@@ -31,6 +31,7 @@ mod eval;
 mod fingerprint;
 mod geometry;
 mod laws;
+pub mod nnue;
 mod order;
 mod score;
 mod search;
@@ -252,6 +253,8 @@ pub struct Engine {
     laws: DrawLaws,
     config: Config,
     eval_tables: Arc<eval::Tables>,
+    /// The network and the search path's accumulators, with `Config::nnue`.
+    network: Option<(Arc<nnue::Network>, nnue::Stack)>,
     tt: tt::Table,
     order: order::Order,
     state: search::State,
@@ -280,11 +283,18 @@ impl Engine {
         let order = order::Order::new(config.piece_history != 0, config.counter_moves != 0);
         #[cfg(not(feature = "search-ideas"))]
         let order = order::Order::new(false, false);
+        let network = (config.nnue != 0).then(|| {
+            // The file is part of the build and its checks are tested; an error is a bug.
+            let net = nnue::shipped().expect("engine/data/nnue-tz.bin is valid");
+            let stack = nnue::Stack::new(net.hidden(), order::MAX_PLY + 1);
+            (net, stack)
+        });
         Engine {
             variant,
             laws,
             config,
             eval_tables: eval::shipped_tables(variant),
+            network,
             tt: tt::Table::new(tt_mb),
             order,
             state: search::State::new(),
@@ -317,6 +327,15 @@ impl Engine {
     /// measure it in a match).
     pub fn set_weights(&mut self, weights: &Weights) {
         self.eval_tables = Arc::new(eval::Tables::new(weights));
+    }
+
+    /// Evaluates with `network` instead of the shipped one (with [`Config::nnue`] on; e.g. a
+    /// trainer's new network, to measure it in a match).
+    pub fn set_network(&mut self, network: Arc<nnue::Network>) {
+        let stack = nnue::Stack::new(network.hidden(), order::MAX_PLY + 1);
+        if self.config.nnue != 0 {
+            self.network = Some((network, stack));
+        }
     }
 
     /// The switches the engine runs with.
@@ -392,7 +411,10 @@ impl Engine {
     /// ```
     pub fn evaluate(&self, pos: &Position) -> Score {
         let state = laws::LawState::at_root(&self.laws, pos, None);
-        Score::centi_men(eval::evaluate(pos, &self.laws, state, &self.eval_tables))
+        Score::centi_men(match &self.network {
+            Some((net, _)) => nnue::evaluate(pos, &self.laws, state, || net.evaluate(pos)),
+            None => eval::evaluate(pos, &self.laws, state, &self.eval_tables),
+        })
     }
 
     /// Searches `pos` within `limits`. `history` holds the hash keys
@@ -434,7 +456,7 @@ impl Engine {
 /// its parameter layout. Not for searching.
 pub mod tuning {
     pub use super::weights::{
-        group_of, Group, Weights, WeightsError, GROUPS, PARAMS, REGIONS, REGION_STATES,
+        group_of, Group, Weights, WeightsError, GROUPS, PARAMS, PATTERN, REGIONS, REGION_STATES,
         SHIPPED_TEXT, SHIPPED_TEXTS, UNIT,
     };
     use super::{endgame, eval, laws::LawState};

@@ -21,7 +21,6 @@
 //! quiescence ply under a capture threat, and quiescence sacrifices.
 
 use super::clock::Instant;
-use super::eval;
 use super::laws::{law3_claim, LawState};
 use super::order::{pick, MAX_PLY};
 #[cfg(feature = "search-ideas")]
@@ -169,6 +168,7 @@ impl Engine {
         };
 
         let law = LawState::at_root(&self.laws, pos, limits.king_count);
+        self.enter_node(0, pos);
         let legal = pos.legal_moves(self.variant);
         if legal.is_empty() {
             result.score = Score::loss_in(0);
@@ -451,6 +451,7 @@ impl Engine {
         if depth <= 0 || ply >= MAX_PLY - 1 {
             return self.quiescence(pos, law, alpha, beta, ply);
         }
+        self.enter_node(ply, pos);
         self.state.pv[ply].clear();
         if self.check_stop() {
             return 0;
@@ -687,6 +688,7 @@ impl Engine {
         beta: i32,
         ply: usize,
     ) -> i32 {
+        self.enter_node(ply, pos);
         self.state.pv[ply].clear();
         if self.check_stop() {
             return 0;
@@ -738,7 +740,7 @@ impl Engine {
             if !pos.has_legal_move(self.variant) {
                 return lost_at(ply);
             }
-            return eval::evaluate(pos, &self.laws, law, &self.eval_tables);
+            return self.static_eval(pos, law, ply);
         }
         self.captures(pos, law, alpha, beta, ply)
     }

@@ -88,6 +88,7 @@ __all__ = [
     "analyze",
     "build_tables",
     "openings",
+    "explore",
     "parse_square",
     "puzzles",
     "read_games",
@@ -235,6 +236,41 @@ def openings(
         _sources(source), plies, min_games, per_game, books, default_book, variant, encoding, jobs
     )
     return OpeningRows(list(rows))
+
+
+def explore(
+    index: Union[str, "os.PathLike[str]"],
+    *,
+    fen: Optional[str] = None,
+    moves: Optional[str] = None,
+    variant: Optional[str] = None,
+    date_from: Optional[str] = None,
+    date_to: Optional[str] = None,
+    event: Optional[str] = None,
+    player: Optional[str] = None,
+    color: Optional[str] = None,
+    min_rating: Optional[int] = None,
+    max_rating: Optional[int] = None,
+    result: Optional[str] = None,
+    opening: Optional[str] = None,
+    ballot: Optional[str] = None,
+    games: int = 5,
+    numeric: bool = False,
+):
+    """The opening explorer over an index made by ``drafti index build``, as a pandas
+    DataFrame: one row per line of ``drafti explore --json`` — the position (``kind`` =
+    ``"position"``), then every move played from it (``"move"``) with its counts
+    (``games``, ``white_wins``, ``draws``, ``black_wins``, ``score_pct``, ``avg_rating`` …),
+    the names the books give (``names``) and its first ``games`` games (``game_list``).
+    The position is ``fen``, or ``moves`` from the start (``"c3-d4 d6-c5"``), or the start;
+    the other arguments filter the games as the command's flags do."""
+    import pandas as pd
+
+    rows = _drafti.explore(
+        os.fspath(index), fen, moves, variant, date_from, date_to, event, player, color,
+        min_rating, max_rating, result, opening, ballot, games, numeric,
+    )
+    return pd.DataFrame(rows)
 
 
 def puzzles(

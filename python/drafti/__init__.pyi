@@ -335,6 +335,25 @@ def openings(
     encoding: Optional[str] = None,
     jobs: int = 0,
 ) -> OpeningRows: ...
+def explore(
+    index: PathArg,
+    *,
+    fen: Optional[str] = None,
+    moves: Optional[str] = None,
+    variant: Optional[str] = None,
+    date_from: Optional[str] = None,
+    date_to: Optional[str] = None,
+    event: Optional[str] = None,
+    player: Optional[str] = None,
+    color: Optional[str] = None,
+    min_rating: Optional[int] = None,
+    max_rating: Optional[int] = None,
+    result: Optional[str] = None,
+    opening: Optional[str] = None,
+    ballot: Optional[str] = None,
+    games: int = 5,
+    numeric: bool = False,
+) -> Any: ...
 def puzzles(
     source: Source,
     *,

@@ -8,6 +8,7 @@
 //! | `game` | `Game`, `Problem`, `write_games` | `drafti_pdn`, `drafti_archive::replay` |
 //! | `jobs` | `GameReader`, `read_games`, `validate`, `analyze`, `openings`, `puzzles` | the batch drivers, the JSON contracts |
 //! | `engine` | `Engine`, `SearchResult`, `Line`, `Score`, `Tables`, `TableValue`, `build_tables` | `drafti_engine` |
+//! | `explore` | `explore` | `drafti_db` (an index of `drafti index build`) |
 //! | `sources` | (paths and file objects as inputs) | `drafti_archive::input` |
 //! | `errors` | `DraftiError` and its subclasses; the panic boundary | |
 //!
@@ -16,6 +17,7 @@
 
 mod engine;
 mod errors;
+mod explore;
 mod game;
 mod jobs;
 mod position;
@@ -47,6 +49,7 @@ fn _drafti(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(jobs::openings, m)?)?;
     m.add_function(wrap_pyfunction!(jobs::puzzles, m)?)?;
     m.add_function(wrap_pyfunction!(engine::build_tables, m)?)?;
+    m.add_function(wrap_pyfunction!(explore::explore, m)?)?;
     m.add_function(wrap_pyfunction!(errors::_check_panic_boundary, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("ENGINE", drafti_analysis::json::Run::engine_name())?;

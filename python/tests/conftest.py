@@ -1,7 +1,7 @@
 """Shared fixtures: the repository, the real archives, and the drafti binary to compare with.
 
-The real archives are the bundled corpus (``corpus/``) and the master games of
-``../shared/corpora`` beside the repository (``DRAFTI_CORPORA`` overrides it). The binary
+The real archives are the bundled corpus (``corpus/``) and the master games copied into
+``tests/fixtures/corpora`` (their source and licence in the README there). The binary
 is ``DRAFTI_BIN``, or ``target/ci/drafti`` / ``target/release/drafti`` brought up to date
 with cargo (the build is a no-op after the README's test command has built the workspace).
 """
@@ -17,18 +17,13 @@ REPO = Path(__file__).resolve().parents[2]
 CORPUS = REPO / "corpus"
 
 
-def corpora_dir() -> Path:
-    env = os.environ.get("DRAFTI_CORPORA")
-    return Path(env) if env else REPO.parent / "shared" / "corpora"
+CORPORA = REPO / "tests" / "fixtures" / "corpora"
 
 
 @pytest.fixture(scope="session")
 def corpora() -> Path:
     """The folder of the four master archives (two Russian, two Czech)."""
-    path = corpora_dir()
-    if not (path / "russian-ussr-championship-x-153games.pdn").is_file():
-        pytest.skip(f"the master archives are not at {path} (set DRAFTI_CORPORA)")
-    return path
+    return CORPORA
 
 
 #: The master archives with the variant each is in (none has a GameType tag).

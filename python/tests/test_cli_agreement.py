@@ -90,3 +90,19 @@ def test_puzzles_agree_with_the_cli(drafti_bin, cli_env):
     assert cli, "the showcase games hold puzzles"
     rows = drafti.puzzles(path, nodes=20000)
     assert list(rows) == cli
+
+
+def test_explore_is_the_clis_json_as_a_dataframe(drafti_bin, cli_env, corpora, tmp_path):
+    pytest.importorskip("pandas")
+    index = str(tmp_path / "ru.idx")
+    paths = [str(corpora / name) for name, variant in MASTER if variant == "russian"]
+    out = run_cli(drafti_bin, cli_env, "index", "build", "--variant", "russian", *paths, "-o", index)
+    assert out.returncode == 0, out.stderr
+    cli = cli_lines(drafti_bin, cli_env, "explore", index, "--moves", "c3-d4 d6-c5 b2-c3 f6-g5", "--json", ok=(0,))
+    frame = drafti.explore(index, moves="c3-d4 d6-c5 b2-c3 f6-g5")
+    assert list(frame.columns) == list(cli[0].keys())
+    for column in ("kind", "move", "fen", "games", "white_wins", "draws", "black_wins", "game_list"):
+        assert list(frame[column]) == [row[column] for row in cli], column
+    assert frame["kind"][0] == "position" and frame["names"][0][0]["code"] == "GOR"
+    with pytest.raises(ValueError, match="is not legal"):
+        drafti.explore(index, moves="c3-d4 c3-d4")

@@ -570,5 +570,24 @@
   window.addEventListener('load', function () {
     if (active && /-p\d+$/.test(location.hash)) settle(active.article, 12);
   });
+  // The way back to the index of games (a.up, fixed in a corner) shows once the reader is
+  // among the games: over the summary it would cover the cells of its tables (on a phone
+  // they span the screen), and the index it leads to is at hand there.
+  var up = document.querySelector('a.up'), firstGame = document.querySelector('article.game');
+  if (up) {
+    var placeUp = function () {
+      var among = firstGame && firstGame.getBoundingClientRect().top < up.getBoundingClientRect().top;
+      up.classList.toggle('off', !among);
+    };
+    var upQueued = false;
+    var queueUp = function () {
+      if (upQueued) return;
+      upQueued = true;
+      requestAnimationFrame(function () { upQueued = false; placeUp(); });
+    };
+    window.addEventListener('scroll', queueUp, { passive: true });
+    window.addEventListener('resize', queueUp);
+    placeUp();
+  }
   document.documentElement.classList.add('js');
 })();

@@ -22,7 +22,7 @@ use crate::visible;
 use drafti_archive::replay::{Problem, ProblemKind, Severity};
 use drafti_archive::validation::VariantGuess;
 use drafti_pdn::{RawGame, Span, Tag};
-use drafti_rules::Position;
+use drafti_rules::{Position, Variant};
 use std::fmt::Write as _;
 
 /// Characters of the source line shown before and after the token in an excerpt; a longer
@@ -165,6 +165,40 @@ pub fn write_problem(out: &mut String, file: &str, raw: &RawGame, label: &str, p
 /// );
 /// ```
 pub fn variant_note(file: &str, guess: &VariantGuess) -> Option<String> {
+    let (read, of, variant) = variant_words(file, guess)?;
+    Some(format!(
+        "note: {read}; {of} valid as {variant}: try --variant {variant}"
+    ))
+}
+
+/// Why a command that builds its result from every game refuses a file that
+/// [`VariantGuess::wrong_guess`] says is of another variant: the note's facts, and the two
+/// ways on.
+///
+/// ```
+/// use drafti_archive::validation::VariantGuess;
+/// use drafti_report::diagnostic::variant_refusal;
+///
+/// let guess = VariantGuess { untagged: 102, invalid: 2, valid_as: [0, 2] };
+/// assert_eq!(
+///     variant_refusal("cz.pdn", &guess).unwrap(),
+///     "cz.pdn: no GameType or Variant tag, so its 102 games were read as Tanzanian (tz); \
+///      all 2 invalid ones replay valid as czech: give --variant czech (or --variant tz to \
+///      read them as Tanzanian all the same)"
+/// );
+/// ```
+pub fn variant_refusal(file: &str, guess: &VariantGuess) -> Option<String> {
+    let variant = guess.wrong_guess()?;
+    let (read, of, _) = variant_words(file, guess)?;
+    Some(format!(
+        "{read}; {of} valid as {variant}: give --variant {variant} (or --variant tz to read \
+         them as Tanzanian all the same)"
+    ))
+}
+
+/// The facts of [`variant_note`]: how the file was read, how many of its invalid games
+/// replay valid under the variant that makes most of them valid, and that variant.
+fn variant_words(file: &str, guess: &VariantGuess) -> Option<(String, String, Variant)> {
     if guess.invalid == 0 {
         return None;
     }
@@ -172,8 +206,8 @@ pub fn variant_note(file: &str, guess: &VariantGuess) -> Option<String> {
         1 => "its game was".to_string(),
         n => format!("its {n} games were"),
     };
-    let head = format!(
-        "note: {}: no GameType or Variant tag, so {games} read as Tanzanian (tz)",
+    let read = format!(
+        "{}: no GameType or Variant tag, so {games} read as Tanzanian (tz)",
         visible(file)
     );
     guess.best().map(|(variant, n)| {
@@ -185,6 +219,6 @@ pub fn variant_note(file: &str, guess: &VariantGuess) -> Option<String> {
                 if n == 1 { "replays" } else { "replay" }
             ),
         };
-        format!("{head}; {of} valid as {variant}: try --variant {variant}")
+        (read, of, variant)
     })
 }

@@ -3,6 +3,7 @@
 //! (names, codes, files) is shown with its control characters made [`visible`].
 
 use crate::visible;
+use drafti_archive::csv::text_cell;
 use drafti_archive::openings::{
     Book, Candidate, RowKind, StatsRow, TableEnd, CLASSIFY_PLIES, CSV_HEADER,
 };
@@ -70,15 +71,15 @@ pub fn write_per_game(
         Format::Json => writeln!(out, "{}", serde_json::to_string(g)?),
         Format::Csv => {
             let fields = [
-                csv(g.file),
+                text_cell(g.file).into_owned(),
                 g.index.to_string(),
                 g.first_mover.to_string(),
                 g.result.to_string(),
                 g.plies.to_string(),
-                csv(g.code),
-                csv(g.name),
+                text_cell(g.code).into_owned(),
+                text_cell(g.name).into_owned(),
                 g.ply.map(|p| p.to_string()).unwrap_or_default(),
-                csv(g.moves),
+                text_cell(g.moves).into_owned(),
             ];
             writeln!(out, "{}", fields.join(","))
         }
@@ -95,14 +96,6 @@ pub fn write_per_game(
                 visible(g.name)
             )
         }
-    }
-}
-
-fn csv(text: &str) -> String {
-    if text.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text.to_string()
     }
 }
 
@@ -229,9 +222,9 @@ pub fn write_candidates(
                     out,
                     "{},{},{},{},{},{},{},{},{},{},{}",
                     c.depth,
-                    csv(&c.moves),
-                    csv(&c.code),
-                    csv(&c.fen),
+                    text_cell(&c.moves).into_owned(),
+                    text_cell(&c.code).into_owned(),
+                    text_cell(&c.fen).into_owned(),
                     t.games,
                     t.white_wins,
                     t.draws,

@@ -5,10 +5,12 @@
 use crate::standings_formats::formats_text;
 pub use crate::standings_formats::{formats_csv_rows, FORMATS_CSV_HEADER};
 use crate::visible;
+use drafti_archive::csv::text_cell;
 use drafti_archive::standings::{
-    EventView, Format, MatchGame, MatchLaw, MatchReport, MatchStatus, RankedPlayer, Side,
-    StandingsOptions, Tiebreak, Warning,
+    EventView, Format, MatchGame, MatchLaw, MatchReport, MatchStatus, PlayerTotals, RankedPlayer,
+    Side, StandingsOptions, Tiebreak, Warning,
 };
+use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::io::Write;
 
@@ -62,11 +64,17 @@ fn event_title(e: &EventView) -> String {
         &e.event
     };
     let format = e.format.name();
-    if let Some(rows) = &e.swiss {
-        let games: u32 = rows.iter().map(|r| r.games).sum();
+    // Games scored one by one: players and games, no matches.
+    let games = |rows: &mut dyn Iterator<Item = u32>| rows.fold((0, 0), |(n, g), r| (n + 1, g + r));
+    let scored = (e
+        .swiss
+        .as_ref()
+        .map(|rows| games(&mut rows.iter().map(|r| r.games))))
+    .or_else(|| (e.round_robin.as_ref()).map(|rows| games(&mut rows.iter().map(|r| r.games))));
+    if let Some((players, games)) = scored {
         return format!(
             "Event: {name} ({format}, {}, {})",
-            count(rows.len(), "player"),
+            count(players, "player"),
             count(games as usize / 2, "game")
         );
     }
@@ -171,10 +179,14 @@ fn warning_line(w: &Warning) -> String {
     format!("{}: {}", w.kind.name(), w.message)
 }
 
-/// The laws line of the text output.
-pub fn laws(options: &StandingsOptions) -> String {
-    if options.format == Format::Swiss {
-        return "every game is a round's pairing: a win 1 point, a draw 1/2".to_string();
+/// The laws line of an Event of `format`.
+pub fn laws(options: &StandingsOptions, format: Format) -> String {
+    match format {
+        Format::Swiss => {
+            return "every game is a round's pairing: a win 1 point, a draw 1/2".to_string()
+        }
+        Format::RoundRobin => return "every game counts: a win 1 point, a draw 1/2".to_string(),
+        _ => {}
     }
     let mut laws = vec!["winner starts the next game"];
     if options.loser_starts {
@@ -186,7 +198,7 @@ pub fn laws(options: &StandingsOptions) -> String {
     if options.supa {
         laws.push("supa wins count 12 goals");
     }
-    if matches!(options.format, Format::Groups | Format::GroupsKnockout) {
+    if format.grouped() {
         laws.push("group matches are two games, a level score is a drawn match");
     }
     if options.tiebreak == Tiebreak::Tege {
@@ -198,19 +210,31 @@ pub fn laws(options: &StandingsOptions) -> String {
     laws.join("; ")
 }
 
+/// The line that says why an Event has the format it has, when it was recognised.
+pub fn recognised_line(e: &EventView) -> Option<String> {
+    e.recognised.as_ref().map(|why| {
+        format!(
+            "format: {}, recognised: {why} (--format gives another)",
+            e.format.name()
+        )
+    })
+}
+
 /// One Event as text (`first`: no blank line before it).
 pub fn event_text<W: Write>(
     out: &mut W,
     e: &EventView,
     options: &StandingsOptions,
-    laws: &str,
     first: bool,
 ) -> std::io::Result<()> {
     if !first {
         writeln!(out)?;
     }
     writeln!(out, "{}", visible(&event_title(e)))?;
-    writeln!(out, "  laws: {laws}")?;
+    writeln!(out, "  laws: {}", laws(options, e.format))?;
+    if let Some(line) = recognised_line(e) {
+        writeln!(out, "  {line}")?;
+    }
     writeln!(out)?;
     for n in 0..e.match_count() {
         let line = match_line(&e.match_header(n));
@@ -230,7 +254,7 @@ pub fn event_text<W: Write>(
             std::iter::once(header.clone()).chain(e.match_games(n).map(|g| game_row(&g, options)))
         })?;
     }
-    if e.groups.is_some() || e.swiss.is_some() {
+    if e.groups.is_some() || e.swiss.is_some() || e.round_robin.is_some() {
         formats_text(out, e)?;
     } else if let Some(ko) = &e.knockout {
         writeln!(out)?;
@@ -308,15 +332,6 @@ pub fn event_text<W: Write>(
     Ok(())
 }
 
-/// A CSV field: quoted when it holds a comma, a quote, or a line break (quotes doubled).
-pub(crate) fn csv_field(value: &str) -> String {
-    if value.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", value.replace('"', "\"\""))
-    } else {
-        value.to_string()
-    }
-}
-
 /// The columns of `--csv`.
 pub const CSV_HEADER: [&str; 16] = [
     "event",
@@ -342,28 +357,34 @@ pub fn csv_rows<W: Write>(out: &mut W, e: &EventView) -> std::io::Result<()> {
     {
         let format = e.format.name();
         // Knockout: in ranking order; otherwise by name.
-        let order: Vec<(String, Option<&RankedPlayer>)> = match &e.knockout {
+        let order: Vec<(&str, Option<&RankedPlayer>)> = match &e.knockout {
             Some(ko) => ko
                 .ranking
                 .iter()
-                .map(|r| (r.name.clone(), Some(r)))
+                .map(|r| (r.name.as_str(), Some(r)))
                 .collect(),
-            None => e.players.iter().map(|p| (p.name.clone(), None)).collect(),
+            None => e.players.iter().map(|p| (p.name.as_str(), None)).collect(),
         };
+        let players: HashMap<&str, &PlayerTotals> =
+            e.players.iter().map(|p| (p.name.as_str(), p)).collect();
         for (name, ranked) in order {
-            let Some(p) = e.players.iter().find(|p| p.name == name) else {
+            let Some(p) = players.get(name) else {
                 continue;
             };
+            // Text cells through `text_cell`; numbers as they are.
+            let text = |t: &str| text_cell(t).into_owned();
             let fields = [
-                e.event.clone(),
+                text(&e.event),
                 format.to_string(),
                 ranked.map(|r| r.rank.to_string()).unwrap_or_default(),
-                p.name.clone(),
+                text(&p.name),
                 ranked.map(|r| r.points.to_string()).unwrap_or_default(),
-                ranked.map(|r| r.eliminated.join("; ")).unwrap_or_default(),
-                ranked
-                    .and_then(|r| r.eliminated_by.clone())
-                    .unwrap_or_default(),
+                text(&ranked.map(|r| r.eliminated.join("; ")).unwrap_or_default()),
+                text(
+                    ranked
+                        .and_then(|r| r.eliminated_by.as_deref())
+                        .unwrap_or_default(),
+                ),
                 p.matches.to_string(),
                 p.matches_won.to_string(),
                 p.matches_lost.to_string(),
@@ -374,22 +395,8 @@ pub fn csv_rows<W: Write>(out: &mut W, e: &EventView) -> std::io::Result<()> {
                 p.goals.to_string(),
                 p.supa_wins.to_string(),
             ];
-            let row: Vec<String> = fields.iter().map(|f| csv_field(f)).collect();
-            writeln!(out, "{}", row.join(","))?;
+            writeln!(out, "{}", fields.join(","))?;
         }
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::csv_field;
-
-    #[test]
-    fn csv_fields_are_quoted_when_needed() {
-        assert_eq!(csv_field("Amina"), "Amina");
-        assert_eq!(csv_field("Juma, Amina"), "\"Juma, Amina\"");
-        assert_eq!(csv_field("Amina \"Queen\""), "\"Amina \"\"Queen\"\"\"");
-        assert_eq!(csv_field("a\nb"), "\"a\nb\"");
-    }
 }

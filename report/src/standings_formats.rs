@@ -1,12 +1,15 @@
 //! The championship formats of `drafti standings` as text and CSV: the group tables (with
-//! their scoring and tie-break order stated), the knock-out tree and the Swiss ranking.
+//! their scoring and tie-break order stated), the knock-out tree, the round-robin table and
+//! the Swiss ranking.
 
-use crate::standings::{csv_field, table};
+use crate::standings::table;
 use crate::visible;
+use drafti_archive::csv::text_cell;
 use drafti_archive::standings::{
-    Bracket, EventView, GroupTable, MatchPoints, SwissRow, TableRules, TieBreak, GROUP_TIEBREAKS,
-    SWISS_TIEBREAKS,
+    Bracket, EventView, GroupTable, MatchPoints, ScoreRow, TableRules, TieBreak, GROUP_TIEBREAKS,
+    ROUND_ROBIN_TIEBREAKS, SWISS_TIEBREAKS,
 };
+use std::collections::HashMap;
 use std::io::Write;
 
 /// `win 3, draw 1, loss 0`.
@@ -124,14 +127,31 @@ pub fn swiss_heading() -> String {
     )
 }
 
-/// A Swiss ranking's cells, header first.
-pub fn swiss_cells(rows: &[SwissRow]) -> Vec<Vec<String>> {
-    let header = [
-        "#", "player", "games", "W", "D", "L", "points", "Buchholz", "cut-1", "",
-    ];
-    let mut cells = vec![header.map(String::from).to_vec()];
+/// The heading of a round-robin table.
+pub fn round_robin_heading() -> String {
+    format!(
+        "Table (win 1, draw 1/2 a game; ranked by {})",
+        tiebreak_words(&ROUND_ROBIN_TIEBREAKS)
+    )
+}
+
+/// A Swiss ranking's or a round-robin table's cells, header first: the tie-break columns
+/// the rows have (Buchholz and cut-1, or Sonneborn-Berger).
+pub fn score_cells(rows: &[ScoreRow]) -> Vec<Vec<String>> {
+    let swiss = rows.iter().any(|r| r.buchholz.is_some());
+    let berger = rows.iter().any(|r| r.sonneborn_berger.is_some());
+    let mut header = vec!["#", "player", "games", "W", "D", "L", "points"];
+    if swiss {
+        header.extend(["Buchholz", "cut-1"]);
+    }
+    if berger {
+        header.push("S-B");
+    }
+    header.push("");
+    let mut cells = vec![header.into_iter().map(String::from).collect::<Vec<_>>()];
+    let shown = |v: Option<String>| v.unwrap_or_default();
     for r in rows {
-        cells.push(vec![
+        let mut row = vec![
             r.rank.to_string(),
             r.name.clone(),
             r.games.to_string(),
@@ -139,10 +159,16 @@ pub fn swiss_cells(rows: &[SwissRow]) -> Vec<Vec<String>> {
             r.drawn.to_string(),
             r.lost.to_string(),
             r.points.to_string(),
-            r.buchholz.to_string(),
-            r.buchholz_cut1.to_string(),
-            row_note(false, r.tiebreak),
-        ]);
+        ];
+        if swiss {
+            row.push(shown(r.buchholz.map(|b| b.to_string())));
+            row.push(shown(r.buchholz_cut1.map(|b| b.to_string())));
+        }
+        if berger {
+            row.push(shown(r.sonneborn_berger.map(|b| b.to_string())));
+        }
+        row.push(row_note(false, r.tiebreak));
+        cells.push(row);
     }
     cells
 }
@@ -186,18 +212,25 @@ pub(crate) fn formats_text<W: Write>(out: &mut W, e: &EventView) -> std::io::Res
     if let Some(b) = &e.bracket {
         bracket_text(out, b)?;
     }
-    if let Some(rows) = &e.swiss {
-        // A Swiss Event has no matches: the blank line after the laws is there already.
-        writeln!(out, "  {}", swiss_heading())?;
-        let cells = swiss_cells(rows);
-        table(out, "    ", || cells.iter().cloned())?;
+    // Swiss and round-robin Events have no matches: the blank line after the laws is there
+    // already.
+    for (heading, rows) in [
+        (swiss_heading(), &e.swiss),
+        (round_robin_heading(), &e.round_robin),
+    ] {
+        if let Some(rows) = rows {
+            writeln!(out, "  {heading}")?;
+            let cells = score_cells(rows);
+            table(out, "    ", || cells.iter().cloned())?;
+        }
     }
     Ok(())
 }
 
-/// The columns of `--csv` for the formats `groups`, `groups+knockout` and `swiss`: one row
-/// per player per group or stage.
-pub const FORMATS_CSV_HEADER: [&str; 18] = [
+/// The columns of `--csv` when some Event is not of the article's matches or knockout: one
+/// row per player per group or stage (`group`, `knockout`, `swiss`, `round-robin`, and for
+/// an Event of matches, `matches`).
+pub const FORMATS_CSV_HEADER: [&str; 19] = [
     "event",
     "format",
     "stage",
@@ -216,6 +249,7 @@ pub const FORMATS_CSV_HEADER: [&str; 18] = [
     "buchholz_cut1",
     "tiebreak",
     "qualified",
+    "sonneborn_berger",
 ];
 
 /// A player's knock-out: matches played, won, lost, goals, the last round reached.
@@ -234,17 +268,15 @@ struct KnockoutLine {
 
 fn knockout_lines(b: &Bracket) -> Vec<(String, KnockoutLine)> {
     let mut lines: Vec<(String, KnockoutLine)> = Vec::new();
+    let mut line_of: HashMap<&str, usize> = HashMap::new();
     for (r, round) in b.rounds.iter().enumerate() {
         for m in &round.matches {
             for side in 0..2 {
                 let name = &m.players[side];
-                let at = match lines.iter().position(|(n, _)| n == name) {
-                    Some(at) => at,
-                    None => {
-                        lines.push((name.clone(), KnockoutLine::default()));
-                        lines.len() - 1
-                    }
-                };
+                let at = *line_of.entry(name).or_insert_with(|| {
+                    lines.push((name.clone(), KnockoutLine::default()));
+                    lines.len() - 1
+                });
                 let l = &mut lines[at].1;
                 l.played += 1;
                 l.goals_for += m.goals[side];
@@ -277,19 +309,20 @@ fn knockout_lines(b: &Bracket) -> Vec<(String, KnockoutLine)> {
 /// One Event's rows of `--csv` for the group and Swiss formats.
 pub fn formats_csv_rows<W: Write>(out: &mut W, e: &EventView) -> std::io::Result<()> {
     let format = e.format.name();
-    let mut write = |fields: Vec<String>| -> std::io::Result<()> {
-        let row: Vec<String> = fields.iter().map(|f| csv_field(f)).collect();
-        writeln!(out, "{}", row.join(","))
-    };
+    // Text cells go through `text_cell` where they are made; numbers are written as they are.
+    let text = |t: &str| text_cell(t).into_owned();
+    let event = text(&e.event);
+    let mut write =
+        |fields: Vec<String>| -> std::io::Result<()> { writeln!(out, "{}", fields.join(",")) };
     for g in e.groups.iter().flatten() {
         for r in &g.rows {
             write(vec![
-                e.event.clone(),
+                event.clone(),
                 format.into(),
                 "group".into(),
-                g.group.clone(),
+                text(&g.group),
                 r.rank.to_string(),
-                r.name.clone(),
+                text(&r.name),
                 r.played.to_string(),
                 r.won.to_string(),
                 r.drawn.to_string(),
@@ -302,24 +335,26 @@ pub fn formats_csv_rows<W: Write>(out: &mut W, e: &EventView) -> std::io::Result
                 String::new(),
                 r.tiebreak.map(|t| t.name().to_string()).unwrap_or_default(),
                 r.qualified.to_string(),
+                String::new(),
             ])?;
         }
     }
     if let Some(b) = &e.bracket {
         let lines = knockout_lines(b);
+        // Players out in the same round share a rank: the place of the first of them (the
+        // lines are in that order).
+        let mut rank = 0;
         for (i, (name, l)) in lines.iter().enumerate() {
-            // Players out in the same round share a rank.
-            let rank = 1 + lines[..i]
-                .iter()
-                .filter(|(_, o)| (o.round, o.alive) != (l.round, l.alive))
-                .count();
+            if i == 0 || (lines[i - 1].1.round, lines[i - 1].1.alive) != (l.round, l.alive) {
+                rank = i + 1;
+            }
             write(vec![
-                e.event.clone(),
+                event.clone(),
                 format.into(),
                 "knockout".into(),
-                l.round_name.clone(),
+                text(&l.round_name),
                 rank.to_string(),
-                name.clone(),
+                text(name),
                 l.played.to_string(),
                 l.won.to_string(),
                 "0".into(),
@@ -332,17 +367,21 @@ pub fn formats_csv_rows<W: Write>(out: &mut W, e: &EventView) -> std::io::Result
                 String::new(),
                 String::new(),
                 String::new(),
+                String::new(),
             ])?;
         }
     }
-    for r in e.swiss.iter().flatten() {
+    let swiss = e.swiss.iter().flatten().map(|r| ("swiss", r));
+    let round_robin = e.round_robin.iter().flatten().map(|r| ("round-robin", r));
+    for (stage, r) in swiss.chain(round_robin) {
+        let shown = |v: Option<String>| v.unwrap_or_default();
         write(vec![
-            e.event.clone(),
+            event.clone(),
             format.into(),
-            "swiss".into(),
+            stage.into(),
             String::new(),
             r.rank.to_string(),
-            r.name.clone(),
+            text(&r.name),
             r.games.to_string(),
             r.won.to_string(),
             r.drawn.to_string(),
@@ -351,11 +390,46 @@ pub fn formats_csv_rows<W: Write>(out: &mut W, e: &EventView) -> std::io::Result
             String::new(),
             String::new(),
             r.points.to_string(),
-            r.buchholz.to_string(),
-            r.buchholz_cut1.to_string(),
+            shown(r.buchholz.map(|b| b.to_string())),
+            shown(r.buchholz_cut1.map(|b| b.to_string())),
             r.tiebreak.map(|t| t.name().to_string()).unwrap_or_default(),
             String::new(),
+            shown(r.sonneborn_berger.map(|b| b.to_string())),
         ])?;
+    }
+    if e.groups.is_none() && e.swiss.is_none() && e.round_robin.is_none() {
+        // An Event of matches (or a knockout) among Events of other formats: its players'
+        // matches; under a knockout, its ranking and points (opponents eliminated).
+        let ranked: HashMap<&str, (usize, u32)> = e
+            .knockout
+            .iter()
+            .flat_map(|k| &k.ranking)
+            .map(|r| (r.name.as_str(), (r.rank, r.points)))
+            .collect();
+        for p in &e.players {
+            let rank = ranked.get(p.name.as_str());
+            write(vec![
+                event.clone(),
+                format.into(),
+                "matches".into(),
+                String::new(),
+                rank.map(|r| r.0.to_string()).unwrap_or_default(),
+                text(&p.name),
+                p.matches.to_string(),
+                p.matches_won.to_string(),
+                p.matches_drawn.to_string(),
+                p.matches_lost.to_string(),
+                p.goals.to_string(),
+                String::new(),
+                String::new(),
+                rank.map(|r| r.1.to_string()).unwrap_or_default(),
+                String::new(),
+                String::new(),
+                String::new(),
+                String::new(),
+                String::new(),
+            ])?;
+        }
     }
     Ok(())
 }

@@ -1,11 +1,12 @@
 //! `drafti standings --html OUT`: one self-contained page (the report's style, no script)
-//! with each Event's matches, group tables, knock-out tree and Swiss ranking, written an
-//! Event at a time.
+//! with each Event's matches, group tables, knock-out tree, round-robin table and Swiss
+//! ranking, written an Event at a time.
 
 use crate::html::CSS;
-use crate::standings::{count, event_title_text, match_line_text};
+use crate::standings::{count, event_title_text, match_line_text, recognised_line};
 use crate::standings_formats::{
-    bracket_line, group_cells, group_heading, group_notes, swiss_cells, swiss_heading,
+    bracket_line, group_cells, group_heading, group_notes, round_robin_heading, score_cells,
+    swiss_heading,
 };
 use crate::svg::escape;
 use drafti_archive::standings::{Bracket, EventView};
@@ -91,6 +92,9 @@ pub fn event_html<W: Write>(out: &mut W, e: &EventView, n: usize) -> std::io::Re
         "<h2 id=\"event{n}\">{}</h2>",
         escape(&event_title_text(e))
     )?;
+    if let Some(line) = recognised_line(e) {
+        write!(out, "<p class=\"note\">{}</p>", escape(&line))?;
+    }
     if let (Some(groups), Some(rules)) = (&e.groups, &e.table_rules) {
         for g in groups {
             write!(out, "<h3>{}</h3>", escape(&group_heading(g, rules)))?;
@@ -103,9 +107,16 @@ pub fn event_html<W: Write>(out: &mut W, e: &EventView, n: usize) -> std::io::Re
     if let Some(b) = &e.bracket {
         tree(out, b)?;
     }
-    if let Some(rows) = &e.swiss {
-        write!(out, "<h3>{}</h3>", escape(&swiss_heading()))?;
-        html_table(out, &swiss_cells(rows), 2..9)?;
+    for (heading, rows) in [
+        (swiss_heading(), &e.swiss),
+        (round_robin_heading(), &e.round_robin),
+    ] {
+        if let Some(rows) = rows {
+            write!(out, "<h3>{}</h3>", escape(&heading))?;
+            let cells = score_cells(rows);
+            // The numbers: from games to the last tie-break.
+            html_table(out, &cells, 2..cells[0].len() - 1)?;
+        }
     }
     if e.match_count() > 0 {
         write!(

@@ -2,7 +2,7 @@
 //! blunders, the openings table, and a few lines on how to read them. It holds no timing, so
 //! the same input and search limits always give the same text.
 
-use crate::{thousands, Collector, RunInfo};
+use crate::{thousands, visible, Collector, RunInfo};
 use drafti_analysis::judge::{BLUNDER_DROP, INACCURACY_DROP, MISTAKE_DROP};
 use drafti_archive::openings::{RowKind, CLASSIFY_PLIES};
 use std::fmt::Write as _;
@@ -108,7 +108,7 @@ fn summary(c: &mut Collector<'_>, info: &RunInfo) -> String {
             "  Invalid games are not analysed. First errors (drafti validate shows them all):"
         );
         for e in &c.errors {
-            let _ = writeln!(out, "    {}: {}", e.game, e.error);
+            let _ = writeln!(out, "    {}: {}", visible(&e.game), visible(&e.error));
         }
     }
 
@@ -138,10 +138,11 @@ fn players(out: &mut String, c: &mut Collector<'_>) {
         thousands(c.positions)
     );
     let players = c.players_sorted();
+    // Names come from the archive: control characters are shown, not sent to the terminal.
     let name_width = players
         .iter()
         .take(PLAYERS_SHOWN)
-        .map(|(n, _)| n.chars().count().min(24))
+        .map(|(n, _)| visible(n).chars().count().min(24))
         .max()
         .unwrap_or(6)
         .max(6);
@@ -154,7 +155,7 @@ fn players(out: &mut String, c: &mut Collector<'_>) {
         let _ = writeln!(
             out,
             "  {:name_width$}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6}  {:>6}  {:>7}  {:>8}",
-            fit(name, 24),
+            fit(&visible(name), 24),
             thousands(p.games),
             pct(p.score_pct()),
             thousands(p.moves),
@@ -215,9 +216,9 @@ fn biggest_blunders(out: &mut String, c: &mut Collector<'_>) {
                 b.before,
                 b.after,
                 b.best,
-                b.player,
+                visible(&b.player),
                 b.mover.name(),
-                b.game
+                visible(&b.game)
             );
         }
     }

@@ -1,8 +1,9 @@
 //! A headless Chromium driven over the DevTools protocol through a pipe
 //! (`--remote-debugging-pipe`: the browser reads commands on fd 3 and writes replies and
 //! events on fd 4, each a JSON text ended by a NUL byte). No port, no websocket, nothing
-//! but the browser and this process; used by the report's browser test and by the
-//! `report_page` example (render times and screenshots for the docs).
+//! but the browser and this process; used by the report's browser tests (the DOM, and the
+//! pixels drawn: [`Browser::screenshot`]) and by the `report_page` example (render times and
+//! screenshots for the docs).
 
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Write};
@@ -301,6 +302,72 @@ impl Browser {
             .as_str()
             .map(String::from)
             .ok_or_else(|| "no screenshot data".to_string())
+    }
+
+    /// The viewport as drawn, pixel by pixel (what a reader sees, not what the DOM says).
+    pub fn screenshot(&mut self) -> Result<Screenshot, String> {
+        use base64::Engine as _;
+        let scale = self
+            .eval("devicePixelRatio")?
+            .as_f64()
+            .ok_or("no devicePixelRatio")?;
+        let png = base64::engine::general_purpose::STANDARD
+            .decode(self.screenshot_base64()?)
+            .map_err(|e| format!("the screenshot's base64: {e}"))?;
+        Screenshot::from_png(&png, scale)
+    }
+}
+
+/// A screenshot decoded: `width`×`height` device pixels, RGB, rows from the top; `scale`
+/// device pixels to a CSS pixel.
+pub struct Screenshot {
+    pub width: u32,
+    pub height: u32,
+    pub scale: f64,
+    rgb: Vec<u8>,
+}
+
+impl Screenshot {
+    /// Decodes a PNG (any colour type; transparency dropped).
+    pub fn from_png(bytes: &[u8], scale: f64) -> Result<Screenshot, String> {
+        let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+        decoder.set_transformations(png::Transformations::normalize_to_color8());
+        let mut reader = decoder
+            .read_info()
+            .map_err(|e| format!("the screenshot's PNG: {e}"))?;
+        let size = reader
+            .output_buffer_size()
+            .ok_or("the screenshot's PNG is too big")?;
+        let mut buf = vec![0; size];
+        let info = reader
+            .next_frame(&mut buf)
+            .map_err(|e| format!("the screenshot's PNG: {e}"))?;
+        let channels = info.color_type.samples();
+        let mut rgb = Vec::with_capacity(info.width as usize * info.height as usize * 3);
+        for row in buf[..info.buffer_size()].chunks(info.line_size) {
+            for px in row.chunks(channels).take(info.width as usize) {
+                match channels {
+                    1 | 2 => rgb.extend_from_slice(&[px[0]; 3]),
+                    _ => rgb.extend_from_slice(&px[..3]),
+                }
+            }
+        }
+        Ok(Screenshot {
+            width: info.width,
+            height: info.height,
+            scale,
+            rgb,
+        })
+    }
+
+    /// The colour at the point (`x`, `y`) of the viewport in CSS pixels, or `None` outside it.
+    pub fn at(&self, x: f64, y: f64) -> Option<[u8; 3]> {
+        let (px, py) = ((x * self.scale).floor(), (y * self.scale).floor());
+        if px < 0.0 || py < 0.0 || px >= f64::from(self.width) || py >= f64::from(self.height) {
+            return None;
+        }
+        let i = (py as usize * self.width as usize + px as usize) * 3;
+        Some([self.rgb[i], self.rgb[i + 1], self.rgb[i + 2]])
     }
 }
 

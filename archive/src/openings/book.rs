@@ -216,6 +216,19 @@ impl Book {
     /// assert!(err.to_string().starts_with("line 1, column moves: ply 2: 'd6-d5' is not a move"));
     /// ```
     pub fn parse(text: &str) -> Result<Book, BookError> {
+        Book::parse_for(text, Variant::Tanzanian)
+    }
+
+    /// Reads a book whose lines are played under `variant`'s rules (a Russian book's lines
+    /// may hold captures that only Russian rules allow).
+    ///
+    /// ```
+    /// use drafti_archive::openings::Book;
+    /// use drafti_rules::Variant;
+    /// let book = Book::parse_for("K\tKol\t1. c3-d4 b6-a5 2. d4-c5 d6xb4 3. a3xc5\n", Variant::Russian).unwrap();
+    /// assert_eq!(book.entries()[0].plies, 5);
+    /// ```
+    pub fn parse_for(text: &str, variant: Variant) -> Result<Book, BookError> {
         let mut book = Book::new();
         let mut header_allowed = true;
         for (i, raw) in text.lines().enumerate() {
@@ -236,7 +249,7 @@ impl Book {
                 continue;
             }
             header_allowed = false;
-            let entry = parse_row(&columns, line)?;
+            let entry = parse_row(&columns, line, variant)?;
             book.insert(entry)?;
         }
         Ok(book)
@@ -409,7 +422,7 @@ impl Book {
     }
 }
 
-fn parse_row(columns: &[&str], line: usize) -> Result<BookEntry, BookError> {
+fn parse_row(columns: &[&str], line: usize, variant: Variant) -> Result<BookEntry, BookError> {
     let err = |column, kind| BookError { line, column, kind };
     if columns.len() != 3 {
         return Err(err(None, BookErrorKind::ColumnCount(columns.len())));
@@ -427,7 +440,8 @@ fn parse_row(columns: &[&str], line: usize) -> Result<BookEntry, BookError> {
     if name.is_empty() {
         return Err(err(Some(BookColumn::Name), BookErrorKind::EmptyName));
     }
-    let (position, plies) = play_line(moves).map_err(|kind| err(Some(BookColumn::Moves), kind))?;
+    let (position, plies) =
+        play_line(moves, variant).map_err(|kind| err(Some(BookColumn::Moves), kind))?;
     Ok(BookEntry {
         code: code.to_string(),
         name: name.to_string(),
@@ -440,9 +454,9 @@ fn parse_row(columns: &[&str], line: usize) -> Result<BookEntry, BookError> {
 
 const RESULTS: [&str; 8] = ["1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0", "*"];
 
-/// Plays a book line from the start; returns the position reached (as if White had started)
-/// and its number of plies.
-fn play_line(moves: &str) -> Result<(Position, usize), BookErrorKind> {
+/// Plays a book line from the start under `variant`; returns the position reached (as if
+/// White had started) and its number of plies.
+fn play_line(moves: &str, variant: Variant) -> Result<(Position, usize), BookErrorKind> {
     let mut pos: Option<Position> = None;
     let mut black_first = false;
     let mut plies = 0;
@@ -495,11 +509,11 @@ fn play_line(moves: &str) -> Result<(Position, usize), BookErrorKind> {
         } else {
             Color::White
         }));
-        let found = here.find_moves(Variant::Tanzanian, &text);
+        let found = here.find_moves(variant, &text);
         match found.len() {
             1 => pos = Some(here.play(&found[0])),
             0 => {
-                let legal = here.legal_moves(Variant::Tanzanian);
+                let legal = here.legal_moves(variant);
                 let names: Vec<String> = legal.iter().map(|m| m.notation(&legal, false)).collect();
                 return Err(BookErrorKind::IllegalMove {
                     ply,

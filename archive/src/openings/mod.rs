@@ -46,8 +46,8 @@ pub use book::{
 };
 pub use classify::{normalised, Classification};
 pub use stats::{
-    discover, merge_rows, parse_part, Candidate, EndKind, MergeError, OpeningStats, PartError,
-    RowKind, StatsRow, TableEnd, Tally, CSV_HEADER,
+    discover, merge_rows, parse_part, ArchiveIdentity, Candidate, EndKind, MergeError,
+    OpeningStats, PartError, RowKind, StatsRow, TableEnd, Tally, CSV_HEADER,
 };
 
 use drafti_rules::{Color, Position};

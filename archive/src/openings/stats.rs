@@ -14,6 +14,7 @@
 
 use super::classify::{normalised, Classification};
 use super::{pack, Book, FxHashMap, CLASSIFY_PLIES};
+use crate::csv::text_cell;
 use drafti_pdn::GameResult;
 use drafti_rules::{Color, Position, Variant};
 use serde::{Deserialize, Serialize};
@@ -232,20 +233,43 @@ pub struct StatsRow {
     /// repeated part; absent otherwise (and in the CSV).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<String>,
+    /// On the `all` row: the archive the run read, so `merge` refuses parts of different
+    /// archives (or of one archive that changed between the runs); absent in the CSV and
+    /// in the parts of older versions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub archive: Option<ArchiveIdentity>,
+}
+
+/// The archive a run read: what the parts of one sharded run share. Every part of a sharded
+/// run reads every byte of the archive (the shards split the games, not the files), so all
+/// of them see the same files, the same games and the same bytes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ArchiveIdentity {
+    /// The inputs' names, in the order given.
+    pub inputs: Vec<String>,
+    /// The games of the archive, every shard's counted.
+    pub games: u64,
+    /// The bytes read (as decoded to UTF-8).
+    pub bytes: u64,
+    /// Their CRC-32 ([`crate::input::Fingerprint`]), as 8 hex digits.
+    pub crc32: String,
+}
+
+impl fmt::Display for ArchiveIdentity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} ({} games, {} bytes, CRC-32 {})",
+            self.inputs.join(", "),
+            self.games,
+            self.bytes,
+            self.crc32
+        )
+    }
 }
 
 /// The CSV header line (the fields of [`StatsRow`], in order).
 pub const CSV_HEADER: &str = "kind,depth,code,name,moves,fen,games,white_wins,draws,black_wins,unknown,white_first,black_first,first_mover_wins,second_mover_wins,total_plies,score_pct,avg_plies,tree_plies,min_games,book";
-
-fn csv_field(out: &mut String, text: &str) {
-    if text.contains([',', '"', '\n', '\r']) {
-        out.push('"');
-        out.push_str(&text.replace('"', "\"\""));
-        out.push('"');
-    } else {
-        out.push_str(text);
-    }
-}
 
 fn opt<T: ToString>(v: &Option<T>) -> String {
     v.as_ref().map(T::to_string).unwrap_or_default()
@@ -259,7 +283,7 @@ impl StatsRow {
         let mut out = String::new();
         out.push_str(&format!("{},{},", self.kind, self.depth));
         for text in [&self.code, &self.name, &self.moves, &self.fen] {
-            csv_field(&mut out, text);
+            out.push_str(&text_cell(text));
             out.push(',');
         }
         out.push_str(&format!(
@@ -279,7 +303,7 @@ impl StatsRow {
             opt(&self.tree_plies),
             opt(&self.min_games),
         ));
-        csv_field(&mut out, self.book.as_deref().unwrap_or(""));
+        out.push_str(&text_cell(self.book.as_deref().unwrap_or("")));
         out
     }
 
@@ -592,6 +616,7 @@ impl<'b> OpeningStats<'b> {
             min_games: Some(min_games),
             book: Some(self.book.fingerprint()),
             shard: None,
+            archive: None,
         });
         for (&i, tally) in &self.by_entry {
             let e = &self.book.entries()[i as usize];
@@ -671,6 +696,7 @@ fn row(
         min_games: None,
         book: None,
         shard: None,
+        archive: None,
     }
 }
 
@@ -768,6 +794,17 @@ pub enum MergeError {
         /// Part 1's value.
         expected: String,
         /// This part's value.
+        found: String,
+    },
+    /// A part of another archive than the first part, or of the same files changed between
+    /// the runs (or one part with no record of its archive and another with one).
+    #[error("part {part} read {found}, part 1 {expected}: only the parts of one run over the same archive add up")]
+    OtherArchive {
+        /// 1-based part number.
+        part: usize,
+        /// What part 1 read.
+        expected: String,
+        /// What this part read.
         found: String,
     },
     /// Parts of sharded runs that do not make up one whole run: one repeated, one missing,
@@ -956,7 +993,8 @@ fn check_shards(shards: &[Option<String>]) -> Result<(), MergeError> {
 pub fn merge_rows(parts: Vec<Vec<StatsRow>>, min_games: u64) -> Result<Vec<StatsRow>, MergeError> {
     let mut merged: Vec<StatsRow> = Vec::new();
     let mut index: HashMap<(RowKind, String), usize> = HashMap::new();
-    let mut first: Option<(Option<usize>, Option<String>)> = None;
+    type Run = (Option<usize>, Option<String>, Option<ArchiveIdentity>);
+    let mut first: Option<Run> = None;
     let shards: Vec<Option<String>> = parts
         .iter()
         .map(|rows| {
@@ -978,7 +1016,7 @@ pub fn merge_rows(parts: Vec<Vec<StatsRow>>, min_games: u64) -> Result<Vec<Stats
         if let Some(m) = all.min_games.filter(|&m| m > 1) {
             return Err(MergeError::Filtered { part, min_games: m });
         }
-        let run = (all.tree_plies, all.book.clone());
+        let run = (all.tree_plies, all.book.clone(), all.archive.clone());
         match &first {
             None => first = Some(run),
             Some(f) => {
@@ -996,6 +1034,19 @@ pub fn merge_rows(parts: Vec<Vec<StatsRow>>, min_games: u64) -> Result<Vec<Stats
                         what: "book",
                         expected: opt(&f.1),
                         found: opt(&run.1),
+                    });
+                }
+                if f.2 != run.2 {
+                    let read = |a: &Option<ArchiveIdentity>| {
+                        a.as_ref().map_or(
+                            "an archive it does not record (an older drafti)".to_string(),
+                            ToString::to_string,
+                        )
+                    };
+                    return Err(MergeError::OtherArchive {
+                        part,
+                        expected: read(&f.2),
+                        found: read(&run.2),
                     });
                 }
             }

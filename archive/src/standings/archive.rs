@@ -80,6 +80,11 @@ impl Record {
         self.flags & KNOCKOUT_STAGE != 0
     }
 
+    /// Whether the game has two players: both names, different.
+    pub(crate) fn two_players(&self) -> bool {
+        self.white != NONE && self.black != NONE && self.white != self.black
+    }
+
     /// The name id of the player of `color` ([`NONE`] when missing).
     pub(crate) fn player(&self, color: Color) -> u32 {
         match color {
@@ -168,12 +173,13 @@ pub struct Archive {
     ranks: OnceCell<Ranks>,
     /// The groups given for every Event (`--groups FILE`); the tags are then not read.
     pub(crate) given_groups: Option<Groups>,
-    /// From the `Group`/`Section` tags: (Event, player, group) name ids, each player's first
-    /// group in an Event, in order of appearance (one entry a player, not a game).
-    pub(crate) tag_groups: Vec<(u32, u32, u32)>,
+    /// From the `Group`/`Section` tags, by Event: (player, group) name ids, each player's
+    /// first group in the Event, in order of appearance (one entry a player, not a game).
+    tag_groups: HashMap<u32, Vec<(u32, u32)>>,
     tag_group_of: HashMap<(u32, u32), u32>,
-    /// Tags that put a player in a second group: (record, player, group, first group).
-    pub(crate) group_conflicts: Vec<(u32, u32, u32, u32)>,
+    /// Tags that put a player in a second group, by Event: (record, player, group, first
+    /// group).
+    group_conflicts: HashMap<u32, Vec<(u32, u32, u32, u32)>>,
 }
 
 impl Archive {
@@ -227,10 +233,16 @@ impl Archive {
                 match self.tag_group_of.get(&(record.event, player)) {
                     None => {
                         self.tag_group_of.insert((record.event, player), group);
-                        self.tag_groups.push((record.event, player, group));
+                        self.tag_groups
+                            .entry(record.event)
+                            .or_default()
+                            .push((player, group));
                     }
                     Some(&first) if first != group => {
-                        self.group_conflicts.push((index, player, group, first));
+                        self.group_conflicts
+                            .entry(record.event)
+                            .or_default()
+                            .push((index, player, group, first));
                     }
                     Some(_) => {}
                 }
@@ -245,24 +257,37 @@ impl Archive {
         self.given_groups = Some(groups);
     }
 
-    /// The groups of the Event `event` (a name id): the given ones, else its tags' (groups
-    /// by name); `None` when there are none.
-    pub(crate) fn groups_of(&self, event: u32) -> Option<Groups> {
-        if let Some(g) = &self.given_groups {
-            return Some(g.clone());
+    /// The tags of the Event `event` that put a player in a second group: (record, player,
+    /// group, first group).
+    pub(crate) fn group_conflicts_of(&self, event: u32) -> &[(u32, u32, u32, u32)] {
+        self.group_conflicts.get(&event).map_or(&[], Vec::as_slice)
+    }
+
+    /// Whether the players of the Event `event` (a name id) are in groups: given ones, or
+    /// its games' `Group`/`Section` tags.
+    pub(crate) fn has_groups(&self, event: u32) -> bool {
+        self.given_groups.is_some() || self.tag_groups.contains_key(&event)
+    }
+
+    /// The groups of the Event `event` by its tags: each group (by name, in the order of
+    /// [`round_key`]) with its players (name ids, in order of appearance).
+    pub(crate) fn tag_groups_of(&self, event: u32) -> Vec<(u32, Vec<u32>)> {
+        let mut by_group: HashMap<u32, Vec<u32>> = HashMap::new();
+        let mut order: Vec<u32> = Vec::new();
+        for &(player, group) in self.tag_groups.get(&event).into_iter().flatten() {
+            by_group
+                .entry(group)
+                .or_insert_with(|| {
+                    order.push(group);
+                    Vec::new()
+                })
+                .push(player);
         }
-        let mut entries: Vec<(&str, &str)> = self
-            .tag_groups
-            .iter()
-            .filter(|(e, _, _)| *e == event)
-            .map(|&(_, p, g)| (self.name(g), self.name(p)))
-            .collect();
-        entries.sort_by(|a, b| round_key(a.0).cmp(&round_key(b.0)).then(a.0.cmp(b.0)));
-        let mut groups = Groups::new();
-        for (g, p) in entries {
-            groups.add(g, p);
-        }
-        (!groups.is_empty()).then_some(groups)
+        order.sort_by_cached_key(|&g| (round_key(self.name(g)), self.name(g).to_string()));
+        order
+            .into_iter()
+            .map(|g| (g, by_group.remove(&g).unwrap_or_default()))
+            .collect()
     }
 
     /// How many games.

@@ -1,18 +1,25 @@
-//! The championship formats' types: how an Event is run (`--format`), how a match is
-//! decided (its [`MatchLaw`]), and what the group tables, the knock-out tree and the Swiss
-//! ranking hold. The computations are in [`super::table`], [`super::bracket`] and
-//! [`super::swiss`].
+//! The championship formats' types: how an Event is run ([`Format`], the one list of them),
+//! how a match is decided (its [`MatchLaw`]), and what the group tables, the knock-out tree,
+//! the round-robin table and the Swiss ranking hold. The computations are in
+//! [`super::table`], [`super::bracket`], [`super::round_robin`] and [`super::swiss`]; which
+//! format an Event gets is decided in [`super::view`].
 
 use serde::{Serialize, Serializer};
 
-/// How the Events of an archive are run.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+/// How an Event is run: what `--format` asks for, and what each Event of the standings is.
+/// Adding a format is a variant here (its name and its line of help), its computation (a
+/// module, called where the `view` module builds an Event) and its renderers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Format {
-    /// Matches; a knockout for more than three players (the article's laws).
-    #[default]
+    /// Three players or fewer: their matches by the article's laws.
     Matches,
-    /// Round-robin groups with a football table each.
+    /// More than three players in matches: a knockout, the loser of a match out (the
+    /// article's laws).
+    Knockout,
+    /// Every pair of players met equally often: games scored win 1, draw 1/2.
+    RoundRobin,
+    /// Round-robin groups of two-game matches, with a football table each.
     Groups,
     /// Groups, then a knock-out among the qualifiers.
     GroupsKnockout,
@@ -21,26 +28,49 @@ pub enum Format {
 }
 
 impl Format {
+    /// Every format, in the order `--format` lists them.
+    pub const ALL: [Format; 6] = [
+        Format::Matches,
+        Format::Knockout,
+        Format::RoundRobin,
+        Format::Groups,
+        Format::GroupsKnockout,
+        Format::Swiss,
+    ];
+
     /// The name as given to `--format` and written in the text output.
     pub const fn name(self) -> &'static str {
         match self {
             Format::Matches => "matches",
+            Format::Knockout => "knockout",
+            Format::RoundRobin => "round-robin",
             Format::Groups => "groups",
             Format::GroupsKnockout => "groups+knockout",
             Format::Swiss => "swiss",
         }
     }
 
-    /// The format named `name` (`matches`, `groups`, `groups+knockout`, `swiss`).
+    /// What the format is, in a few words (for `--format`'s help).
+    pub const fn about(self) -> &'static str {
+        match self {
+            Format::Matches | Format::Knockout => {
+                "matches by the article's laws, a knockout for more than three players"
+            }
+            Format::RoundRobin => "every pair meets equally often; games scored win 1, draw 1/2",
+            Format::Groups => "round-robin groups of two-game matches, a football table each",
+            Format::GroupsKnockout => "groups, then a knock-out among the qualifiers",
+            Format::Swiss => "every game a round's pairing; points, then Buchholz",
+        }
+    }
+
+    /// The format named `name`: one of [`Format::ALL`]'s names.
     pub fn from_name(name: &str) -> Option<Format> {
-        [
-            Format::Matches,
-            Format::Groups,
-            Format::GroupsKnockout,
-            Format::Swiss,
-        ]
-        .into_iter()
-        .find(|f| f.name() == name)
+        Format::ALL.into_iter().find(|f| f.name() == name)
+    }
+
+    /// Whether the Event's players are in groups.
+    pub const fn grouped(self) -> bool {
+        matches!(self, Format::Groups | Format::GroupsKnockout)
     }
 }
 
@@ -160,6 +190,10 @@ pub enum TieBreak {
     Buchholz,
     /// Swiss: equal points and Buchholz, smaller Buchholz cut-1.
     BuchholzCut1,
+    /// Round robin: equal points, smaller Sonneborn-Berger.
+    SonnebornBerger,
+    /// Round robin: equal points and Sonneborn-Berger, fewer games won.
+    Wins,
     /// Equal on every rule: the rank is shared (listed by name).
     Shared,
 }
@@ -174,6 +208,8 @@ impl TieBreak {
             TieBreak::HeadToHead => "head_to_head",
             TieBreak::Buchholz => "buchholz",
             TieBreak::BuchholzCut1 => "buchholz_cut1",
+            TieBreak::SonnebornBerger => "sonneborn_berger",
+            TieBreak::Wins => "wins",
             TieBreak::Shared => "shared",
         }
     }
@@ -187,6 +223,8 @@ impl TieBreak {
             TieBreak::HeadToHead => "head to head",
             TieBreak::Buchholz => "Buchholz",
             TieBreak::BuchholzCut1 => "Buchholz cut-1",
+            TieBreak::SonnebornBerger => "Sonneborn-Berger",
+            TieBreak::Wins => "games won",
             TieBreak::Shared => "shared",
         }
     }
@@ -203,6 +241,13 @@ pub const GROUP_TIEBREAKS: [TieBreak; 4] = [
 /// The tie-break order of a Swiss ranking.
 pub const SWISS_TIEBREAKS: [TieBreak; 3] =
     [TieBreak::Points, TieBreak::Buchholz, TieBreak::BuchholzCut1];
+
+/// The tie-break order of a round-robin table: Sonneborn-Berger (the points of the opponents
+/// beaten, and half those of the opponents drawn with) rewards results against the strong, as
+/// round robins usually rank (Buchholz, which a complete round robin makes the same for
+/// players level on points, tells nothing there).
+pub const ROUND_ROBIN_TIEBREAKS: [TieBreak; 3] =
+    [TieBreak::Points, TieBreak::SonnebornBerger, TieBreak::Wins];
 
 /// A line of a group's football table. Only finished group matches count (decided or
 /// drawn); goals are games won (12 a supa win under `--supa`).
@@ -305,10 +350,29 @@ impl std::fmt::Display for HalfPoints {
     }
 }
 
-/// A line of a Swiss ranking.
+/// Points counted in quarters (Sonneborn-Berger adds half the points of a drawn opponent,
+/// who may have half points): written as a number (`7.25`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct QuarterPoints(pub u32);
+
+impl Serialize for QuarterPoints {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_f64(f64::from(self.0) / 4.0)
+    }
+}
+
+impl std::fmt::Display for QuarterPoints {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0 / 4)?;
+        f.write_str(["", ".25", ".5", ".75"][(self.0 % 4) as usize])
+    }
+}
+
+/// A line of a ranking of games scored one by one, a win 1 point and a draw ½: a Swiss
+/// event's (with Buchholz) or a round robin's (with Sonneborn-Berger).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct SwissRow {
-    /// 1 for the best; players equal on points, Buchholz and cut-1 share a rank.
+pub struct ScoreRow {
+    /// 1 for the best; players equal on points and both tie-breaks share a rank.
     pub rank: usize,
     /// The player.
     pub name: String,
@@ -322,10 +386,16 @@ pub struct SwissRow {
     pub lost: u32,
     /// Win 1, draw ½.
     pub points: HalfPoints,
-    /// The sum of the points of the opponent of every game.
-    pub buchholz: HalfPoints,
-    /// Buchholz without the lowest of those.
-    pub buchholz_cut1: HalfPoints,
+    /// Swiss: the sum of the points of the opponent of every game.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub buchholz: Option<HalfPoints>,
+    /// Swiss: Buchholz without the lowest of those.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub buchholz_cut1: Option<HalfPoints>,
+    /// Round robin: the points of every opponent beaten, and half those of every opponent
+    /// drawn with.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sonneborn_berger: Option<QuarterPoints>,
     /// Why the player is below the one above (`None` for the first).
     pub tiebreak: Option<TieBreak>,
 }
@@ -349,11 +419,17 @@ mod tests {
     fn half_points_are_written_as_numbers() {
         assert_eq!(HalfPoints(5).to_string(), "2.5");
         assert_eq!(HalfPoints(4).to_string(), "2");
+        assert_eq!(QuarterPoints(29).to_string(), "7.25");
+        assert_eq!(QuarterPoints(30).to_string(), "7.5");
+        assert_eq!(serde_json::to_string(&QuarterPoints(3)).unwrap(), "0.75");
         assert_eq!(serde_json::to_string(&HalfPoints(1)).unwrap(), "0.5");
         assert_eq!(
             Format::from_name("groups+knockout"),
             Some(Format::GroupsKnockout)
         );
+        for f in Format::ALL {
+            assert_eq!(Format::from_name(f.name()), Some(f));
+        }
         assert_eq!(MatchLaw::Tege.stage(9), Some("golden goal"));
         assert_eq!(
             "2, 1,0".parse::<MatchPoints>(),

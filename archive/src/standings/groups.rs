@@ -2,7 +2,11 @@
 //! `Section`) tags.
 //!
 //! The file has one group a line, `Group NAME: player, player, ...`; empty lines and lines
-//! starting with `#` are ignored; names are normalised as in the `White`/`Black` tags.
+//! starting with `#` are ignored; names are normalised as in the `White`/`Black` tags (spaces
+//! trimmed, inner runs made one). A name with a comma (`Surname, Given`, as PDN writes names)
+//! is written in double quotes: `Group A: "Krista, V.", "Bajusz, O."` (a quote inside a quoted
+//! name is doubled). Players are found ignoring case: `amina` in the file is the `Amina` of
+//! the games (Unicode lower case; the games' spelling is shown).
 
 use super::order::normalise_name;
 use std::collections::HashMap;
@@ -26,12 +30,56 @@ pub struct GroupsError {
     pub message: String,
 }
 
-/// The groups of a tournament, in the order given, each with its players.
+/// The groups of a tournament, in the order given, each with its players. Every lookup is
+/// one hash probe, so files of any number of groups and players are read in linear time.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Groups {
     groups: Vec<(String, Vec<String>)>,
-    /// Each player's group, by index.
-    index: HashMap<String, usize>,
+    /// Each group's index, by name.
+    by_name: HashMap<String, usize>,
+    /// Each player's group and place in it, by [`player_key`].
+    places: HashMap<String, (usize, usize)>,
+}
+
+/// How a player's name is looked up: its lower case (names that differ only in case are one
+/// player).
+pub(crate) fn player_key(name: &str) -> String {
+    name.to_lowercase()
+}
+
+/// The player names of a groups line after `Group NAME:`, split on the commas outside
+/// double quotes; an error for an unclosed quote or text after a quoted name.
+fn split_players(list: &str) -> Result<Vec<String>, String> {
+    let mut names = Vec::new();
+    let mut chars = list.chars().peekable();
+    loop {
+        while chars.next_if(|c| c.is_whitespace()).is_some() {}
+        let mut name = String::new();
+        if chars.next_if_eq(&'"').is_some() {
+            loop {
+                match chars.next() {
+                    Some('"') if chars.next_if_eq(&'"').is_some() => name.push('"'),
+                    Some('"') => break,
+                    Some(c) => name.push(c),
+                    None => return Err("a quoted name has no closing quote".to_string()),
+                }
+            }
+            while chars.next_if(|c| c.is_whitespace()).is_some() {}
+            if chars.peek().is_some_and(|&c| c != ',') {
+                return Err(format!(
+                    "text after the quoted name \"{name}\": separate names with commas"
+                ));
+            }
+        } else {
+            while let Some(c) = chars.next_if(|&c| c != ',') {
+                name.push(c);
+            }
+        }
+        names.push(name);
+        if chars.next().is_none() {
+            return Ok(names);
+        }
+    }
 }
 
 impl Groups {
@@ -73,14 +121,15 @@ impl Groups {
     ///
     /// ```
     /// use drafti_archive::standings::Groups;
-    /// let g = Groups::parse("Group A: Amina, Bakari\n# seeded\nGroup B: Chausiku,  Daudi\n", "g.txt").unwrap();
+    /// let g = Groups::parse("Group A: Amina, Bakari\n# seeded\nGroup B: \"Juma, D.\",  Daudi\n", "g.txt").unwrap();
     /// assert_eq!(g.group_of("Daudi"), Some("B"));
+    /// assert_eq!(g.group_of("juma, d."), Some("B"));
     /// let e = Groups::parse("Group A: Amina\nAmina, Bakari\n", "g.txt").unwrap_err();
     /// assert_eq!(e.to_string(), "g.txt:2: expected `Group NAME: player, player, ...`");
     /// ```
     pub fn parse(text: &str, file: &str) -> Result<Groups, GroupsError> {
         let mut groups = Groups::new();
-        let mut seen: Vec<(String, usize)> = Vec::new();
+        let mut lines_of: HashMap<String, usize> = HashMap::new();
         for (n, line) in text.lines().enumerate() {
             let error = |message: String| GroupsError {
                 file: file.to_string(),
@@ -106,12 +155,13 @@ impl Groups {
             let Some(name) = normalise_name(name) else {
                 return Err(error("the group has no name".to_string()));
             };
-            if let Some((_, at)) = seen.iter().find(|(g, _)| *g == name) {
+            if let Some(at) = lines_of.insert(name.clone(), n + 1) {
                 return Err(error(format!("group {name} is already given on line {at}")));
             }
-            seen.push((name.clone(), n + 1));
-            for player in players.split(',') {
-                let Some(player) = normalise_name(player) else {
+            let players =
+                split_players(players).map_err(|e| error(format!("group {name}: {e}")))?;
+            for player in players {
+                let Some(player) = normalise_name(&player) else {
                     return Err(error(format!("an empty player name in group {name}")));
                 };
                 if let Some(other) = groups.group_of(&player) {
@@ -133,29 +183,34 @@ impl Groups {
     /// Adds `player` to the group `group` (created at the end if new), unless the player is
     /// in a group already; returns that other group if it differs.
     pub fn add(&mut self, group: &str, player: &str) -> Option<String> {
-        if let Some(other) = self.group_of(player) {
-            return (other != group).then(|| other.to_string());
+        let key = player_key(player);
+        if let Some(&(other, _)) = self.places.get(&key) {
+            let other = &self.groups[other].0;
+            return (other != group).then(|| other.clone());
         }
-        let at = match self.groups.iter().position(|(g, _)| g == group) {
-            Some(at) => at,
-            None => {
-                self.groups.push((group.to_string(), Vec::new()));
-                self.groups.len() - 1
-            }
-        };
-        self.groups[at].1.push(player.to_string());
-        self.index.insert(player.to_string(), at);
+        let at = *self.by_name.entry(group.to_string()).or_insert_with(|| {
+            self.groups.push((group.to_string(), Vec::new()));
+            self.groups.len() - 1
+        });
+        let members = &mut self.groups[at].1;
+        self.places.insert(key, (at, members.len()));
+        members.push(player.to_string());
         None
     }
 
-    /// The group of `player`.
+    /// The group of `player` (found ignoring case).
     pub fn group_of(&self, player: &str) -> Option<&str> {
         self.index_of(player).map(|at| self.groups[at].0.as_str())
     }
 
-    /// The index of the group of `player` (in the order given).
+    /// The index of the group of `player` (in the order given; found ignoring case).
     pub fn index_of(&self, player: &str) -> Option<usize> {
-        self.index.get(player).copied()
+        self.place_of(player).map(|(group, _)| group)
+    }
+
+    /// The group of `player` and the player's place in it (found ignoring case).
+    pub fn place_of(&self, player: &str) -> Option<(usize, usize)> {
+        self.places.get(&player_key(player)).copied()
     }
 
     /// The groups in the order given: name, players.
@@ -192,6 +247,7 @@ mod tests {
         assert_eq!(g.len(), 2);
         assert_eq!(g.group_of("Bakari"), Some("A"));
         assert_eq!(g.index_of("Daudi"), Some(1));
+        assert_eq!(g.place_of("Chausiku"), Some((0, 2)));
         assert_eq!(
             error("Group A: Amina\nGroup B: Bakari, Amina\n"),
             "g.txt:2: Amina is already in group A"
@@ -199,6 +255,10 @@ mod tests {
         assert_eq!(
             error("Group A: Amina, Amina\n"),
             "g.txt:1: Amina is already in group A"
+        );
+        assert_eq!(
+            error("Group A: Amina, AMINA\n"),
+            "g.txt:1: AMINA is already in group A"
         );
         assert_eq!(
             error("Group A: Amina\nGroup A: Bakari\n"),
@@ -215,5 +275,34 @@ mod tests {
         );
         assert!(error(&format!("Group A: {}", "x".repeat(MAX_GROUPS_LINE)))
             .starts_with("g.txt:1: line longer"));
+    }
+
+    #[test]
+    fn names_with_commas_are_quoted_and_case_is_ignored() {
+        let g = Groups::parse(
+            "Group A: \"Krista, V.\" , \"Bajusz,  O.\",Sofr\nGroup B: \"Say \"\"Jo\"\"\"\n",
+            "g.txt",
+        )
+        .unwrap();
+        let a: Vec<&str> = g
+            .iter()
+            .next()
+            .unwrap()
+            .1
+            .iter()
+            .map(String::as_str)
+            .collect();
+        assert_eq!(a, ["Krista, V.", "Bajusz, O.", "Sofr"]);
+        assert_eq!(g.group_of("Say \"Jo\""), Some("B"));
+        assert_eq!(g.group_of("KRISTA, v."), Some("A"));
+        assert_eq!(g.group_of("sofr"), Some("A"));
+        assert_eq!(
+            error("Group A: \"Krista, V."),
+            "g.txt:1: group A: a quoted name has no closing quote"
+        );
+        assert_eq!(
+            error("Group A: \"Krista\" V."),
+            "g.txt:1: group A: text after the quoted name \"Krista\": separate names with commas"
+        );
     }
 }

@@ -70,6 +70,21 @@ pub(crate) enum Note {
         group: u32,
         first: u32,
     },
+    /// The groups file puts a player no game of the Event has in group `group`, at `place`.
+    UnknownGroupPlayer {
+        group: u32,
+        place: u32,
+    },
+    /// A player of the Event (first playing in `game`) is in no group of the groups file.
+    UngroupedPlayer {
+        player: u32,
+        game: u32,
+    },
+    /// `--format matches` for an Event of `players` players, `pairs` of whom met.
+    NotAKnockout {
+        players: u32,
+        pairs: u32,
+    },
     PlayedAfterElimination {
         in_match: u32,
         /// The first game of the match, which orders the warning.
@@ -85,17 +100,19 @@ pub(crate) enum Note {
 impl Note {
     /// Where the note goes among the warnings: after the game it is about in match order
     /// (as [`Archive::sort_key`] orders games), then, for notes of the same game, in the
-    /// order they are found (a game has at most one note of each kind but the last).
-    pub(crate) fn order(&self) -> (u32, u8) {
-        match *self {
+    /// order they are found (a game has at most one note of each kind but the last); notes
+    /// about no game (the Event's format, the groups file) first (`None`).
+    pub(crate) fn order(&self) -> Option<(u32, u8)> {
+        Some(match *self {
+            Note::NotAKnockout { .. } | Note::UnknownGroupPlayer { .. } => return None,
             Note::ResultMismatch { game } => (game, 0),
             Note::PlaysBothSides { game } | Note::NoPlayerName { game } => (game, 1),
             Note::StartOrder { game, .. } | Note::StartUnknown { game, .. } => (game, 2),
             Note::ColourOrder { game, .. } => (game, 3),
             Note::GameAfterDecision { game, .. } | Note::ExtraGroupGame { game, .. } => (game, 4),
-            Note::GroupConflict { game, .. } => (game, 1),
+            Note::GroupConflict { game, .. } | Note::UngroupedPlayer { game, .. } => (game, 1),
             Note::PlayedAfterElimination { first, side, .. } => (first, 5 + side),
-        }
+        })
     }
 }
 

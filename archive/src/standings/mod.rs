@@ -58,7 +58,25 @@
 //! difference, goals for, head to head, shared rank); every other match, and every game whose
 //! `Stage` tag names a knock-out round, is a knock-out match under the article's limboti or
 //! [`Tiebreak::Tege`], put in a tree by rounds (module `bracket`). A Swiss Event (module
-//! `swiss`) scores games, ranked by points, Buchholz and cut-1. docs/guide.md has the rules.
+//! `swiss`) scores games, ranked by points, Buchholz and cut-1; a round robin (module
+//! `round_robin`) scores games, ranked by points, Sonneborn-Berger and wins. docs/guide.md
+//! has the rules.
+//!
+//! # Which format an Event is (module `recognise`)
+//! Given with [`StandingsOptions::format`], every Event is read in that format (`matches` and
+//! `knockout` both mean the article's reading: a knockout for more than three players; an
+//! Event whose pairings cannot be a knockout then gets a `not_a_knockout` warning naming the
+//! format that fits). Not given, each Event's format is recognised:
+//! 1. players in groups (a groups file, or `Group`/`Section` tags): `groups`, or
+//!    `groups+knockout` when some games are outside the groups (a knock-out `Stage` tag, or
+//!    players of different groups);
+//! 2. three players or fewer: `matches`;
+//! 3. at most one pair fewer than the players (a knockout of N players has N−1 matches):
+//!    `knockout`;
+//! 4. every pair of players met, each as often: `round-robin`;
+//! 5. otherwise (more pairs than a knockout has, fewer than a round robin): `swiss`.
+//!
+//! The Event says why (`recognised`) when it is not read as the article's matches.
 //!
 //! # Decisions on reading archives
 //! - **Grouping:** games are grouped by the `Event` tag (missing, empty or `?` is one
@@ -116,11 +134,15 @@
 
 mod archive;
 mod bracket;
+mod event_matches;
 mod format;
 mod groups;
 mod knockout;
 mod matches;
 mod order;
+mod recognise;
+mod round_robin;
+mod scored;
 mod stages;
 mod summary;
 mod swiss;
@@ -135,7 +157,8 @@ mod words;
 pub use archive::Archive;
 pub use format::{
     Bracket, BracketMatch, BracketRound, Format, GroupTable, HalfPoints, MatchLaw, MatchPoints,
-    SwissRow, TableRow, TableRules, TieBreak, Tiebreak, GROUP_TIEBREAKS, SWISS_TIEBREAKS,
+    QuarterPoints, ScoreRow, TableRow, TableRules, TieBreak, Tiebreak, GROUP_TIEBREAKS,
+    ROUND_ROBIN_TIEBREAKS, SWISS_TIEBREAKS,
 };
 pub use groups::{Groups, GroupsError, MAX_GROUPS_FILE, MAX_GROUPS_LINE};
 pub use summary::{king_appeared, GameOutcome, GameSummary, Side};
@@ -152,8 +175,9 @@ pub struct StandingsOptions {
     pub loser_starts: bool,
     /// Players swap colours after every game of a match: who had White has Black next.
     pub swap_colours: bool,
-    /// How the Events are run.
-    pub format: Format,
+    /// How the Events are run; `None`: each Event's format is recognised from its
+    /// pairings (see [`Format`] and the module docs).
+    pub format: Option<Format>,
     /// How a knock-out match level after two games goes on.
     pub tiebreak: Tiebreak,
     /// Match points of the group tables.
@@ -163,13 +187,14 @@ pub struct StandingsOptions {
 }
 
 impl StandingsOptions {
-    /// The article's laws and nothing optional: matches, sudden-death limboti, win 3 draw 1
-    /// loss 0 and two qualifiers a group for the formats that use them.
+    /// The article's laws and nothing optional: each Event's format recognised from its
+    /// pairings, sudden-death limboti, win 3 draw 1 loss 0 and two qualifiers a group for the
+    /// formats that use them.
     pub const BASIC: StandingsOptions = StandingsOptions {
         supa: false,
         loser_starts: false,
         swap_colours: false,
-        format: Format::Matches,
+        format: None,
         tiebreak: Tiebreak::Limboti,
         points: MatchPoints {
             win: 3,
@@ -211,47 +236,22 @@ impl Standings {
     }
 }
 
-/// How an Event is played.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum EventFormat {
-    /// More than three players: knockout.
-    Knockout,
-    /// Three players or fewer: just matches.
-    Matches,
-    /// Round-robin groups (`--format groups`).
-    Groups,
-    /// Groups, then a knock-out (`--format groups+knockout`).
-    GroupsKnockout,
-    /// A Swiss event's results (`--format swiss`).
-    Swiss,
-}
-
-impl EventFormat {
-    /// The name in the text output and CSV.
-    pub const fn name(self) -> &'static str {
-        match self {
-            EventFormat::Knockout => "knockout",
-            EventFormat::Matches => "matches",
-            EventFormat::Groups => "groups",
-            EventFormat::GroupsKnockout => "groups+knockout",
-            EventFormat::Swiss => "swiss",
-        }
-    }
-}
-
 /// The standings of one Event.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct EventStandings {
     /// The `Event` tag; empty when the games have none.
     pub event: String,
-    /// Knockout (more than three players) or just matches.
-    pub format: EventFormat,
+    /// How the Event is run.
+    pub format: Format,
+    /// Why the format was chosen, when it was recognised from the pairings (no `--format`)
+    /// as other than the article's matches and knockout.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub recognised: Option<String>,
     /// The matches, in order of their first game.
     pub matches: Vec<MatchReport>,
     /// Every player of the Event, by name.
     pub players: Vec<PlayerTotals>,
-    /// The knockout: eliminations, points and ranking (only for [`EventFormat::Knockout`]).
+    /// The knockout: eliminations, points and ranking (only for [`Format::Knockout`]).
     pub knockout: Option<Knockout>,
     /// Law violations and notes, in game order.
     pub warnings: Vec<Warning>,
@@ -266,7 +266,10 @@ pub struct EventStandings {
     pub bracket: Option<Bracket>,
     /// The Swiss ranking (`swiss` only).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub swiss: Option<Vec<SwissRow>>,
+    pub swiss: Option<Vec<ScoreRow>>,
+    /// The round-robin table (`round-robin` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub round_robin: Option<Vec<ScoreRow>>,
 }
 
 /// A game as it appears in a report.
@@ -449,6 +452,15 @@ pub enum WarningKind {
     ColourOrder,
     /// A `Group` (or `Section`) tag puts a player in a second group of the Event.
     GroupConflict,
+    /// The groups file names a player no game of the Event has (a typing slip, or a player
+    /// who did not play): a row of nothing in the group's table.
+    UnknownGroupPlayer,
+    /// A player of the Event is in no group of the groups file: their games are knock-out
+    /// games.
+    UngroupedPlayer,
+    /// `--format matches` (or `knockout`) for an Event whose pairings cannot be a knockout:
+    /// more pairs of players met than a knockout of that many players has matches.
+    NotAKnockout,
 }
 
 impl WarningKind {
@@ -463,6 +475,9 @@ impl WarningKind {
             WarningKind::StartUnknown => "start_unknown",
             WarningKind::ColourOrder => "colour_order",
             WarningKind::GroupConflict => "group_conflict",
+            WarningKind::UnknownGroupPlayer => "unknown_group_player",
+            WarningKind::UngroupedPlayer => "ungrouped_player",
+            WarningKind::NotAKnockout => "not_a_knockout",
         }
     }
 

@@ -1,7 +1,8 @@
 //! A group's football table: match points, games played, won, drawn, lost, goals for and
 //! against, goal difference, ranked by points, goal difference, goals for, then head to head
 //! (the mini-table of the matches among the tied players: its points, goal difference and
-//! goals for), then a shared rank.
+//! goals for), then a shared rank. Every tied set's mini-table comes from one pass over the
+//! matches: a table is n log n in its players whatever the ties.
 
 use super::{GroupTable, MatchPoints, TableRow, TieBreak};
 use std::cmp::Reverse;
@@ -15,18 +16,17 @@ pub(crate) struct Played {
     pub(crate) winner: Option<usize>,
 }
 
-/// Points, goal difference and goals for of `members` (indices) over the matches among
-/// `among` (all matches when `None`).
+/// Points, goal difference and goals for of `count` players (indices) over the matches
+/// `counted` keeps (by its two players).
 fn totals(
     count: usize,
     matches: &[Played],
     points: &MatchPoints,
-    among: Option<&[usize]>,
+    counted: impl Fn(usize, usize) -> bool,
 ) -> Vec<TableRow> {
     let mut rows = vec![TableRow::default(); count];
-    let inside = |p: usize| among.is_none_or(|a| a.contains(&p));
     for m in matches {
-        if !(inside(m.players[0]) && inside(m.players[1])) {
+        if !counted(m.players[0], m.players[1]) {
             continue;
         }
         for side in 0..2 {
@@ -73,30 +73,35 @@ pub(crate) fn group_table(
     points: &MatchPoints,
     qualifiers: usize,
 ) -> GroupTable {
-    let mut rows = totals(members.len(), matches, points, None);
+    let mut rows = totals(members.len(), matches, points, |_, _| true);
     for (r, m) in rows.iter_mut().zip(members) {
         r.name = m.clone();
     }
-    // (index, head-to-head key), ordered.
     let mut order: Vec<usize> = (0..rows.len()).collect();
     order.sort_by(|&a, &b| key(&rows[a]).cmp(&key(&rows[b])));
-    let mut h2h = vec![(Reverse(0u32), Reverse(0i64), Reverse(0u32)); rows.len()];
+    // The runs of players level on the three keys: each player's run (its start in `order`).
+    let mut run = vec![0usize; rows.len()];
+    let mut runs: Vec<(usize, usize)> = Vec::new();
     let mut start = 0;
     while start < order.len() {
         let mut end = start + 1;
         while end < order.len() && key(&rows[order[end]]) == key(&rows[order[start]]) {
             end += 1;
         }
+        for &p in &order[start..end] {
+            run[p] = start;
+        }
         if end - start > 1 {
-            let tied: Vec<usize> = order[start..end].to_vec();
-            let mini = totals(rows.len(), matches, points, Some(&tied));
-            for &t in &tied {
-                h2h[t] = key(&mini[t]);
-            }
-            order[start..end]
-                .sort_by(|&a, &b| h2h[a].cmp(&h2h[b]).then(rows[a].name.cmp(&rows[b].name)));
+            runs.push((start, end));
         }
         start = end;
+    }
+    // Every run's mini-table at once: the matches between two players of one run.
+    let mini = totals(rows.len(), matches, points, |a, b| run[a] == run[b]);
+    let h2h: Vec<_> = mini.iter().map(key).collect();
+    for (start, end) in runs {
+        order[start..end]
+            .sort_by(|&a, &b| h2h[a].cmp(&h2h[b]).then(rows[a].name.cmp(&rows[b].name)));
     }
     let mut ranked: Vec<TableRow> = Vec::with_capacity(rows.len());
     for (i, &at) in order.iter().enumerate() {

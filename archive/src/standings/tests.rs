@@ -73,7 +73,7 @@ fn two_nil_match_is_decided_after_two_games() {
     ]);
     let s = compute(&games, &NO_OPTIONS);
     let e = &s.events[0];
-    assert_eq!(e.format, EventFormat::Matches);
+    assert_eq!(e.format, Format::Matches);
     assert!(e.knockout.is_none());
     let m = &e.matches[0];
     assert_eq!(m.players, ["Amina".to_string(), "Bakari".to_string()]);
@@ -371,7 +371,7 @@ fn three_players_are_matches_not_a_knockout() {
         game("Trio", "2", "Chausiku", "Amina", "1-0", "Chausiku", true),
     ]);
     let e = &compute(&games, &NO_OPTIONS).events[0];
-    assert_eq!(e.format, EventFormat::Matches);
+    assert_eq!(e.format, Format::Matches);
     assert!(e.knockout.is_none());
     assert_eq!(e.matches.len(), 3);
     assert!(e
@@ -397,7 +397,7 @@ fn knockout_of_four() {
         game("Cup", "2.2", "Daudi", "Amina", "0-1", "Amina", true),
     ]);
     let e = &compute(&games, &NO_OPTIONS).events[0];
-    assert_eq!(e.format, EventFormat::Knockout);
+    assert_eq!(e.format, Format::Knockout);
     assert!(e.warnings.is_empty(), "{:?}", e.warnings);
     let ko = e.knockout.as_ref().unwrap();
     assert_eq!(ko.champion.as_deref(), Some("Amina"));

@@ -57,7 +57,7 @@ fn numbered(list: Vec<Vec<GameSummary>>) -> Vec<GameSummary> {
 
 fn with_format(format: Format) -> StandingsOptions {
     StandingsOptions {
-        format,
+        format: Some(format),
         ..StandingsOptions::BASIC
     }
 }
@@ -96,7 +96,7 @@ fn a_group_match_is_two_games_and_a_level_score_is_a_draw() {
     // A third game is not counted, and said so.
     let g = numbered(vec![games("E", "Amina", "Bakari", "abb", None)]);
     let e = compute(&g, &groups).events.remove(0);
-    assert_eq!(e.format, EventFormat::Groups);
+    assert_eq!(e.format, Format::Groups);
     assert_eq!(e.matches[0].status, MatchStatus::Drawn);
     assert_eq!(e.matches[0].games[2].stage, Some("extra"));
     assert!(!e.matches[0].games[2].counted);
@@ -213,7 +213,7 @@ fn groups_then_a_knock_out_with_its_tree_and_champion() {
     let groups = Groups::parse("Group A: Amina, Bakari\nGroup B: Chausiku, Daudi\n", "g").unwrap();
     let s = compute_with_groups(&g, &with_format(Format::GroupsKnockout), Some(groups));
     let e = &s.events[0];
-    assert_eq!(e.format, EventFormat::GroupsKnockout);
+    assert_eq!(e.format, Format::GroupsKnockout);
     let tables = e.groups.as_ref().unwrap();
     let a: Vec<(&str, u32, bool)> = tables[0]
         .rows
@@ -268,8 +268,12 @@ fn groups_from_tags_and_a_conflicting_tag() {
         "the Group tag puts Amina in group B, but an earlier game put them in group A; group A \
          is kept"
     ));
-    // The default format reads no groups: no tables, no group warnings.
+    // Without a format the tags make the groups, and say so.
     let e = compute(&g, &StandingsOptions::BASIC).events.remove(0);
+    assert_eq!(e.format, Format::GroupsKnockout);
+    assert_eq!(e.recognised.as_deref(), Some("the players are in groups"));
+    // The article's matches read no groups: no tables, no group warnings.
+    let e = compute(&g, &with_format(Format::Matches)).events.remove(0);
     assert!(e.groups.is_none() && e.warnings.is_empty());
 }
 
@@ -288,7 +292,7 @@ fn swiss_points_buchholz_and_cut_one() {
         one("P", "Q", "d"),
     ]);
     let e = compute(&g, &with_format(Format::Swiss)).events.remove(0);
-    assert_eq!(e.format, EventFormat::Swiss);
+    assert_eq!(e.format, Format::Swiss);
     assert!(e.matches.is_empty());
     let rows: Vec<(usize, &str, String, String, Option<TieBreak>)> = e
         .swiss
@@ -299,8 +303,8 @@ fn swiss_points_buchholz_and_cut_one() {
             (
                 r.rank,
                 r.name.as_str(),
-                r.buchholz.to_string(),
-                r.buchholz_cut1.to_string(),
+                r.buchholz.unwrap().to_string(),
+                r.buchholz_cut1.unwrap().to_string(),
                 r.tiebreak,
             )
         })

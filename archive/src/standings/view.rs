@@ -2,108 +2,25 @@
 //! Kept: the Event's game numbers grouped by match (4 bytes a game), where each match
 //! starts and ends (8 bytes a match), the players' totals and knockout, and the warnings
 //! as compact notes (24 bytes each). A match is played again from its records whenever its
-//! summary or its games are asked for; the warnings are put in words one by one.
+//! summary or its games are asked for; the warnings are put in words one by one. Which
+//! format the Event is, and what that format computes, is decided here, in
+//! [`EventView::compute`].
 
 use super::archive::{Archive, NONE};
+use super::event_matches::EventMatches;
 use super::knockout::knockout;
-use super::matches::{play_match, MatchPlay, MatchSummary, Note};
-use super::stages::{event_groups, group_tables, knockout_tree, qualifiers};
+use super::matches::{MatchPlay, MatchSummary, Note};
+use super::recognise::Pairings;
+use super::round_robin::round_robin;
+use super::stages::{event_groups, group_tables, knockout_tree, qualifiers, EventGroups};
 use super::swiss::swiss;
-use super::words::kind;
+use super::words::{kind, warning};
 use super::{
-    Bracket, EventFormat, EventStandings, Format, GroupTable, Knockout, MatchGame, MatchLaw,
-    MatchReport, PlayerTotals, StandingsOptions, SwissRow, TableRules, Tiebreak, Warning,
-    GROUP_TIEBREAKS,
+    Bracket, EventStandings, Format, GroupTable, Knockout, MatchGame, MatchLaw, MatchReport,
+    PlayerTotals, ScoreRow, StandingsOptions, TableRules, Tiebreak, Warning, GROUP_TIEBREAKS,
 };
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 use std::collections::{BTreeMap, HashMap};
-
-/// The matches of an Event: its games grouped by match, each match in match order, and
-/// the matches in order of their first game.
-pub(super) struct EventMatches<'a> {
-    pub(super) archive: &'a Archive,
-    options: &'a StandingsOptions,
-    games: Vec<u32>,
-    /// Each match's games as `games[start..end]`.
-    ranges: Vec<(u32, u32)>,
-    /// Each match's law.
-    pub(super) laws: Vec<MatchLaw>,
-}
-
-impl<'a> EventMatches<'a> {
-    /// Groups `games` (record numbers; each with two different players) into matches.
-    fn new(
-        archive: &'a Archive,
-        options: &'a StandingsOptions,
-        mut games: Vec<u32>,
-        law: impl Fn([u32; 2], bool) -> MatchLaw,
-    ) -> Self {
-        // In the group formats a knock-out game (by its Stage tag) is of another match than
-        // a group game of the same two players.
-        let stages = matches!(options.format, Format::Groups | Format::GroupsKnockout);
-        let pair = |i: u32| {
-            let r = &archive.records[i as usize];
-            (
-                r.white.min(r.black),
-                r.white.max(r.black),
-                stages && r.knockout_stage(),
-            )
-        };
-        // By pair, then match order: each match is a run (sort keys are unique).
-        games.sort_unstable_by_key(|&i| (pair(i), archive.sort_key(i)));
-        let mut ranges = Vec::new();
-        let mut start = 0;
-        for end in 1..=games.len() {
-            if end == games.len() || pair(games[end]) != pair(games[start]) {
-                ranges.push((start as u32, end as u32));
-                start = end;
-            }
-        }
-        ranges.sort_unstable_by_key(|&(start, _)| archive.sort_key(games[start as usize]));
-        let laws = ranges
-            .iter()
-            .map(|&(start, _)| {
-                let r = &archive.records[games[start as usize] as usize];
-                law([r.white, r.black], r.knockout_stage())
-            })
-            .collect();
-        EventMatches {
-            archive,
-            options,
-            games,
-            ranges,
-            laws,
-        }
-    }
-
-    pub(super) fn len(&self) -> usize {
-        self.ranges.len()
-    }
-
-    /// The games of match `n`, in match order.
-    fn games(&self, n: usize) -> &[u32] {
-        let (start, end) = self.ranges[n];
-        &self.games[start as usize..end as usize]
-    }
-
-    /// Match `n` played out; its warnings go to `notes` when given.
-    pub(super) fn summary(&self, n: usize, notes: Option<&mut Vec<Note>>) -> MatchSummary<'_> {
-        play_match(
-            self.archive,
-            self.options,
-            n as u32,
-            self.games(n),
-            self.laws[n],
-            notes,
-        )
-    }
-
-    /// The name ids of the players of match `n`: White, then Black of its first game.
-    pub(super) fn players(&self, n: usize) -> [u32; 2] {
-        let r = &self.archive.records[self.games(n)[0] as usize];
-        [r.white, r.black]
-    }
-}
 
 /// The standings of one Event, as [`Archive::events`] gives them. Serialised (with serde) it
 /// is exactly its [`EventStandings`], written as it goes.
@@ -112,12 +29,16 @@ pub struct EventView<'a> {
     options: &'a StandingsOptions,
     /// The `Event` tag; empty when the games have none.
     pub event: String,
-    /// Knockout (more than three players) or just matches.
-    pub format: EventFormat,
+    /// How the Event is run.
+    pub format: Format,
+    /// Why the format was chosen, when recognised as other than matches or a knockout.
+    pub recognised: Option<String>,
     pub(super) matches: EventMatches<'a>,
+    /// The groups (group formats only), for the warnings' words.
+    event_groups: Option<EventGroups>,
     /// Every player of the Event, by name.
     pub players: Vec<PlayerTotals>,
-    /// The knockout (only for [`EventFormat::Knockout`]).
+    /// The knockout (only for [`Format::Knockout`]).
     pub knockout: Option<Knockout>,
     /// The warnings, compactly, in game order.
     notes: Vec<Note>,
@@ -128,7 +49,9 @@ pub struct EventView<'a> {
     /// The knock-out tree after the groups (`groups+knockout` only).
     pub bracket: Option<Bracket>,
     /// The Swiss ranking (`swiss` only).
-    pub swiss: Option<Vec<SwissRow>>,
+    pub swiss: Option<Vec<ScoreRow>>,
+    /// The round-robin table (`round-robin` only).
+    pub round_robin: Option<Vec<ScoreRow>>,
 }
 
 impl Archive {
@@ -139,6 +62,26 @@ impl Archive {
         &'a self,
         options: &'a StandingsOptions,
     ) -> impl Iterator<Item = EventView<'a>> + 'a {
+        self.event_games()
+            .into_iter()
+            .map(move |(event, games)| EventView::compute(self, options, event, games))
+    }
+
+    /// The format of each Event, in the order of [`events`](Archive::events): what a
+    /// writer needs before the first Event (one CSV header for all). No match is played.
+    pub fn formats(&self, options: &StandingsOptions) -> Vec<Format> {
+        self.event_games()
+            .into_iter()
+            .map(|(event, mut games)| {
+                games.retain(|&i| self.records[i as usize].two_players());
+                event_format(self, options, event, &games).0
+            })
+            .collect()
+    }
+
+    /// Each Event (name id) with its games (record numbers, in input order), in order of
+    /// first appearance.
+    fn event_games(&self) -> Vec<(u32, Vec<u32>)> {
         // Each Event's list of games, allocated at its exact size (a pass to count first).
         let mut slot: HashMap<u32, usize> = HashMap::new();
         let mut events: Vec<(u32, usize)> = Vec::new();
@@ -159,7 +102,50 @@ impl Archive {
         events
             .into_iter()
             .zip(lists)
-            .map(move |((event, _), games)| EventView::compute(self, options, event, games))
+            .map(|((event, _), games)| (event, games))
+            .collect()
+    }
+}
+
+/// The format of the Event `event` (its games `games`, each with two players) under
+/// `options`; why, when it was recognised as other than matches or a knockout; and the note
+/// for a knockout asked of pairings that cannot be one.
+fn event_format(
+    archive: &Archive,
+    options: &StandingsOptions,
+    event: u32,
+    games: &[u32],
+) -> (Format, Option<String>, Option<Note>) {
+    let pairings = Pairings::of(archive, games);
+    match options.format {
+        Some(Format::Matches | Format::Knockout) => {
+            let note = (pairings.players > 3 && !pairings.fit_a_knockout()).then_some(
+                Note::NotAKnockout {
+                    players: pairings.players,
+                    pairs: pairings.pairs,
+                },
+            );
+            let knockout = pairings.players > 3;
+            let format = if knockout {
+                Format::Knockout
+            } else {
+                Format::Matches
+            };
+            (format, None, note)
+        }
+        Some(format) => (format, None, None),
+        None if archive.has_groups(event) => {
+            let format = if games_outside_groups(archive, event, games) {
+                Format::GroupsKnockout
+            } else {
+                Format::Groups
+            };
+            (format, Some("the players are in groups".to_string()), None)
+        }
+        None => {
+            let (format, why) = pairings.format();
+            (format, why, None)
+        }
     }
 }
 
@@ -180,7 +166,7 @@ impl<'a> EventView<'a> {
                 notes.push(Note::ResultMismatch { game: i });
             }
             match (g.white, g.black) {
-                (w, b) if w != NONE && b != NONE && w != b => true,
+                _ if g.two_players() => true,
                 (w, b) if w != NONE && b != NONE => {
                     notes.push(Note::PlaysBothSides { game: i });
                     false
@@ -191,72 +177,79 @@ impl<'a> EventView<'a> {
                 }
             }
         });
-        let grouped = matches!(options.format, Format::Groups | Format::GroupsKnockout);
-        let groups = grouped.then(|| event_groups(archive, event, &games));
+        let (format, recognised, note) = event_format(archive, options, event, &games);
+        notes.extend(note);
+        let grouped = format.grouped();
+        let groups = grouped.then(|| event_groups(archive, event, &games, &mut notes));
         if grouped && archive.given_groups.is_none() {
-            for &(index, player, group, first) in &archive.group_conflicts {
-                if archive.records[index as usize].event == event {
-                    notes.push(Note::GroupConflict {
-                        game: index,
-                        player,
-                        group,
-                        first,
-                    });
-                }
+            for &(index, player, group, first) in archive.group_conflicts_of(event) {
+                notes.push(Note::GroupConflict {
+                    game: index,
+                    player,
+                    group,
+                    first,
+                });
             }
         }
         let knockout_law = match options.tiebreak {
             Tiebreak::Limboti => MatchLaw::Limboti,
             Tiebreak::Tege => MatchLaw::Tege,
         };
-        let swiss_games = (options.format == Format::Swiss).then(|| std::mem::take(&mut games));
-        let matches = EventMatches::new(archive, options, games, |[a, b], knockout_stage| {
-            let group = |p: u32| groups.as_ref().and_then(|g| g.index_of(archive.name(p)));
-            match (group(a), group(b)) {
-                (Some(x), Some(y)) if x == y && !knockout_stage => MatchLaw::TwoGames,
-                _ => knockout_law,
-            }
-        });
+        // Games scored one by one have no matches.
+        let scored = matches!(format, Format::Swiss | Format::RoundRobin);
+        let scored_games = scored.then(|| std::mem::take(&mut games));
+        let matches = EventMatches::new(
+            archive,
+            options,
+            grouped,
+            games,
+            |[a, b], knockout_stage| {
+                let group = |p: u32| groups.as_ref().and_then(|g| g.group_of(p));
+                match (group(a), group(b)) {
+                    (Some(x), Some(y)) if x == y && !knockout_stage => MatchLaw::TwoGames,
+                    _ => knockout_law,
+                }
+            },
+        );
         let mut totals: BTreeMap<&str, PlayerTotals> = BTreeMap::new();
         for n in 0..matches.len() {
             add_totals(archive, &mut totals, &matches.summary(n, Some(&mut notes)));
         }
         let players: Vec<PlayerTotals> = totals.into_values().collect();
-        let format = match options.format {
-            Format::Groups => EventFormat::Groups,
-            Format::GroupsKnockout => EventFormat::GroupsKnockout,
-            Format::Swiss => EventFormat::Swiss,
-            Format::Matches if players.len() > 3 => EventFormat::Knockout,
-            Format::Matches => EventFormat::Matches,
-        };
-        let knockout = match format {
-            EventFormat::Knockout => Some(knockout(
+        // What each format computes.
+        let knockout = (format == Format::Knockout).then(|| {
+            knockout(
                 archive,
                 (0..matches.len()).map(|n| matches.summary(n, None)),
                 &players,
                 &mut notes,
-            )),
-            _ => None,
-        };
-        let tables = groups.as_ref().map(|g| group_tables(&matches, g, options));
-        let bracket = (format == EventFormat::GroupsKnockout).then(|| knockout_tree(&matches));
-        let swiss = swiss_games.map(|games| swiss(archive, &games));
+            )
+        });
+        let tables = groups
+            .as_ref()
+            .map(|g| group_tables(&matches, g, format, options));
+        let bracket = (format == Format::GroupsKnockout).then(|| knockout_tree(&matches));
+        let swiss = (format == Format::Swiss)
+            .then(|| swiss(archive, scored_games.as_deref().unwrap_or_default()));
+        let round_robin = (format == Format::RoundRobin)
+            .then(|| round_robin(archive, scored_games.as_deref().unwrap_or_default()));
         let table_rules = grouped.then(|| TableRules {
             points: options.points,
             tiebreaks: GROUP_TIEBREAKS.to_vec(),
-            qualifiers: qualifiers(options),
+            qualifiers: qualifiers(format, options),
         });
-        // In place: no second copy of an Event's warnings, however many.
-        notes.sort_unstable_by_key(|n| {
-            let (game, then) = n.order();
-            (archive.sort_key(game), then)
-        });
+        // In place: no second copy of an Event's warnings, however many. Notes about no
+        // game first.
+        notes
+            .sort_unstable_by_key(|n| n.order().map(|(game, then)| (archive.sort_key(game), then)));
         EventView {
             archive,
             options,
             event: archive.name(event).to_string(),
             format,
+            recognised,
             matches,
+            event_groups: groups,
             players,
             knockout,
             notes,
@@ -264,6 +257,7 @@ impl<'a> EventView<'a> {
             groups: tables,
             bracket,
             swiss,
+            round_robin,
         }
     }
 
@@ -337,7 +331,9 @@ impl<'a> EventView<'a> {
 
     /// The warnings, in game order, each written when it is asked for.
     pub fn warnings(&self) -> impl Iterator<Item = Warning> + '_ {
-        self.notes.iter().map(|n| self.warning(n))
+        self.notes
+            .iter()
+            .map(|n| warning(&self.matches, self.event_groups.as_ref(), n))
     }
 
     /// The whole report of the Event, every game and warning in memory.
@@ -345,6 +341,7 @@ impl<'a> EventView<'a> {
         EventStandings {
             event: self.event.clone(),
             format: self.format,
+            recognised: self.recognised.clone(),
             matches: (0..self.matches.len())
                 .map(|n| MatchReport {
                     games: self.match_games(n).collect(),
@@ -358,8 +355,29 @@ impl<'a> EventView<'a> {
             groups: self.groups.clone(),
             bracket: self.bracket.clone(),
             swiss: self.swiss.clone(),
+            round_robin: self.round_robin.clone(),
         }
     }
+}
+
+/// Whether some games of the Event `event` are outside its tag groups: a knock-out `Stage`
+/// tag, or players of different groups (or in none).
+fn games_outside_groups(archive: &Archive, event: u32, games: &[u32]) -> bool {
+    let mut group_of: HashMap<u32, u32> = HashMap::new();
+    for (group, members) in archive.tag_groups_of(event) {
+        for player in members {
+            group_of.insert(player, group);
+        }
+    }
+    let given = archive.given_groups.as_ref();
+    let group = |id: u32| match given {
+        Some(g) => g.index_of(archive.name(id)).map(|g| g as u32),
+        None => group_of.get(&id).copied(),
+    };
+    games.iter().any(|&i| {
+        let r = &archive.records[i as usize];
+        r.knockout_stage() || group(r.white).is_none() || group(r.white) != group(r.black)
+    })
 }
 
 /// Adds match `m` to its players' totals (kept by name).
@@ -437,6 +455,9 @@ impl Serialize for EventView<'_> {
         let mut s = serializer.serialize_struct("EventStandings", 6)?;
         s.serialize_field("event", &self.event)?;
         s.serialize_field("format", &self.format)?;
+        if let Some(why) = &self.recognised {
+            s.serialize_field("recognised", why)?;
+        }
         s.serialize_field(
             "matches",
             &Lazy(|| (0..self.matches.len()).map(|n| MatchOut { view: self, n })),
@@ -455,6 +476,9 @@ impl Serialize for EventView<'_> {
         }
         if let Some(swiss) = &self.swiss {
             s.serialize_field("swiss", swiss)?;
+        }
+        if let Some(rows) = &self.round_robin {
+            s.serialize_field("round_robin", rows)?;
         }
         s.end()
     }

@@ -9,19 +9,15 @@
 //! Invalid games are reported (their errors) and skipped. The output depends only on the
 //! input and the search limits, never on `--jobs`.
 
-use crate::args::{parse_variant, JobsArg};
+use crate::args::{InputArgs, JsonArg, SearchArgs, ShardArg};
 use crate::error::{CliError, CommandResult};
 use crate::files::OutputFile;
-use crate::input::{open_inputs, EncodingArg};
-use crate::runner::run_analysis;
+use crate::runner::{run_analysis, Output};
 use drafti_analysis::batch::{ArchiveGame, ArchiveOptions};
 use drafti_analysis::{annotate, json};
-use drafti_archive::batch::Shard;
-use drafti_archive::replay::{set_game_type, ReplayOptions};
-use drafti_archive::validation::{names_no_variant, valid_under, VariantGuess};
+use drafti_archive::replay::set_game_type;
 use drafti_pdn::write_game_to;
 use drafti_report::analysis::{game_text, skipped_text};
-use drafti_report::diagnostic::variant_note;
 use drafti_report::{counted, thousands};
 use drafti_rules::Variant;
 use std::io::Write;
@@ -30,33 +26,23 @@ use std::time::Instant;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// PDN files; `-` or none reads stdin.
-    files: Vec<String>,
     #[command(flatten)]
-    encoding: EncodingArg,
+    input: InputArgs,
     #[command(flatten)]
-    search: crate::args::SearchArgs,
-    /// Worker threads (default: one per core).
-    #[arg(long, short = 'j', default_value_t = 0, value_parser = crate::args::parse_jobs)]
-    jobs: usize,
-    /// JSON Lines on stdout: one object per game.
-    #[arg(long, conflicts_with = "json_moves")]
-    json: bool,
+    search: SearchArgs,
+    #[command(flatten)]
+    json: JsonArg,
     /// Flat JSON Lines on stdout for data tools: one object per move of every analysed game,
     /// with the game's keys (file, index, white, black, result, variant) and the move's
     /// numbers (scores, win chances, accuracy, judgement, best, pv); no nesting.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "json")]
     json_moves: bool,
     /// Also write the games to OUT with NAGs ($6 ?!, $2 ?, $4 ??) and comments on the
     /// flagged moves.
     #[arg(long, value_name = "OUT")]
     pdn: Option<String>,
-    /// Only every N-th game from the K-th (K = 1..N), counted across the files.
-    #[arg(long, value_name = "K/N")]
-    shard: Option<Shard>,
-    /// Rules for every game, whatever its tags say: tz, czech or russian.
-    #[arg(long, value_parser = parse_variant)]
-    variant: Option<Variant>,
+    #[command(flatten)]
+    shard: ShardArg,
 }
 
 /// What the analysis of the games adds to the totals.
@@ -85,8 +71,6 @@ struct Writer<'a> {
     json_moves: bool,
     /// `--variant`: the GameType tag of the games written with `--pdn`.
     variant: Option<Variant>,
-    /// Per input: its games that name no variant, for the note on a guess gone wrong.
-    guesses: Vec<VariantGuess>,
     json: bool,
     /// The JSON's `run`, until the first line takes it.
     run: Option<json::Run>,
@@ -99,19 +83,6 @@ struct Writer<'a> {
 impl Writer<'_> {
     fn write(&mut self, g: ArchiveGame) -> std::io::Result<()> {
         self.totals.games += 1;
-        if let Ok(game) = &g.game {
-            if self.guesses.len() <= g.input {
-                self.guesses.resize(g.input + 1, VariantGuess::default());
-            }
-            let untagged = self.variant.is_none() && names_no_variant(&game.record);
-            let options = ReplayOptions::default();
-            let fits = if untagged {
-                valid_under(game, &options)
-            } else {
-                Vec::new()
-            };
-            self.guesses[g.input].add(untagged, game.is_valid(), &fits);
-        }
         let text = if self.json {
             let line = json::Game::of(&g, self.search, self.run.take());
             let mut text = serde_json::to_string(&line).expect("serializable");
@@ -178,9 +149,10 @@ impl Writer<'_> {
 }
 
 pub fn run(args: Args) -> CommandResult {
-    let opened = open_inputs(&args.files, args.encoding)?;
+    let opened = args.input.open()?;
+    let (variant, shard) = (args.input.variant(), args.shard.shard);
     let mut options = args.search.options();
-    options.tables = args.search.tables.for_rules(args.variant)?;
+    options.tables = args.search.tables.for_rules(variant)?;
     let tables = options.tables.sets();
     let pdn = match &args.pdn {
         // stdout carries the report (text or JSON), so the PDN cannot go there too.
@@ -197,37 +169,33 @@ pub fn run(args: Args) -> CommandResult {
     };
     let search = options.label();
     let archive = ArchiveOptions {
-        shard: args.shard,
-        replay: ReplayOptions {
-            variant_override: args.variant,
-            ..ReplayOptions::default()
-        },
+        shard,
+        replay: args.input.replay(),
         ..ArchiveOptions::new(options)
     };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     let started = Instant::now();
     let inputs: Vec<String> = opened.inputs.iter().map(|i| i.name.clone()).collect();
+    let json = args.json.json;
     let mut writer = Writer {
-        guesses: Vec::new(),
         search: &search,
         json_moves: args.json_moves,
-        variant: args.variant,
-        json: args.json,
-        run: args
-            .json
-            .then(|| json::Run::new(inputs, args.shard, args.variant).with_tables(tables)),
+        variant,
+        json,
+        run: json.then(|| json::Run::new(inputs, shard, variant).with_tables(tables)),
         out: &mut out,
         pdn,
         pdn_games: 0,
         totals: Totals::default(),
     };
-    let jobs = JobsArg { jobs: args.jobs };
+    let jobs = args.input.jobs;
     let run = run_analysis(
         opened.inputs,
         opened.total_bytes,
         &archive,
         jobs,
+        Output::PerGame,
         |g| g,
         |g| {
             writer
@@ -251,7 +219,7 @@ pub fn run(args: Args) -> CommandResult {
     } else {
         0
     };
-    let shard = match args.shard {
+    let shard = match shard {
         Some(s) => format!(" (shard {s}; {} left to other shards)", summary.skipped),
         None => String::new(),
     };
@@ -269,10 +237,6 @@ pub fn run(args: Args) -> CommandResult {
         secs,
         thousands(rate)
     );
-    for (file, guess) in run.names.iter().zip(&writer.guesses) {
-        if let Some(note) = variant_note(file, guess) {
-            eprintln!("{note}");
-        }
-    }
+    run.tell_variants();
     Ok(ExitCode::from(u8::from(t.invalid > 0)))
 }

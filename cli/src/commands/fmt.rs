@@ -3,9 +3,9 @@
 //! regular, tags in the standard order. A game that cannot be replayed is written unchanged
 //! and reported on stderr (exit 1).
 
-use crate::args::InputArgs;
+use crate::args::{InputArgs, NotationArg};
 use crate::error::{exit_code, CliError, CommandResult};
-use crate::runner::run_archive;
+use crate::runner::{run_archive, Output};
 use drafti_archive::replay::{canonical_record, set_game_type, Notation};
 use drafti_pdn::write_game_to;
 use drafti_report::visible;
@@ -15,11 +15,10 @@ use std::io::Write;
 pub struct Args {
     #[command(flatten)]
     input: InputArgs,
-    /// Write square numbers (22-18).
-    #[arg(long, conflicts_with = "algebraic")]
-    numeric: bool,
-    /// Write algebraic squares (c3-d4). Without either flag, each game keeps its notation.
-    #[arg(long)]
+    #[command(flatten)]
+    numeric: NotationArg,
+    /// Algebraic squares (c3-d4). Without it or --numeric, each game keeps its notation.
+    #[arg(long, conflicts_with = "numeric")]
     algebraic: bool,
     /// Write every landing square of every capture (c3xe5xg7), not only where needed.
     #[arg(long)]
@@ -32,7 +31,7 @@ struct Formatted {
 }
 
 pub fn run(args: Args) -> CommandResult {
-    let notation = if args.numeric {
+    let notation = if args.numeric.numeric {
         Notation::Numeric
     } else if args.algebraic {
         Notation::Algebraic
@@ -40,14 +39,15 @@ pub fn run(args: Args) -> CommandResult {
         Notation::Source
     };
     let full = args.full_captures;
-    let variant = args.input.variant;
+    let variant = args.input.variant();
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     let mut first = true;
     let mut unchanged = 0u64;
-    run_archive(
+    let run = run_archive(
         &args.input,
         None,
+        Output::PerGame,
         |job| {
             let rewritten = job
                 .game
@@ -107,6 +107,7 @@ pub fn run(args: Args) -> CommandResult {
     )?;
     out.flush()
         .map_err(|e| CliError::writing("the records", &e))?;
+    run.tell_variants();
     Ok(exit_code(unchanged > 0))
 }
 

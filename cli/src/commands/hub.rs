@@ -2,21 +2,20 @@
 //! GUIs, pydraughts and `drafti match`. The options set the parameters' starting values; the
 //! GUI may change them with `set-param` before `init`.
 
-use crate::args::parse_variant;
+use crate::args::{HashArg, RulesArg};
 use crate::error::CommandResult;
 use crate::tables::TableArgs;
-use drafti_hub::engine::{serve, Host, Settings, MAX_HASH_MB};
+use drafti_hub::engine::{serve, Host, Settings};
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Rules: tz (default), czech or russian (the `variant` parameter).
-    #[arg(long, default_value = "tz", value_parser = parse_variant)]
-    variant: drafti_rules::Variant,
-    /// Transposition table in MiB, allocated at `init` (the `hash` parameter).
-    #[arg(long, value_name = "MB", default_value_t = 64,
-          value_parser = clap::value_parser!(u64).range(1..=MAX_HASH_MB as u64))]
-    hash: u64,
+    // The `variant` parameter.
+    #[command(flatten)]
+    rules: RulesArg,
+    // The `hash` parameter, allocated at `init`.
+    #[command(flatten)]
+    hash: HashArg,
     /// Search at most this many nodes a move, whatever the GUI's level (a weaker engine for
     /// matches; the `nodes` parameter).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
@@ -34,8 +33,8 @@ pub struct Args {
 
 pub fn run(args: Args) -> CommandResult {
     let settings = Settings {
-        variant: args.variant,
-        hash_mb: args.hash as usize,
+        variant: args.rules.variant,
+        hash_mb: args.hash.hash as usize,
         nodes: args.nodes,
         depth: args.depth,
         king_count: args.king_count,

@@ -12,7 +12,7 @@
 //! `terminations` (how many games ended each way: `normal`, `draw_rule`, `repetition`,
 //! `ply_cap`, `forfeit`, `tables`: adjudicated by the endgame tables of `--egtb`).
 
-use crate::args::parse_variant;
+use crate::args::{JsonArg, NotationArg, RulesArg};
 use crate::error::{report_written, CliError, CommandResult};
 use crate::match_runner;
 use drafti_hub::openings;
@@ -20,7 +20,6 @@ use drafti_hub::runner::{self, Adjudication, Control, MatchSettings};
 use drafti_hub::stats::{Sprt, Verdict};
 use drafti_hub::summary::{MatchSummary, Scoreboard};
 use drafti_hub::{HubPlayer, Player};
-use drafti_rules::Variant;
 use std::io::Write;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -54,9 +53,9 @@ pub struct Args {
     /// Openings: FEN lines or PDN games (default: built-in balanced 4-ply openings).
     #[arg(long, value_name = "FILE")]
     openings: Option<String>,
-    /// Rules: tz (default), czech or russian (sent to the engines as the variant parameter).
-    #[arg(long, default_value = "tz", value_parser = parse_variant)]
-    variant: Variant,
+    // Sent to the engines as their `variant` parameter.
+    #[command(flatten)]
+    rules: RulesArg,
     /// Write every game as PDN to this file.
     #[arg(long, value_name = "OUT")]
     pdn: Option<String>,
@@ -87,17 +86,17 @@ pub struct Args {
     /// Which built-in openings (the same seed gives the same openings).
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Square numbers (22-18) in the PDN instead of algebraic names.
-    #[arg(long)]
-    numeric: bool,
+    // In the PDN.
+    #[command(flatten)]
+    numeric: NotationArg,
     /// Adjudicate with endgame tables (drafti egtb build): a position they hold ends the game
     /// with its exact result. `--egtb` alone uses the default folder
     /// ($XDG_CACHE_HOME/drafti/egtb or ~/.cache/drafti/egtb).
     #[arg(long, value_name = "DIR", num_args = 0..=1, default_missing_value = "")]
     egtb: Option<std::path::PathBuf>,
-    /// The summary as one JSON object.
-    #[arg(long)]
-    json: bool,
+    // The summary as one JSON object.
+    #[command(flatten)]
+    json: JsonArg,
 }
 
 /// A day in milliseconds: the most a move may be given (an `Instant` plus more can
@@ -134,14 +133,14 @@ pub fn run(args: Args) -> CommandResult {
         Some(path) => {
             let text =
                 std::fs::read_to_string(path).map_err(|e| CliError::new(format!("{path}: {e}")))?;
-            let (list, notes) = match_runner::openings_from_file(&text, args.variant)
+            let (list, notes) = match_runner::openings_from_file(&text, args.rules.variant)
                 .map_err(|e| CliError::new(format!("{path}: {e}")))?;
             for note in notes {
                 eprintln!("drafti: {path}: {note}");
             }
             list
         }
-        None => openings::balanced(args.variant, pairs_needed, args.seed),
+        None => openings::balanced(args.rules.variant, pairs_needed, args.seed),
     };
     if opening_list.is_empty() {
         return Err(CliError::new("no opening to play".to_string()));
@@ -156,17 +155,17 @@ pub fn run(args: Args) -> CommandResult {
             } else {
                 dir.clone()
             };
-            crate::tables::tables_in(&root, args.variant, true)?
+            crate::tables::tables_in(&root, args.rules.variant, true)?
         }
     };
     let engines = [args.engines[0].clone(), args.engines[1].clone()];
     let names = if args.names.len() == 2 {
         [args.names[0].clone(), args.names[1].clone()]
     } else {
-        HubPlayer::names(&engines, args.variant).map_err(CliError::new)?
+        HubPlayer::names(&engines, args.rules.variant).map_err(CliError::new)?
     };
     let settings = MatchSettings {
-        variant: args.variant,
+        variant: args.rules.variant,
         games,
         openings: opening_list,
         control,
@@ -180,7 +179,7 @@ pub fn run(args: Args) -> CommandResult {
     };
     let margin = Duration::from_millis(args.margin);
     let move_timeout = Duration::from_secs(args.move_timeout);
-    let variant = args.variant;
+    let variant = args.rules.variant;
     let players = || -> [Box<dyn Player>; 2] {
         engines.clone().map(|command| -> Box<dyn Player> {
             Box::new(HubPlayer::new(&command, variant, margin, move_timeout))
@@ -208,7 +207,7 @@ pub fn run(args: Args) -> CommandResult {
             if played.index > 0 {
                 text.push('\n');
             }
-            let record = match_runner::record(played, variant, args.numeric);
+            let record = match_runner::record(played, variant, args.numeric.numeric);
             drafti_pdn::write_game_to(&record, &mut text);
             if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
                 write_error.get_or_insert(e);
@@ -240,7 +239,7 @@ pub fn run(args: Args) -> CommandResult {
     }
     let summary = MatchSummary::new(names, &board.tally, board.terminations, sprt);
     let mut out = std::io::stdout().lock();
-    if args.json {
+    if args.json.json {
         report_written(writeln!(out, "{}", serde_json::to_string(&summary)?))?;
         return Ok(ExitCode::SUCCESS);
     }

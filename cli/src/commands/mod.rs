@@ -3,9 +3,12 @@
 pub mod analyze;
 pub mod bench;
 pub mod egtb;
+pub mod explore;
+pub mod find;
 pub mod fmt;
 pub mod hub;
 pub mod import;
+pub mod index;
 pub mod r#match;
 pub mod moves;
 pub mod openings;

@@ -1,26 +1,20 @@
 //! `drafti moves`: the legal moves of a position, as text or JSON Lines.
 
-use crate::args::{parse_fen, parse_variant};
+use crate::args::{JsonArg, NotationArg, PositionArgs};
 use crate::error::{report_written, CommandResult};
-use drafti_rules::{Position, Square, Variant};
+use drafti_rules::Square;
 use serde::Serialize;
 use std::io::Write;
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The position.
-    #[arg(long, value_parser = parse_fen)]
-    fen: Position,
-    /// Rules: tz (default), czech or russian.
-    #[arg(long, default_value = "tz", value_parser = parse_variant)]
-    variant: Variant,
-    /// JSON Lines: one object per legal move.
-    #[arg(long)]
-    json: bool,
-    /// Square numbers (1-32) instead of algebraic names.
-    #[arg(long)]
-    numeric: bool,
+    #[command(flatten)]
+    position: PositionArgs,
+    #[command(flatten)]
+    json: JsonArg,
+    #[command(flatten)]
+    numeric: NotationArg,
 }
 
 /// One legal move, as `--json` prints it.
@@ -36,9 +30,14 @@ struct MoveJson {
 }
 
 pub fn run(args: Args) -> CommandResult {
-    let legal = args.fen.legal_moves(args.variant);
+    let (position, numeric, json) = (
+        args.position.position(),
+        args.numeric.numeric,
+        args.json.json,
+    );
+    let legal = position.legal_moves(args.position.variant());
     let name = |sq: Square| {
-        if args.numeric {
+        if numeric {
             sq.number().to_string()
         } else {
             sq.to_string()
@@ -48,10 +47,10 @@ pub fn run(args: Args) -> CommandResult {
     let mut out = stdout.lock();
     let mut write = || -> std::io::Result<()> {
         for mv in &legal {
-            if args.json {
+            if json {
                 let json = MoveJson {
-                    notation: mv.notation(&legal, args.numeric),
-                    full: mv.full_notation(args.numeric),
+                    notation: mv.notation(&legal, numeric),
+                    full: mv.full_notation(numeric),
                     from: name(mv.from()),
                     to: name(mv.to()),
                     path: mv.path().map(name).collect(),
@@ -64,14 +63,14 @@ pub fn run(args: Args) -> CommandResult {
                     serde_json::to_string(&json).map_err(std::io::Error::other)?
                 )?;
             } else {
-                writeln!(out, "{}", mv.notation(&legal, args.numeric))?;
+                writeln!(out, "{}", mv.notation(&legal, numeric))?;
             }
         }
         Ok(())
     };
     report_written(write())?;
-    if legal.is_empty() && !args.json {
-        eprintln!("no legal move: {} to move has lost", args.fen.turn());
+    if legal.is_empty() && !json {
+        eprintln!("no legal move: {} to move has lost", position.turn());
     }
     Ok(ExitCode::SUCCESS)
 }

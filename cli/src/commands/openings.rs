@@ -2,21 +2,22 @@
 //! as a move tree; `merge` adds the JSON outputs of sharded runs; `--discover` lists frequent
 //! lines the book does not name yet.
 
-use crate::args::parse_variant;
+use crate::args::{CsvArg, InputArgs, JsonArg, ShardArg};
 use crate::error::{report_written, CliError, CommandResult};
-use crate::input::{open_inputs, EncodingArg};
 use crate::progress::Progress;
-use crate::runner::warn_empty_inputs;
-use drafti_archive::batch::{run_games, BatchError, BatchOptions, GameJob, Shard};
+use crate::runner::{run_inputs, Output};
+use drafti_archive::batch::GameJob;
+use drafti_archive::input::Fingerprint;
 use drafti_archive::openings::{
-    discover, merge_rows, parse_part, Book, Classification, OpeningStats, StatsRow, CLASSIFY_PLIES,
+    discover, merge_rows, parse_part, ArchiveIdentity, Book, Classification, OpeningStats,
+    StatsRow, CLASSIFY_PLIES,
 };
-use drafti_archive::replay::{ProblemKind, ReplayOptions};
+use drafti_archive::replay::ProblemKind;
 use drafti_pdn::GameResult;
 use drafti_report::openings::{
     write_candidates, write_per_game, write_rows, Format, PerGame, PER_GAME_CSV,
 };
-use drafti_rules::{Color, Position, Variant};
+use drafti_rules::{Color, Position};
 use std::io::{BufWriter, Write};
 use std::process::ExitCode;
 
@@ -33,12 +34,10 @@ score% is the first mover's score: 100 x (first-mover wins + draws/2) / games wi
 
 Merge sharded runs: drafti openings a.pdn --shard 1/2 --json > p1.json; ... --shard 2/2 --json \
 > p2.json; drafti openings merge p1.json p2.json [--json|--csv]")]
+#[command(mut_arg("files", |a| a.help("PDN files; `-` or none reads stdin. `merge PART.json...` adds the --json outputs of sharded runs instead")))]
 pub struct Args {
-    /// PDN files; `-` or none reads stdin. `merge PART.json...` adds the --json outputs of
-    /// sharded runs instead.
-    files: Vec<String>,
     #[command(flatten)]
-    encoding: EncodingArg,
+    input: InputArgs,
     /// A book (TSV: code, name, moves) merged over the default book.
     #[arg(long, value_name = "FILE")]
     book: Vec<String>,
@@ -60,21 +59,12 @@ pub struct Args {
     /// How many candidates --discover lists.
     #[arg(long, value_name = "K", default_value_t = 20)]
     top: usize,
-    /// JSON Lines on stdout: one object per row (per game with --per-game).
-    #[arg(long, conflicts_with = "csv")]
-    json: bool,
-    /// CSV on stdout, with a header line.
-    #[arg(long)]
-    csv: bool,
-    /// Rules for every game, whatever its tags say: tz, czech or russian.
-    #[arg(long, value_parser = parse_variant)]
-    variant: Option<Variant>,
-    /// Worker threads (default: one per core).
-    #[arg(long, short = 'j', default_value_t = 0, value_parser = crate::args::parse_jobs)]
-    jobs: usize,
-    /// Only every N-th game from the K-th (K = 1..N), counted across the files.
-    #[arg(long, value_name = "K/N")]
-    shard: Option<Shard>,
+    #[command(flatten)]
+    json: JsonArg,
+    #[command(flatten)]
+    csv: CsvArg,
+    #[command(flatten)]
+    shard: ShardArg,
 }
 
 /// What a worker hands back for one game.
@@ -98,15 +88,15 @@ struct GameOut<'b> {
 }
 
 pub fn run(args: Args) -> CommandResult {
-    let format = if args.json {
+    let format = if args.json.json {
         Format::Json
-    } else if args.csv {
+    } else if args.csv.csv {
         Format::Csv
     } else {
         Format::Text
     };
     let book = load_book(&args)?;
-    if args.files.first().map(String::as_str) == Some("merge") {
+    if args.input.files.first().map(String::as_str) == Some("merge") {
         return merge(&args, &book, format);
     }
     let tree_plies = args.plies.map(|p| p as usize).unwrap_or(if args.discover {
@@ -114,20 +104,19 @@ pub fn run(args: Args) -> CommandResult {
     } else {
         DEFAULT_PLIES
     });
-    let opened = open_inputs(&args.files, args.encoding)?;
+    let mut opened = args.input.open()?;
     let names: Vec<String> = opened.inputs.iter().map(|i| i.name.clone()).collect();
-    let options = BatchOptions {
-        jobs: args.jobs,
-        shard: args.shard,
-        replay: ReplayOptions {
-            variant_override: args.variant,
-            variations: false,
-            // Classification and the tree look at the first plies only.
-            max_plies: Some(CLASSIFY_PLIES),
-            ..ReplayOptions::default()
-        },
-        ..BatchOptions::default()
-    };
+    // What was read, for the parts of a sharded run to tell `merge` they read one archive.
+    let fingerprint = Fingerprint::default();
+    for input in &mut opened.inputs {
+        let reader = std::mem::replace(&mut input.reader, Box::new(std::io::empty()));
+        input.reader = fingerprint.wrap(reader);
+    }
+    let shard = args.shard.shard;
+    let mut options = args.input.batch(shard);
+    options.replay.variations = false;
+    // Classification and the tree look at the first plies only.
+    options.replay.max_plies = Some(CLASSIFY_PLIES);
     let bar = Progress::bytes(opened.total_bytes);
     let stdout = std::io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
@@ -137,10 +126,17 @@ pub fn run(args: Args) -> CommandResult {
         writeln!(out, "{PER_GAME_CSV}")?;
     }
     let per_game = args.per_game;
-    let result = run_games(
-        opened.inputs,
+    // Per game, each line is written as it comes; otherwise the tables at the end.
+    let output = if per_game {
+        Output::PerGame
+    } else {
+        Output::Summary
+    };
+    let run = run_inputs(
+        opened,
         &options,
-        |p| bar.read(p.bytes, p.games),
+        bar,
+        output,
         |job| work(job, &book, tree_plies),
         |o: Out| -> std::io::Result<()> {
             let g = match o {
@@ -178,36 +174,28 @@ pub fn run(args: Args) -> CommandResult {
             }
             Ok(())
         },
-    );
-    drop(bar);
-    let summary = match result {
-        Ok(s) => s,
-        Err(BatchError::Sink(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
-            return Ok(ExitCode::SUCCESS)
-        }
-        Err(e) => return Err(CliError::new(e.to_string())),
-    };
+    )?;
     if !per_game {
         let mut rows = stats.rows(args.min_games);
-        // The part's place in a sharded run, for `merge` to check (JSON only).
-        rows[0].shard = args.shard.map(|s| s.to_string());
+        // The part's place in a sharded run and what it read, for `merge` to check (JSON
+        // only).
+        rows[0].shard = shard.map(|s| s.to_string());
+        rows[0].archive = Some(ArchiveIdentity {
+            inputs: names.clone(),
+            games: run.batch.games + run.batch.skipped,
+            bytes: fingerprint.bytes(),
+            crc32: format!("{:08x}", fingerprint.crc32()),
+        });
         print_result(&mut out, &args, &book, &rows, format)?;
     }
     report_written(out.flush())?;
-    warn_empty_inputs(&names, &summary.games_per_input);
-    let secs = summary.elapsed.as_secs_f64();
-    let shard = match args.shard {
-        Some(s) => format!(
-            " (shard {s}; {} games left to the other shards)",
-            summary.skipped
-        ),
-        None => String::new(),
-    };
+    let secs = run.batch.elapsed.as_secs_f64();
     eprintln!(
-        "{} games classified{shard}; {:.2} s, {:.0} games/s",
+        "{} games classified{}; {:.2} s, {:.0} games/s",
         stats.games(),
+        run.shard_text(shard),
         secs,
-        summary.games as f64 / secs.max(1e-9)
+        run.batch.games as f64 / secs.max(1e-9)
     );
     if unreadable > 0 {
         eprintln!("warning: {unreadable} games could not be parsed and are not counted (run drafti validate)");
@@ -217,6 +205,7 @@ pub fn run(args: Args) -> CommandResult {
             "warning: {with_errors} games have an error in their first {CLASSIFY_PLIES} plies; they are counted up to it (run drafti validate)"
         );
     }
+    run.tell_variants();
     Ok(ExitCode::from(u8::from(unreadable + with_errors > 0)))
 }
 
@@ -270,7 +259,7 @@ fn load_book(args: &Args) -> Result<Book, CliError> {
 }
 
 fn merge(args: &Args, book: &Book, format: Format) -> CommandResult {
-    let parts_files = &args.files[1..];
+    let parts_files = &args.input.files[1..];
     if parts_files.is_empty() {
         return Err(CliError::new(
             "merge needs the --json outputs of the runs to add: drafti openings merge PART.json..."
@@ -288,7 +277,15 @@ fn merge(args: &Args, book: &Book, format: Format) -> CommandResult {
             .map_err(|e| CliError::new(format!("cannot read {path}: {e}")))?;
         parts.push(parse_part(&text).map_err(|e| CliError::new(format!("{path}: {e}")))?);
     }
-    let rows = merge_rows(parts, args.min_games)?;
+    let rows = merge_rows(parts, args.min_games).map_err(|e| {
+        // The library counts the parts from 1, in the order given: name them.
+        let named: Vec<String> = parts_files
+            .iter()
+            .enumerate()
+            .map(|(n, path)| format!("part {} is {path}", n + 1))
+            .collect();
+        CliError::new(format!("{e} ({})", named.join(", ")))
+    })?;
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     print_result(&mut out, args, book, &rows, format)?;

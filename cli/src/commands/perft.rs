@@ -1,41 +1,41 @@
 //! `drafti perft`: count move sequences, with leaves per second.
 
-use crate::args::{parse_fen, parse_variant};
+use crate::args::{NotationArg, PositionArgs};
 use crate::error::{report_written, CommandResult};
-use drafti_rules::{divide, perft, Color, Position, Variant};
+use drafti_rules::{divide, perft};
 use std::fmt::Write as _;
 use std::io::Write;
 use std::process::ExitCode;
 use std::time::Instant;
 
 #[derive(clap::Args)]
+#[command(mut_arg("fen", |a| a.required(false).help("The position (FEN, numeric or algebraic squares; default: the start, White to move)")))]
 pub struct Args {
-    /// Start position (default: the standard start, White to move).
-    #[arg(long, value_parser = parse_fen)]
-    fen: Option<Position>,
-    /// Rules: tz (default), czech or russian.
-    #[arg(long, default_value = "tz", value_parser = parse_variant)]
-    variant: Variant,
+    #[command(flatten)]
+    position: PositionArgs,
     /// Number of plies.
     #[arg(long, value_parser = clap::value_parser!(u32).range(0..=30))]
     depth: u32,
     /// Also print the count below each first move.
     #[arg(long)]
     divide: bool,
-    /// Write square numbers (1-32) instead of algebraic names in --divide.
-    #[arg(long)]
-    numeric: bool,
+    #[command(flatten)]
+    numeric: NotationArg,
 }
 
 pub fn run(args: Args) -> CommandResult {
-    let pos = args.fen.unwrap_or(Position::start(Color::White));
+    let (pos, variant) = (args.position.position(), args.position.variant());
     let start = Instant::now();
     let mut text = String::new();
     let total = if args.divide {
-        let parts = divide(&pos, args.variant, args.depth);
+        let parts = divide(&pos, variant, args.depth);
         let legal: Vec<_> = parts.iter().map(|(mv, _)| *mv).collect();
         for (mv, count) in &parts {
-            let _ = writeln!(text, "{:<12} {count}", mv.notation(&legal, args.numeric));
+            let _ = writeln!(
+                text,
+                "{:<12} {count}",
+                mv.notation(&legal, args.numeric.numeric)
+            );
         }
         parts
             .iter()
@@ -43,7 +43,7 @@ pub fn run(args: Args) -> CommandResult {
             .sum::<u64>()
             .max(u64::from(args.depth == 0))
     } else {
-        perft(&pos, args.variant, args.depth)
+        perft(&pos, variant, args.depth)
     };
     let secs = start.elapsed().as_secs_f64();
     let _ = writeln!(text, "perft({}) = {total}", args.depth);
@@ -51,7 +51,7 @@ pub fn run(args: Args) -> CommandResult {
         text,
         "time {secs:.3} s, {:.1} M leaves/s ({}, {})",
         total as f64 / secs.max(1e-9) / 1e6,
-        args.variant,
+        variant,
         pos.to_fen()
     );
     let mut out = std::io::stdout().lock();

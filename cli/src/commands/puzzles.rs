@@ -12,20 +12,18 @@
 //! puzzles (a few hundred bytes each), the games stream through. The output depends only on
 //! the input and `--nodes`, never on `--jobs`.
 
-use crate::args::{jobs, parse_difficulty, parse_variant};
+use crate::args::{parse_difficulty, InputArgs, JsonArg, ShardArg, CORPUS_FILES_HELP};
 use crate::error::report_written;
 use crate::error::{CliError, CommandResult};
 use crate::files::{refuse_stdout, write_file, OutputFile};
-use crate::input::{open_inputs, stdin_is_empty, stdin_is_piped, EncodingArg};
+use crate::input::{stdin_is_empty, stdin_is_piped, Inputs};
 use crate::progress::Progress;
 use crate::report::corpus;
-use crate::runner::warn_empty_inputs;
+use crate::runner::{run_inputs, Output};
 use crate::tables::TableArgs;
 use drafti_analysis::puzzles::{
     check_record, Checked, Collection, Entry, PuzzleOptions, Stats, DEFAULT_NODES, VERIFY_FACTOR,
 };
-use drafti_archive::batch::{run_games, BatchError, BatchOptions, Input, Shard};
-use drafti_archive::replay::ReplayOptions;
 use drafti_report::puzzles::{self, count, summary_line, Format, Mined};
 use drafti_report::thousands;
 use drafti_rules::Variant;
@@ -49,16 +47,13 @@ same position from several games is one puzzle with several sources.
 --verify checks puzzle records instead (a FEN tag and the solution as the moves, as --pdn \
 writes them) at --nodes per solver move (default 80,000, the verification budget); exit \
 code 1 when one fails.")]
+#[command(mut_arg("files", |a| a.help(CORPUS_FILES_HELP)))]
 pub struct Args {
-    /// PDN files; `-` reads stdin. None: stdin when something is piped in (and not
-    /// empty), else the bundled corpus.
-    files: Vec<String>,
     #[command(flatten)]
-    encoding: EncodingArg,
-    /// JSON Lines on stdout: one object per puzzle (or per record with --verify); the
-    /// same as --format json.
-    #[arg(long)]
-    json: bool,
+    input: InputArgs,
+    // The same as --format json.
+    #[command(flatten)]
+    json: JsonArg,
     /// What stdout gets: text (the default), json (as --json), tzdraft (TzDraft's puzzle
     /// JSON, one object per line) or lichess (CSV rows of lichess's puzzle database).
     #[arg(long, value_enum, conflicts_with = "json")]
@@ -81,15 +76,8 @@ pub struct Args {
     /// Check the records of FILES as puzzles instead of mining them.
     #[arg(long, conflicts_with_all = ["pdn", "html", "difficulty"])]
     verify: bool,
-    /// Worker threads (default: one per core).
-    #[arg(long, short = 'j', default_value_t = 0, value_parser = crate::args::parse_jobs)]
-    jobs: usize,
-    /// Only every N-th game from the K-th (K = 1..N), counted across the files.
-    #[arg(long, value_name = "K/N")]
-    shard: Option<Shard>,
-    /// Rules for every game, whatever its tags say: tz, czech or russian.
-    #[arg(long, value_parser = parse_variant)]
-    variant: Option<Variant>,
+    #[command(flatten)]
+    shard: ShardArg,
     #[command(flatten)]
     tables: TableArgs,
 }
@@ -105,7 +93,7 @@ enum FormatArg {
 impl Args {
     /// The format on stdout (`--json` is `--format json`).
     fn format(&self) -> Format {
-        match (self.format, self.json) {
+        match (self.format, self.json.json) {
             (_, true) | (Some(FormatArg::Json), _) => Format::Json,
             (None | Some(FormatArg::Text), _) => Format::Text,
             (Some(FormatArg::Tzdraft), _) => Format::Tzdraft,
@@ -117,7 +105,7 @@ impl Args {
 /// The endgame tables asked for (`--variant`'s, else every variant's: the archive may mix
 /// them), said on stderr; their label for the summary (`endgame tables: tz up to 4 pieces`).
 fn endgame_tables(args: &Args, options: &mut PuzzleOptions) -> Result<Option<String>, CliError> {
-    let found = args.tables.for_rules(args.variant)?;
+    let found = args.tables.for_rules(args.input.variant())?;
     for variant in Variant::ALL {
         if let Some(t) = found.get(variant) {
             options
@@ -129,22 +117,21 @@ fn endgame_tables(args: &Args, options: &mut PuzzleOptions) -> Result<Option<Str
 }
 
 /// The inputs: FILES, or stdin, or the bundled corpus (the rule of `drafti report`).
-fn choose_inputs(
-    files: &[String],
-    encoding: EncodingArg,
-) -> Result<(Vec<Input>, String), CliError> {
-    if files.is_empty() && (!stdin_is_piped() || stdin_is_empty()?) {
-        return Ok((
-            corpus::inputs(),
-            "the bundled corpus (corpus/showcase.pdn, corpus/selfplay.pdn)".to_string(),
-        ));
+fn choose_inputs(input: &InputArgs) -> Result<(Inputs, String), CliError> {
+    if input.files.is_empty() && (!stdin_is_piped() || stdin_is_empty()?) {
+        let corpus = Inputs {
+            inputs: corpus::inputs(),
+            total_bytes: Some(corpus::total_bytes()),
+        };
+        let source = "the bundled corpus (corpus/showcase.pdn, corpus/selfplay.pdn)";
+        return Ok((corpus, source.to_string()));
     }
-    let opened = open_inputs(files, encoding)?;
+    let opened = input.open()?;
     let source = match opened.inputs.as_slice() {
         [one] => one.name.clone(),
         many => format!("{} files", many.len()),
     };
-    Ok((opened.inputs, source))
+    Ok((opened, source))
 }
 
 // ---------------------------------------------------------------------------------------
@@ -154,9 +141,8 @@ pub fn run(args: Args) -> CommandResult {
     if args.verify {
         return run_verify(&args);
     }
-    let (inputs, source) = choose_inputs(&args.files, args.encoding)?;
-    let names: Vec<String> = inputs.iter().map(|i| i.name.clone()).collect();
-    let jobs = jobs(args.jobs);
+    let (inputs, source) = choose_inputs(&args.input)?;
+    let jobs = args.input.jobs.threads();
     let mut options = PuzzleOptions {
         nodes: args.nodes.unwrap_or(DEFAULT_NODES),
         ..PuzzleOptions::default()
@@ -164,17 +150,9 @@ pub fn run(args: Args) -> CommandResult {
     let tables = endgame_tables(&args, &mut options)?
         .map(|label| format!("; {label}"))
         .unwrap_or_default();
-    let batch = BatchOptions {
-        jobs,
-        shard: args.shard,
-        // A game is a few hundred searches: small chunks keep both workers busy.
-        chunk_size: 2,
-        replay: ReplayOptions {
-            variant_override: args.variant,
-            ..ReplayOptions::default()
-        },
-        ..BatchOptions::default()
-    };
+    let mut batch = args.input.batch(args.shard.shard);
+    // A game is a few hundred searches: small chunks keep both workers busy.
+    batch.chunk_size = 2;
     // Created first, so a path that cannot be written fails before the work.
     for (flag, path) in [("--pdn", &args.pdn), ("--html", &args.html)] {
         if let Some(path) = path {
@@ -183,15 +161,15 @@ pub fn run(args: Args) -> CommandResult {
     }
     let pdn_file = args.pdn.as_deref().map(OutputFile::create).transpose()?;
     let html_file = args.html.as_deref().map(OutputFile::create).transpose()?;
-    let bar = Progress::spinner("mining");
     let started = Instant::now();
     let mut collection = Collection::new();
     let mut stats = Stats::default();
     let (mut games, mut invalid) = (0u64, 0u64);
-    let result = run_games(
+    let run = run_inputs(
         inputs,
         &batch,
-        |p| bar.set_message(format!("{} games mined", thousands(p.games))),
+        Progress::spinner("mining"),
+        Output::Summary,
         |job| puzzles::mine(&job, &options),
         |m: Mined| -> Result<(), std::convert::Infallible> {
             games += 1;
@@ -202,13 +180,7 @@ pub fn run(args: Args) -> CommandResult {
             }
             Ok(())
         },
-    );
-    drop(bar);
-    let summary = match result {
-        Ok(s) => s,
-        Err(BatchError::Sink(never)) => match never {},
-        Err(e) => return Err(CliError::new(e.to_string())),
-    };
+    )?;
     let secs = started.elapsed().as_secs_f64();
 
     let entries: Vec<Entry> = collection
@@ -249,19 +221,10 @@ pub fn run(args: Args) -> CommandResult {
             count(entries.len() as u64, "puzzle", "puzzles")
         );
     }
-    warn_empty_inputs(&names, &summary.games_per_input);
-    let shard = args
-        .shard
-        .map(|s| {
-            format!(
-                " (shard {s}; {} games left to other shards)",
-                thousands(summary.skipped)
-            )
-        })
-        .unwrap_or_default();
     eprintln!(
-        "{}{shard}",
-        summary_line(&stats, &collection, games, invalid)
+        "{}{}",
+        summary_line(&stats, &collection, games, invalid),
+        run.shard_text(args.shard.shard)
     );
     eprintln!(
         "{} nodes per search ({} to verify){tables} on {jobs} {}: {secs:.1} s, {} positions/s",
@@ -270,6 +233,7 @@ pub fn run(args: Args) -> CommandResult {
         if jobs == 1 { "thread" } else { "threads" },
         thousands((stats.positions as f64 / secs.max(1e-9)) as u64)
     );
+    run.tell_variants();
     Ok(ExitCode::from(u8::from(invalid > 0)))
 }
 
@@ -279,48 +243,31 @@ fn run_verify(args: &Args) -> CommandResult {
             "--verify writes text or JSON: --format tzdraft and lichess are for mined puzzles",
         ));
     }
-    let opened = open_inputs(&args.files, args.encoding)?;
-    let names: Vec<String> = opened.inputs.iter().map(|i| i.name.clone()).collect();
-    let jobs = jobs(args.jobs);
+    let opened = args.input.open()?;
+    let jobs = args.input.jobs.threads();
     let nodes = args.nodes.unwrap_or(DEFAULT_NODES * VERIFY_FACTOR);
     let mut options = PuzzleOptions::default();
     endgame_tables(args, &mut options)?;
-    let batch = BatchOptions {
-        jobs,
-        shard: args.shard,
-        chunk_size: 1,
-        replay: ReplayOptions {
-            variant_override: args.variant,
-            ..ReplayOptions::default()
-        },
-        ..BatchOptions::default()
-    };
+    let mut batch = args.input.batch(args.shard.shard);
+    batch.chunk_size = 1;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let (mut total, mut passed) = (0u64, 0u64);
     let started = Instant::now();
-    let result = run_games(
-        opened.inputs,
+    let run = run_inputs(
+        opened,
         &batch,
-        |_| {},
+        Progress::hidden(),
+        Output::PerGame,
         |job| check_record(&job, nodes, &options),
-        |c: Checked| -> std::io::Result<()> {
+        |c: Checked| -> Result<(), CliError> {
             total += 1;
             passed += u64::from(c.outcome.is_ok());
             let line = puzzles::check_line(&c, args.format() == Format::Json);
-            out.write_all(line.as_bytes())
+            report_written(out.write_all(line.as_bytes()))
         },
-    );
-    let summary = match result {
-        Ok(s) => s,
-        Err(BatchError::Sink(e)) => {
-            report_written(Err(e))?;
-            return Ok(ExitCode::from(1));
-        }
-        Err(e) => return Err(CliError::new(e.to_string())),
-    };
+    )?;
     report_written(out.flush())?;
-    warn_empty_inputs(&names, &summary.games_per_input);
     let share = if total > 0 {
         100.0 * passed as f64 / total as f64
     } else {
@@ -334,5 +281,6 @@ fn run_verify(args: &Args) -> CommandResult {
         if jobs == 1 { "thread" } else { "threads" },
         started.elapsed().as_secs_f64()
     );
+    run.tell_variants();
     Ok(ExitCode::from(u8::from(passed < total)))
 }

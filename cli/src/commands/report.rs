@@ -8,14 +8,13 @@
 //! `drafti analyze`) or, with `--from-analysis`, from the JSON of `drafti analyze --json`
 //! (`drafti_analysis::parts`).
 
-use crate::args::parse_variant;
-use crate::args::{jobs, JobsArg};
+use crate::args::{InputArgs, SearchArgs, CORPUS_FILES_HELP};
 use crate::error::report_written;
 use crate::error::{CliError, CommandResult};
 use crate::input::{open_inputs, stdin_is_empty, stdin_is_piped, EncodingArg};
 use crate::report::corpus;
 use crate::report::output::HtmlOutput;
-use crate::runner::{run_analysis, warn_empty_inputs, worker_pool};
+use crate::runner::{run_analysis, warn_empty_inputs, worker_pool, Output, VariantCheck};
 use drafti_analysis::batch::{ArchiveGame, ArchiveOptions};
 use drafti_analysis::parts::Parts;
 use drafti_analysis::preset::Preset;
@@ -23,10 +22,10 @@ use drafti_analysis::{AnalysisOptions, EndgameTables};
 use drafti_archive::batch::{GameJob, Input};
 use drafti_archive::openings::Book;
 use drafti_archive::replay::ReplayOptions;
+use drafti_archive::validation::VariantEvidence;
 use drafti_report::html::games_text;
 use drafti_report::{counted, thousands};
 use drafti_report::{describe, text, Collector, GameOut, RunInfo, WorkSettings};
-use drafti_rules::Variant;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -49,12 +48,10 @@ Winning chances are the engine's estimate of a side's chance to win (50% = even)
 The HTML file has the summary tables, then every game (the first 5,000 of a larger archive; \
 --html-dir writes them all, in pages): its moves with the flagged ones marked, and a board to \
 step through with the engine's evaluation, best move and line at every ply.")]
+#[command(mut_arg("files", |a| a.help(CORPUS_FILES_HELP)))]
 pub struct Args {
-    /// PDN files; `-` reads stdin. None: stdin when something is piped in (and not
-    /// empty), else the bundled corpus.
-    files: Vec<String>,
     #[command(flatten)]
-    encoding: EncodingArg,
+    input: InputArgs,
     /// Build the report from the JSON Lines of `drafti analyze --json` (the parts of a
     /// sharded run, in any order; `-` for stdin) instead of analysing: the same summary and
     /// HTML as a direct run with the same settings (see README, "Archives too big for one
@@ -74,13 +71,7 @@ pub struct Args {
     html_dir: Option<PathBuf>,
     /// The analysis, as `drafti analyze` does it (default: pass depth 5, re-search depth 8).
     #[command(flatten)]
-    search: crate::args::SearchArgs,
-    /// Worker threads (default: one per core; 1 runs everything on one thread).
-    #[arg(long, short = 'j', default_value_t = 0, value_parser = crate::args::parse_jobs)]
-    jobs: usize,
-    /// Rules for every game, whatever its tags say: tz, czech or russian.
-    #[arg(long, value_parser = parse_variant)]
-    variant: Option<Variant>,
+    search: SearchArgs,
 }
 
 /// Everything the summary and the HTML need about one game and its analysis (on the pool).
@@ -107,14 +98,14 @@ pub fn run(args: Args) -> CommandResult {
         return from_analysis(args);
     }
     let (inputs, total_bytes, source): (Vec<Input>, Option<u64>, String) =
-        if args.files.is_empty() && (!stdin_is_piped() || stdin_is_empty()?) {
+        if args.input.files.is_empty() && (!stdin_is_piped() || stdin_is_empty()?) {
             (
                 corpus::inputs(),
                 Some(corpus::total_bytes()),
                 "the bundled corpus (corpus/showcase.pdn, corpus/selfplay.pdn)".to_string(),
             )
         } else {
-            let opened = open_inputs(&args.files, args.encoding)?;
+            let opened = args.input.open()?;
             let names: Vec<String> = opened.inputs.iter().map(|i| i.name.clone()).collect();
             let source = match names.as_slice() {
                 [one] => one.clone(),
@@ -124,20 +115,17 @@ pub fn run(args: Args) -> CommandResult {
         };
     let names: Vec<String> = inputs.iter().map(|i| i.name.clone()).collect();
     let mut analysis = args.search.options_from(report_defaults());
-    analysis.tables = args.search.tables.for_rules(args.variant)?;
+    analysis.tables = args.search.tables.for_rules(args.input.variant())?;
     let search = analysis.label();
     let info = RunInfo { source, search };
-    let jobs = jobs(args.jobs);
+    let jobs = args.input.jobs.threads();
     let book = Book::builtin();
     let settings = WorkSettings {
         book: &book,
         html: args.html.is_some() || args.html_dir.is_some(),
     };
     let archive = ArchiveOptions {
-        replay: ReplayOptions {
-            variant_override: args.variant,
-            ..ReplayOptions::default()
-        },
+        replay: args.input.replay(),
         ..ArchiveOptions::new(analysis)
     };
 
@@ -146,11 +134,12 @@ pub fn run(args: Args) -> CommandResult {
     let mut collector = Collector::new(names.clone(), &book);
     collector.paged = html_out.as_ref().is_some_and(HtmlOutput::paged);
     let started = std::time::Instant::now();
-    run_analysis(
+    let run = run_analysis(
         inputs,
         total_bytes,
         &archive,
-        JobsArg { jobs: args.jobs },
+        args.input.jobs,
+        Output::Summary,
         |g| describe_game(g, &settings),
         |g| -> Result<(), CliError> {
             if let Some(section) = collector.add(g) {
@@ -170,6 +159,7 @@ pub fn run(args: Args) -> CommandResult {
         done.positions as f64 / secs.max(1e-9),
         thousands(done.blunders)
     );
+    run.tell_variants();
     Ok(done.exit)
 }
 
@@ -256,25 +246,33 @@ fn from_analysis(args: Args) -> CommandResult {
     let mut collector = Collector::new(names.clone(), &book);
     collector.paged = html_out.as_ref().is_some_and(HtmlOutput::paged);
     let started = std::time::Instant::now();
+    let replay = ReplayOptions {
+        variant_override: parts.run().variant,
+        ..ReplayOptions::default()
+    };
+    let mut variants = VariantCheck::default();
     while let Some(g) = parts.next_game()? {
+        variants.add(g.input, &VariantEvidence::of(&g.game, &replay));
         if let Some(section) = collector.add(describe_game(g, &settings)) {
             if let Some(out) = html_out.as_mut() {
                 out.section(&section)?;
             }
         }
     }
+    // Before anything is written, as a direct run decides.
+    let variant_notes = variants.judge(&names, Output::Summary)?;
     // As a direct run names its source: the file, or how many.
     let source = match names.as_slice() {
         [one] => one.clone(),
         many => format!("{} files", many.len()),
     };
     let search = parts.run().search.clone();
-    let tables = args.search.tables.for_rules(args.variant)?;
+    let tables = args.search.tables.for_rules(args.input.variant())?;
     let done = finish(
         collector,
         html_out,
         &RunInfo { source, search },
-        (&tables, jobs(args.jobs)),
+        (&tables, args.input.jobs.threads()),
     )?;
     warn_empty_inputs(&names, &done.games_per_input);
     eprintln!(
@@ -284,5 +282,8 @@ fn from_analysis(args: Args) -> CommandResult {
         thousands(done.positions),
         thousands(done.blunders)
     );
+    for note in variant_notes {
+        eprintln!("{note}");
+    }
     Ok(done.exit)
 }

@@ -19,11 +19,11 @@
 //! `win_in`, `loss_in`, and `best`: whether it is better than every move); the result's
 //! score is then the better of the best move's and the claim's.
 
-use crate::args::{parse_fen, parse_variant};
+use crate::args::{HashArg, JsonArg, KingCountArg, NotationArg, PositionArgs};
 use crate::error::{report_written, CliError, CommandResult};
 use crate::tables::TableArgs;
 use drafti_engine::{DepthInfo, Engine, Limits, RootLine, Score, SearchResult, DEFAULT_DEPTH};
-use drafti_rules::{numbered_line, Position, Variant};
+use drafti_rules::numbered_line;
 use serde::Serialize;
 use std::io::Write;
 use std::process::ExitCode;
@@ -31,12 +31,8 @@ use std::time::Duration;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The position (FEN, numeric or algebraic squares).
-    #[arg(long, value_parser = parse_fen)]
-    fen: Position,
-    /// Rules: tz (default), czech or russian.
-    #[arg(long, default_value = "tz", value_parser = parse_variant)]
-    variant: Variant,
+    #[command(flatten)]
+    position: PositionArgs,
     /// Search to this depth in plies (default 12, a fraction of a second; capture sequences go further).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100),
           conflicts_with_all = ["nodes", "movetime"])]
@@ -52,19 +48,14 @@ pub struct Args {
     #[arg(long, value_name = "K", default_value_t = 1,
           value_parser = clap::value_parser!(u64).range(1..=256))]
     multipv: u64,
-    /// Moves the lone king has already made under draw law 2 (three kings against one).
-    #[arg(long, value_name = "N")]
-    king_count: Option<u32>,
-    /// Transposition table size in MiB.
-    #[arg(long, value_name = "MB", default_value_t = 64,
-          value_parser = clap::value_parser!(u64).range(1..=4096))]
-    hash: u64,
-    /// JSON Lines: one object per completed depth, then the result.
-    #[arg(long)]
-    json: bool,
-    /// Square numbers (1-32) instead of algebraic names.
-    #[arg(long)]
-    numeric: bool,
+    #[command(flatten)]
+    king_count: KingCountArg,
+    #[command(flatten)]
+    hash: HashArg,
+    #[command(flatten)]
+    json: JsonArg,
+    #[command(flatten)]
+    numeric: NotationArg,
     #[command(flatten)]
     tables: TableArgs,
 }
@@ -163,12 +154,12 @@ pub fn run(args: Args) -> CommandResult {
         nodes: args.nodes,
         movetime: args.movetime.map(Duration::from_millis),
         multipv: args.multipv as usize,
-        king_count: args.king_count,
+        king_count: args.king_count.king_count,
     };
-    let pos = args.fen;
-    let variant = args.variant;
-    let numeric = args.numeric;
-    let mut engine = Engine::new(variant, args.hash as usize);
+    let pos = args.position.position();
+    let variant = args.position.variant();
+    let (numeric, json) = (args.numeric.numeric, args.json.json);
+    let mut engine = Engine::new(variant, args.hash.hash as usize);
     engine.set_tables(args.tables.for_variant(variant)?)?;
     let line_json = |line: &RootLine| LineJson {
         mv: pos.line_notation(variant, &line.pv[..1], numeric).remove(0),
@@ -179,7 +170,7 @@ pub fn run(args: Args) -> CommandResult {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let mut io_error: Option<std::io::Error> = None;
-    if !args.json {
+    if !json {
         report_written(writeln!(
             out,
             "{:>5}  {:>9}  {:>11}  {:>9}  pv",
@@ -189,7 +180,7 @@ pub fn run(args: Args) -> CommandResult {
     // A write error stops the search: nobody reads what it would find.
     let stop = engine.stop_flag();
     let on_depth = |info: &DepthInfo| {
-        let written = if args.json {
+        let written = if json {
             let json = DepthJson {
                 kind: "depth",
                 depth: info.depth,
@@ -234,7 +225,7 @@ pub fn run(args: Args) -> CommandResult {
     }
 
     let outcome = result.outcome.map(|o| o.to_string());
-    if args.json {
+    if json {
         let json = ResultJson {
             kind: "result",
             best: result

@@ -4,12 +4,12 @@
 //! opening plies, some noise, adjudication at the ply cap), optionally against a second
 //! limit (`--opponent-depth`/`--opponent-nodes`, colours swapped every other game).
 
-use crate::args::{jobs, parse_variant};
+use crate::args::{JobsArg, NotationArg, RulesArg};
 use crate::error::{CliError, CommandResult};
 use crate::runner::worker_pool;
 use drafti_analysis::selfplay::{self, random_game, RandomGames, Rng};
 use drafti_pdn::write_game_to;
-use drafti_rules::{Color, Variant};
+use drafti_rules::Color;
 use rayon::prelude::*;
 use std::io::Write;
 use std::process::ExitCode;
@@ -52,27 +52,25 @@ pub struct Args {
     /// Engine mode: at the ply cap, a side this many hundredths of a man ahead wins.
     #[arg(long, default_value_t = 150)]
     adjudicate: i32,
-    /// Engine mode: worker threads (default: one per core); the games do not depend on it.
-    #[arg(long, short = 'j', default_value_t = 0, value_parser = crate::args::parse_jobs)]
-    jobs: usize,
+    // Engine mode.
+    #[command(flatten)]
+    jobs: JobsArg,
     /// How many games.
     #[arg(long, default_value_t = 1)]
     games: u64,
     /// Seed: the same seed gives the same games.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Rules: tz (default), czech or russian.
-    #[arg(long, default_value = "tz", value_parser = parse_variant)]
-    variant: Variant,
+    #[command(flatten)]
+    rules: RulesArg,
     /// Stop a game after this many plies (result `*`).
     #[arg(long, default_value_t = 300)]
     max_plies: usize,
     /// Who starts (Czech and Russian: always White).
     #[arg(long, value_enum, default_value = "white")]
     first: First,
-    /// Square numbers (22-18) instead of algebraic names (c3-d4).
-    #[arg(long)]
-    numeric: bool,
+    #[command(flatten)]
+    numeric: NotationArg,
 }
 
 impl From<First> for selfplay::First {
@@ -93,11 +91,11 @@ pub fn run(mut args: Args) -> CommandResult {
         return run_engine(args);
     }
     let random = RandomGames {
-        variant: args.variant,
+        variant: args.rules.variant,
         first: args.first.into(),
         seed: args.seed,
         max_plies: args.max_plies,
-        numeric: args.numeric,
+        numeric: args.numeric.numeric,
     };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
@@ -143,7 +141,7 @@ fn run_engine(args: Args) -> CommandResult {
         return Err(CliError::new("--noise must be between 0 and 1".to_string()));
     }
     let options = SelfplayOptions {
-        variant: args.variant,
+        variant: args.rules.variant,
         black: opponent.clone().unwrap_or_else(|| limits.clone()),
         white: limits.clone(),
         seed: args.seed,
@@ -154,7 +152,7 @@ fn run_engine(args: Args) -> CommandResult {
         paired: opponent.is_some(),
         ..SelfplayOptions::new(limits)
     };
-    let pool = worker_pool(jobs(args.jobs), "selfplay")?;
+    let pool = worker_pool(args.jobs.threads(), "selfplay")?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     const BATCH: u64 = 64;

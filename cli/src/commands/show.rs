@@ -1,12 +1,14 @@
 //! `drafti show`: a position as a text board, and optionally an SVG diagram: a FEN, or a game
 //! of an archive at a ply (`drafti show FILE --game N --ply K`).
 
-use crate::args::{parse_fen, parse_variant};
+use crate::args::{parse_fen, ReadAsArg};
 use crate::error::{report_written, CliError, CommandResult};
 use crate::files::OutputFile;
 use crate::input::{open_inputs, EncodingArg};
 use drafti_archive::replay::{replay, ReplayOptions};
+use drafti_archive::validation::{VariantEvidence, VariantGuess};
 use drafti_pdn::{parse_game, GameSplitter};
+use drafti_report::diagnostic::variant_note;
 use drafti_report::move_number;
 use drafti_report::svg::{self, Arrow};
 use drafti_rules::{Position, Variant};
@@ -18,6 +20,7 @@ use std::process::ExitCode;
 With --game, POSITION is a PDN file (or - for stdin) and the board is game N's after K plies \
 (default: the last position the record reaches), replayed by the rules core; the move that \
 led to it is named, and drawn as an arrow in the SVG.")]
+#[command(mut_arg("variant", |a| a.requires("game").help("With --game: rules for the game, whatever its tags say (tz, czech, russian)")))]
 pub struct Args {
     /// The position (FEN, numeric or algebraic squares), or with --game a PDN file.
     #[arg(value_name = "POSITION")]
@@ -28,9 +31,9 @@ pub struct Args {
     /// With --game: the board after this many plies (0: the start position).
     #[arg(long, value_name = "K", requires = "game")]
     ply: Option<usize>,
-    /// With --game: rules for the game, whatever its tags say (tz, czech, russian).
-    #[arg(long, value_parser = parse_variant, requires = "game")]
-    variant: Option<Variant>,
+    // With --game only.
+    #[command(flatten)]
+    read_as: ReadAsArg,
     /// Also write an SVG board diagram with square names to this file (`-`: to stdout,
     /// instead of the text board).
     #[arg(long, value_name = "OUT")]
@@ -80,13 +83,18 @@ fn game_position(
             input.name, e.span.line, e.span.column, e.message
         ))
     })?;
-    let game = replay(
-        record,
-        &ReplayOptions {
-            variant_override: variant,
-            ..ReplayOptions::default()
-        },
-    );
+    let options = ReplayOptions {
+        variant_override: variant,
+        ..ReplayOptions::default()
+    };
+    let game = replay(record, &options);
+    // The variant policy of every command that reads archives (`crate::runner`), for one
+    // game: an untagged game that replays valid only under other rules is said so.
+    let mut guess = VariantGuess::default();
+    guess.add_evidence(&VariantEvidence::of_game(&game, &options));
+    if let Some(note) = variant_note(&format!("{} game {n}", input.name), &guess) {
+        eprintln!("{note}");
+    }
     let replayed = game.moves.len();
     let ply = ply.unwrap_or(replayed);
     if ply > replayed {
@@ -125,7 +133,13 @@ fn game_position(
 
 pub fn run(args: Args) -> CommandResult {
     let shown = match args.game {
-        Some(n) => game_position(&args.target, n, args.ply, args.variant, args.encoding)?,
+        Some(n) => game_position(
+            &args.target,
+            n,
+            args.ply,
+            args.read_as.variant,
+            args.encoding,
+        )?,
         None => Shown {
             position: parse_fen(&args.target).map_err(CliError::new)?,
             caption: None,

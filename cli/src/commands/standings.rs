@@ -1,14 +1,17 @@
 //! `drafti standings`: matches and knockout tournaments by the Tanzanian laws, from game
 //! archives — match scores and winners, start-order checks, goals ("supa"), the knockout
-//! ranking; group tables, groups then a knock-out, Swiss results (`--format`) — as text
-//! tables, JSON Lines (one object per Event) or CSV (one row per player), and `--html OUT`.
+//! ranking; group tables, groups then a knock-out, round robins, Swiss results (each Event's
+//! format recognised from its pairings, or `--format`) — as text tables, JSON Lines (one
+//! object per Event) or CSV (one row per player), and `--html OUT`.
 //!
 //! The laws and the decisions are documented in `drafti_archive::standings`.
 
+use crate::args::{CsvArg, InputArgs, JsonArg};
 use crate::error::{CliError, CommandResult};
 use crate::files::{refuse_stdout, OutputFile};
-use crate::input::{open_inputs, EncodingArg};
-use drafti_archive::batch::{run_games, BatchOptions, GameJob};
+use crate::progress::Progress;
+use crate::runner::{run_inputs, Output};
+use drafti_archive::batch::GameJob;
 use drafti_archive::replay::{replay_partial, ReplayOptions};
 use drafti_archive::standings::{
     Archive, Format, GameSummary, Groups, MatchPoints, StandingsOptions, Tiebreak,
@@ -24,11 +27,10 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
+#[command(mut_arg("files", |a| a.help("PDN files; `-` or none reads stdin. Games are taken in the order given")))]
 pub struct Args {
-    /// PDN files; `-` or none reads stdin. Games are taken in the order given.
-    files: Vec<String>,
     #[command(flatten)]
-    encoding: EncodingArg,
+    input: InputArgs,
     /// Optional "supa" scoring: a win in which no king ever appeared counts 12 goals.
     #[arg(long)]
     supa: bool,
@@ -38,22 +40,12 @@ pub struct Args {
     /// Optional law: players swap colours after every game of a match.
     #[arg(long)]
     swap_colours: bool,
-    /// JSON Lines on stdout: one object per Event.
-    #[arg(long, conflicts_with = "csv")]
-    json: bool,
-    /// CSV on stdout: one row per player per Event (warnings go to stderr).
-    #[arg(long)]
-    csv: bool,
-    /// Rules for every game, whatever its GameType/Variant tags say: tz, czech or russian.
-    #[arg(long, value_parser = crate::args::parse_variant)]
-    variant: Option<drafti_rules::Variant>,
-    /// Worker threads for reading and replaying (default: one per core).
-    #[arg(long, short = 'j', default_value_t = 0, value_parser = crate::args::parse_jobs)]
-    jobs: usize,
-    /// How the Events are run: matches (knockout for more than three players), groups,
-    /// groups+knockout, or swiss.
-    #[arg(long, default_value = "matches", value_parser = parse_format)]
-    format: Format,
+    #[command(flatten)]
+    json: JsonArg,
+    #[command(flatten)]
+    csv: CsvArg,
+    #[arg(long, value_parser = parse_format, help = format_help())]
+    format: Option<Format>,
     /// The groups: lines `Group NAME: player, player, ...` (else the Group or Section tags).
     #[arg(long, value_name = "FILE")]
     groups: Option<PathBuf>,
@@ -72,9 +64,28 @@ pub struct Args {
     html: Option<PathBuf>,
 }
 
+/// The names `--format` takes.
+fn format_names() -> String {
+    let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
+    names.join(", ")
+}
+
 fn parse_format(text: &str) -> Result<Format, String> {
-    Format::from_name(text)
-        .ok_or_else(|| "expected matches, groups, groups+knockout or swiss".to_string())
+    Format::from_name(text).ok_or_else(|| format!("expected one of {}", format_names()))
+}
+
+/// `--format`'s help: each format in its words (from the one list of them).
+fn format_help() -> String {
+    let formats: Vec<String> = Format::ALL
+        .iter()
+        .map(|f| format!("{} ({})", f.name(), f.about()))
+        .collect();
+    format!(
+        "How every Event is run: {}. Without it, each Event's format is recognised from its \
+         pairings (groups; a knockout; every pair met equally often: a round robin; else \
+         Swiss) and said",
+        formats.join("; ")
+    )
 }
 
 fn parse_tiebreak(text: &str) -> Result<Tiebreak, String> {
@@ -123,10 +134,9 @@ fn summarise(job: GameJob<'_>, options: &ReplayOptions) -> Item {
 }
 
 pub fn run(args: Args) -> CommandResult {
-    let grouped = matches!(args.format, Format::Groups | Format::GroupsKnockout);
-    if args.groups.is_some() && !grouped {
+    if args.groups.is_some() && args.format.is_some_and(|f| !f.grouped()) {
         return Err(CliError::new(
-            "--groups needs --format groups or --format groups+knockout",
+            "--groups needs --format groups or --format groups+knockout (or no --format)",
         ));
     }
     let groups = args.groups.as_deref().map(read_groups).transpose()?;
@@ -134,24 +144,17 @@ pub fn run(args: Args) -> CommandResult {
         refuse_stdout("--html", path, "the standings")?;
     }
     let mut html = args.html.as_deref().map(OutputFile::create).transpose()?;
-    let opened = open_inputs(&args.files, args.encoding)?;
-    let opened_source: Vec<String> = opened.inputs.iter().map(|i| i.name.clone()).collect();
-    let batch = BatchOptions {
-        jobs: args.jobs,
-        replay: ReplayOptions {
-            variant_override: args.variant,
-            ..ReplayOptions::default()
-        },
-        ..BatchOptions::default()
-    };
+    let opened = args.input.open()?;
+    let batch = args.input.batch(None);
     // One compact record a game (names interned); the summaries are let go as they come.
     let mut games = Archive::new();
     let mut unreadable = Vec::new();
     let mut invalid = 0usize;
-    run_games(
-        opened.inputs,
+    let run = run_inputs(
+        opened,
         &batch,
-        |_| {},
+        Progress::hidden(),
+        Output::Summary,
         |job| summarise(job, &batch.replay),
         |item| -> Result<(), std::convert::Infallible> {
             match item {
@@ -163,8 +166,7 @@ pub fn run(args: Args) -> CommandResult {
             }
             Ok(())
         },
-    )
-    .map_err(|e| CliError::new(e.to_string()))?;
+    )?;
 
     let options = StandingsOptions {
         supa: args.supa,
@@ -184,13 +186,20 @@ pub fn run(args: Args) -> CommandResult {
     // Each Event is computed, then written a match, a game and a warning at a time, then let
     // go: nothing of the output is built whole.
     let stdout = std::io::stdout();
-    let mut out = Output {
+    let mut out = Stdout {
         writer: std::io::BufWriter::with_capacity(1 << 16, stdout.lock()),
         closed: false,
     };
     let written = |e: std::io::Error| CliError::writing("the report", &e);
-    let formats = args.format != Format::Matches;
-    if args.csv {
+    let (json, csv) = (args.json.json, args.csv.csv);
+    // One CSV header for every Event: the matches' columns when all are of matches (or
+    // knockouts), else the formats' (which have a row kind for matches too).
+    let formats = csv
+        && games
+            .formats(&options)
+            .iter()
+            .any(|f| !matches!(f, Format::Matches | Format::Knockout));
+    if csv {
         let header = if formats {
             FORMATS_CSV_HEADER.join(",")
         } else {
@@ -198,36 +207,36 @@ pub fn run(args: Args) -> CommandResult {
         };
         writeln!(out, "{header}").map_err(written)?;
     }
-    let laws = laws(&options);
     let html_path = args.html.as_deref().unwrap_or(Path::new("-"));
     let html_written =
         |e: std::io::Error| CliError::new(format!("cannot write {}: {e}", html_path.display()));
     if let Some(file) = html.as_mut() {
-        let title = match opened_source.as_slice() {
+        let title = match run.names.as_slice() {
             [one] => one.clone(),
             many => format!("{} files", many.len()),
         };
+        let laws = laws(&options, args.format.unwrap_or(Format::Knockout));
         standings_html::page_head(file, &title, &laws).map_err(html_written)?;
     }
     let (mut event_count, mut matches, mut warnings, mut violations) = (0, 0, 0, 0);
     for e in games.events(&options) {
-        if args.json {
+        if json {
             serde_json::to_writer(&mut out, &e)
                 .map_err(std::io::Error::from)
                 .and_then(|()| out.write_all(b"\n"))
                 .map_err(written)?;
-        } else if args.csv && formats {
+        } else if csv && formats {
             formats_csv_rows(&mut out, &e).map_err(written)?;
             for w in e.warnings() {
                 eprintln!("warning: {}: {}", w.kind.name(), visible(&w.message));
             }
-        } else if args.csv {
+        } else if csv {
             csv_rows(&mut out, &e).map_err(written)?;
             for w in e.warnings() {
                 eprintln!("warning: {}: {}", w.kind.name(), visible(&w.message));
             }
         } else {
-            event_text(&mut out, &e, &options, &laws, event_count == 0).map_err(written)?;
+            event_text(&mut out, &e, &options, event_count == 0).map_err(written)?;
         }
         if let Some(file) = html.as_mut() {
             standings_html::event_html(file, &e, event_count).map_err(html_written)?;
@@ -260,6 +269,7 @@ pub fn run(args: Args) -> CommandResult {
             }
         );
     }
+    run.tell_variants();
     Ok(ExitCode::from(u8::from(
         violations > 0 || !unreadable.is_empty(),
     )))
@@ -267,12 +277,12 @@ pub fn run(args: Args) -> CommandResult {
 
 /// Standard output that stops writing, quietly, once the reader has gone (a closed pipe):
 /// the standings are still computed, for the summary and the exit code.
-struct Output<W: Write> {
+struct Stdout<W: Write> {
     writer: W,
     closed: bool,
 }
 
-impl<W: Write> Write for Output<W> {
+impl<W: Write> Write for Stdout<W> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         if self.closed {
             return Ok(buf.len());

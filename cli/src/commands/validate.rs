@@ -5,15 +5,12 @@
 
 use crate::args::{InputArgs, JsonArg, ShardArg};
 use crate::error::{exit_code, CliError, CommandResult};
-use crate::runner::run_archive;
+use crate::runner::{run_archive, Output};
 use drafti_archive::batch::GameJob;
 use drafti_archive::replay::ReplayOptions;
-use drafti_archive::validation::{
-    names_no_variant, valid_under, validated, GameLine, Validated, VariantGuess,
-};
-use drafti_report::diagnostic::{game_label, variant_note, write_problem};
+use drafti_archive::validation::{validated, GameLine, Validated};
+use drafti_report::diagnostic::{game_label, write_problem};
 use drafti_report::thousands;
-use drafti_rules::Variant;
 use std::io::Write;
 
 #[derive(clap::Args)]
@@ -32,11 +29,6 @@ pub struct Args {
 /// What the workers hand back for one game.
 struct Report {
     text: String,
-    file_index: usize,
-    /// The game names no variant (and none was given): read as Tanzanian.
-    untagged: bool,
-    /// The other variants under which the game (untagged and invalid) replays valid.
-    valid_under: Vec<Variant>,
     valid: bool,
     warnings: u64,
     plies: u64,
@@ -44,10 +36,7 @@ struct Report {
 
 fn report(job: GameJob<'_>, json: bool, show_warnings: bool, options: &ReplayOptions) -> Report {
     let GameJob {
-        file,
-        file_index,
-        raw,
-        game,
+        file, raw, game, ..
     } = job;
     let mut text = String::new();
     let game = match validated(game, options) {
@@ -61,9 +50,6 @@ fn report(job: GameJob<'_>, json: bool, show_warnings: bool, options: &ReplayOpt
             }
             return Report {
                 text,
-                file_index,
-                untagged: false,
-                valid_under: Vec::new(),
                 valid: false,
                 warnings: 0,
                 plies: 0,
@@ -84,9 +70,6 @@ fn report(job: GameJob<'_>, json: bool, show_warnings: bool, options: &ReplayOpt
     }
     Report {
         text,
-        file_index,
-        untagged: options.variant_override.is_none() && names_no_variant(&game.record),
-        valid_under: valid_under(&game, options),
         valid,
         warnings,
         plies: game.moves.len() as u64,
@@ -105,11 +88,10 @@ pub fn run(args: Args) -> CommandResult {
     let (mut valid, mut invalid, mut warnings, mut plies) = (0u64, 0u64, 0u64, 0u64);
     let (json, show_warnings) = (args.json.json, !args.no_warnings);
     let replay = args.input.replay();
-    // Per file: its games that name no variant, for the note on a guess gone wrong.
-    let mut guesses: Vec<VariantGuess> = Vec::new();
     let run = run_archive(
         &args.input,
         args.shard.shard,
+        Output::PerGame,
         |job| report(job, json, show_warnings, &replay),
         |r: Report| -> std::io::Result<()> {
             if r.valid {
@@ -118,10 +100,6 @@ pub fn run(args: Args) -> CommandResult {
                 invalid += 1;
             }
             warnings += r.warnings;
-            if guesses.len() <= r.file_index {
-                guesses.resize(r.file_index + 1, VariantGuess::default());
-            }
-            guesses[r.file_index].add(r.untagged, r.valid, &r.valid_under);
             plies += r.plies;
             out.write_all(r.text.as_bytes())
         },
@@ -143,10 +121,6 @@ pub fn run(args: Args) -> CommandResult {
         run.batch.elapsed.as_secs_f64(),
         thousands(run.rate(games))
     );
-    for (file, guess) in run.names.iter().zip(&guesses) {
-        if let Some(note) = variant_note(file, guess) {
-            eprintln!("{note}");
-        }
-    }
+    run.tell_variants();
     Ok(exit_code(invalid > 0))
 }

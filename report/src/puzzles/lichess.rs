@@ -18,6 +18,7 @@
 
 use super::{fingerprint, is_endgame, solver_line};
 use drafti_analysis::puzzles::{Entry, GainKind, Puzzle, Source};
+use drafti_archive::csv::text_cell;
 use drafti_rules::{Move, Position, Variant};
 
 /// The header row.
@@ -81,15 +82,6 @@ pub fn themes(p: &Puzzle) -> Vec<String> {
     out
 }
 
-/// A CSV field, quoted when it holds a comma, a quote or a line break (quotes doubled).
-fn field(text: &str) -> String {
-    if text.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text.to_string()
-    }
-}
-
 fn numeric(pos: &Position, variant: Variant, mv: &Move) -> String {
     mv.notation(&pos.legal_moves(variant), true)
 }
@@ -124,7 +116,8 @@ pub fn row(e: &Entry) -> Option<String> {
         themes(p).join(" "),
         game_url(s),
     ];
-    let cells: Vec<String> = fields.iter().map(|f| field(f)).collect();
+    // Every cell as text: the URL and the file name come from the archive (formula-safe).
+    let cells: Vec<_> = fields.iter().map(|f| text_cell(f)).collect();
     Some(format!("{}\n", cells.join(",")))
 }
 
@@ -160,14 +153,6 @@ mod tests {
         let from_game = mined(SHOT).remove(0);
         e.sources.push(from_game.sources[0].clone());
         assert_eq!(row(&e), row(&from_game));
-    }
-
-    #[test]
-    fn fields_are_quoted_only_when_needed() {
-        assert_eq!(field("club.pdn#3"), "club.pdn#3");
-        assert_eq!(field("a,b.pdn#1"), "\"a,b.pdn#1\"");
-        assert_eq!(field("say \"hi\""), "\"say \"\"hi\"\"\"");
-        assert_eq!(field("two\nlines"), "\"two\nlines\"");
     }
 
     #[test]

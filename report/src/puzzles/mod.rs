@@ -214,9 +214,15 @@ fn players(s: &Source) -> String {
     )
 }
 
-/// `corpus/selfplay.pdn game 12 (A - B), move 18. after 17... e5-f4`.
+/// `corpus/selfplay.pdn game 12 (A - B), move 18. after 17... e5-f4`; the archive's text
+/// with its control characters [`visible`].
 fn source_text(s: &Source) -> String {
-    let mut out = format!("{} game {} ({})", s.file, s.game, players(s));
+    let mut out = format!(
+        "{} game {} ({})",
+        visible(&s.file),
+        s.game,
+        visible(&players(s))
+    );
     match &s.after {
         Some(after) => {
             let _ = write!(out, ", move {} after {after}", s.move_number);

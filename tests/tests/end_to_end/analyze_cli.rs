@@ -7,17 +7,17 @@
 //! - `mixed.pdn`: four engine self-play games (`selfplay --nodes 4000 --seed 21
 //!   --max-plies 80`), one game with an illegal move, and the planted game.
 //! - `planted-master.pdn`: the first 14 plies of a real master game (Krista - Bajusz, Czech
-//!   championship 2007, game 1 of `shared/corpora/czech-championship-2007-102games.pdn`;
+//!   championship 2007, game 1 of `tests/fixtures/corpora/czech-championship-2007-102games.pdn`;
 //!   Czech rules, no GameType tag), then White's planted 8. c3-b4?? (8... a5xa1 crowns), then
 //!   the engine's best moves.
-//! - `abatsiev-17.pdn`: game 17 of `shared/corpora/russian-abatsiev-ussr-events-56games.pdn`
+//! - `abatsiev-17.pdn`: game 17 of `tests/fixtures/corpora/russian-abatsiev-ussr-events-56games.pdn`
 //!   (Russian rules, no GameType tag), whose 33. d2-e3 the depth-6 analysis called a blunder
 //!   ("72% -> 23%") and a 2,000,000-node search of every position does not.
-//! - `ussr-x-121.pdn`: game 121 of `shared/corpora/russian-ussr-championship-x-153games.pdn`
+//! - `ussr-x-121.pdn`: game 121 of `tests/fixtures/corpora/russian-ussr-championship-x-153games.pdn`
 //!   (Russian rules), whose 21. g3-h4 the re-search at depth 10 calls a blunder (+3.47 ->
 //!   +0.80), the confirmation at depth 16 no blunder, and the 2,000,000-node reference a move
 //!   as good as its best (a drop of 0.01; from `bench --quality --sample 8 --moves`).
-//! - `czech-2007-17.pdn`: game 17 of `shared/corpora/czech-championship-2007-102games.pdn`
+//! - `czech-2007-17.pdn`: game 17 of `tests/fixtures/corpora/czech-championship-2007-102games.pdn`
 //!   (Czech rules), whose 12. c3-d4 the confirmation at depth 14 calls a blunder from depth
 //!   12 on only, and every deep reference a mistake or less (2,000,000 nodes a position: a
 //!   drop of 0.21; 4,000,000: 0.28; judged move by move at 2,000,000: 0.14).
@@ -876,7 +876,7 @@ fn only_the_analysed_variants_tables_are_used_and_named() {
 #[test]
 fn skipped_games_of_a_wrong_variant_guess_are_named_with_the_variant_that_fits() {
     let russian = format!(
-        "{}/../../shared/corpora/russian-ussr-championship-x-153games.pdn",
+        "{}/fixtures/corpora/russian-ussr-championship-x-153games.pdn",
         env!("CARGO_MANIFEST_DIR")
     );
     let run = |extra: &[&str]| {

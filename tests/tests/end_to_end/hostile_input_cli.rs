@@ -467,7 +467,7 @@ fn what_people_write_is_accepted_with_a_warning() {
 }
 
 fn real_archive(name: &str) -> String {
-    format!("{}/../../shared/corpora/{name}", env!("CARGO_MANIFEST_DIR"))
+    format!("{}/fixtures/corpora/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
 /// The lines of `stderr` that say a file was read in a legacy encoding.

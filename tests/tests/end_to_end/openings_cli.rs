@@ -329,9 +329,17 @@ fn merge_refuses_a_part_cut_short_repeated_overflowing_or_not_adding_up() {
         .unwrap();
     // Before: exit 0, the counts wrapped.
     assert_eq!(output.status.code(), Some(2));
-    assert_eq!(
-        String::from_utf8_lossy(&output.stderr).trim_end(),
-        "drafti: part 2: the counts of the all row overflow when added to the other parts'"
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.starts_with(
+            "drafti: part 2: the counts of the all row overflow when added to the other parts' \
+             (part 1 is "
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("part 2 is ") && stderr.contains("huge2.json"),
+        "{stderr}"
     );
     let mut repeated = rows.to_vec();
     repeated.push(rows[rows.len() - 1]);
@@ -427,4 +435,60 @@ fn discover_lists_unnamed_lines_with_book_rows() {
         0,
     );
     assert!(json_rows(&out).iter().all(|c| c["depth"] != 5));
+}
+
+#[test]
+fn merge_refuses_shards_of_an_archive_that_changed_between_the_runs() {
+    let dir = std::env::temp_dir().join(format!("drafti-openings-grown-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = std::fs::read_to_string(fixture("random300.pdn")).unwrap();
+    let starts: Vec<usize> = text.match_indices("[Event").map(|(i, _)| i).collect();
+    let first = |n: usize| &text[..starts[n]];
+    // Shards 1 and 3 of the archive at 60 games, shard 2 of it once grown to 69.
+    let archive = dir.join("club.pdn");
+    let archive_name = archive.to_string_lossy().into_owned();
+    let part = |k: u32| {
+        let path = dir.join(format!("part{k}.json"));
+        let shard = format!("{k}/3");
+        std::fs::write(
+            &path,
+            openings(&[&archive_name, "--json", "--shard", &shard], 0),
+        )
+        .unwrap();
+        path.to_string_lossy().into_owned()
+    };
+    std::fs::write(&archive, first(60)).unwrap();
+    let (p1, p3) = (part(1), part(3));
+    std::fs::write(&archive, first(69)).unwrap();
+    let p2 = part(2);
+    let output = drafti()
+        .args(["openings", "merge", &p1, &p2, &p3])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    // Before: "63 games", exit 0.
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("part 2 read ") && stderr.contains("(69 games, "),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("part 1 ") && stderr.contains("(60 games, "),
+        "{stderr}"
+    );
+    assert!(stderr.contains(&format!("part 2 is {p2}")), "{stderr}");
+    // The same archive, edited without changing its number of games, is another archive too.
+    std::fs::write(&archive, first(60).replacen("0-1", "1-0", 1)).unwrap();
+    let p2 = part(2);
+    let output = drafti()
+        .args(["openings", "merge", &p1, &p2, &p3])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("CRC-32"));
+    // The shards of the one archive still add up.
+    std::fs::write(&archive, first(60)).unwrap();
+    let p2 = part(2);
+    openings(&["merge", &p1, &p2, &p3], 0);
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -736,3 +736,20 @@ fn a_write_error_in_the_platform_formats_is_reported_with_exit_code_2() {
         );
     }
 }
+
+#[test]
+fn the_text_shows_terminal_escapes_of_the_source_game_visibly() {
+    // The constructed shot, its players named with escape sequences (the report's defect,
+    // in the puzzles' text too).
+    let pdn = std::fs::read_to_string(format!("{}/{CONSTRUCTED}", env!("CARGO_MANIFEST_DIR")))
+        .unwrap()
+        .replacen("[White \"Asha\"]", "[White \"Asha\u{1b}[2J\"]", 1);
+    let output = drafti()
+        .args(["puzzles", "--nodes", "2000", "-"])
+        .write_stdin(pdn)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(stdout.contains("(Asha\\x1b[2J - Baraka)"), "{stdout}");
+    assert!(!stdout.contains('\u{1b}'), "{stdout:?}");
+}

@@ -4,11 +4,15 @@
 //! and by key presses, and the board in the rendered DOM is checked square by square (the
 //! piece drawn on each square, and where the square is drawn) against the rules core's
 //! position at that ply. The page must load with no request leaving it and no script error.
+//! What is drawn is checked too, in the pixels of a screenshot at a desktop's and a phone's
+//! width: each square of the board shows the piece the rules core has there (a white or
+//! black man or king, or none), and the light squares show nothing. And the page's fixed
+//! "↑ games" button covers no table cell wherever the page is scrolled.
 #![cfg(unix)]
 
 use drafti_archive::replay::{replay, ReplayOptions, ReplayedGame};
-use drafti_rules::{Color, Square};
-use drafti_tests::browser::{file_url, Browser};
+use drafti_rules::{Color, Position, Square};
+use drafti_tests::browser::{file_url, Browser, Screenshot};
 use drafti_tests::drafti;
 use serde_json::Value;
 
@@ -336,4 +340,317 @@ fn a_biggest_blunder_link_opens_with_its_board_in_view() {
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The HTML report of [`SMALL`] (`--html`, one page) in a fresh folder named after `name`.
+fn small_report(name: &str) -> std::path::PathBuf {
+    let dir = drafti_tests::temp_dir(name);
+    let page = dir.join("report.html");
+    let output = drafti()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["report", SMALL, "--nodes", "400", "--html"])
+        .arg(&page)
+        .output()
+        .expect("drafti runs");
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    page
+}
+
+/// Waits `n` frames of the page (its scroll handlers and drawing run meanwhile).
+fn frames(browser: &mut Browser, n: u32) {
+    browser
+        .eval(&format!(
+            "new Promise(function (r) {{ var n = {n}; (function f() {{ if (n--) requestAnimationFrame(f); else r(); }})(); }})"
+        ))
+        .unwrap();
+}
+
+/// How a pixel reads, by its relative luminance: a white piece (0.93 for the page's
+/// colours), a light square (0.71; and a black king's crown, 0.64), a dark square even when
+/// tinted for a move (0.18 to 0.41), or a black piece (0.02; and a white king's crown, 0.03).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Tone {
+    White,
+    Light,
+    Brown,
+    Dark,
+}
+
+fn tone(rgb: [u8; 3]) -> Tone {
+    let l = luminance(&format!("rgb({}, {}, {})", rgb[0], rgb[1], rgb[2]));
+    match l {
+        l if l > 0.8 => Tone::White,
+        l if l >= 0.55 => Tone::Light,
+        l if l >= 0.08 => Tone::Brown,
+        _ => Tone::Dark,
+    }
+}
+
+/// The tone most of `points` (CSS pixels of the viewport) have, if at least `least` of them
+/// have it; else all the tones seen, for the failure message.
+fn dominant(shot: &Screenshot, points: &[(f64, f64)], least: usize) -> Result<Tone, String> {
+    let tones: Vec<Tone> = points
+        .iter()
+        .map(|&(x, y)| tone(shot.at(x, y).expect("a point on the screen")))
+        .collect();
+    for candidate in [Tone::White, Tone::Light, Tone::Brown, Tone::Dark] {
+        if tones.iter().filter(|&&t| t == candidate).count() >= least {
+            return Ok(candidate);
+        }
+    }
+    Err(format!("{tones:?}"))
+}
+
+/// `count` points on the circle of radius `r` around (`x`, `y`).
+fn ring(x: f64, y: f64, r: f64, count: usize) -> Vec<(f64, f64)> {
+    (0..count)
+        .map(|k| {
+            let a = std::f64::consts::TAU * k as f64 / count as f64;
+            (x + r * a.cos(), y + r * a.sin())
+        })
+        .collect()
+}
+
+/// What the pixels of the square of `size` CSS pixels centred at (`x`, `y`) show: `wm`,
+/// `wk`, `bm`, `bk` or `` (nothing), or what is unclear. A piece is a disc of radius 0.4
+/// square in its colour, an inner ring at 0.27, and a king's crown in the middle in the
+/// other side's colour: the body is read on a ring at 0.33 (between the two outlines), the
+/// middle on five points inside the crown.
+fn drawn_piece(shot: &Screenshot, x: f64, y: f64, size: f64) -> String {
+    let body = dominant(shot, &ring(x, y, 0.33 * size, 12), 10);
+    let d = 0.05 * size;
+    let middle = dominant(
+        shot,
+        &[
+            (x, y),
+            (x, y + d),
+            (x, y - d),
+            (x + d, y + d),
+            (x - d, y + d),
+        ],
+        4,
+    );
+    match (body, middle) {
+        (Ok(Tone::White), Ok(Tone::White)) => "wm".into(),
+        (Ok(Tone::White), Ok(Tone::Dark)) => "wk".into(),
+        (Ok(Tone::Dark), Ok(Tone::Dark)) => "bm".into(),
+        (Ok(Tone::Dark), Ok(Tone::Light | Tone::White)) => "bk".into(),
+        (Ok(Tone::Brown), Ok(Tone::Brown)) => String::new(),
+        (body, middle) => format!("unclear: body {body:?}, middle {middle:?}"),
+    }
+}
+
+fn piece_class(pos: &Position, sq: Square) -> &'static str {
+    match pos.piece_at(sq) {
+        None => "",
+        Some(p) => match (p.color, p.king) {
+            (Color::White, false) => "wm",
+            (Color::White, true) => "wk",
+            (Color::Black, false) => "bm",
+            (Color::Black, true) => "bk",
+        },
+    }
+}
+
+/// The board of game `id` on the screen: its ply, its box and each dark square's (name,
+/// left, top, width, height), in CSS pixels of the viewport.
+const BOXES: &str = r#"(function (id) {
+  var a = document.getElementById(id), svg = a.querySelector('svg.vb'), b = svg.getBoundingClientRect();
+  return JSON.stringify({
+    ply: +a.getAttribute('data-ply'), height: innerHeight, width: innerWidth,
+    board: [b.left, b.top, b.width, b.height],
+    squares: Array.prototype.map.call(svg.querySelectorAll('[data-sq]'), function (g) {
+      var r = g.querySelector('rect.dk').getBoundingClientRect();
+      return [g.getAttribute('data-sq'), r.left, r.top, r.width, r.height];
+    })
+  });
+})"#;
+
+/// Reads the board of game `id` from a screenshot and checks it square by square against
+/// `pos`: each dark square shows the piece the rules core has there and nothing else, and
+/// every light square is plain (nothing drawn over it from a neighbour).
+fn assert_drawn(browser: &mut Browser, id: &str, ply: usize, pos: &Position, at: &str) {
+    // The arrows (the best move, the move played) cross the pieces on purpose: out of the way.
+    browser
+        .eval(&format!(
+            "(function () {{ var svg = document.querySelector('#{id} svg.vb'); \
+             svg.querySelector('.ar').style.display = 'none'; \
+             svg.scrollIntoView({{block: 'nearest'}}); }})()"
+        ))
+        .unwrap();
+    frames(browser, 3);
+    let seen: Value = serde_json::from_str(
+        browser
+            .eval(&format!("{BOXES}('{id}')"))
+            .unwrap()
+            .as_str()
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(seen["ply"], ply, "{at}: {seen}");
+    let board: Vec<f64> = seen["board"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect();
+    let (left, top, width, height) = (board[0], board[1], board[2], board[3]);
+    assert!(
+        left >= 0.0
+            && top >= 0.0
+            && left + width <= seen["width"].as_f64().unwrap()
+            && top + height <= seen["height"].as_f64().unwrap(),
+        "{at}: the board is not all on the screen: {seen}"
+    );
+    let shot = browser.screenshot().unwrap();
+    let squares = seen["squares"].as_array().unwrap();
+    assert_eq!(squares.len(), 32, "{at}: {seen}");
+    let mut dark_cells = Vec::new();
+    let mut wrong = Vec::new();
+    for cell in squares {
+        let name = cell[0].as_str().unwrap();
+        let sq: Square = name.parse().unwrap();
+        let [l, t, w, h] = [1, 2, 3, 4].map(|i| cell[i].as_f64().unwrap());
+        let (x, y) = (l + w / 2.0, t + h / 2.0);
+        dark_cells.push((
+            ((x - left) / width * 8.0) as usize,
+            ((y - top) / height * 8.0) as usize,
+        ));
+        let drawn = drawn_piece(&shot, x, y, w);
+        let expected = piece_class(pos, sq);
+        if drawn != expected {
+            wrong.push(format!(
+                "{name}: drawn {drawn:?}, the rules core has {expected:?}"
+            ));
+        }
+    }
+    let size = width / 8.0;
+    for column in 0..8 {
+        for row in 0..8 {
+            if dark_cells.contains(&(column, row)) {
+                continue;
+            }
+            let x = left + (column as f64 + 0.5) * size;
+            let y = top + (row as f64 + 0.5) * size;
+            let mut points = ring(x, y, 0.33 * size, 12);
+            points.extend(ring(x, y, 0.15 * size, 6));
+            points.push((x, y));
+            match dominant(&shot, &points, points.len()) {
+                Ok(Tone::Light) => {}
+                other => wrong.push(format!(
+                    "the light square at column {column}, row {row} is not plain: {other:?}"
+                )),
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{at}: the board drawn is not the position:\n{}",
+        wrong.join("\n")
+    );
+}
+
+/// Every kind of piece as the reader sees it: a screenshot of boards that hold white and
+/// black men and kings, read square by square (desktop and phone widths, the phone at two
+/// device pixels to a CSS pixel).
+#[test]
+fn the_boards_drawn_show_each_piece_as_its_kind() {
+    let page = small_report("report-pixels");
+    let games = games();
+    // The first board (games 1-4, the valid ones) with each kind of piece on it.
+    let mut boards: Vec<(usize, usize)> = Vec::new();
+    for kind in ["wm", "wk", "bm", "bk"] {
+        let found = games[..4].iter().enumerate().find_map(|(g, game)| {
+            game.positions
+                .iter()
+                .position(|pos| Square::ALL.iter().any(|&s| piece_class(pos, s) == kind))
+                .map(|ply| (g, ply))
+        });
+        let found = found.unwrap_or_else(|| panic!("no board of {SMALL} has a {kind}"));
+        if !boards.contains(&found) {
+            boards.push(found);
+        }
+    }
+    // And the last board of each game, kings and all.
+    for (g, game) in games[..4].iter().enumerate() {
+        boards.push((g, game.positions.len() - 1));
+    }
+    let url = file_url(&page);
+    for (width, height, mobile) in [(1100, 900, false), (390, 844, true)] {
+        let mut browser = Browser::launch(width, height, mobile).unwrap_or_else(|e| {
+            panic!("headless Chromium is needed for this test and could not start: {e}")
+        });
+        for &(g, ply) in &boards {
+            let id = format!("g1-{}", g + 1);
+            browser.navigate("about:blank").unwrap();
+            browser.navigate(&format!("{url}#{id}-p{ply}")).unwrap();
+            frames(&mut browser, 20);
+            let at = format!("{id} ply {ply} at {width}x{height}");
+            assert_drawn(&mut browser, &id, ply, &games[g].positions[ply], &at);
+        }
+    }
+    let _ = std::fs::remove_dir_all(page.parent().unwrap());
+}
+
+/// Where the "↑ games" button is, whether it shows, and the text of every table cell under
+/// it.
+const UP_OVER: &str = r#"(function () {
+  var up = document.querySelector('a.up'), s = getComputedStyle(up), r = up.getBoundingClientRect();
+  var shown = s.display !== 'none' && s.visibility !== 'hidden' && +s.opacity > 0 && r.width > 0;
+  var under = [];
+  if (shown) Array.prototype.forEach.call(document.querySelectorAll('td, th'), function (c) {
+    var b = c.getBoundingClientRect();
+    if (b.width && b.height && b.left < r.right && b.right > r.left && b.top < r.bottom && b.bottom > r.top)
+      under.push(c.textContent.trim().slice(0, 40));
+  });
+  return JSON.stringify({ shown: shown, under: under, y: scrollY,
+    end: document.documentElement.scrollHeight - innerHeight });
+})()"#;
+
+/// The fixed "↑ games" button covers no cell of the summary's tables, wherever the page is
+/// scrolled (phone and desktop widths), and it is there among the games, where it is needed.
+#[test]
+fn the_games_button_covers_no_table_cell() {
+    let page = small_report("report-up");
+    let url = file_url(&page);
+    for (width, height, mobile) in [(390, 844, true), (1100, 700, false)] {
+        let mut browser = Browser::launch(width, height, mobile).unwrap_or_else(|e| {
+            panic!("headless Chromium is needed for this test and could not start: {e}")
+        });
+        browser.navigate(&url).unwrap();
+        frames(&mut browser, 5);
+        let (mut y, mut shown_among_games) = (0, 0);
+        loop {
+            browser.eval(&format!("window.scrollTo(0, {y})")).unwrap();
+            frames(&mut browser, 3);
+            let seen: Value =
+                serde_json::from_str(browser.eval(UP_OVER).unwrap().as_str().unwrap()).unwrap();
+            let under = seen["under"].as_array().unwrap();
+            assert!(
+                under.is_empty(),
+                "at {width}x{height}, scrolled to {}: the button covers the cells {under:?}",
+                seen["y"]
+            );
+            let among_games: bool = browser
+                .eval(&format!(
+                    "document.querySelector('article.game').getBoundingClientRect().top < {}",
+                    height / 2
+                ))
+                .unwrap()
+                .as_bool()
+                .unwrap();
+            if among_games && seen["shown"] == true {
+                shown_among_games += 1;
+            }
+            if seen["y"].as_f64().unwrap() >= seen["end"].as_f64().unwrap() {
+                break;
+            }
+            y += height / 4;
+        }
+        assert!(
+            shown_among_games > 0,
+            "at {width}x{height}: the button never shows among the games"
+        );
+    }
+    let _ = std::fs::remove_dir_all(page.parent().unwrap());
 }

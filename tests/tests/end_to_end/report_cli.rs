@@ -369,7 +369,7 @@ fn no_input_reports_on_the_bundled_corpus() {
     }
 }
 
-/// Game 44 of the 1950 USSR championship (`shared/corpora`, copied byte for byte): the
+/// Game 44 of the 1950 USSR championship (`tests/fixtures/corpora`, copied byte for byte): the
 /// report's pass calls 20... c7-d6 a blunder ("57% -> 28%"), where `drafti analyze` and a
 /// depth-24 search call it the best move.
 const USSR_44: &str = "fixtures/report/ussr-1950-game-44.pdn";
@@ -398,4 +398,26 @@ fn a_blunder_that_does_not_hold_up_is_not_listed() {
         "{section}"
     );
     assert!(!section.contains("c7-d6"), "{section}");
+}
+
+#[test]
+fn players_named_with_terminal_escapes_are_shown_not_obeyed() {
+    // A name that clears the screen and rings the bell, and an invalid game whose label
+    // carries one too: the text summary shows the codes as every other command does.
+    let pdn =
+        "[White \"Ann\u{1b}[2J\"]\n[Black \"Bob\u{7}\"]\n1. c3-d4 f6-e5 2. d4xf6 g7xe5 1-0\n\n\
+               [White \"Eve\u{1b}]0;owned\u{7}\"]\n[Black \"Kim\"]\n1. c3-d4 c3-d4 1-0\n";
+    let output = drafti()
+        .args(["report", "--nodes", "50", "-"])
+        .write_stdin(pdn)
+        .output()
+        .expect("drafti runs");
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(output.status.code(), Some(1), "one game is invalid");
+    assert!(
+        !stdout.contains(['\u{1b}', '\u{7}']),
+        "raw control characters in the summary:\n{stdout:?}"
+    );
+    assert!(stdout.contains("Ann\\x1b[2J"), "{stdout}");
+    assert!(stdout.contains("Bob\\x07"), "{stdout}");
 }

@@ -13,11 +13,14 @@
 //! - `CPUS` above every node's CPUs is refused before anything is submitted.
 //!
 //! The cluster is the one that answers: `bash scripts/local-slurm.sh start` (in the README's
-//! test command) starts a single-node one as root. Where none answers the test skips, saying
-//! so. The jobs are followed with `squeue` (not `sbatch --wait`, which polls at 2, 8 and 32 s):
+//! test command) starts a single-node one as root and, when it leaves one that answers, says
+//! so in `$DRAFTI_SLURM_DIR/cluster` with the config the tools read (`SLURM_CONF`: its own
+//! when the machine's /etc/slurm/slurm.conf names a controller that is down). The test then
+//! uses that config and fails if the cluster does not answer; without that file, where none
+//! answers, it skips, saying so. The jobs are followed with `squeue` (not `sbatch --wait`, which polls at 2, 8 and 32 s):
 //! about 12 s on two busy cores.
 //!
-//! The archive is games 1-30 of `shared/corpora/russian-ussr-championship-x-153games.pdn` (no
+//! The archive is games 1-30 of `tests/fixtures/corpora/russian-ussr-championship-x-153games.pdn` (no
 //! GameType tag: Russian only with `--variant russian`; read as Tanzanian, 29 of them are
 //! invalid), line ends LF, with one move of game 8 changed to an illegal one (`12. h2-h3`):
 //! game 8 is in shard 2 of 3.
@@ -25,6 +28,7 @@
 use drafti_tests::{drafti_command, drafti_path, isolate};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 const ARCHIVE: &str = "ussr-x-1-30.pdn";
@@ -56,9 +60,44 @@ fn recipe(readme: &str, name: &str) -> String {
     format!("{}\n", &rest[start..start + len])
 }
 
+/// The file in which `scripts/local-slurm.sh start` says that it left a cluster answering.
+fn cluster_file() -> PathBuf {
+    std::env::var_os("DRAFTI_SLURM_DIR")
+        .map_or_else(|| PathBuf::from("/var/tmp/drafti-slurm"), PathBuf::from)
+        .join("cluster")
+}
+
+/// What `scripts/local-slurm.sh start` left: `None` when it did not say that a cluster
+/// answers, else the config the Slurm tools are to read (`Some(None)`: their default).
+fn started_cluster() -> Option<Option<PathBuf>> {
+    let text = std::fs::read_to_string(cluster_file()).ok()?;
+    let conf = text
+        .lines()
+        .find_map(|l| l.strip_prefix("SLURM_CONF="))?
+        .trim();
+    Some((!conf.is_empty()).then(|| PathBuf::from(conf)))
+}
+
+/// A Slurm tool (or a script that runs them) reading the cluster's config: `SLURM_CONF` as
+/// set, else the one `scripts/local-slurm.sh start` named.
+fn slurm(program: &str) -> Command {
+    static CONF: OnceLock<Option<PathBuf>> = OnceLock::new();
+    let conf = CONF.get_or_init(|| {
+        if std::env::var_os("SLURM_CONF").is_some() {
+            return None;
+        }
+        started_cluster().flatten()
+    });
+    let mut command = Command::new(program);
+    if let Some(conf) = conf {
+        command.env("SLURM_CONF", conf);
+    }
+    command
+}
+
 /// `Some(reason)` when no Slurm cluster answers here.
 fn no_cluster() -> Option<String> {
-    match Command::new("sinfo")
+    match slurm("sinfo")
         .args(["--noheader", "--responding", "--format=%t"])
         .output()
     {
@@ -81,7 +120,7 @@ fn no_cluster() -> Option<String> {
 
 /// The most CPUs of a node (what the recipes check `CPUS` against).
 fn most_cpus() -> usize {
-    let out = run_ok(Command::new("sinfo").args(["--Node", "--noheader", "--format=%c"]));
+    let out = run_ok(slurm("sinfo").args(["--Node", "--noheader", "--format=%c"]));
     String::from_utf8_lossy(&out.stdout)
         .split_whitespace()
         .map(|c| c.parse::<usize>().expect("sinfo %c is a number"))
@@ -161,7 +200,7 @@ impl Work {
             self.dir.join("bin").display(),
             std::env::var("PATH").unwrap_or_default()
         );
-        let mut command = Command::new("bash");
+        let mut command = slurm("bash");
         command
             .arg(script)
             .current_dir(&self.dir)
@@ -200,7 +239,7 @@ impl Work {
         let jobs = self.jobs.borrow().join(",");
         let start = Instant::now();
         loop {
-            let out = Command::new("squeue")
+            let out = slurm("squeue")
                 .args(["--noheader", "--format=%i %T %r", "--jobs", &jobs])
                 .output()
                 .expect("squeue runs");
@@ -260,7 +299,7 @@ impl Work {
 
     /// `scontrol show job ID`.
     fn show(&self, id: &str) -> String {
-        let out = run_ok(Command::new("scontrol").args(["show", "job", id]));
+        let out = run_ok(slurm("scontrol").args(["show", "job", id]));
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 }
@@ -269,7 +308,7 @@ impl Drop for Work {
     fn drop(&mut self) {
         let jobs = self.jobs.borrow();
         if !jobs.is_empty() {
-            let _ = Command::new("scancel").args(jobs.iter()).output();
+            let _ = slurm("scancel").args(jobs.iter()).output();
         }
         if !std::thread::panicking() {
             let _ = std::fs::remove_dir_all(&self.dir);
@@ -309,6 +348,14 @@ fn same(what: &str, merged: &[u8], direct: &[u8]) {
 #[test]
 fn the_readme_recipes_run_on_a_real_slurm_cluster() {
     if let Some(reason) = no_cluster() {
+        // The README's test command started (or found) a cluster: it must answer.
+        assert!(
+            started_cluster().is_none(),
+            "`bash scripts/local-slurm.sh start` left a Slurm cluster answering ({} says so), \
+             but none answers now: {reason}; `bash scripts/local-slurm.sh status` tells what \
+             runs, and `start` starts it again",
+            cluster_file().display()
+        );
         eprintln!(
             "skipped: no Slurm cluster answers here: {reason}; `bash scripts/local-slurm.sh start` \
              (as root) starts a single-node one"
@@ -366,9 +413,9 @@ fn the_readme_recipes_run_on_a_real_slurm_cluster() {
     let (code, err, held) = work.submit("analyze.sh", "cancelled", &[], true);
     assert_eq!(code, 0, "{err}");
     let [array, report] = [&held[0], &held[1]];
-    run_ok(Command::new("scancel").arg(format!("{array}_{INVALID_SHARD}")));
-    run_ok(Command::new("scontrol").args(["release", array]));
-    run_ok(Command::new("scontrol").args(["release", report]));
+    run_ok(slurm("scancel").arg(format!("{array}_{INVALID_SHARD}")));
+    run_ok(slurm("scontrol").args(["release", array]));
+    run_ok(slurm("scontrol").args(["release", report]));
 
     // Meanwhile, the direct runs.
     let (code, report_txt) = work.direct(&[

@@ -461,3 +461,7 @@ fn the_variant_can_be_given() {
 
 /// The championship formats: groups, groups+knockout, Swiss.
 mod formats;
+
+/// Round robins and Swiss events recognised from their pairings; the groups file's names
+/// checked against the games; the CSV safe for spreadsheets.
+mod recognised;

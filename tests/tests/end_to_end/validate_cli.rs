@@ -1,5 +1,5 @@
 //! End-to-end tests of `drafti validate`: the fixtures in `tests/fixtures/validate/`, the bad
-//! records of `corpus/bad/`, and the real archives in `../shared/corpora/`.
+//! records of `corpus/bad/`, and the real archives in `tests/fixtures/corpora/`.
 
 use drafti_tests::drafti;
 use serde_json::Value;
@@ -14,7 +14,7 @@ fn bad(name: &str) -> String {
 }
 
 fn corpus(name: &str) -> String {
-    format!("{}/../../shared/corpora/{name}", env!("CARGO_MANIFEST_DIR"))
+    format!("{}/fixtures/corpora/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
 struct Run {

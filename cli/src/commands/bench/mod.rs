@@ -5,7 +5,7 @@
 //! The criterion benchmarks (`cargo bench`) measure the same parts in more detail; this one
 //! needs no source tree and runs in a few seconds.
 
-use crate::args::jobs;
+use crate::args::{JobsArg, JsonArg};
 use crate::error::{report_written, CliError, CommandResult};
 use crate::runner::worker_pool;
 use drafti_analysis::bench::{hot_paths, BenchError, Measurement};
@@ -22,12 +22,11 @@ pub struct Args {
     /// of a second.
     #[arg(long)]
     quick: bool,
-    /// JSON Lines: one object per measurement.
-    #[arg(long)]
-    json: bool,
-    /// Worker threads for the parallel replay (default: one per core).
-    #[arg(long, short = 'j', default_value_t = 0, value_parser = crate::args::parse_jobs)]
-    jobs: usize,
+    #[command(flatten)]
+    json: JsonArg,
+    // For the parallel replay and the quality benchmark.
+    #[command(flatten)]
+    jobs: JobsArg,
     /// Instead: the analysis quality benchmark on the real master games of --corpora: the
     /// verdicts of `drafti analyze` (at --depth/--nodes, default its default) against a
     /// reference that searches every position alone (or each game as one sequence) at
@@ -73,13 +72,13 @@ pub(crate) fn bench_error(e: BenchError) -> CliError {
 }
 
 pub fn run(args: Args) -> CommandResult {
+    let (jobs, json) = (args.jobs.threads(), args.json.json);
     if args.quality {
-        return quality(&args.quality_args, jobs(args.jobs), args.json);
+        return quality(&args.quality_args, jobs, json);
     }
-    let jobs = jobs(args.jobs);
     let pool = worker_pool(jobs, "bench")?;
     let mut out = io::stdout().lock();
-    if !args.json {
+    if !json {
         report_written(writeln!(
             out,
             "drafti bench{}: one thread unless said ({jobs} for the parallel validation)",
@@ -87,7 +86,7 @@ pub fn run(args: Args) -> CommandResult {
         ))?;
     }
     hot_paths(args.quick, &pool, jobs, &mut |m| {
-        write_measurement(&mut out, &m, args.json)
+        write_measurement(&mut out, &m, json)
     })
     .map_err(bench_error)?;
     Ok(ExitCode::SUCCESS)

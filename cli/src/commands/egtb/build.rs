@@ -2,7 +2,6 @@
 //! a line per table and a bar.
 
 use super::{root, BuildArgs};
-use crate::args::jobs;
 use crate::error::{report_written, CliError, CommandResult};
 use crate::progress::Progress;
 use crate::runner::worker_pool;
@@ -42,7 +41,7 @@ impl Lines {
 
 pub(super) fn build(args: BuildArgs) -> CommandResult {
     let root = root(&args.dir)?;
-    let threads = jobs(args.jobs);
+    let threads = args.jobs.threads();
     let (targets, what) = match args.pieces {
         Some(n) => (Signature::all_up_to(n), format!("of at most {n} pieces")),
         None => {
@@ -51,7 +50,7 @@ pub(super) fn build(args: BuildArgs) -> CommandResult {
         }
     };
     let mut plans = Vec::new();
-    for &variant in &args.variant.0 {
+    for &variant in &args.variant.variants.0 {
         let plan =
             egtb::plan(&root, variant, &targets).map_err(|e| CliError::new(e.to_string()))?;
         if plan.new_positions > CONFIRM_POSITIONS && !args.yes {

@@ -10,10 +10,10 @@ mod build;
 mod probe;
 mod tables;
 
-use crate::args::parse_fen;
+use crate::args::{JobsArg, JsonArg, KingCountArg, NotationArg, PositionArgs, VariantsArg};
 use crate::error::{CliError, CommandResult};
 use drafti_engine::egtb::{self, EgtbError, Signature, Tables};
-use drafti_rules::{Position, Variant};
+use drafti_rules::Variant;
 use std::path::{Path, PathBuf};
 
 #[derive(clap::Args)]
@@ -44,9 +44,8 @@ struct DirArg {
 
 #[derive(clap::Args)]
 struct BuildArgs {
-    /// Rules: tz (default), czech, russian, or all three.
-    #[arg(long, default_value = "tz", value_parser = parse_variants)]
-    variant: VariantSet,
+    #[command(flatten)]
+    variant: VariantsArg,
     /// The most pieces (both sides together) of a table.
     #[arg(long, value_parser = clap::value_parser!(u32).range(2..=egtb::MAX_PIECES as i64),
           required_unless_present = "signature")]
@@ -56,9 +55,8 @@ struct BuildArgs {
     signature: Vec<Signature>,
     #[command(flatten)]
     dir: DirArg,
-    /// Worker threads (default: one per core).
-    #[arg(long, short = 'j', default_value_t = 0, value_parser = crate::args::parse_jobs)]
-    jobs: usize,
+    #[command(flatten)]
+    jobs: JobsArg,
     /// Start a build of more than 10 billion new positions (7 pieces and up: hours, and tens
     /// of gigabytes); without it such a build prints its estimate and stops.
     #[arg(long)]
@@ -67,66 +65,42 @@ struct BuildArgs {
 
 #[derive(clap::Args)]
 struct ProbeArgs {
-    /// The position (FEN, numeric or algebraic squares).
-    #[arg(long, value_parser = parse_fen)]
-    fen: Position,
-    /// Rules: tz (default), czech or russian.
-    #[arg(long, default_value = "tz", value_parser = crate::args::parse_variant)]
-    variant: Variant,
-    /// Moves the lone king has already made under draw law 2 (three kings against one).
-    #[arg(long, value_name = "N")]
-    king_count: Option<u32>,
+    #[command(flatten)]
+    position: PositionArgs,
+    #[command(flatten)]
+    king_count: KingCountArg,
     #[command(flatten)]
     dir: DirArg,
-    /// One JSON object.
-    #[arg(long)]
-    json: bool,
-    /// Square numbers (1-32) instead of algebraic names.
-    #[arg(long)]
-    numeric: bool,
+    #[command(flatten)]
+    json: JsonArg,
+    #[command(flatten)]
+    numeric: NotationArg,
 }
 
 #[derive(clap::Args)]
 struct VerifyArgs {
-    /// Rules: tz (default), czech, russian, or all three.
-    #[arg(long, default_value = "tz", value_parser = parse_variants)]
-    variant: VariantSet,
+    #[command(flatten)]
+    variant: VariantsArg,
     #[command(flatten)]
     dir: DirArg,
-    /// Worker threads (default: one per core).
-    #[arg(long, short = 'j', default_value_t = 0, value_parser = crate::args::parse_jobs)]
-    jobs: usize,
+    #[command(flatten)]
+    jobs: JobsArg,
 }
 
 #[derive(clap::Args)]
 struct InfoArgs {
-    /// Rules: tz (default), czech, russian, or all three.
-    #[arg(long, default_value = "tz", value_parser = parse_variants)]
-    variant: VariantSet,
+    #[command(flatten)]
+    variant: VariantsArg,
     #[command(flatten)]
     dir: DirArg,
-    /// JSON Lines: one object per table.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    json: JsonArg,
 }
-
-#[derive(Clone)]
-struct VariantSet(Vec<Variant>);
 
 fn parse_signature(text: &str) -> Result<Signature, String> {
     Signature::from_name(text).ok_or_else(|| {
         format!("'{text}' is no signature (e.g. KKMvK: the side to move's kings and men, v, the other side's)")
     })
-}
-
-fn parse_variants(text: &str) -> Result<VariantSet, String> {
-    if text.eq_ignore_ascii_case("all") {
-        return Ok(VariantSet(Variant::ALL.to_vec()));
-    }
-    text.split(',')
-        .map(|v| v.parse::<Variant>().map_err(|e| e.to_string()))
-        .collect::<Result<_, _>>()
-        .map(VariantSet)
 }
 
 fn root(dir: &DirArg) -> Result<PathBuf, CliError> {

@@ -54,17 +54,19 @@ fn result_word(v: Value) -> &'static str {
 }
 
 pub(super) fn probe(args: ProbeArgs) -> CommandResult {
-    let tables = open(&args.dir, args.variant)?;
-    let pos = args.fen;
+    let tables = open(&args.dir, args.position.variant())?;
+    let pos = args.position.position();
     // A table missing after a move is an error naming it, never "the game is over".
-    let report = tables.report(&pos, args.king_count).map_err(|e| match e {
-        EgtbError::MissingTable(s) => CliError::new(format!(
-            "cannot probe {}: the table {s} is needed but missing ({})",
-            pos.to_fen(),
-            tables.dir().join(egtb::file_name(s)).display()
-        )),
-        e => CliError::new(format!("cannot probe {}: {e}", pos.to_fen())),
-    })?;
+    let report = tables
+        .report(&pos, args.king_count.king_count)
+        .map_err(|e| match e {
+            EgtbError::MissingTable(s) => CliError::new(format!(
+                "cannot probe {}: the table {s} is needed but missing ({})",
+                pos.to_fen(),
+                tables.dir().join(egtb::file_name(s)).display()
+            )),
+            e => CliError::new(format!("cannot probe {}: {e}", pos.to_fen())),
+        })?;
     let Some(egtb::ProbeReport {
         signature: sig,
         value,
@@ -81,23 +83,23 @@ pub(super) fn probe(args: ProbeArgs) -> CommandResult {
             tables.max_pieces()
         )));
     };
-    let variant = args.variant;
+    let variant = args.position.variant();
     let names = |mv: &drafti_rules::Move| {
-        pos.line_notation(variant, std::slice::from_ref(mv), args.numeric)
+        pos.line_notation(variant, std::slice::from_ref(mv), args.numeric.numeric)
             .remove(0)
     };
-    let line_text = pos.line_notation(variant, &line, args.numeric);
+    let line_text = pos.line_notation(variant, &line, args.numeric.numeric);
     let side = pos.turn();
     // The claim is the best option when no move is as good.
     let claim_best = claim.filter(|c| moves.first().is_none_or(|(_, v)| c.rank() > v.rank()));
     let mut out = io::stdout().lock();
-    if args.json {
+    if args.json.json {
         let json = ProbeJson {
             fen: pos.to_fen(),
             variant: variant.name().into(),
             tables: tables.dir().display().to_string(),
             signature: sig.name(),
-            king_count: args.king_count,
+            king_count: args.king_count.king_count,
             value: value.to_string(),
             result: result_word(value),
             distance: value.distance(),

@@ -3,7 +3,6 @@
 
 use super::build::mb;
 use super::{open, InfoArgs, VerifyArgs};
-use crate::args::jobs;
 use crate::error::{report_written, CommandResult};
 use crate::progress::Progress;
 use crate::runner::worker_pool;
@@ -16,9 +15,9 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 pub(super) fn verify(args: VerifyArgs) -> CommandResult {
-    let pool = worker_pool(jobs(args.jobs), "egtb")?;
+    let pool = worker_pool(args.jobs.threads(), "egtb")?;
     let mut all_ok = true;
-    for &variant in &args.variant.0 {
+    for &variant in &args.variant.variants.0 {
         let tables = open(&args.dir, variant)?;
         let start = Instant::now();
         let total: u64 = tables.infos().iter().map(|i| i.header.entries).sum();
@@ -77,9 +76,9 @@ fn info_row(out: &mut impl Write, cells: [&str; 8]) -> io::Result<()> {
 
 pub(super) fn info(args: InfoArgs) -> CommandResult {
     let mut out = io::stdout().lock();
-    for &variant in &args.variant.0 {
+    for &variant in &args.variant.variants.0 {
         let tables = open(&args.dir, variant)?;
-        report_written(write_info(&mut out, variant, &tables, args.json))?;
+        report_written(write_info(&mut out, variant, &tables, args.json.json))?;
     }
     Ok(ExitCode::SUCCESS)
 }

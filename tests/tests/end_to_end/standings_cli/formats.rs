@@ -150,11 +150,24 @@ fn match_points_can_be_configured() {
 }
 
 #[test]
-fn the_default_format_ignores_group_tags() {
-    // The same archive without --format: 16 players, a knockout, no tables.
-    let e = event(&[LEAGUE], 1);
+fn without_format_group_tags_make_groups_and_matches_keep_the_knockout() {
+    // The same archive without --format: its Group tags make the group tables.
+    let e = event(&[LEAGUE], 0);
+    assert_eq!(e["format"], "groups");
+    assert_eq!(e["recognised"], "the players are in groups");
+    assert_eq!(e["groups"].as_array().map(Vec::len), Some(4));
+    // --format matches reads it as the article's knockout, and says the pairings cannot be
+    // one: 24 pairs of 16 players, where a knockout has 15 matches.
+    let e = event(&["--format", "matches", LEAGUE], 1);
     assert_eq!(e["format"], "knockout");
     assert!(e.get("groups").is_none() && e.get("table_rules").is_none());
+    let first = &e["warnings"][0];
+    assert_eq!(first["kind"], "not_a_knockout");
+    assert_eq!(
+        first["message"],
+        "24 pairs of the 16 players met, but a knockout of 16 players has at most 15 matches: \
+         --format swiss fits (without --format, each Event's format is recognised)"
+    );
 }
 
 #[test]
@@ -313,17 +326,17 @@ fn groups_and_knock_out_as_text_and_csv() {
     assert_eq!(code, 0);
     assert_eq!(
         csv,
-        "event,format,stage,group,rank,player,played,won,drawn,lost,goals_for,goals_against,goal_difference,points,buchholz,buchholz_cut1,tiebreak,qualified
-Tanzania Championship 2023,groups+knockout,group,A,1,Amina,2,2,0,0,3,0,3,6,,,,true
-Tanzania Championship 2023,groups+knockout,group,A,2,Chausiku,2,0,1,1,1,2,-1,1,,,points,true
-Tanzania Championship 2023,groups+knockout,group,A,3,Bakari,2,0,1,1,1,3,-2,1,,,goal_difference,false
-Tanzania Championship 2023,groups+knockout,group,B,1,Daudi,2,1,1,0,3,1,2,4,,,,true
-Tanzania Championship 2023,groups+knockout,group,B,2,Eliya,2,1,1,0,2,1,1,4,,,goal_difference,true
-Tanzania Championship 2023,groups+knockout,group,B,3,Fatuma,2,0,0,2,0,3,-3,0,,,points,false
-Tanzania Championship 2023,groups+knockout,knockout,Final,1,Chausiku,2,2,0,0,8,6,2,,,,,
-Tanzania Championship 2023,groups+knockout,knockout,Final,2,Amina,2,1,0,1,6,5,1,,,,,
-Tanzania Championship 2023,groups+knockout,knockout,Semi-finals,3,Daudi,1,0,0,1,3,4,-1,,,,,
-Tanzania Championship 2023,groups+knockout,knockout,Semi-finals,3,Eliya,1,0,0,1,1,3,-2,,,,,
+        "event,format,stage,group,rank,player,played,won,drawn,lost,goals_for,goals_against,goal_difference,points,buchholz,buchholz_cut1,tiebreak,qualified,sonneborn_berger
+Tanzania Championship 2023,groups+knockout,group,A,1,Amina,2,2,0,0,3,0,3,6,,,,true,
+Tanzania Championship 2023,groups+knockout,group,A,2,Chausiku,2,0,1,1,1,2,-1,1,,,points,true,
+Tanzania Championship 2023,groups+knockout,group,A,3,Bakari,2,0,1,1,1,3,-2,1,,,goal_difference,false,
+Tanzania Championship 2023,groups+knockout,group,B,1,Daudi,2,1,1,0,3,1,2,4,,,,true,
+Tanzania Championship 2023,groups+knockout,group,B,2,Eliya,2,1,1,0,2,1,1,4,,,goal_difference,true,
+Tanzania Championship 2023,groups+knockout,group,B,3,Fatuma,2,0,0,2,0,3,-3,0,,,points,false,
+Tanzania Championship 2023,groups+knockout,knockout,Final,1,Chausiku,2,2,0,0,8,6,2,,,,,,
+Tanzania Championship 2023,groups+knockout,knockout,Final,2,Amina,2,1,0,1,6,5,1,,,,,,
+Tanzania Championship 2023,groups+knockout,knockout,Semi-finals,3,Daudi,1,0,0,1,3,4,-1,,,,,,
+Tanzania Championship 2023,groups+knockout,knockout,Semi-finals,3,Eliya,1,0,0,1,1,3,-2,,,,,,
 "
     );
 }
@@ -386,15 +399,21 @@ fn bad_groups_files_are_named_with_their_line() {
         assert_eq!((code, stdout.as_str()), (2, ""));
         assert_eq!(stderr, format!("drafti: {path}:{error}\n"));
     }
-    let (code, _, stderr) = run_drafti(&["standings", "--groups", GROUPS, LEAGUE]);
+    let (code, _, stderr) =
+        run_drafti(&["standings", "--format", "swiss", "--groups", GROUPS, LEAGUE]);
     assert_eq!(code, 2);
     assert_eq!(
         stderr,
-        "drafti: --groups needs --format groups or --format groups+knockout\n"
+        "drafti: --groups needs --format groups or --format groups+knockout (or no --format)\n"
     );
     let (code, _, stderr) = run_drafti(&["standings", "--format", "cup", LEAGUE]);
     assert_eq!(code, 2);
-    assert!(stderr.contains("expected matches, groups, groups+knockout or swiss"));
+    assert!(
+        stderr.contains(
+            "expected one of matches, knockout, round-robin, groups, groups+knockout, swiss"
+        ),
+        "{stderr}"
+    );
 }
 
 #[test]

@@ -1,0 +1,506 @@
+//! Reading an index: the game table, the names, each game's moves, and the positions with
+//! their games, from a read-only map of the file, each page checked the first time it is read.
+
+use crate::bits::{Reader, Truncated};
+use crate::format::{Container, IndexError, Section};
+use crate::game::{decode_moves, BadMoves};
+use crate::key::{MoveCode, PositionKey, KEY_BYTES};
+use crate::record::{GameInfo, NONE_U32, RECORD_SIZE};
+use crate::write::{Meta, PositionGroup, DIR_ENTRY, MOVE_INDEX_STEP};
+use drafti_rules::{Move, Position};
+use memmap2::Mmap;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+/// The bytes of an index: mapped, or in memory for small files.
+enum Bytes {
+    Mapped(Mmap),
+    Loaded(Vec<u8>),
+}
+
+/// An index file, open.
+pub struct Index {
+    path: PathBuf,
+    bytes: Bytes,
+    container: Container,
+    meta: Meta,
+    strings: u32,
+    blocks: usize,
+}
+
+/// Files below this size are read into memory instead of being mapped.
+const LOAD_LIMIT: u64 = 1 << 20;
+
+impl Index {
+    /// Opens the index `path`, checking its header, trailer and small sections.
+    pub fn open(path: &Path) -> Result<Index, IndexError> {
+        let io = |e| IndexError::io(path, e);
+        let file = File::open(path).map_err(io)?;
+        let meta = file.metadata().map_err(io)?;
+        if !meta.is_file() {
+            return Err(IndexError::NotAnIndex {
+                path: path.to_path_buf(),
+            });
+        }
+        let bytes = if meta.len() <= LOAD_LIMIT {
+            let mut v = Vec::with_capacity(meta.len() as usize);
+            std::io::Read::read_to_end(&mut &file, &mut v).map_err(io)?;
+            Bytes::Loaded(v)
+        } else {
+            // SAFETY: the map is read-only; drafti writes an index to a temporary file and
+            // renames it into place, never in place. A file cut short under us by another
+            // program faults (SIGBUS), as reading any mapped file does.
+            let map = unsafe { Mmap::map(&file) }.map_err(io)?;
+            Bytes::Mapped(map)
+        };
+        let data: &[u8] = match &bytes {
+            Bytes::Mapped(m) => m,
+            Bytes::Loaded(v) => v,
+        };
+        let container = Container::open(path, data)?;
+        let meta: Meta = serde_json::from_slice(container.raw(data, Section::Meta))
+            .map_err(|e| IndexError::damaged(path, format!("the meta section: {e}")))?;
+        let damaged = |reason: String| IndexError::damaged(path, reason);
+        let records = container.raw(data, Section::Records).len();
+        if records != meta.games as usize * RECORD_SIZE {
+            return Err(damaged(format!(
+                "{} games, but the game table holds {records} bytes",
+                meta.games
+            )));
+        }
+        let steps = (meta.games).div_ceil(MOVE_INDEX_STEP) as usize;
+        if container.raw(data, Section::MoveIndex).len() != steps * 8 {
+            return Err(damaged("the move index does not match the games".into()));
+        }
+        let dir = container.raw(data, Section::BlockDir).len();
+        if dir % DIR_ENTRY != 0 {
+            return Err(damaged("the block directory is cut short".into()));
+        }
+        let strings_head = container.read(data, Section::Strings, 0, 4)?;
+        let strings = u32::from_le_bytes(strings_head.try_into().expect("4 bytes"));
+        let need = 4u64 + 4 * (strings as u64 + 1);
+        if need > container.raw(data, Section::Strings).len() as u64 {
+            return Err(damaged("the names section is cut short".into()));
+        }
+        if let Some(s) = meta.shard {
+            if s.index == 0 || s.index > s.count {
+                return Err(damaged(format!("shard {}/{}", s.index, s.count)));
+            }
+        }
+        Ok(Index {
+            path: path.to_path_buf(),
+            bytes,
+            container,
+            meta,
+            strings,
+            blocks: dir / DIR_ENTRY,
+        })
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// What the index says about itself.
+    pub fn meta(&self) -> &Meta {
+        &self.meta
+    }
+
+    fn data(&self) -> &[u8] {
+        match &self.bytes {
+            Bytes::Mapped(m) => m,
+            Bytes::Loaded(v) => v,
+        }
+    }
+
+    fn raw(&self, section: Section) -> &[u8] {
+        self.container.raw(self.data(), section)
+    }
+
+    fn read(&self, section: Section, start: usize, len: usize) -> Result<&[u8], IndexError> {
+        self.container.read(self.data(), section, start, len)
+    }
+
+    /// The size of the file in bytes.
+    pub fn file_bytes(&self) -> u64 {
+        self.data().len() as u64
+    }
+
+    /// The bytes of each section: strings, records, move index, moves, positions, block
+    /// directory (what `drafti index info` shows).
+    pub fn section_bytes(&self) -> Vec<(&'static str, u64)> {
+        [
+            ("names", Section::Strings),
+            ("game table", Section::Records),
+            ("move index", Section::MoveIndex),
+            ("moves", Section::Moves),
+            ("positions", Section::Positions),
+            ("block directory", Section::BlockDir),
+            ("page checksums", Section::PageCrcs),
+            ("meta", Section::Meta),
+        ]
+        .into_iter()
+        .map(|(name, s)| (name, self.raw(s).len() as u64))
+        .collect()
+    }
+
+    /// Checks every page of the file.
+    pub fn verify(&self) -> Result<(), IndexError> {
+        self.container.verify_all(self.data())?;
+        for i in 0..self.local_games() {
+            self.record(i)?;
+        }
+        Ok(())
+    }
+
+    fn damaged(&self, reason: impl std::fmt::Display) -> IndexError {
+        IndexError::damaged(&self.path, reason)
+    }
+
+    /// Records in this file.
+    pub fn local_games(&self) -> u64 {
+        self.meta.games
+    }
+
+    /// The game id (its number in the archive, from 0) of the `local`-th record.
+    pub fn game_id(&self, local: u64) -> u64 {
+        match self.meta.shard {
+            Some(s) => local * s.count + s.index - 1,
+            None => local,
+        }
+    }
+
+    /// The input game `id` is in and its number there (from 1); `("", id + 1)` for an index
+    /// built without naming its inputs.
+    pub fn place(&self, id: u64) -> (String, u64) {
+        let mut first = 0u64;
+        for input in &self.meta.inputs {
+            if id < first + input.games {
+                return (input.name.clone(), id - first + 1);
+            }
+            first += input.games;
+        }
+        (String::new(), id + 1)
+    }
+
+    /// The record number of game `id`, if this file holds it.
+    pub fn local_of(&self, id: u64) -> Option<u64> {
+        let local = match self.meta.shard {
+            Some(s) if id % s.count != s.index - 1 => return None,
+            Some(s) => id / s.count,
+            None => id,
+        };
+        (local < self.meta.games).then_some(local)
+    }
+
+    /// The `local`-th record.
+    pub fn record(&self, local: u64) -> Result<GameInfo, IndexError> {
+        if local >= self.meta.games {
+            return Err(self.damaged(format!("game {local} is not in the index")));
+        }
+        let bytes = self.read(Section::Records, local as usize * RECORD_SIZE, RECORD_SIZE)?;
+        let r = GameInfo::from_bytes(bytes)
+            .ok_or_else(|| self.damaged(format!("the record of game {local} is not a record")))?;
+        for id in [r.white, r.black, r.event] {
+            if id != NONE_U32 && id >= self.strings {
+                return Err(self.damaged(format!(
+                    "game {local} names string {id} of {}",
+                    self.strings
+                )));
+            }
+        }
+        Ok(r)
+    }
+
+    /// The number of names.
+    pub fn strings(&self) -> u32 {
+        self.strings
+    }
+
+    /// Name `id` (`""` for none).
+    pub fn string(&self, id: u32) -> Result<&str, IndexError> {
+        if id == NONE_U32 {
+            return Ok("");
+        }
+        if id >= self.strings {
+            return Err(self.damaged(format!("string {id} of {}", self.strings)));
+        }
+        let offsets = self.read(Section::Strings, 4 + 4 * id as usize, 8)?;
+        let start = u32::from_le_bytes(offsets[..4].try_into().expect("4")) as usize;
+        let end = u32::from_le_bytes(offsets[4..].try_into().expect("4")) as usize;
+        let base = 4 + 4 * (self.strings as usize + 1);
+        let len = end
+            .checked_sub(start)
+            .ok_or_else(|| self.damaged("the names' offsets go backwards"))?;
+        let bytes = self.read(Section::Strings, base + start, len)?;
+        std::str::from_utf8(bytes).map_err(|_| self.damaged(format!("name {id} is not UTF-8")))
+    }
+
+    /// The packed moves of the `local`-th game.
+    pub fn moves_bytes(&self, local: u64) -> Result<&[u8], IndexError> {
+        let step = local / MOVE_INDEX_STEP;
+        let index = self.raw(Section::MoveIndex);
+        let at = step as usize * 8;
+        let mut offset = u64::from_le_bytes(
+            index
+                .get(at..at + 8)
+                .ok_or_else(|| self.damaged("the move index is cut short"))?
+                .try_into()
+                .expect("8"),
+        );
+        for g in step * MOVE_INDEX_STEP..local {
+            offset += self.record(g)?.moves_len as u64;
+        }
+        let len = self.record(local)?.moves_len as usize;
+        self.read(Section::Moves, offset as usize, len)
+    }
+
+    /// Calls `visit(local, record, moves)` for the games `range` in order (a sequential read:
+    /// each game's moves are found from the previous one's); `visit` returns `false` to stop.
+    pub fn for_each_game<'s>(
+        &'s self,
+        range: std::ops::Range<u64>,
+        mut visit: impl FnMut(u64, &GameInfo, &'s [u8]) -> Result<bool, IndexError>,
+    ) -> Result<(), IndexError> {
+        if range.is_empty() {
+            return Ok(());
+        }
+        let end = range.end.min(self.meta.games);
+        let step = range.start / MOVE_INDEX_STEP;
+        let index = self.raw(Section::MoveIndex);
+        let at = step as usize * 8;
+        let mut offset = u64::from_le_bytes(
+            index
+                .get(at..at + 8)
+                .ok_or_else(|| self.damaged("the move index is cut short"))?
+                .try_into()
+                .expect("8"),
+        );
+        for g in step * MOVE_INDEX_STEP..range.start {
+            offset += self.record(g)?.moves_len as u64;
+        }
+        for local in range.start..end {
+            let r = self.record(local)?;
+            let moves = self.read(Section::Moves, offset as usize, r.moves_len as usize)?;
+            offset += r.moves_len as u64;
+            if !visit(local, &r, moves)? {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// Replays a game from its record and packed moves (as [`for_each_game`](Self::for_each_game)
+    /// gives them): `visit(ply, position, move)`, as [`replay`](Self::replay).
+    pub fn replay_moves(
+        &self,
+        local: u64,
+        r: &GameInfo,
+        moves: &[u8],
+        visit: impl FnMut(usize, &Position, Option<&Move>) -> bool,
+    ) -> Result<(), IndexError> {
+        if r.unreadable {
+            return Ok(());
+        }
+        decode_moves(moves, r.variant, r.plies as usize, visit).map_err(|BadMoves| {
+            self.damaged(format!("the moves of game {local} cannot be replayed"))
+        })
+    }
+
+    /// Replays the `local`-th game from its packed moves: `visit(ply, position, move)` for
+    /// every position (the move is `None` after the last); return `false` to stop.
+    pub fn replay(
+        &self,
+        local: u64,
+        visit: impl FnMut(usize, &Position, Option<&Move>) -> bool,
+    ) -> Result<(), IndexError> {
+        let r = self.record(local)?;
+        if r.unreadable {
+            return Ok(());
+        }
+        let bytes = self.moves_bytes(local)?;
+        decode_moves(bytes, r.variant, r.plies as usize, visit).map_err(|BadMoves| {
+            self.damaged(format!("the moves of game {local} cannot be replayed"))
+        })
+    }
+
+    fn block(&self, i: usize) -> Result<(PositionKey, &[u8], usize), IndexError> {
+        let dir = self.raw(Section::BlockDir);
+        let e = &dir[i * DIR_ENTRY..(i + 1) * DIR_ENTRY];
+        let key = PositionKey::from_bytes(e[..KEY_BYTES].try_into().expect("13"));
+        let offset =
+            u64::from_le_bytes(e[KEY_BYTES..KEY_BYTES + 8].try_into().expect("8")) as usize;
+        let len =
+            u32::from_le_bytes(e[KEY_BYTES + 8..KEY_BYTES + 12].try_into().expect("4")) as usize;
+        let count = u32::from_le_bytes(e[KEY_BYTES + 12..].try_into().expect("4")) as usize;
+        let bytes = self.read(Section::Positions, offset, len)?;
+        Ok((key, bytes, count))
+    }
+
+    /// The games that reached `key` (in their first plies), by the move they played.
+    pub fn lookup(&self, key: PositionKey) -> Result<Option<PositionGroup>, IndexError> {
+        let dir = self.raw(Section::BlockDir);
+        let first_key = |i: usize| {
+            PositionKey::from_bytes(
+                dir[i * DIR_ENTRY..i * DIR_ENTRY + KEY_BYTES]
+                    .try_into()
+                    .expect("13"),
+            )
+        };
+        // The last block whose first key is at most `key`.
+        let (mut lo, mut hi) = (0usize, self.blocks);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            if first_key(mid) <= key {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        if lo == 0 {
+            return Ok(None);
+        }
+        let (_, bytes, count) = self.block(lo - 1)?;
+        let mut blocks = BlockReader::new(bytes, count);
+        while let Some(entry) = blocks
+            .next_key()
+            .map_err(|_| self.damaged(format!("block {} of positions", lo - 1)))?
+        {
+            if entry > key {
+                return Ok(None);
+            }
+            if entry == key {
+                return blocks
+                    .moves(self.meta.archive_games)
+                    .map(|moves| Some(PositionGroup { key, moves }))
+                    .map_err(|_| {
+                        self.damaged(format!("the games of a position in block {}", lo - 1))
+                    });
+            }
+            blocks
+                .skip_moves()
+                .map_err(|_| self.damaged(format!("block {} of positions", lo - 1)))?;
+        }
+        Ok(None)
+    }
+
+    /// Every position in key order (a merge reads parts this way).
+    pub fn groups(&self) -> impl Iterator<Item = Result<PositionGroup, IndexError>> + '_ {
+        let mut block = 0usize;
+        let mut reader: Option<BlockReader<'_>> = None;
+        std::iter::from_fn(move || loop {
+            if reader.is_none() {
+                if block >= self.blocks {
+                    return None;
+                }
+                match self.block(block) {
+                    Ok((_, bytes, count)) => reader = Some(BlockReader::new(bytes, count)),
+                    Err(e) => {
+                        block = self.blocks;
+                        return Some(Err(e));
+                    }
+                }
+                block += 1;
+            }
+            let r = reader.as_mut().expect("set above");
+            let at = block - 1;
+            let damaged = || self.damaged(format!("block {at} of positions"));
+            match r.next_key() {
+                Ok(Some(key)) => {
+                    return Some(
+                        r.moves(self.meta.archive_games)
+                            .map(|moves| PositionGroup { key, moves })
+                            .map_err(|_| damaged()),
+                    )
+                }
+                Ok(None) => reader = None,
+                Err(_) => {
+                    block = self.blocks;
+                    return Some(Err(damaged()));
+                }
+            }
+        })
+    }
+}
+
+/// Reads the positions of one block.
+struct BlockReader<'a> {
+    r: Reader<'a>,
+    left: usize,
+    prev: [u8; KEY_BYTES],
+}
+
+impl<'a> BlockReader<'a> {
+    fn new(bytes: &'a [u8], count: usize) -> BlockReader<'a> {
+        BlockReader {
+            r: Reader::new(bytes),
+            left: count,
+            prev: [0; KEY_BYTES],
+        }
+    }
+
+    fn next_key(&mut self) -> Result<Option<PositionKey>, Truncated> {
+        if self.left == 0 {
+            return if self.r.is_empty() {
+                Ok(None)
+            } else {
+                Err(Truncated)
+            };
+        }
+        self.left -= 1;
+        let shared = self.r.u8()? as usize;
+        if shared > KEY_BYTES {
+            return Err(Truncated);
+        }
+        let rest = self.r.bytes(KEY_BYTES - shared)?;
+        self.prev[shared..].copy_from_slice(rest);
+        Ok(Some(PositionKey::from_bytes(self.prev)))
+    }
+
+    fn skip_moves(&mut self) -> Result<(), Truncated> {
+        let n = self.r.varint()?;
+        for _ in 0..n {
+            self.r.u8()?;
+            self.r.varint()?;
+            let len = self.r.varint()?;
+            self.r.skip(usize::try_from(len).map_err(|_| Truncated)?)?;
+        }
+        Ok(())
+    }
+
+    fn moves(&mut self, games: u64) -> Result<Vec<(MoveCode, Vec<u32>)>, Truncated> {
+        let n = self.r.varint()?;
+        if n > 256 {
+            return Err(Truncated);
+        }
+        let mut out = Vec::with_capacity(n as usize);
+        for _ in 0..n {
+            let code = self.r.u8()?;
+            let count = self.r.varint()?;
+            let len = usize::try_from(self.r.varint()?).map_err(|_| Truncated)?;
+            let mut p = Reader::new(self.r.bytes(len)?);
+            if count > games || count > len as u64 {
+                return Err(Truncated);
+            }
+            let mut ids = Vec::with_capacity(count as usize);
+            let mut at = 0u64;
+            for i in 0..count {
+                let gap = p.varint()?;
+                if i > 0 && gap == 0 {
+                    return Err(Truncated);
+                }
+                at = at.checked_add(gap).ok_or(Truncated)?;
+                if at >= games {
+                    return Err(Truncated);
+                }
+                ids.push(at as u32);
+            }
+            if !p.is_empty() {
+                return Err(Truncated);
+            }
+            out.push((code, ids));
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,307 @@
+//! Writing an index file: the sections in order, from a build or a merge, to a temporary file
+//! beside the target that is renamed into place once complete.
+//!
+//! A block of positions holds up to [`BLOCK_POSITIONS`] positions in key order; each is
+//! `shared:u8 key-suffix` (bytes shared with the previous key of the block, then the rest),
+//! `moves:varint`, then per move `code:u8 games:varint bytes:varint` and the game ids as
+//! varint gaps (the first from 0).
+
+use crate::bits::put_varint;
+use crate::format::{ContainerWriter, IndexError, Section};
+use crate::key::{MoveCode, PositionKey, KEY_BYTES};
+use crate::record::{GameInfo, RECORD_SIZE};
+use serde::{Deserialize, Serialize};
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::Path;
+
+/// Positions per block of the positions section.
+pub const BLOCK_POSITIONS: usize = 64;
+/// Games per entry of the move index.
+pub const MOVE_INDEX_STEP: u64 = 64;
+/// Bytes of a block directory entry.
+pub const DIR_ENTRY: usize = KEY_BYTES + 8 + 4 + 4;
+
+/// An input an index was built from: its name, its games, and the size and checksum of its
+/// text as read (after decoding), so that parts of a sharded build can be told to be of the
+/// same archive, and `find` can tell an archive that changed since.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InputIdentity {
+    /// The name it was given (a path, or `-`).
+    pub name: String,
+    /// Its games (all shards).
+    pub games: u64,
+    /// Bytes read.
+    pub bytes: u64,
+    /// CRC-32 of those bytes.
+    pub crc32: u32,
+}
+
+/// `--shard K/N` of a part.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShardSpec {
+    /// K, 1-based.
+    pub index: u64,
+    /// N.
+    pub count: u64,
+}
+
+/// What an index says about itself (the meta section, JSON).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Meta {
+    /// The drafti version that wrote it.
+    pub drafti: String,
+    /// The archive's inputs, in order.
+    pub inputs: Vec<InputIdentity>,
+    /// For a part of a sharded build: which part.
+    pub shard: Option<ShardSpec>,
+    /// Games in this file.
+    pub games: u64,
+    /// Games of the whole archive (every shard).
+    pub archive_games: u64,
+    /// Plies of each game whose positions are indexed.
+    pub window: usize,
+    /// Whether positions that only one game reaches are kept (a part keeps them, so that
+    /// parts merge exactly; a whole index leaves them out and finds them from the games).
+    pub single_game_positions: bool,
+    /// Positions indexed.
+    pub positions: u64,
+    /// The fingerprint of the named-opening books the games were tagged with.
+    pub books: String,
+    /// Games per variant: Tanzanian, Czech, Russian.
+    pub variants: [u64; 3],
+}
+
+/// One position and the games that reached it, by the move they played from it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionGroup {
+    /// The position.
+    pub key: PositionKey,
+    /// Each move played from it (in code order) and its games (ascending ids).
+    pub moves: Vec<(MoveCode, Vec<u32>)>,
+}
+
+impl PositionGroup {
+    /// The number of games that reached the position.
+    pub fn games(&self) -> usize {
+        self.moves.iter().map(|(_, g)| g.len()).sum()
+    }
+}
+
+/// Writes an index file section by section.
+pub struct IndexWriter {
+    container: ContainerWriter<BufWriter<tempfile::NamedTempFile>>,
+    path: std::path::PathBuf,
+    moves_lens: Vec<u16>,
+}
+
+fn io_err(path: &Path) -> impl Fn(std::io::Error) -> IndexError + '_ {
+    move |e| IndexError::io(path, e)
+}
+
+impl IndexWriter {
+    /// Starts writing the index `path` (a temporary file beside it until [`finish`](Self::finish)).
+    pub fn create(path: &Path, single_game_positions: bool) -> Result<IndexWriter, IndexError> {
+        let dir = path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        let tmp = tempfile::Builder::new()
+            .prefix(".drafti-index-")
+            .tempfile_in(dir)
+            .map_err(io_err(path))?;
+        let container = ContainerWriter::new(
+            BufWriter::with_capacity(1 << 20, tmp),
+            single_game_positions as u32,
+        )
+        .map_err(io_err(path))?;
+        Ok(IndexWriter {
+            container,
+            path: path.to_path_buf(),
+            moves_lens: Vec::new(),
+        })
+    }
+
+    /// The strings section: `count`, `count + 1` offsets, the bytes.
+    pub fn strings(&mut self, strings: &[String]) -> Result<(), IndexError> {
+        let mut head = Vec::with_capacity(4 + 4 * (strings.len() + 1));
+        head.extend_from_slice(&(strings.len() as u32).to_le_bytes());
+        let mut at = 0u32;
+        head.extend_from_slice(&at.to_le_bytes());
+        for s in strings {
+            at = at
+                .checked_add(s.len() as u32)
+                .ok_or_else(|| IndexError::damaged(&self.path, "the names take more than 4 GiB"))?;
+            head.extend_from_slice(&at.to_le_bytes());
+        }
+        let path = self.path.clone();
+        let mut s = self.container.section(Section::Strings);
+        s.write(&head).map_err(io_err(&path))?;
+        for text in strings {
+            s.write(text.as_bytes()).map_err(io_err(&path))?;
+        }
+        s.finish().map_err(io_err(&path))
+    }
+
+    /// The records section, then the move index.
+    pub fn records(
+        &mut self,
+        records: impl Iterator<Item = Result<GameInfo, IndexError>>,
+    ) -> Result<(), IndexError> {
+        let path = self.path.clone();
+        let mut s = self.container.section(Section::Records);
+        let mut buf = Vec::with_capacity(RECORD_SIZE * 4096);
+        for r in records {
+            let r = r?;
+            self.moves_lens.push(r.moves_len);
+            buf.extend_from_slice(&r.to_bytes());
+            if buf.len() >= RECORD_SIZE * 4096 {
+                s.write(&buf).map_err(io_err(&path))?;
+                buf.clear();
+            }
+        }
+        s.write(&buf).map_err(io_err(&path))?;
+        s.finish().map_err(io_err(&path))?;
+        let mut index = Vec::new();
+        let mut at = 0u64;
+        for (i, &len) in self.moves_lens.iter().enumerate() {
+            if i as u64 % MOVE_INDEX_STEP == 0 {
+                index.extend_from_slice(&at.to_le_bytes());
+            }
+            at += len as u64;
+        }
+        let mut s = self.container.section(Section::MoveIndex);
+        s.write(&index).map_err(io_err(&path))?;
+        s.finish().map_err(io_err(&path))
+    }
+
+    /// The moves section: the games' packed moves in game order (their lengths are the
+    /// records' `moves_len`).
+    pub fn moves(
+        &mut self,
+        mut copy: impl FnMut(&mut dyn FnMut(&[u8]) -> Result<(), IndexError>) -> Result<(), IndexError>,
+    ) -> Result<(), IndexError> {
+        let path = self.path.clone();
+        let mut s = self.container.section(Section::Moves);
+        let mut total = 0u64;
+        copy(&mut |bytes| {
+            total += bytes.len() as u64;
+            s.write(bytes).map_err(io_err(&path))
+        })?;
+        let expected: u64 = self.moves_lens.iter().map(|&l| l as u64).sum();
+        if total != expected {
+            return Err(IndexError::damaged(
+                &path,
+                format!("the games' moves take {total} bytes, their records say {expected}"),
+            ));
+        }
+        s.finish().map_err(io_err(&path))
+    }
+
+    /// The positions section and its block directory, from groups in increasing key order;
+    /// returns the number of positions.
+    pub fn positions(
+        &mut self,
+        groups: impl Iterator<Item = Result<PositionGroup, IndexError>>,
+    ) -> Result<u64, IndexError> {
+        let path = self.path.clone();
+        let mut dir = Vec::new();
+        let mut s = self.container.section(Section::Positions);
+        let mut block = Vec::new();
+        let mut in_block = 0usize;
+        let mut first = [0u8; KEY_BYTES];
+        let mut prev = [0u8; KEY_BYTES];
+        let mut last: Option<PositionKey> = None;
+        let mut count = 0u64;
+        let mut flush = |block: &mut Vec<u8>,
+                         in_block: &mut usize,
+                         first: &[u8; KEY_BYTES],
+                         s: &mut crate::format::SectionWriter<'_, _>|
+         -> Result<(), IndexError> {
+            if *in_block == 0 {
+                return Ok(());
+            }
+            dir.extend_from_slice(first);
+            dir.extend_from_slice(&s.len().to_le_bytes());
+            dir.extend_from_slice(&(block.len() as u32).to_le_bytes());
+            dir.extend_from_slice(&(*in_block as u32).to_le_bytes());
+            s.write(block).map_err(io_err(&path))?;
+            block.clear();
+            *in_block = 0;
+            Ok(())
+        };
+        for g in groups {
+            let g = g?;
+            if last.is_some_and(|l| l >= g.key) {
+                return Err(IndexError::damaged(&path, "positions out of order"));
+            }
+            last = Some(g.key);
+            let key = g.key.to_bytes();
+            let shared = if in_block == 0 {
+                first = key;
+                0
+            } else {
+                key.iter().zip(&prev).take_while(|(a, b)| a == b).count()
+            };
+            block.push(shared as u8);
+            block.extend_from_slice(&key[shared..]);
+            prev = key;
+            put_varint(&mut block, g.moves.len() as u64);
+            let mut postings = Vec::new();
+            for (code, games) in &g.moves {
+                postings.clear();
+                let mut before = 0u64;
+                for (i, &id) in games.iter().enumerate() {
+                    let gap = if i == 0 {
+                        id as u64
+                    } else {
+                        id as u64 - before
+                    };
+                    put_varint(&mut postings, gap);
+                    before = id as u64;
+                }
+                block.push(*code);
+                put_varint(&mut block, games.len() as u64);
+                put_varint(&mut block, postings.len() as u64);
+                block.extend_from_slice(&postings);
+            }
+            in_block += 1;
+            count += 1;
+            if in_block == BLOCK_POSITIONS || block.len() >= 1 << 16 {
+                flush(&mut block, &mut in_block, &first, &mut s)?;
+            }
+        }
+        flush(&mut block, &mut in_block, &first, &mut s)?;
+        s.finish().map_err(io_err(&path))?;
+        let mut d = self.container.section(Section::BlockDir);
+        d.write(&dir).map_err(io_err(&path))?;
+        d.finish().map_err(io_err(&path))?;
+        Ok(count)
+    }
+
+    /// Writes the meta section and the trailer, and renames the file into place.
+    pub fn finish(mut self, meta: &Meta) -> Result<(), IndexError> {
+        let path = self.path.clone();
+        let json = serde_json::to_vec(meta).map_err(|e| IndexError::damaged(&path, e))?;
+        let mut s = self.container.section(Section::Meta);
+        s.write(&json).map_err(io_err(&path))?;
+        s.finish().map_err(io_err(&path))?;
+        let out = self.container.finish().map_err(io_err(&path))?;
+        let tmp = out
+            .into_inner()
+            .map_err(|e| IndexError::io(&path, e.into_error()))?;
+        tmp.as_file().sync_all().map_err(io_err(&path))?;
+        tmp.persist(&path)
+            .map_err(|e| IndexError::io(&path, e.error))?;
+        Ok(())
+    }
+}
+
+/// Writes `bytes` to `file` (a helper for the temporary files of a build).
+pub(crate) fn write_all(
+    file: &mut BufWriter<File>,
+    bytes: &[u8],
+    path: &Path,
+) -> Result<(), IndexError> {
+    file.write_all(bytes).map_err(io_err(path))
+}

@@ -1,0 +1,175 @@
+//! The index file: a sharded build merges into the file one build makes, merge refuses parts
+//! that are not one archive split once, and a damaged or foreign file is an error, never a
+//! panic.
+
+mod common;
+
+use common::{build, RUSSIAN};
+use drafti_db::{
+    merge_parts, Books, BuildOptions, ExploreQuery, Filters, GameFilter, InGame, Index, IndexError,
+    MaterialQuery, ShardSpec,
+};
+use drafti_rules::{Color, Position, Variant};
+use std::path::{Path, PathBuf};
+
+fn part(k: u64, n: u64) -> BuildOptions {
+    BuildOptions {
+        shard: Some(ShardSpec { index: k, count: n }),
+        single_game_positions: true,
+        ..BuildOptions::default()
+    }
+}
+
+fn parts(dir: &Path, n: u64, files: &[&str]) -> Vec<PathBuf> {
+    (1..=n)
+        .map(|k| {
+            let p = dir.join(format!("part{k}.idx"));
+            build(files, &[], Variant::Russian, part(k, n), &p);
+            p
+        })
+        .collect()
+}
+
+#[test]
+fn a_sharded_build_merges_into_the_whole_build_byte_for_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = dir.path().join("whole.idx");
+    // Runs of 500 entries: the external sort merges many runs.
+    let small_runs = BuildOptions {
+        run_entries: 500,
+        ..BuildOptions::default()
+    };
+    let summary = build(&RUSSIAN, &[], Variant::Russian, small_runs, &whole);
+    assert_eq!(summary.meta.games, 209);
+    let bytes = std::fs::read(&whole).unwrap();
+    for n in [1, 3] {
+        let merged = dir.path().join(format!("merged{n}.idx"));
+        let meta = merge_parts(&parts(dir.path(), n, &RUSSIAN), &merged).unwrap();
+        assert_eq!(meta, summary.meta);
+        assert!(std::fs::read(&merged).unwrap() == bytes, "{n} parts");
+    }
+    // The same with the default runs (one run).
+    let one_run = dir.path().join("one.idx");
+    build(
+        &RUSSIAN,
+        &[],
+        Variant::Russian,
+        BuildOptions::default(),
+        &one_run,
+    );
+    assert!(std::fs::read(&one_run).unwrap() == bytes);
+}
+
+#[test]
+fn merge_refuses_parts_that_are_not_one_archive_split_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = parts(dir.path(), 2, &RUSSIAN);
+    let out = dir.path().join("out.idx");
+    let err = |paths: &[PathBuf]| merge_parts(paths, &out).unwrap_err().to_string();
+    assert!(
+        err(&p[..1]).contains("shards 2/2 are missing"),
+        "{}",
+        err(&p[..1])
+    );
+    assert!(err(&[p[0].clone(), p[0].clone()]).contains("are both shard 1/2"));
+    // A part of another archive (one file fewer).
+    let other = dir.path().join("other.idx");
+    build(&RUSSIAN[..1], &[], Variant::Russian, part(2, 2), &other);
+    assert!(err(&[p[0].clone(), other.clone()]).contains("built from different archives"));
+    // A part of another split.
+    let three = dir.path().join("three.idx");
+    build(&RUSSIAN, &[], Variant::Russian, part(2, 3), &three);
+    assert!(err(&[p[0].clone(), three]).contains("parts of different splits"));
+    // A whole index is not a part.
+    let whole = dir.path().join("whole.idx");
+    build(
+        &RUSSIAN,
+        &[],
+        Variant::Russian,
+        BuildOptions::default(),
+        &whole,
+    );
+    assert!(err(&[whole]).contains("not a part of a sharded build"));
+    assert!(!out.exists(), "nothing written");
+}
+
+/// Everything a query reads of an index; an error is fine, a panic is not.
+fn use_index(path: &Path) -> Result<(), IndexError> {
+    let index = Index::open(path)?;
+    index.verify()?;
+    let books = Books::shipped().unwrap();
+    let filter = GameFilter::new(&index, &books, &Filters::default())?.unwrap();
+    let query = ExploreQuery {
+        line: vec![Position::start(Color::White)],
+        variant: Variant::Russian,
+        filter: &filter,
+        max_games: 2,
+    };
+    drafti_db::explore(&index, &books, &query)?;
+    let inside = InGame {
+        material: Some(MaterialQuery::parse("xk>=1").unwrap()),
+        ..InGame::default()
+    };
+    drafti_db::find(&index, &filter, &inside, |_| true)?;
+    drafti_db::twins(&index, &filter, 1)?;
+    Ok(())
+}
+
+#[test]
+fn every_damaged_byte_and_every_cut_is_an_error_that_names_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("small.idx");
+    let text = "[Event \"Э\"]\n[White \"A\"]\n[Black \"B\"]\n1. c3-d4 d6-c5 2. b2-c3 f6-g5 3. c3-b4 g5-h4 1-0\n\n\
+                [White \"B\"]\n[Black \"A\"]\n1. c3-d4 d6-c5 2. b2-c3 f6-g5 0-1\n\n1. c3-d4 f6-g5 *\n";
+    build(
+        &[],
+        &[("mem", text)],
+        Variant::Russian,
+        BuildOptions::default(),
+        &path,
+    );
+    use_index(&path).unwrap();
+    let good = std::fs::read(&path).unwrap();
+    let bad = dir.path().join("bad.idx");
+    let mut flips = 0;
+    for at in 0..good.len() {
+        let mut bytes = good.clone();
+        bytes[at] ^= 0x5a;
+        std::fs::write(&bad, &bytes).unwrap();
+        let e = use_index(&bad).unwrap_err();
+        assert!(e.to_string().contains("bad.idx"), "byte {at}: {e}");
+        flips += 1;
+    }
+    for len in (0..good.len()).step_by(7).chain([good.len() - 1]) {
+        std::fs::write(&bad, &good[..len]).unwrap();
+        let e = use_index(&bad).unwrap_err();
+        assert!(e.to_string().contains("bad.idx"), "cut at {len}: {e}");
+    }
+    assert_eq!(flips, good.len());
+    // Foreign files: a PDN, an empty file, a directory, a missing file.
+    std::fs::write(&bad, text).unwrap();
+    assert!(matches!(
+        Index::open(&bad),
+        Err(IndexError::NotAnIndex { .. })
+    ));
+    std::fs::write(&bad, b"").unwrap();
+    assert!(matches!(
+        Index::open(&bad),
+        Err(IndexError::NotAnIndex { .. })
+    ));
+    assert!(matches!(
+        Index::open(dir.path()),
+        Err(IndexError::NotAnIndex { .. })
+    ));
+    assert!(matches!(
+        Index::open(&dir.path().join("none")),
+        Err(IndexError::Io { .. })
+    ));
+    // Another version of the format.
+    let mut bytes = good.clone();
+    bytes[8] = 9;
+    std::fs::write(&bad, &bytes).unwrap();
+    let e = Index::open(&bad).err().unwrap();
+    assert!(matches!(e, IndexError::Version { found: 9, .. }), "{e}");
+    assert!(e.to_string().contains("rebuild the index"));
+}

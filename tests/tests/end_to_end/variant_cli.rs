@@ -1,0 +1,119 @@
+//! One variant policy for every command that reads archives (`cli/src/runner.rs`), on
+//! `fixtures/variant/czech-2007-23-25.pdn` (three Czech games without a variant tag; read as
+//! Tanzanian, one goes on after draw law 1 and is invalid, valid as Czech): the commands
+//! that write each game as it comes end with the note; those that build one result from
+//! every game (`report`, `puzzles`, `openings`, `standings`) write nothing and stop (exit
+//! 2), and do their work under `--variant czech`.
+
+use drafti_tests::{drafti, run_drafti, temp_dir};
+
+const CZECH: &str = "fixtures/variant/czech-2007-23-25.pdn";
+/// The first game of the Russian championship of 1950 (`fixtures/analyze`): invalid as
+/// Tanzanian in its first moves (a man captures backwards).
+const RUSSIAN: &str = "fixtures/analyze/ussr-x-1.pdn";
+
+const NOTE: &str = "note: fixtures/variant/czech-2007-23-25.pdn: no GameType or Variant tag, \
+                    so its 3 games were read as Tanzanian (tz); the invalid one replays valid \
+                    as czech: try --variant czech\n";
+
+const REFUSAL: &str = "drafti: fixtures/variant/czech-2007-23-25.pdn: no GameType or Variant \
+                       tag, so its 3 games were read as Tanzanian (tz); the invalid one replays \
+                       valid as czech: give --variant czech (or --variant tz to read them as \
+                       Tanzanian all the same)\n";
+
+/// `drafti ARGS FILE` in the tests crate's folder.
+fn run(args: &[&str], file: &str) -> (i32, String, String) {
+    run_drafti(&[args, &[file]].concat())
+}
+
+#[test]
+fn the_commands_that_write_game_by_game_end_with_the_note() {
+    for args in [
+        &["validate"][..],
+        &["analyze", "--nodes", "100", "--no-verify"],
+        &["fmt"],
+        &["puzzles", "--verify"],
+    ] {
+        let (code, _, stderr) = run(args, CZECH);
+        // Exit 1: the game that does not replay as read is invalid input.
+        assert_eq!(code, 1, "{args:?}: {stderr}");
+        assert!(stderr.ends_with(NOTE), "{args:?}: {stderr}");
+    }
+    let (code, _, stderr) = run(&["validate", "--variant", "czech"], CZECH);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!stderr.contains("note:"), "{stderr}");
+}
+
+#[test]
+fn the_commands_that_build_one_result_refuse_and_name_the_variant() {
+    // Before: report analysed the games as Tanzanian, puzzles mined them, standings ranked
+    // them, each without a word.
+    let dir = temp_dir("variant-refusal");
+    let html = dir.join("report.html");
+    let html = html.to_str().unwrap();
+    for args in [
+        &["report", "--nodes", "100", "--html", html][..],
+        &["puzzles", "--nodes", "100"],
+        &["standings"],
+    ] {
+        let (code, stdout, stderr) = run(args, CZECH);
+        assert_eq!((code, stdout.as_str()), (2, ""), "{args:?}: {stderr}");
+        assert!(stderr.ends_with(REFUSAL), "{args:?}: {stderr}");
+        // The refused report leaves no file behind.
+        assert!(!std::path::Path::new(html).exists());
+        let given = [args, &["--variant", "czech"]].concat();
+        let (code, stdout, stderr) = run(&given, CZECH);
+        assert_eq!(code, 0, "{given:?}: {stderr}");
+        assert!(!stdout.is_empty(), "{given:?}");
+        assert!(!stderr.contains("note: "), "{given:?}: {stderr}");
+        std::fs::remove_file(html).ok();
+    }
+}
+
+#[test]
+fn report_from_analysis_parts_applies_the_same_policy() {
+    let dir = temp_dir("variant-parts");
+    let part = dir.join("part.jsonl");
+    let output = drafti()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["analyze", "--json", "--nodes", "100", "--no-verify", CZECH])
+        .output()
+        .unwrap();
+    std::fs::write(&part, output.stdout).unwrap();
+    let (code, stdout, stderr) = run_drafti(&["report", "--from-analysis", part.to_str().unwrap()]);
+    assert_eq!((code, stdout.as_str()), (2, ""), "{stderr}");
+    assert!(stderr.ends_with(REFUSAL), "{stderr}");
+}
+
+#[test]
+fn openings_judge_the_plies_they_read() {
+    // The Czech games' first 40 plies are valid Tanzanian moves: the same table as under
+    // --variant czech, and nothing to say.
+    let (code, tz, stderr) = run(&["openings", "--json"], CZECH);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!stderr.contains("note:"), "{stderr}");
+    let (_, czech, _) = run(&["openings", "--json", "--variant", "czech"], CZECH);
+    assert_eq!(tz, czech);
+    // A Russian game goes wrong in its first moves: the table is refused, the list of
+    // games (written game by game) ends with the note.
+    let (code, stdout, stderr) = run(&["openings"], RUSSIAN);
+    assert_eq!((code, stdout.as_str()), (2, ""), "{stderr}");
+    assert!(stderr.contains("give --variant russian"), "{stderr}");
+    let (code, _, stderr) = run(&["openings", "--per-game"], RUSSIAN);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("try --variant russian"), "{stderr}");
+    let (code, _, stderr) = run(&["openings", "--variant", "russian"], RUSSIAN);
+    assert_eq!(code, 0, "{stderr}");
+}
+
+#[test]
+fn show_names_the_variant_of_the_game_it_draws() {
+    let (code, _, stderr) = run(&["show", "--game", "2"], CZECH);
+    assert_eq!(code, 0);
+    assert_eq!(
+        stderr,
+        "note: fixtures/variant/czech-2007-23-25.pdn game 2: no GameType or Variant tag, so \
+         its game was read as Tanzanian (tz); the invalid one replays valid as czech: try \
+         --variant czech\n"
+    );
+}
