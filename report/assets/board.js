@@ -413,12 +413,21 @@
     const moves = explorerTree().get(key);
     const h = V().html;
     const panel = h('details', 'wex', box);
-    panel.open = !!v.exOpen;
-    panel.addEventListener('toggle', () => { v.exOpen = panel.open; });
     const rows = moves ? Array.from(moves.values()).sort((x, y) => y.games.length - x.games.length) : [];
     const total = rows.reduce((s, r) => s + r.games.length, 0);
     h('summary', '', panel, 'Explorer: ' + (total === 1 ? '1 game' : total + ' games') + ' of this report reached this position');
-    if (!rows.length) return;
+    // The table is made when the panel is open: a closed one costs nothing at each step, and
+    // holds no cells for the browser to lay out under the page's fixed "games" button.
+    panel.addEventListener('toggle', () => {
+      v.exOpen = panel.open;
+      if (panel.open) explorerTable(panel, rows);
+    });
+    panel.open = !!v.exOpen;
+  }
+
+  function explorerTable(panel, rows) {
+    const h = V().html;
+    if (!rows.length || panel.querySelector('table')) return;
     const table = h('table', 'wext', panel);
     const head = h('tr', '', table);
     ['move', 'games', 'White wins', 'draws', 'Black wins'].forEach((t) => h('th', '', head, t));

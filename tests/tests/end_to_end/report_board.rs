@@ -593,6 +593,11 @@ fn the_explorer_lists_the_archives_moves_and_opens_their_games() {
         browser
             .eval("document.querySelector('#g1-1 .wex summary').click()")
             .unwrap();
+        wait_for(
+            &mut browser,
+            "document.querySelector('#g1-1 .wext')",
+            "the explorer's table",
+        );
         let rows = text(
             &mut browser,
             "JSON.stringify(Array.prototype.map.call(document.querySelectorAll('#g1-1 .wext tr'), function (r) { return Array.prototype.map.call(r.cells, function (c) { return c.textContent; }); }).slice(1))",
