@@ -1,7 +1,6 @@
 //! The analysis JSON: the wire format of `drafti analyze --json`, read back by `drafti report
 //! --from-analysis` ([`crate::parts`]). One set of types serves both directions, so the writer
-//! and the reader cannot disagree; [`score_fields`] and [`score_from_fields`] are the one
-//! mapping between a [`Score`] and its two fields.
+//! and the reader cannot disagree; a score is the engine's [`Score`] in its one JSON form.
 //!
 //! # Format
 //!
@@ -11,7 +10,7 @@
 //! line.
 //!
 //! ```text
-//! {"file":…,"index":1,…,"status":"analysed",…,"moves":[{"ply":1,…},…],…,"record":{…},"run":{"format":1,…}}
+//! {"file":…,"index":1,…,"status":"analysed",…,"moves":[{"ply":1,…},…],…,"record":{…},"run":{"format":2,…}}
 //! {"file":…,"index":2,…,"status":"invalid","errors":[{"line":3,…}],…,"record":{…}}
 //! ```
 //!
@@ -27,23 +26,29 @@
 //!   all (re-searches included).
 //! - `sides`: `white` and `black` [`Figures`] (`null` for an invalid game).
 //! - `moves`: one [`Move`] per mainline move, in order.
-//! - `final_score`, `final_proven`: the search of the last position, from its side to move,
-//!   as a score's two fields (below); `null` for an invalid game.
+//! - `final_score`: the search of the last position, from its side to move, as a score
+//!   (below); `null` for an invalid game.
 //! - `record`: the game's text and where it stood ([`Record`]), so that a reader can replay it.
 //! - `run`: on the first line of a run only ([`Run`]).
 //!
-//! A score is two fields, exactly one of them set: centi-men (`score_before`, …), or a proven
-//! result (`proven_before`, …) of `+N` (the side wins in N plies) or `-N` (it loses in N);
-//! `0` is a loss on the spot (the side to move has no move). A draw is the estimate 0.
+//! A score (`score_before`, `score_after`, `final_score`) is an object with exactly one of
+//! `cp` (an estimate in hundredths of a man), `win_in` and `loss_in` (a proven result in
+//! plies; `"loss_in": 0` is a loss on the spot: the side to move has no move) set, and
+//! `text` (`+0.35`, `win in 7`); a draw is the estimate 0. `docs/json.md` states it once for
+//! every command.
+//!
+//! Format 1 (drafti 0.2.0) wrote a score as two fields, centi-men (`score_before`, …) or a
+//! proven result (`proven_before`, …) of `+N` or `-N` plies; its parts are still read
+//! ([`Game::from_format_1`]).
 //!
 //! ```
-//! use drafti_analysis::json::{score_fields, score_from_fields};
+//! use drafti_analysis::json::Game;
 //! use drafti_engine::Score;
-//! assert_eq!(score_fields(Score::centi_men(-35)), (Some(-35), None));
-//! assert_eq!(score_fields(Score::win_in(7)), (None, Some(7)));
-//! assert_eq!(score_fields(Score::loss_in(0)), (None, Some(0)));
-//! assert_eq!(score_from_fields(None, Some(0)), Some(Score::loss_in(0)));
-//! assert_eq!(score_from_fields(Some(1), Some(1)), None);
+//! let line = r#"{"file":"a.pdn","index":1,"line":1,"white":null,"black":null,"result":null,
+//!   "variant":"tz","status":"invalid","search":"depth 1","final_score":null,"final_proven":-3,
+//!   "record":null}"#.replace('\n', "");
+//! let game = Game::from_format_1(&line).unwrap();
+//! assert_eq!(game.final_score, Some(Score::loss_in(3)));
 //! ```
 
 use crate::batch::ArchiveGame;
@@ -55,8 +60,9 @@ use drafti_engine::Score;
 use drafti_rules::{move_number, Color, Position, Variant};
 use serde::{Deserialize, Serialize};
 
-/// The version of the format written: the `format` of [`Run`]. Readers refuse a later one.
-pub const FORMAT: u32 = 1;
+/// The version of the format written: the `format` of [`Run`]. Readers refuse a later one
+/// and read format 1 ([`Game::from_format_1`]).
+pub const FORMAT: u32 = 2;
 
 /// One line: a game, analysed or invalid.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -97,10 +103,8 @@ pub struct Game {
     /// Every mainline move.
     #[serde(default)]
     pub moves: Vec<Move>,
-    /// The last position's score: centi-men ...
-    pub final_score: Option<i32>,
-    /// ... or a proven result.
-    pub final_proven: Option<i32>,
+    /// The last position's score, from its side to move.
+    pub final_score: Option<Score>,
     /// The game's text and place; always written (`None` only in lines of an analyze older
     /// than the field, which readers refuse).
     pub record: Option<Record>,
@@ -109,11 +113,15 @@ pub struct Game {
     pub run: Option<Run>,
 }
 
+serde_with::with_prefix!(score_before_columns "score_before_");
+serde_with::with_prefix!(score_after_columns "score_after_");
+
 /// One row of `drafti analyze --json-moves`: a move of an analysed game with its game's keys,
 /// every field a number, a string, a boolean or `null` (for data frames and SQL tools):
 /// `file`, `index`, `white`, `black`, `result`, `variant` of the game, then the move's fields
 /// as in [`Move`] (`ply`, `move_number`, `side`, `move`, the scores, `judgement`, …), with
-/// `pv` as one string, the moves separated by spaces.
+/// each score's fields as columns named after it (`score_before_cp`, …) and `pv` as one
+/// string, the moves separated by spaces.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct MoveRow<'a> {
     /// The input's name.
@@ -137,14 +145,13 @@ pub struct MoveRow<'a> {
     /// The move as written.
     #[serde(rename = "move")]
     pub text: &'a str,
-    /// As in [`Move`].
-    pub score_before: Option<i32>,
-    /// As in [`Move`].
-    pub score_after: Option<i32>,
-    /// As in [`Move`].
-    pub proven_before: Option<i32>,
-    /// As in [`Move`].
-    pub proven_after: Option<i32>,
+    /// As in [`Move`], as columns: `score_before_cp`, `score_before_win_in`,
+    /// `score_before_loss_in`, `score_before_text`.
+    #[serde(flatten, with = "score_before_columns")]
+    pub score_before: Score,
+    /// As in [`Move`]: `score_after_cp`, …
+    #[serde(flatten, with = "score_after_columns")]
+    pub score_after: Score,
     /// As in [`Move`].
     pub win_before: f64,
     /// As in [`Move`].
@@ -188,8 +195,6 @@ impl Game {
             text: &m.text,
             score_before: m.score_before,
             score_after: m.score_after,
-            proven_before: m.proven_before,
-            proven_after: m.proven_after,
             win_before: m.win_before,
             win_after: m.win_after,
             accuracy: m.accuracy,
@@ -314,14 +319,10 @@ pub struct Move {
     /// The move as written.
     #[serde(rename = "move")]
     pub text: String,
-    /// The best move's score from the mover's side, centi-men; `null` when proven.
-    pub score_before: Option<i32>,
-    /// The played move's score from the mover's side, centi-men; `null` when proven.
-    pub score_after: Option<i32>,
-    /// Proven result before the move: +N the mover wins in N plies, −N loses in N.
-    pub proven_before: Option<i32>,
-    /// Proven result after the move.
-    pub proven_after: Option<i32>,
+    /// The best move's score, from the mover's side.
+    pub score_before: Score,
+    /// The played move's score, from the mover's side.
+    pub score_after: Score,
     /// The mover's win percentage (0–100) with best play.
     pub win_before: f64,
     /// The mover's win percentage after the move.
@@ -425,26 +426,6 @@ impl Run {
     }
 }
 
-/// A score as its two fields: (centi-men, proven distance ±N plies), exactly one set.
-pub fn score_fields(score: Score) -> (Option<i32>, Option<i32>) {
-    match (score.win_distance(), score.loss_distance()) {
-        (Some(n), _) => (None, Some(n as i32)),
-        (_, Some(n)) => (None, Some(-(n as i32))),
-        _ => (score.as_centi_men(), None),
-    }
-}
-
-/// The score of its two fields; `None` unless exactly one is set. A proven distance of 0 is
-/// a loss on the spot (no side wins in 0 plies).
-pub fn score_from_fields(centi_men: Option<i32>, proven: Option<i32>) -> Option<Score> {
-    match (centi_men, proven) {
-        (Some(cm), None) => Some(Score::centi_men(cm)),
-        (None, Some(n)) if n > 0 => Some(Score::win_in(n.unsigned_abs())),
-        (None, Some(n)) => Some(Score::loss_in(n.unsigned_abs())),
-        _ => None,
-    }
-}
-
 fn round1(x: f64) -> f64 {
     (x * 10.0).round() / 10.0
 }
@@ -471,17 +452,13 @@ impl Move {
     pub fn of(game: &ReplayedGame, m: &MoveAnalysis) -> Move {
         let numeric = is_numeric(game);
         let before = &game.positions[m.ply - 1];
-        let (score_before, proven_before) = score_fields(m.best_score);
-        let (score_after, proven_after) = score_fields(m.played_score);
         Move {
             ply: m.ply,
             move_number: move_number(game.first_mover, m.ply),
             side: m.mover,
             text: game.record.moves.nodes[m.ply - 1].mv.text.to_string(),
-            score_before,
-            score_after,
-            proven_before,
-            proven_after,
+            score_before: m.best_score,
+            score_after: m.played_score,
             win_before: round1(win_percent(m.verdict.wc_before)),
             win_after: round1(win_percent(m.verdict.wc_after)),
             accuracy: round1(m.verdict.accuracy),
@@ -496,16 +473,6 @@ impl Move {
             unsettled: m.unsettled,
             exact: m.exact,
         }
-    }
-
-    /// The best move's score, from its two fields.
-    pub fn best_score(&self) -> Option<Score> {
-        score_from_fields(self.score_before, self.proven_before)
-    }
-
-    /// The played move's score.
-    pub fn played_score(&self) -> Option<Score> {
-        score_from_fields(self.score_after, self.proven_after)
     }
 }
 
@@ -563,16 +530,12 @@ impl Game {
             sides: None,
             moves: Vec::new(),
             final_score: None,
-            final_proven: None,
             record: Some(Record::of(g)),
             run,
         };
         match (game, &g.analysis) {
             (Some(game), Some(a)) => {
-                (line.final_score, line.final_proven) = a
-                    .final_eval
-                    .as_ref()
-                    .map_or((None, None), |e| score_fields(e.score));
+                line.final_score = a.final_eval.as_ref().map(|e| e.score);
                 line.status = Status::Analysed;
                 line.positions = a.positions;
                 line.nodes = a.nodes;
@@ -606,8 +569,7 @@ impl Game {
             }
             let before = &game.positions[k];
             let played = game.moves[k];
-            let best_score = m.best_score().ok_or(bad(MoveError::NoScoreBefore))?;
-            let played_score = m.played_score().ok_or(bad(MoveError::NoScoreAfter))?;
+            let (best_score, played_score) = (m.score_before, m.score_after);
             let best = match &m.best {
                 Some(text) => Some(
                     parse_move(before, game.variant, text)
@@ -643,7 +605,8 @@ impl Game {
                 unsettled: m.unsettled,
             });
         }
-        let final_eval = score_from_fields(self.final_score, self.final_proven)
+        let final_eval = self
+            .final_score
             .map(|score| PositionEval {
                 best: None,
                 score,
@@ -659,6 +622,60 @@ impl Game {
             Some(final_eval),
             self.nodes,
         ))
+    }
+}
+
+impl Game {
+    /// A line of format 1 (drafti 0.2.0), whose scores were two fields each (`score_before`
+    /// in centi-men or `proven_before` as `+N`/`-N` plies, `0` a loss on the spot; likewise
+    /// `score_after`/`proven_after` and `final_score`/`final_proven`), read as this format's
+    /// game. A move's score must have exactly one of its fields, the final score at most one.
+    pub fn from_format_1(text: &str) -> Result<Game, serde_json::Error> {
+        let mut line: serde_json::Value = serde_json::from_str(text)?;
+        if let Some(object) = line.as_object_mut() {
+            let last = format_1_score(object, "final_score", "final_proven")?;
+            object.insert("final_score".to_string(), serde_json::to_value(last)?);
+            let moves = object.get_mut("moves").and_then(|m| m.as_array_mut());
+            for m in moves
+                .into_iter()
+                .flatten()
+                .filter_map(|m| m.as_object_mut())
+            {
+                for (score, proven) in [
+                    ("score_before", "proven_before"),
+                    ("score_after", "proven_after"),
+                ] {
+                    let value = format_1_score(m, score, proven)?.ok_or_else(|| {
+                        serde::de::Error::custom(format!("a move without `{score}`"))
+                    })?;
+                    m.insert(score.to_string(), serde_json::to_value(value)?);
+                }
+            }
+        }
+        serde_json::from_value(line)
+    }
+}
+
+/// The score of format 1's two fields `score` (centi-men) and `proven` (`+N` wins in N plies,
+/// `-N` loses in N, `0` lost on the spot), taken out of `object`: `None` when neither is set.
+fn format_1_score(
+    object: &mut serde_json::Map<String, serde_json::Value>,
+    score: &str,
+    proven: &str,
+) -> Result<Option<Score>, serde_json::Error> {
+    let mut field = |name: &str| -> Result<Option<i32>, serde_json::Error> {
+        object
+            .remove(name)
+            .map_or(Ok(None), serde_json::from_value::<Option<i32>>)
+    };
+    match (field(score)?, field(proven)?) {
+        (None, None) => Ok(None),
+        (Some(cm), None) => Ok(Some(Score::centi_men(cm))),
+        (None, Some(n)) if n > 0 => Ok(Some(Score::win_in(n.unsigned_abs()))),
+        (None, Some(n)) => Ok(Some(Score::loss_in(n.unsigned_abs()))),
+        (Some(_), Some(_)) => Err(serde::de::Error::custom(format!(
+            "both `{score}` and `{proven}`"
+        ))),
     }
 }
 
@@ -682,7 +699,7 @@ pub enum GameError {
         what: MoveError,
     },
     /// No score of the last position.
-    #[error("no final score (`final_score`, `final_proven`)")]
+    #[error("no final score (`final_score`)")]
     NoFinalScore,
     /// `record.bytes` says each character is a byte, and one is not.
     #[error("`record.text` is not bytes (U+0000-U+00FF)")]
@@ -725,12 +742,6 @@ pub enum MoveError {
     /// Its `ply` is not its place.
     #[error("out of order")]
     OutOfOrder,
-    /// No score of the best move.
-    #[error("no score before")]
-    NoScoreBefore,
-    /// No score of the played move.
-    #[error("no score after")]
-    NoScoreAfter,
     /// The best move is not one legal move of the position.
     #[error("the best move {0} is not one legal move")]
     BestNotLegal(String),
@@ -778,7 +789,7 @@ mod color_name {
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Color, D::Error> {
-        match <&str>::deserialize(d)? {
+        match String::deserialize(d)?.as_str() {
             "white" => Ok(Color::White),
             "black" => Ok(Color::Black),
             other => Err(serde::de::Error::unknown_variant(
@@ -794,27 +805,21 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_kind_of_score_goes_there_and_back() {
-        let scores = [
-            (Score::centi_men(35), (Some(35), None)),
-            (Score::centi_men(-120), (Some(-120), None)),
-            (Score::centi_men(0), (Some(0), None)),
-            (Score::DRAW, (Some(0), None)),
-            (Score::win_in(1), (None, Some(1))),
-            (Score::win_in(31), (None, Some(31))),
-            (Score::loss_in(12), (None, Some(-12))),
-            (Score::loss_in(1), (None, Some(-1))),
-            (Score::loss_in(0), (None, Some(0))),
-        ];
-        for (score, fields) in scores {
-            assert_eq!(score_fields(score), fields, "{score}");
-            assert_eq!(
-                score_from_fields(fields.0, fields.1),
-                Some(score),
-                "{score}"
-            );
-        }
-        assert_eq!(score_from_fields(None, None), None);
-        assert_eq!(score_from_fields(Some(3), Some(-3)), None);
+    fn a_format_1_line_reads_as_the_same_game() {
+        let v1 = r#"{"file":"a.pdn","index":1,"line":1,"white":null,"black":null,"result":null,"variant":"tz","plies":2,"status":"analysed","search":"depth 1","positions":3,"nodes":9,"sides":null,"moves":[{"ply":1,"move_number":"1.","side":"white","move":"c3-d4","score_before":12,"score_after":null,"proven_before":null,"proven_after":-4,"win_before":51.0,"win_after":0.0,"accuracy":0.0,"best":"c3-b4","pv":["c3-b4"],"judgement":"blunder","reason":"losing_move","depth":1,"confirmed_depth":null},{"ply":2,"move_number":"1...","side":"black","move":"f6-e5","score_before":null,"score_after":null,"proven_before":0,"proven_after":7,"win_before":0.0,"win_after":100.0,"accuracy":100.0,"best":null,"pv":[],"judgement":null,"reason":null,"depth":1,"confirmed_depth":null}],"final_score":-5,"final_proven":null,"record":null}"#;
+        let game = Game::from_format_1(v1).unwrap();
+        assert_eq!(game.moves[0].score_before, Score::centi_men(12));
+        assert_eq!(game.moves[0].score_after, Score::loss_in(4));
+        assert_eq!(game.moves[1].score_before, Score::loss_in(0));
+        assert_eq!(game.moves[1].score_after, Score::win_in(7));
+        assert_eq!(game.final_score, Some(Score::centi_men(-5)));
+        // Written again, it is format 2's line of the same game.
+        let again: Game = serde_json::from_str(&serde_json::to_string(&game).unwrap()).unwrap();
+        assert_eq!(again, game);
+        // A score with both fields, or a move without its scores, is refused.
+        let both = v1.replacen(r#""proven_before":null"#, r#""proven_before":3"#, 1);
+        assert!(Game::from_format_1(&both).is_err());
+        let none = v1.replacen(r#""score_before":12"#, r#""score_before":null"#, 1);
+        assert!(Game::from_format_1(&none).is_err());
     }
 }

@@ -4,16 +4,42 @@
 //! with deep ones ([`quality`]). Built on `drafti-archive`'s replayed games: whole archives
 //! analysed in input order ([`batch`]), their analysis written as JSON Lines ([`json`], the
 //! format's one set of types) and read back from the parts of a sharded run ([`parts`]).
-mod analyse;
+//!
+//! The analysis of a game, by concept: its settings ([`AnalysisOptions`], named sets in
+//! [`preset`]); the endgame tables ([`EndgameTables`]); the pass over every position
+//! ([`analyse_games`]); the re-search of a nominated move and any move judged again alone
+//! ([`recheck`]); what it finds ([`GameAnalysis`]); the record annotated with it
+//! ([`annotate`]).
+mod annotate;
 pub mod batch;
 pub mod bench;
 pub mod consensus;
+mod game;
 pub mod json;
 pub mod judge;
+mod options;
 pub mod parts;
+mod pass;
 pub mod preset;
 pub mod puzzles;
 pub mod quality;
+mod searcher;
 pub mod selfplay;
+mod tables;
+mod verify;
 
-pub use analyse::*;
+pub use annotate::{annotate, eval_command, flag_comment};
+/// The scores of the analysis (the engine's): an estimate, or a proven result.
+pub use drafti_engine::Score;
+pub use game::{GameAnalysis, MoveAnalysis, PositionEval};
+pub use options::{
+    AnalysisOptions, AnalysisOverrides, DEFAULT_BLUNDER_DEPTHS, DEFAULT_CONFIRM_BAND,
+    DEFAULT_CONFIRM_DEPTH, DEFAULT_CONFIRM_NODES, DEFAULT_DEPTH, DEFAULT_NOMINATE_DROP,
+    DEFAULT_PASS_NODES, DEFAULT_TT_MB, DEFAULT_VERIFY_DEPTH, DEFAULT_VERIFY_NODES,
+};
+pub use pass::{analyse_game, analyse_games, move_score, SEGMENT_POSITIONS};
+pub use searcher::Searcher;
+pub use tables::EndgameTables;
+pub use verify::{
+    recheck, recheck_blunders, MoveToCheck, RECHECK_DEPTH, RECHECK_NODES, RECHECK_TT_MB,
+};

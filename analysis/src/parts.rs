@@ -190,10 +190,13 @@ struct Part {
     shard: Shard,
     /// The ordinal of the last game taken from this part.
     last: u64,
+    /// The format of its lines (its first line's `run.format`).
+    format: u32,
 }
 
-/// The `run.format` of a line, if it is one of a later format than this reader's.
-fn later_format(text: &str) -> Option<u32> {
+/// The `run.format` of a line that has a `run` (a `run` without it is format 1's, written
+/// before the field); `None` for a line without `run` or not JSON.
+fn run_format(text: &str) -> Option<u32> {
     #[derive(Deserialize)]
     struct Line {
         run: Option<Run>,
@@ -203,7 +206,7 @@ fn later_format(text: &str) -> Option<u32> {
         format: Option<u32>,
     }
     let line: Line = serde_json::from_str(text).ok()?;
-    line.run?.format.filter(|&f| f > FORMAT)
+    Some(line.run?.format.unwrap_or(1))
 }
 
 impl Part {
@@ -236,22 +239,22 @@ impl Part {
             }
         }
         let at = self.at(self.line);
-        let game: json::Game = match serde_json::from_str(&text) {
-            Ok(game) => game,
-            // A later format is named as such, not as whatever field it changed.
-            Err(e) => match later_format(&text) {
-                Some(format) => return Err(PartError::Format { at, format }),
-                None => {
-                    return Err(PartError::Malformed {
-                        at,
-                        what: json_error(&e),
-                    })
-                }
-            },
-        };
-        if let Some(format) = game.run.as_ref().map(|r| r.format).filter(|&f| f > FORMAT) {
-            return Err(PartError::Format { at, format });
+        // The first line's run says the part's format; a later one is named as such, not as
+        // whatever field it changed.
+        if let Some(format) = run_format(&text) {
+            if format > FORMAT {
+                return Err(PartError::Format { at, format });
+            }
+            self.format = format;
         }
+        let read = match self.format {
+            1 => json::Game::from_format_1(&text),
+            _ => serde_json::from_str(&text),
+        };
+        let game = read.map_err(|e| PartError::Malformed {
+            at: at.clone(),
+            what: json_error(&e),
+        })?;
         if game.record.is_none() {
             return Err(PartError::Older {
                 at,
@@ -292,6 +295,7 @@ impl Parts {
                 reader: input.reader,
                 line: 0,
                 head: None,
+                format: FORMAT,
                 shard: Shard { index: 1, count: 1 },
                 last: 0,
             };
@@ -569,6 +573,7 @@ mod tests {
     use super::*;
     use crate::batch::{analyse_archive, ArchiveOptions};
     use crate::AnalysisOptions;
+    use drafti_engine::Score;
     use std::convert::Infallible;
 
     /// Three valid games and an invalid one.
@@ -686,31 +691,91 @@ mod tests {
 
     #[test]
     fn a_later_format_is_refused_naming_the_part_and_line() {
-        let text = part(None).replacen("\"format\":1", "\"format\":2", 1);
+        let this = format!("\"format\":{FORMAT}");
+        let text = part(None).replacen(&this, &format!("\"format\":{}", FORMAT + 1), 1);
         let Err(e) = read(vec![input("later.jsonl", text)]) else {
             panic!("a later format is read");
         };
-        assert!(matches!(e, PartError::Format { format: 2, .. }), "{e}");
         assert!(
-            e.to_string()
-                .starts_with("later.jsonl:1: format 2 of `drafti analyze --json`"),
+            matches!(e, PartError::Format { format, .. } if format == FORMAT + 1),
+            "{e}"
+        );
+        assert!(
+            e.to_string().starts_with(&format!(
+                "later.jsonl:1: format {} of `drafti analyze --json`",
+                FORMAT + 1
+            )),
             "{e}"
         );
         // Also when the rest of the line is not this format's.
         let text = part(None)
-            .replacen("\"format\":1", "\"format\":3", 1)
+            .replacen(&this, &format!("\"format\":{}", FORMAT + 2), 1)
             .replacen("\"status\":\"analysed\"", "\"status\":\"reviewed\"", 1);
         let e = read(vec![input("later.jsonl", text)]).err().unwrap();
-        assert!(matches!(e, PartError::Format { format: 3, .. }), "{e}");
+        assert!(
+            matches!(e, PartError::Format { format, .. } if format == FORMAT + 2),
+            "{e}"
+        );
     }
 
     #[test]
     fn a_part_written_before_the_format_field_reads_as_format_1() {
-        let text = part(None);
-        let older = text.replacen("\"format\":1,", "", 1);
-        assert_ne!(older, text);
+        let older = format_1(&part(None)).replacen("\"format\":1,", "", 1);
+        assert!(!older.contains("\"format\""));
         let games = read(vec![input("older.jsonl", older)]).unwrap();
         assert_eq!(summary(&games), summary(&analysed(None)));
+    }
+
+    #[test]
+    fn a_part_of_format_1_reads_as_the_same_analysis() {
+        let text = part(None);
+        let older = format_1(&text);
+        assert!(older.contains("\"proven_after\":null") && older.contains("\"format\":1,"));
+        let games = read(vec![input("older.jsonl", older)]).unwrap();
+        assert_eq!(summary(&games), summary(&analysed(None)));
+        // The parts of one sharded run, one written in each format, read together.
+        let shard = |k| Some(Shard { index: k, count: 2 });
+        let mixed = read(vec![
+            input("p1", format_1(&part(shard(1)))),
+            input("p2", part(shard(2))),
+        ])
+        .unwrap();
+        assert_eq!(summary(&mixed), summary(&analysed(None)));
+    }
+
+    /// A part as format 1 wrote it: each score two fields, centi-men or ±plies.
+    fn format_1(part: &str) -> String {
+        let pair =
+            |object: &mut serde_json::Map<String, serde_json::Value>, score: &str, proven: &str| {
+                let value = object.remove(score).unwrap();
+                let (cm, plies) = match serde_json::from_value::<Option<Score>>(value).unwrap() {
+                    None => (None, None),
+                    Some(s) => match (s.win_distance(), s.loss_distance()) {
+                        (Some(n), _) => (None, Some(n as i32)),
+                        (_, Some(n)) => (None, Some(-(n as i32))),
+                        _ => (s.as_centi_men(), None),
+                    },
+                };
+                object.insert(score.to_string(), serde_json::json!(cm));
+                object.insert(proven.to_string(), serde_json::json!(plies));
+            };
+        let mut out = String::new();
+        for line in part.lines() {
+            let mut game: serde_json::Value = serde_json::from_str(line).unwrap();
+            let object = game.as_object_mut().unwrap();
+            pair(object, "final_score", "final_proven");
+            for m in object["moves"].as_array_mut().unwrap() {
+                let m = m.as_object_mut().unwrap();
+                pair(m, "score_before", "proven_before");
+                pair(m, "score_after", "proven_after");
+            }
+            if let Some(run) = object.get_mut("run") {
+                run["format"] = serde_json::json!(1);
+            }
+            out.push_str(&serde_json::to_string(&game).unwrap());
+            out.push('\n');
+        }
+        out
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! report's minute on the bundled corpus to the budgets of the big analysis sites.
 //! docs/engine.md, "Quality on master games", has each one's measured verdicts and speed.
 
-use crate::analyse::{AnalysisOptions, DEFAULT_VERIFY_NODES};
+use crate::options::{AnalysisOptions, DEFAULT_VERIFY_NODES};
 use drafti_engine::Limits;
 use std::fmt;
 use std::str::FromStr;

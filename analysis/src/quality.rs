@@ -13,7 +13,7 @@
 //! ```
 
 use crate::judge::{self, win_percent, Judgement, Verdict};
-use crate::{json, move_score, EndgameTables, GameAnalysis, PositionEval, Searcher};
+use crate::{move_score, EndgameTables, GameAnalysis, PositionEval, Searcher};
 use drafti_archive::replay::ReplayedGame;
 use drafti_engine::{Limits, Score};
 use drafti_rules::{Position, Variant};
@@ -195,8 +195,37 @@ pub struct ReferenceHeader {
     pub moves: bool,
 }
 
-/// One position of a reference's cache file, after its header. Scores are written as the
-/// analysis JSON writes them ([`json::score_fields`]).
+/// A score as the reference files write it: (centi-men, proven distance ±N plies), exactly
+/// one set; `0` is a loss on the spot.
+///
+/// ```
+/// use drafti_analysis::quality::{score_fields, score_from_fields};
+/// use drafti_engine::Score;
+/// assert_eq!(score_fields(Score::centi_men(-35)), (Some(-35), None));
+/// assert_eq!(score_fields(Score::loss_in(0)), (None, Some(0)));
+/// assert_eq!(score_from_fields(None, Some(7)), Some(Score::win_in(7)));
+/// assert_eq!(score_from_fields(Some(1), Some(1)), None);
+/// ```
+pub fn score_fields(score: Score) -> (Option<i32>, Option<i32>) {
+    match (score.win_distance(), score.loss_distance()) {
+        (Some(n), _) => (None, Some(n as i32)),
+        (_, Some(n)) => (None, Some(-(n as i32))),
+        _ => (score.as_centi_men(), None),
+    }
+}
+
+/// The score of its two fields ([`score_fields`]); `None` unless exactly one is set.
+pub fn score_from_fields(centi_men: Option<i32>, proven: Option<i32>) -> Option<Score> {
+    match (centi_men, proven) {
+        (Some(cm), None) => Some(Score::centi_men(cm)),
+        (None, Some(n)) if n > 0 => Some(Score::win_in(n.unsigned_abs())),
+        (None, Some(n)) => Some(Score::loss_in(n.unsigned_abs())),
+        _ => None,
+    }
+}
+
+/// One position of a reference's cache file, after its header. Scores are two fields each
+/// ([`score_fields`]), as the files have been written since the first references.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReferenceLine {
     /// The archive's file name.
@@ -230,8 +259,8 @@ pub struct ReferenceLine {
 impl ReferenceLine {
     /// The line of position `ply` of game `game` of `file`.
     pub fn new(file: &str, game: usize, ply: usize, r: &ReferenceEval) -> ReferenceLine {
-        let (score, proven) = json::score_fields(r.eval.score);
-        let (played_score, played_proven) = r.played.map_or((None, None), json::score_fields);
+        let (score, proven) = score_fields(r.eval.score);
+        let (played_score, played_proven) = r.played.map_or((None, None), score_fields);
         ReferenceLine {
             file: file.to_string(),
             game,
@@ -260,12 +289,12 @@ impl ReferenceLine {
         };
         let played = match (self.played_score, self.played_proven) {
             (None, None) => None,
-            (cm, proven) => Some(json::score_from_fields(cm, proven)?),
+            (cm, proven) => Some(score_from_fields(cm, proven)?),
         };
         Some(ReferenceEval {
             eval: PositionEval {
                 best,
-                score: json::score_from_fields(self.score, self.proven)?,
+                score: score_from_fields(self.score, self.proven)?,
                 pv: best.into_iter().collect(),
                 depth: self.depth,
                 nodes: self.nodes,

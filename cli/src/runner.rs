@@ -38,7 +38,7 @@ use drafti_archive::batch::{
 };
 use drafti_archive::replay::ReplayOptions;
 use drafti_archive::validation::{VariantEvidence, VariantGuess};
-use drafti_report::diagnostic::{variant_note, variant_refusal};
+use drafti_report::text::diagnostic::{variant_note, variant_refusal};
 
 /// What a command has written when its run ends: what a wrong variant guess does to it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

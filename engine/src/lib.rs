@@ -30,6 +30,8 @@ mod endgame;
 mod eval;
 mod fingerprint;
 mod geometry;
+#[cfg(feature = "serde")]
+pub mod json;
 mod laws;
 pub mod nnue;
 mod order;
@@ -227,6 +229,13 @@ impl SearchResult {
     /// Nodes per second.
     pub fn nps(&self) -> u64 {
         nodes_per_second(self.nodes, self.elapsed)
+    }
+
+    /// Whether law 3's claim scores above the best move.
+    pub fn claim_is_best(&self) -> bool {
+        self.claim
+            .zip(self.lines.first())
+            .is_some_and(|(c, l)| c > l.score)
     }
 }
 

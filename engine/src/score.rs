@@ -28,7 +28,28 @@ pub(crate) const INFINITY: i32 = WIN + 1;
 /// assert!(Score::loss_in(6) > Score::loss_in(2));
 /// assert_eq!(-Score::win_in(3), Score::loss_in(3));
 /// ```
+///
+/// With the `serde` feature a score is, in JSON (every command and the Python package write
+/// and read it so): `{"cp": 35, "win_in": null, "loss_in": null, "text": "+0.35"}`, exactly
+/// one of `cp` (an estimate in hundredths of a man), `win_in` and `loss_in` (a proven result
+/// in plies; `"loss_in": 0` is a loss on the spot: the side to move has no move) set, and
+/// `text` as drafti writes it. A reader needs only the one field set (`text` is ignored).
+///
+/// ```
+/// # #[cfg(feature = "serde")] {
+/// use drafti_engine::Score;
+/// let json = serde_json::to_string(&Score::loss_in(0)).unwrap();
+/// assert_eq!(json, r#"{"cp":null,"win_in":null,"loss_in":0,"text":"loss in 0"}"#);
+/// assert_eq!(serde_json::from_str::<Score>(r#"{"cp":-35}"#).unwrap(), Score::centi_men(-35));
+/// assert!(serde_json::from_str::<Score>(r#"{"cp":1,"win_in":3}"#).is_err());
+/// # }
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(into = "wire::Written", try_from = "wire::Read")
+)]
 pub struct Score(pub(crate) i32);
 
 impl Score {
@@ -148,6 +169,64 @@ impl fmt::Display for Score {
     }
 }
 
+/// The JSON form of a score (see [`Score`]).
+#[cfg(feature = "serde")]
+mod wire {
+    use super::Score;
+
+    /// A score as it is written: its three fields, one set, and its text.
+    #[derive(serde::Serialize)]
+    pub struct Written {
+        cp: Option<i32>,
+        win_in: Option<u32>,
+        loss_in: Option<u32>,
+        text: String,
+    }
+
+    impl From<Score> for Written {
+        fn from(score: Score) -> Written {
+            Written {
+                cp: score.as_centi_men(),
+                win_in: score.win_distance(),
+                loss_in: score.loss_distance(),
+                text: score.to_string(),
+            }
+        }
+    }
+
+    /// A score as it is read: the three fields (missing ones are `null`; others, `text`
+    /// among them, are ignored).
+    #[derive(serde::Deserialize)]
+    pub struct Read {
+        cp: Option<i32>,
+        win_in: Option<u32>,
+        loss_in: Option<u32>,
+    }
+
+    /// A score that does not have exactly one of its fields.
+    #[derive(Debug)]
+    pub struct NotOneField;
+
+    impl std::fmt::Display for NotOneField {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a score has exactly one of `cp`, `win_in` and `loss_in`")
+        }
+    }
+
+    impl TryFrom<Read> for Score {
+        type Error = NotOneField;
+
+        fn try_from(read: Read) -> Result<Score, NotOneField> {
+            match (read.cp, read.win_in, read.loss_in) {
+                (Some(cp), None, None) => Ok(Score::centi_men(cp)),
+                (None, Some(n), None) => Ok(Score::win_in(n)),
+                (None, None, Some(n)) => Ok(Score::loss_in(n)),
+                _ => Err(NotOneField),
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -182,5 +261,38 @@ mod tests {
             Score::from_tt(Score::win_in(5).to_tt(3), 0),
             Score::win_in(2)
         );
+    }
+
+    #[cfg(feature = "serde")]
+    #[test]
+    fn every_kind_of_score_goes_there_and_back_in_json() {
+        for score in [
+            Score::centi_men(35),
+            Score::centi_men(-120),
+            Score::DRAW,
+            Score::win_in(1),
+            Score::win_in(31),
+            Score::loss_in(12),
+            Score::loss_in(0),
+        ] {
+            let json = serde_json::to_string(&score).unwrap();
+            assert_eq!(
+                serde_json::from_str::<Score>(&json).unwrap(),
+                score,
+                "{json}"
+            );
+        }
+        assert_eq!(
+            serde_json::to_value(Score::win_in(7)).unwrap(),
+            serde_json::json!({"cp": null, "win_in": 7, "loss_in": null, "text": "win in 7"})
+        );
+        for bad in [
+            r#"{}"#,
+            r#"{"cp":null}"#,
+            r#"{"win_in":1,"loss_in":1}"#,
+            r#"{"cp":"1"}"#,
+        ] {
+            assert!(serde_json::from_str::<Score>(bad).is_err(), "{bad}");
+        }
     }
 }

@@ -273,20 +273,37 @@ def _side(side: str, field: str) -> Callable[[dict], Any]:
     return lambda row: ((row.get("sides") or {}).get(side) or {}).get(field)
 
 
+_SCORE_FIELDS: Sequence[Tuple[str, str]] = (
+    ("cp", "int"),
+    ("win_in", "int"),
+    ("loss_in", "int"),
+    ("text", "str"),
+)
+
+
+def _score_columns(key: str) -> List[Column]:
+    """The columns of the score ``key`` (a score's one JSON form: exactly one of ``cp``,
+    ``win_in``, ``loss_in`` set, and ``text``), named as ``drafti analyze --json-moves``
+    names them: ``{key}_cp``, ``{key}_win_in``, ``{key}_loss_in``, ``{key}_text``."""
+    return [
+        _col(f"{key}_{field}", kind, True, lambda r, f=field: (r.get(key) or {}).get(f))
+        for field, kind in _SCORE_FIELDS
+    ]
+
+
 _MOVE_COLUMNS: Sequence[Column] = (
     _col("file", "str"),
     _col("index", "int"),
     _col("white", "str", True),
     _col("black", "str", True),
     _col("result", "str", True),
+    _col("variant", "str", True),
     _col("ply", "int"),
     _col("move_number", "str"),
     _col("side", "str"),
     _col("move", "str"),
-    _col("score_before", "int", True),
-    _col("score_after", "int", True),
-    _col("proven_before", "int", True),
-    _col("proven_after", "int", True),
+    *_score_columns("score_before"),
+    *_score_columns("score_after"),
     _col("win_before", "float"),
     _col("win_after", "float"),
     _col("accuracy", "float"),
@@ -308,7 +325,9 @@ class AnalysisRows(Rows):
     The table (one row per game): ``file``, ``index``, ``line``, ``white``, ``black``,
     ``result``, ``variant``, ``plies``, ``status``, ``positions``, ``nodes``, each side's
     ``moves``, ``inaccuracies``, ``mistakes``, ``blunders`` and ``accuracy``
-    (``white_accuracy`` …), ``final_score`` / ``final_proven``, ``errors`` (count) and
+    (``white_accuracy`` …), ``final_score_cp`` / ``final_score_win_in`` /
+    ``final_score_loss_in`` / ``final_score_text`` (the last position's score), ``errors``
+    (count) and
     ``search`` (the settings). ``moves()`` is the table of every move."""
 
     _columns = (
@@ -334,8 +353,7 @@ class AnalysisRows(Rows):
                 ("accuracy", "float"),
             )
         ],
-        _col("final_score", "int", True),
-        _col("final_proven", "int", True),
+        *_score_columns("final_score"),
         _col("errors", "int", False, _count("errors")),
         _col("search", "str"),
     )
@@ -346,18 +364,21 @@ class AnalysisRows(Rows):
         return self._rows[0].get("run") if self._rows else None
 
     def moves(self) -> Table:
-        """One row per move of every analysed game: the game (``file``, ``index``,
-        ``white``, ``black``, ``result``) and the move's evaluation: ``ply``,
-        ``move_number``, ``side``, ``move``, ``score_before`` / ``score_after`` (centi-men
-        from the mover's side) or ``proven_before`` / ``proven_after`` (±plies to a forced
-        end), ``win_before`` / ``win_after`` (win %), ``accuracy``, ``best``, ``pv``,
+        """One row per move of every analysed game, as ``drafti analyze --json-moves`` writes
+        them: the game (``file``, ``index``, ``white``, ``black``, ``result``, ``variant``)
+        and the move's evaluation: ``ply``,
+        ``move_number``, ``side``, ``move``, the scores before and after the move from the
+        mover's side as ``drafti analyze --json-moves`` names them (``score_before_cp``
+        centi-men, or ``score_before_win_in`` / ``score_before_loss_in`` plies to a forced
+        end, ``score_before_text``; ``score_after_…`` likewise), ``win_before`` /
+        ``win_after`` (win %), ``accuracy``, ``best``, ``pv``,
         ``judgement`` (``inaccuracy``, ``mistake``, ``blunder`` or null), ``reason``,
         ``depth``, ``confirmed_depth``, ``unsettled``, ``exact``."""
         records = []
         for row in self._rows:
             for m in row.get("moves") or ():
                 rec = dict(m)
-                for key in ("file", "index", "white", "black", "result"):
+                for key in ("file", "index", "white", "black", "result", "variant"):
                     rec[key] = row.get(key)
                 records.append({n: g(rec) for n, _, _, g in _MOVE_COLUMNS})
         return Table(_MOVE_COLUMNS, records)

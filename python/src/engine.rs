@@ -5,10 +5,11 @@
 use crate::errors::{error, guard, value_error, Kind};
 use crate::position::{parse_variant, variant_or_default, PyMove, PyOutcome, PyPosition};
 use drafti_engine::egtb::{self, Tables, Value};
+use drafti_engine::json::ResultLine;
 use drafti_engine::{Engine, Limits, RootLine, Score, SearchResult, DEFAULT_DEPTH};
 use drafti_rules::{Move, Position, Variant};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::PyList;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -190,47 +191,19 @@ impl PySearchResult {
         self.result.outcome.map(|outcome| PyOutcome { outcome })
     }
 
-    /// The result as `drafti search --json` writes its last line: `type`, `best`, `score`,
-    /// `cp`, `win_in`, `loss_in`, `pv`, `depth`, `seldepth`, `nodes`, `nps`, `time_ms`,
-    /// `lines` and `outcome`, moves written as short as the position allows (numbers when
-    /// `numeric`).
+    /// The result as `drafti search --json` writes its last line (the same serde type,
+    /// `drafti_engine::json::ResultLine`): `type`, `best`, `score` (a score's one JSON form:
+    /// `cp`, `win_in`, `loss_in`, `text`), `pv`, `depth`, `seldepth`, `nodes`, `nps`,
+    /// `time_ms`, `lines`, `outcome` and, where law 3 may be claimed, `claim`; moves written
+    /// as short as the position allows (numbers when `numeric`).
     #[pyo3(signature = (numeric = false))]
-    fn to_dict<'py>(&self, py: Python<'py>, numeric: bool) -> PyResult<Bound<'py, PyDict>> {
+    fn to_dict<'py>(&self, py: Python<'py>, numeric: bool) -> PyResult<Bound<'py, PyAny>> {
         let pos = &self.root;
         let variant = self.variant;
-        let text = |line: &[Move]| pos.line_notation(variant, line, numeric);
-        let score_fields = |d: &Bound<'py, PyDict>, s: Score| -> PyResult<()> {
-            d.set_item("score", s.to_string())?;
-            d.set_item("cp", s.as_centi_men())?;
-            d.set_item("win_in", s.win_distance())?;
-            d.set_item("loss_in", s.loss_distance())?;
-            Ok(())
-        };
-        let r = &self.result;
-        let d = PyDict::new(py);
-        d.set_item("type", "result")?;
-        d.set_item("best", r.best.map(|mv| text(&[mv]).remove(0)))?;
-        score_fields(&d, r.score)?;
-        d.set_item("pv", text(&r.pv))?;
-        d.set_item("depth", r.depth)?;
-        d.set_item("seldepth", r.seldepth)?;
-        d.set_item("nodes", r.nodes)?;
-        d.set_item("nps", r.nps())?;
-        d.set_item(
-            "time_ms",
-            r.elapsed.as_millis().min(u128::from(u64::MAX)) as u64,
-        )?;
-        let lines = PyList::empty(py);
-        for l in &r.lines {
-            let ld = PyDict::new(py);
-            ld.set_item("move", text(&l.pv[..1]).remove(0))?;
-            score_fields(&ld, l.score)?;
-            ld.set_item("pv", text(&l.pv))?;
-            lines.append(ld)?;
-        }
-        d.set_item("lines", lines)?;
-        d.set_item("outcome", r.outcome.map(|o| o.to_string()))?;
-        Ok(d)
+        let line = ResultLine::of(&self.result, |moves: &[Move]| {
+            pos.line_notation(variant, moves, numeric)
+        });
+        pythonize::pythonize(py, &line).map_err(PyErr::from)
     }
 
     fn __repr__(&self) -> String {

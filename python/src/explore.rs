@@ -3,7 +3,10 @@
 //! out as a DataFrame.
 
 use crate::errors::{guard, value_error};
-use drafti_db::{explore as run_explore, explore_rows, line_from_moves, normalised, parse_date, query_variant, Books, ExploreQuery, Filters, GameFilter, Index, Outcome};
+use drafti_db::{
+    explore as run_explore, explore_rows, line_from_moves, normalised, parse_date, query_variant,
+    Books, ExploreQuery, Filters, GameFilter, Index, Outcome,
+};
 use drafti_rules::{Color, Position, Variant};
 use pyo3::exceptions::PyOSError;
 use pyo3::prelude::*;
@@ -40,10 +43,14 @@ pub fn explore<'py>(
     guard(|| {
         let idx = Index::open(&index).map_err(index_error)?;
         let books = Books::shipped().map_err(index_error)?;
-        let variant = variant.map(|v| v.parse::<Variant>().map_err(|e| value_error(e.to_string()))).transpose()?;
+        let variant = variant
+            .map(|v| v.parse::<Variant>().map_err(|e| value_error(e.to_string())))
+            .transpose()?;
         let date = |d: Option<&str>| -> PyResult<Option<u32>> {
             d.map(|t| match parse_date(t) {
-                0 => Err(value_error(format!("'{t}' is not a date: expected YYYY, YYYY.MM or YYYY.MM.DD"))),
+                0 => Err(value_error(format!(
+                    "'{t}' is not a date: expected YYYY, YYYY.MM or YYYY.MM.DD"
+                ))),
                 d => Ok(d),
             })
             .transpose()
@@ -52,7 +59,11 @@ pub fn explore<'py>(
             None => None,
             Some("white") => Some(Color::White),
             Some("black") => Some(Color::Black),
-            Some(c) => return Err(value_error(format!("color '{c}': expected 'white' or 'black'"))),
+            Some(c) => {
+                return Err(value_error(format!(
+                    "color '{c}': expected 'white' or 'black'"
+                )))
+            }
         };
         let result = match result {
             None => None,
@@ -60,7 +71,11 @@ pub fn explore<'py>(
             Some("0-1") => Some(Outcome::BlackWin),
             Some("1/2-1/2") => Some(Outcome::Draw),
             Some("*") => Some(Outcome::Unknown),
-            Some(r) => return Err(value_error(format!("result '{r}': expected 1-0, 0-1, 1/2-1/2 or *"))),
+            Some(r) => {
+                return Err(value_error(format!(
+                    "result '{r}': expected 1-0, 0-1, 1/2-1/2 or *"
+                )))
+            }
         };
         let filters = Filters {
             variant,
@@ -75,15 +90,25 @@ pub fn explore<'py>(
             opening,
             ballot,
         };
-        let filter = GameFilter::new(&idx, &books, &filters).map_err(index_error)?.map_err(|e| value_error(e.to_string()))?;
+        let filter = GameFilter::new(&idx, &books, &filters)
+            .map_err(index_error)?
+            .map_err(|e| value_error(e.to_string()))?;
         let variant = query_variant(&idx, variant).map_err(|e| value_error(e.0))?;
         let line = match (fen, moves) {
             (Some(_), Some(_)) => return Err(value_error("give fen or moves, not both")),
-            (Some(f), None) => vec![normalised(&Position::from_fen(f).map_err(|e| value_error(e.to_string()))?, Color::White)],
+            (Some(f), None) => vec![normalised(
+                &Position::from_fen(f).map_err(|e| value_error(e.to_string()))?,
+                Color::White,
+            )],
             (None, Some(m)) => line_from_moves(m, variant).map_err(|e| value_error(e.0))?,
             (None, None) => vec![Position::start(Color::White)],
         };
-        let query = ExploreQuery { line, variant, filter: &filter, max_games: games };
+        let query = ExploreQuery {
+            line,
+            variant,
+            filter: &filter,
+            max_games: games,
+        };
         let seen = run_explore(&idx, &books, &query).map_err(index_error)?;
         let rows = explore_rows(&idx, &books, &seen, numeric).map_err(index_error)?;
         let list = PyList::empty(py);

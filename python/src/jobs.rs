@@ -20,8 +20,8 @@ use crate::position::parse_variant;
 use crate::sources::{encoding_arg, open_sources, warn_detected, Detected, Opened};
 use drafti_analysis::batch::{analyse_archive, ArchiveOptions};
 use drafti_analysis::json;
-use drafti_analysis::puzzles::{mine_game, Collection, PuzzleOptions, DEFAULT_NODES};
 use drafti_analysis::preset::Preset;
+use drafti_analysis::puzzles::{mine, Collection, PuzzleOptions, DEFAULT_NODES};
 use drafti_analysis::{AnalysisOptions, AnalysisOverrides};
 use drafti_archive::batch::{run_games, BatchError, BatchOptions, Input};
 use drafti_archive::openings::{Book, Classification, OpeningStats, CLASSIFY_PLIES};
@@ -818,22 +818,7 @@ pub fn puzzles<'py>(
                 inputs,
                 &batch,
                 |_| {},
-                |job| match &job.game {
-                    Ok(game) => mine_game(game, &options)
-                        .found
-                        .into_iter()
-                        .map(|f| {
-                            let source = drafti_report::puzzles::source(
-                                job.file,
-                                job.raw.index,
-                                game,
-                                f.ply,
-                            );
-                            (f.puzzle, source)
-                        })
-                        .collect(),
-                    Err(_) => Vec::new(),
-                },
+                |job| mine(&job, &options).found,
                 |found: Vec<_>| -> Result<(), std::convert::Infallible> {
                     for (puzzle, source) in found {
                         collection.add(puzzle, source);

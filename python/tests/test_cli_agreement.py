@@ -54,6 +54,14 @@ def test_analyze_agrees_with_the_cli(drafti_bin, cli_env, corpora):
     assert list(rows) == cli
     assert rows.run["engine"] == drafti.ENGINE
     assert len(rows.moves()) == sum(r["plies"] for r in cli if r["status"] == "analysed")
+    # The table of moves is `analyze --json-moves`'s rows: the same columns (a score's fields
+    # named after it, `score_before_cp`, …) and values, the line as a list.
+    flat = cli_lines(drafti_bin, cli_env, "analyze", "--json-moves", *flags, *paths)
+    moves = rows.moves().records
+    assert len(moves) == len(flat)
+    for mine, theirs in zip(moves, flat):
+        theirs["pv"] = theirs["pv"].split() if theirs["pv"] else []
+        assert mine == theirs
 
 
 def test_a_preset_is_the_clis(drafti_bin, cli_env):

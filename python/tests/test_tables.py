@@ -63,8 +63,9 @@ def test_analysis_tables(analysis):
     assert len(moves) == games["plies"].sum()
     for column, dtype in {
         "ply": "int64",
-        "score_before": "Int64",
-        "proven_after": "Int64",
+        "score_before_cp": "Int64",
+        "score_after_loss_in": "Int64",
+        "score_before_text": "string",
         "win_before": "float64",
         "accuracy": "float64",
         "judgement": "string",
@@ -85,7 +86,7 @@ def test_arrow_tables_are_typed(validation, analysis):
     moves = analysis.moves().to_arrow()
     assert moves.schema.field("pv").type == pa.list_(pa.string())
     assert moves.schema.field("win_before").type == pa.float64()
-    assert moves.column("score_before").null_count > 0 or moves.column("proven_before").null_count > 0
+    assert moves.column("score_before_cp").null_count > 0 or moves.column("score_before_win_in").null_count > 0
 
 
 def test_openings_and_puzzle_tables():

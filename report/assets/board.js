@@ -232,11 +232,13 @@
   }
 
   function scoreOf(info) {
-    if (info.proven !== null && info.proven !== undefined) {
-      const mover = info.proven > 0 ? info.turn : info.turn === 'white' ? 'black' : 'white';
-      return (mover === 'white' ? 'White' : 'Black') + ' wins in ' + Math.abs(info.proven);
+    // The score's one JSON form: exactly one of cp, win_in and loss_in, from the side to move.
+    const s = info.score, won = s.win_in !== null && s.win_in !== undefined;
+    if (won || (s.loss_in !== null && s.loss_in !== undefined)) {
+      const mover = won ? info.turn : info.turn === 'white' ? 'black' : 'white';
+      return (mover === 'white' ? 'White' : 'Black') + ' wins in ' + (won ? s.win_in : s.loss_in);
     }
-    const white = info.turn === 'white' ? info.score : -info.score;
+    const white = info.turn === 'white' ? s.cp : -s.cp;
     return V().scoreText({ cm: white });
   }
 

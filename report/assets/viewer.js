@@ -1,8 +1,8 @@
 // The game viewer of drafti's HTML report (inline in the page; no network, no library).
-// Every game's <article> carries its data in data-v (format: cli/src/report/viewer.rs):
+// Every game's <article> carries its data in data-v (format: report/src/html/viewer.rs):
 // the board changes of each ply and the engine's scores and lines, all computed by drafti's
 // rules core and analysis. This script decodes them and draws: it knows no rule of the game.
-// The page is also well-formed XML: html.rs puts this script in a CDATA section, so it must
+// The page is also well-formed XML: html/mod.rs puts this script in a CDATA section, so it must
 // never contain the three characters that end one.
 // The analysis board (board.js: what-if moves, the engine in the page, the explorer) hooks in
 // through DRAFTI.hooks (registered before this script runs) and draws with DRAFTI.view.
@@ -300,7 +300,7 @@
   }
 
   // ---- the move list ----------------------------------------------------------------------
-  // The static list (html.rs, moves_markup): move numbers and moves as text, one pair per
+  // The static list (html/game.rs, moves_markup): move numbers and moves as text, one pair per
   // line; flagged moves as <i class="jb|jm|ji">, moves that could not be replayed as
   // <span class="bad">; comments (span.c) and variations (span.v) between them. Each move
   // becomes a clickable span; comments and variations are kept with the move before them.

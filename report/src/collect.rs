@@ -1,26 +1,26 @@
-//! What a report gathers: each game described once on a worker ([`describe`]:
-//! figures, flags, the first positions, its HTML section), then added on the calling thread to
-//! a [`Collector`] (health, players, openings, biggest blunders, the index of games).
+//! What a report gathers: each game described once on a worker
+//! ([`describe`](crate::describe::describe): figures, flags, the first positions, its HTML
+//! section), then added on the calling thread to a [`Collector`] (health, players, openings,
+//! biggest blunders, the index of games); where each game's section and board are.
 //!
-//! Memory stays flat: a game's positions and analysis live only until it is described; the collector
-//! keeps tallies, a short list of the biggest blunders and one index row per game section.
+//! Memory stays flat: a game's positions and analysis live only until it is described; the
+//! collector keeps tallies, a short list of the biggest blunders (with their games, until they
+//! are judged again), one index row and the length of each game section.
+//!
+//! The largest blunders are judged again by a deeper search before the summary lists them
+//! ([`Collector::blunders_to_recheck`], `drafti_analysis::recheck_blunders`,
+//! [`Collector::rechecked`]): the new verdict becomes the move's in its game's analysis, so the
+//! list, the players' counts, the index and the game's section (made again) all tell it.
 
-use crate::html;
-use crate::pages;
 use drafti_analysis::judge::{win_percent, Judgement, SideSummary};
 use drafti_analysis::{
-    recheck, EndgameTables, GameAnalysis, MoveAnalysis, MoveToCheck, Searcher,
-    DEFAULT_BLUNDER_DEPTHS,
+    GameAnalysis, MoveAnalysis, MoveToCheck, Searcher, RECHECK_DEPTH, RECHECK_NODES,
 };
-use drafti_archive::batch::GameJob;
-use drafti_archive::openings::{Book, Classification, OpeningStats, CLASSIFY_PLIES};
+use drafti_archive::openings::{Book, OpeningStats};
 use drafti_archive::replay::ReplayedGame;
-use drafti_engine::Limits;
 use drafti_pdn::GameResult;
-pub use drafti_rules::move_number;
-use drafti_rules::{Color, Position};
-use rayon::prelude::*;
-use std::collections::HashMap;
+use drafti_rules::{move_number, Color, Position};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// A single HTML file has sections for the first this-many games (the summary counts them
 /// all); `--html-dir` writes every game, in pages.
@@ -35,13 +35,6 @@ pub const BIGGEST_SHOWN: usize = 8;
 /// How many of the largest blunders of the run are judged again before the list is made:
 /// the list is the biggest of those that hold up.
 pub const RECHECKED: usize = 3 * BIGGEST_SHOWN;
-
-/// How a blunder of the summary lists is judged again: a search to this depth…
-pub const RECHECK_DEPTH: u32 = 16;
-
-/// …within this many nodes (at least as deep as `drafti analyze`'s own checks: depth 10
-/// within 1,000,000 nodes, then depth 16 within 500,000).
-pub const RECHECK_NODES: u64 = 1_000_000;
 
 /// What the re-check of the biggest blunders found.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -71,14 +64,6 @@ impl Rechecked {
     }
 }
 
-/// How the workers treat each game.
-pub struct WorkSettings<'a> {
-    /// The opening book.
-    pub book: &'a Book,
-    /// Render the HTML section of the game.
-    pub html: bool,
-}
-
 /// Whether a game could be read and replayed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
@@ -88,6 +73,35 @@ pub enum Status {
     Invalid,
     /// Not even parsed.
     Unreadable,
+}
+
+/// Game sections per page of a paged report (about 1.3 MB of HTML each for engine games).
+pub const PAGE_GAMES: usize = 500;
+
+/// The name of page `n` (0-based) of a paged report: `games-0001.html` for the first.
+pub fn page_name(n: usize) -> String {
+    format!("games-{:04}.html", n + 1)
+}
+
+/// The page of a paged report that holds the game section number `ordinal` (0-based).
+///
+/// ```
+/// use drafti_report::collect::page_of;
+///
+/// assert_eq!(page_of(0), "games-0001.html");
+/// assert_eq!(page_of(499), "games-0001.html");
+/// assert_eq!(page_of(500), "games-0002.html");
+/// ```
+pub fn page_of(ordinal: usize) -> String {
+    page_name(ordinal / PAGE_GAMES)
+}
+
+/// What the header says about the run.
+pub struct RunInfo {
+    /// Where the games came from (`the bundled corpus`, or the file names).
+    pub source: String,
+    /// The search of every position (`1,000 nodes per position`).
+    pub search: String,
 }
 
 /// A flagged move, as the summary lists it.
@@ -111,16 +125,88 @@ pub struct FlagBrief {
     pub best: String,
     /// Ordinal of the game in the run (for a stable order among equal drops).
     pub ordinal: u64,
-    /// The move and its position, to judge it again.
-    pub check: MoveToCheck,
-    /// The record writes numeric squares (for the best move's notation).
-    pub numeric: bool,
+    /// The move's ply in its game, from 1.
+    pub ply: usize,
 }
 
 impl FlagBrief {
+    /// Move `m` of `game` as the summary lists it: `anchor` is its game's, `label` names the
+    /// game, `white` and `black` the players. The numbers are the verdict's, as the game's
+    /// section shows them.
+    pub fn of(
+        game: &ReplayedGame,
+        m: &MoveAnalysis,
+        anchor: &str,
+        label: &str,
+        white: &str,
+        black: &str,
+    ) -> FlagBrief {
+        let before = &game.positions[m.ply - 1];
+        let legal = before.legal_moves(game.variant);
+        let symbol = m.judgement().map_or("", |j| j.symbol());
+        FlagBrief {
+            anchor: move_anchor(anchor, m.ply),
+            game: label.to_string(),
+            player: match m.mover {
+                Color::White => white.to_string(),
+                Color::Black => black.to_string(),
+            },
+            mover: m.mover,
+            text: format!(
+                "{} {}{}",
+                move_number(game.first_mover, m.ply),
+                game.record.moves.nodes[m.ply - 1].mv.text,
+                symbol
+            ),
+            before: win_percent(m.verdict.wc_before),
+            after: win_percent(m.verdict.wc_after),
+            best: m
+                .best
+                .map(|b| b.notation(&legal, is_numeric(game)))
+                .unwrap_or_default(),
+            ordinal: 0,
+            ply: m.ply,
+        }
+    }
+
     fn drop(&self) -> f64 {
         self.before - self.after
     }
+}
+
+/// A win percentage as every report shows one: whole, rounded half up as the page's script
+/// rounds (`89%`).
+///
+/// ```
+/// assert_eq!(drafti_report::collect::win_text(88.5), "89%");
+/// assert_eq!(drafti_report::collect::win_text(0.2), "0%");
+/// ```
+pub fn win_text(percent: f64) -> String {
+    format!("{}%", percent.round() as i64)
+}
+
+/// A game with a blunder the summary may list, kept until the re-check: the new verdicts are
+/// written into its analysis, and its section is made again from it.
+#[derive(Debug)]
+pub struct HeldGame {
+    /// The game.
+    pub game: ReplayedGame,
+    /// Its analysis.
+    pub analysis: GameAnalysis,
+    /// The input's name.
+    pub file: String,
+    /// 0-based number of the game in its input.
+    pub index: usize,
+    /// The anchor of its section.
+    pub anchor: String,
+    /// Its opening, as the game played it.
+    pub opening: Option<String>,
+    /// White player (`?` when the tag is missing).
+    pub white: String,
+    /// Black player.
+    pub black: String,
+    /// The number of its HTML section (0-based, in the order of the index), if it has one.
+    pub section: Option<usize>,
 }
 
 /// What a worker hands to the sink for one game.
@@ -153,22 +239,14 @@ pub struct GameOut {
     pub positions: usize,
     /// The game's blunders (for the biggest-blunders list).
     pub blunders: Vec<FlagBrief>,
+    /// The game itself when it has blunders, to judge them again.
+    pub held: Option<Box<HeldGame>>,
     /// The positions of the first `CLASSIFY_PLIES` plies (for the openings table).
     pub opening_window: Vec<Position>,
     /// The book's name of the game's opening (the index's filter by opening).
-    pub opening: Option<String>,
+    pub opening_name: Option<String>,
     /// The rendered `<article>` of the game (with `--html`).
     pub html: Option<String>,
-}
-
-/// A tag's value, or `?` when it is missing or empty.
-pub fn tag_or_unknown(game: &ReplayedGame, name: &str) -> String {
-    game.record
-        .tag(name)
-        .map(str::trim)
-        .filter(|v| !v.is_empty())
-        .unwrap_or("?")
-        .to_string()
 }
 
 /// Whether the record is written with square numbers.
@@ -185,128 +263,10 @@ pub fn game_anchor(file_index: usize, index: usize) -> String {
     format!("g{}-{}", file_index + 1, index + 1)
 }
 
-/// Everything about one game that the summary and the HTML need, with `analyse` giving the
-/// analysis of a valid game (a search, or the numbers of `drafti analyze --json`).
-pub fn describe(
-    job: GameJob<'_>,
-    settings: &WorkSettings<'_>,
-    analyse: impl FnOnce(&ReplayedGame) -> GameAnalysis,
-) -> GameOut {
-    let anchor = game_anchor(job.file_index, job.raw.index);
-    let game = match job.game {
-        Ok(game) => game,
-        Err(e) => {
-            let error = format!("{}:{}: {}", e.span.line, e.span.column, e.message);
-            let html = settings
-                .html
-                .then(|| html::unreadable_section(&anchor, job.file, job.raw.index, &error));
-            return GameOut {
-                file_index: job.file_index,
-                index: job.raw.index,
-                anchor,
-                white: "?".to_string(),
-                black: "?".to_string(),
-                result: None,
-                plies: 0,
-                first_mover: Color::White,
-                status: Status::Unreadable,
-                errors: vec![error],
-                warnings: 0,
-                sides: None,
-                positions: 0,
-                blunders: Vec::new(),
-                opening_window: Vec::new(),
-                opening: None,
-                html,
-            };
-        }
-    };
-    let valid = game.is_valid();
-    let analysis: Option<GameAnalysis> = valid.then(|| analyse(&game));
-    let window = game.positions.len().min(CLASSIFY_PLIES + 1);
-    let classified = settings
-        .book
-        .classify(&game.positions[..window], game.first_mover);
-    let opening = classified.as_ref().map(|c| opening_as_played(&game, c));
-    let white = tag_or_unknown(&game, "White");
-    let black = tag_or_unknown(&game, "Black");
-    let label = format!("{} game {}", job.file, job.raw.index + 1);
-    let mut blunders = Vec::new();
-    if let Some(a) = &analysis {
-        let mut searcher = None;
-        for m in a.flagged() {
-            if m.judgement() != Some(Judgement::Blunder) {
-                continue;
-            }
-            let check = searcher
-                .get_or_insert_with(|| Searcher::new(&game))
-                .move_to_check(m.ply - 1);
-            blunders.push(html::brief(
-                &game, m, check, &anchor, &label, &white, &black,
-            ));
-        }
-    }
-    let html = settings.html.then(|| {
-        html::game_section(&html::GameView {
-            anchor: &anchor,
-            file: job.file,
-            index: job.raw.index,
-            game: &game,
-            analysis: analysis.as_ref(),
-            opening: opening.as_deref(),
-            white: &white,
-            black: &black,
-        })
-    });
-    let errors: Vec<String> = game
-        .errors()
-        .take(3)
-        .map(|p| format!("{}:{}: {}", p.span.line, p.span.column, p.message))
-        .collect();
-    GameOut {
-        file_index: job.file_index,
-        index: job.raw.index,
-        anchor,
-        result: game.played_result(),
-        plies: game.record.moves.nodes.len(),
-        first_mover: game.first_mover,
-        status: if valid {
-            Status::Valid
-        } else {
-            Status::Invalid
-        },
-        errors,
-        warnings: game.warnings().count(),
-        sides: analysis.as_ref().map(|a| (a.white, a.black)),
-        positions: analysis.as_ref().map_or(0, |a| a.positions),
-        blunders,
-        opening_window: game.positions[..window].to_vec(),
-        opening: classified.map(|c| c.entry.name.to_string()),
-        html,
-        white,
-        black,
-    }
-}
-
-/// A game's opening in its own moves and notation: the book's name when it has one, and the
-/// plies that reached the book's position as the record writes them (a Black-first game's
-/// moves, not the mirrored line the book is keyed by).
-pub fn opening_as_played(game: &ReplayedGame, c: &Classification<'_>) -> String {
-    let line: Vec<&str> = game.record.moves.nodes[..c.ply]
-        .iter()
-        .map(|n| n.mv.text.as_ref())
-        .collect();
-    let line = line.join(" ");
-    let plies = if c.ply == 1 { "ply" } else { "plies" };
-    // The systematic book names each position by its line: `c3-d4 d6-e5 (2 plies)`.
-    if c.entry
-        .name
-        .ends_with(&format!(" ({} plies)", c.entry.plies))
-    {
-        format!("{line} ({} {plies})", c.ply)
-    } else {
-        format!("{} ({line})", c.entry.name)
-    }
+/// The anchor of the board after ply `ply` of a game (the viewer's fragment, and the id of a
+/// blunder in the moves).
+pub fn move_anchor(anchor: &str, ply: usize) -> String {
+    format!("{anchor}-p{ply}")
 }
 
 /// One player's figures over the games analysed.
@@ -346,6 +306,20 @@ impl PlayerTally {
         if let Some(p) = points {
             self.points += p;
             self.decided += 1;
+        }
+    }
+
+    /// One game's figures `old` replaced by `new` (its moves judged again).
+    fn replace(&mut self, old: &SideSummary, new: &SideSummary) {
+        let change = |total: &mut u64, old: usize, new: usize| {
+            *total = *total + new as u64 - old as u64;
+        };
+        change(&mut self.moves, old.moves, new.moves);
+        change(&mut self.inaccuracies, old.inaccuracies, new.inaccuracies);
+        change(&mut self.mistakes, old.mistakes, new.mistakes);
+        change(&mut self.blunders, old.blunders, new.blunders);
+        if let (Some(old), Some(new)) = (old.accuracy, new.accuracy) {
+            self.accuracy_sum += new - old;
         }
     }
 
@@ -435,6 +409,12 @@ pub struct Collector<'b> {
     pub rechecked: Option<Rechecked>,
     /// Index rows of the games with an HTML section.
     pub index: Vec<IndexRow>,
+    /// The length in bytes of each section [`Collector::add`] returned, in order.
+    pub sections: Vec<usize>,
+    /// Sections made again after the re-check, by number: they replace the ones written.
+    pub replaced: BTreeMap<usize, String>,
+    /// The games of the biggest blunders, by ordinal, until the re-check.
+    held: BTreeMap<u64, HeldGame>,
     /// Game sections go to pages (`--html-dir`): every game has one, and links name pages.
     pub paged: bool,
 }
@@ -459,6 +439,9 @@ impl<'b> Collector<'b> {
             biggest: Vec::new(),
             rechecked: None,
             index: Vec::new(),
+            sections: Vec::new(),
+            replaced: BTreeMap::new(),
+            held: BTreeMap::new(),
             paged: false,
         }
     }
@@ -512,10 +495,15 @@ impl<'b> Collector<'b> {
                 ..b
             });
         }
+        let has_section = g.html.is_some() && (self.paged || self.games <= HTML_GAME_LIMIT);
+        if let Some(mut held) = g.held {
+            held.section = has_section.then_some(self.index.len());
+            self.held.insert(self.games, *held);
+        }
         if self.biggest.len() > 2 * RECHECKED {
             self.trim_biggest(RECHECKED);
         }
-        if g.html.is_some() && (self.paged || self.games <= HTML_GAME_LIMIT) {
+        if has_section {
             let flags = g
                 .sides
                 .map(|(w, b)| (w.blunders + b.blunders, w.mistakes + b.mistakes));
@@ -528,14 +516,16 @@ impl<'b> Collector<'b> {
                 plies: g.plies,
                 flags,
                 status: g.status,
-                page: self.paged.then(|| pages::page_of(self.index.len())),
-                opening: g.opening,
+                page: self.paged.then(|| page_of(self.index.len())),
+                opening: g.opening_name,
             });
+            self.sections.push(g.html.as_ref().map_or(0, String::len));
             return g.html;
         }
         None
     }
 
+    /// Keeps the `keep` largest blunders, and the games of those only.
     fn trim_biggest(&mut self, keep: usize) {
         self.biggest.sort_by(|a, b| {
             b.drop()
@@ -544,52 +534,90 @@ impl<'b> Collector<'b> {
                 .then(a.anchor.cmp(&b.anchor))
         });
         self.biggest.truncate(keep);
+        let listed: BTreeSet<u64> = self.biggest.iter().map(|b| b.ordinal).collect();
+        self.held.retain(|ordinal, _| listed.contains(ordinal));
     }
 
-    /// Judges the [`RECHECKED`] largest blunders again, each alone to [`RECHECK_DEPTH`]
-    /// within [`RECHECK_NODES`] (with `tables`), on rayon's current pool: the ones that are
-    /// still blunders keep their place, with the deeper search's figures and best move; the
-    /// others leave the list. The result depends only on the moves, never on the threads.
-    pub fn recheck_biggest(&mut self, tables: &EndgameTables) {
+    /// The [`RECHECKED`] largest blunders, to be judged again before the list is made
+    /// (`drafti_analysis::recheck_blunders`, whose results [`Collector::rechecked`] takes,
+    /// in this order). Empty once they were.
+    pub fn blunders_to_recheck(&mut self) -> Vec<MoveToCheck> {
+        if self.rechecked.is_some() {
+            return Vec::new();
+        }
+        self.trim_biggest(RECHECKED);
+        let held = &self.held;
+        self.biggest.retain(|b| held.contains_key(&b.ordinal));
+        self.biggest
+            .iter()
+            .map(|b| Searcher::new(&held[&b.ordinal].game).move_to_check(b.ply - 1))
+            .collect()
+    }
+
+    /// Takes the new verdicts on [`Collector::blunders_to_recheck`]'s moves, in its order, as
+    /// the verdicts of those moves: each replaces the move's in its game's analysis (whose
+    /// counts and accuracies follow, in the players' table, the totals and the index too);
+    /// the moves that are still blunders keep their place in the list, with the new figures
+    /// and best move, the others leave it. Each game judged again that has a section gets it
+    /// made again by `section` ([`Collector::replaced`]).
+    pub fn rechecked(&mut self, again: Vec<MoveAnalysis>, section: impl Fn(&HeldGame) -> String) {
         if self.rechecked.is_some() {
             return;
         }
-        self.trim_biggest(RECHECKED);
-        let limits = Limits {
-            depth: Some(RECHECK_DEPTH),
-            nodes: Some(RECHECK_NODES),
-            ..Limits::default()
-        };
-        let again: Vec<MoveAnalysis> = self
-            .biggest
-            .par_iter()
-            .with_max_len(1)
-            .map(|b| recheck(&b.check, &limits, DEFAULT_BLUNDER_DEPTHS, tables))
-            .collect();
         let checked = self.biggest.len();
-        let mut held = Vec::with_capacity(checked);
-        for (mut b, m) in std::mem::take(&mut self.biggest).into_iter().zip(again) {
-            if m.judgement() != Some(Judgement::Blunder) {
+        let mut kept = Vec::with_capacity(checked);
+        let mut changed = BTreeSet::new();
+        for (b, m) in std::mem::take(&mut self.biggest).into_iter().zip(again) {
+            let Some(held) = self.held.get_mut(&b.ordinal) else {
                 continue;
+            };
+            let old = (held.analysis.white, held.analysis.black);
+            held.analysis.rejudge(&held.game, m);
+            let new = (held.analysis.white, held.analysis.black);
+            for (name, old, new) in [(&held.white, &old.0, &new.0), (&held.black, &old.1, &new.1)] {
+                if let Some(player) = self.players.get_mut(name) {
+                    player.replace(old, new);
+                }
+                self.totals.replace(old, new);
             }
-            b.before = win_percent(m.verdict.wc_before);
-            b.after = win_percent(m.verdict.wc_after);
-            if let Some(best) = m.best {
-                let legal = b.check.position().legal_moves(b.check.variant());
-                b.best = best.notation(&legal, b.numeric);
+            if let Some(row) = held.section.and_then(|i| self.index.get_mut(i)) {
+                row.flags = Some((
+                    new.0.blunders + new.1.blunders,
+                    new.0.mistakes + new.1.mistakes,
+                ));
             }
-            held.push(b);
+            changed.insert(b.ordinal);
+            let m = &held.analysis.moves[b.ply - 1];
+            if m.judgement() == Some(Judgement::Blunder) {
+                let again = FlagBrief::of(
+                    &held.game,
+                    m,
+                    &held.anchor,
+                    &b.game,
+                    &held.white,
+                    &held.black,
+                );
+                kept.push(FlagBrief {
+                    ordinal: b.ordinal,
+                    ..again
+                });
+            }
+        }
+        for held in changed.iter().filter_map(|ordinal| self.held.get(ordinal)) {
+            if let Some(number) = held.section {
+                self.replaced.insert(number, section(held));
+            }
         }
         self.rechecked = Some(Rechecked {
             checked,
-            held: held.len(),
+            held: kept.len(),
         });
-        self.biggest = held;
+        self.biggest = kept;
         self.trim_biggest(BIGGEST_SHOWN);
     }
 
     /// The biggest blunders, largest drop of win percentage first (those that held up, once
-    /// [`Collector::recheck_biggest`] has run).
+    /// [`Collector::rechecked`] has their new verdicts).
     pub fn biggest_blunders(&mut self) -> &[FlagBrief] {
         self.trim_biggest(BIGGEST_SHOWN);
         &self.biggest

@@ -5,38 +5,32 @@
 //!
 //! ```text
 //! the caller's batch (drafti_archive::batch::run_games: parse + replay, in input order)
-//!   worker, per game: work / describe ─▶ GameOut { figures, flags, first positions,
-//!                                                  the game's HTML section }
-//!   sink: Collector::add ─▶ tallies, players, openings, biggest blunders, index of games
-//!         └─ the section it returns ─▶ a scratch writer (one file) │ pages::Pages (a folder)
-//! end: text::write_summary │ pages::write_file (head and summary, sections, tail)
-//!                          │ Pages::finish (the last page, then index.html)
+//!   worker, per game: describe ─▶ GameOut { figures, flags, first positions,
+//!                                           the game's HTML section, the game if it has a blunder }
+//!   sink: Collector::add ─▶ tallies, players, openings, biggest blunders (and their games),
+//!         index of games │ the section it returns ─▶ a scratch writer of the caller's
+//! end: Collector::blunders_to_recheck ─▶ (the caller: drafti_analysis::recheck_blunders)
+//!      ─▶ Collector::rechecked: the verdicts into their games' analyses, counts and sections
+//!      ─▶ text::summary::write_summary │ html::pages::write_single (head and summary,
+//!         sections, tail) │ html::pages::write_pages (pages of games, then index.html)
 //! ```
 //!
-//! Modules: [`diagnostic`] the problems of a record as text; [`text`] the text summary; [`html`] the HTML report's parts; [`pages`] which
-//! page holds what, and the writing of a report's pages; [`viewer`] the data of the in-page
-//! viewer (its script and the style are the files of `assets/`); [`svg`] board diagrams and
-//! the escaping of XML text; [`puzzles`] the puzzles as text, JSON Lines, PDN and a page.
+//! Modules, by concept, each using only the ones before it: [`svg`] board diagrams and the
+//! escaping of XML text; [`collect`] what a report gathers (the collector, the biggest
+//! blunders, where each game's section is); [`html`] the HTML report (its summary,
+//! [`html::game`] each game's article, [`html::viewer`] the data of its board, the analysis
+//! board's scripts and the engine's WebAssembly module, [`html::pages`] one file or a folder
+//! of pages); [`describe`] one game described on a worker; [`text`] the text outputs (the
+//! report's summary, `analyze`, `openings`, the problems of a record); [`standings`] the
+//! outputs of `drafti standings`; [`puzzles`] the outputs of `drafti puzzles`.
 
-pub mod analysis;
-mod board;
-mod collect;
-pub mod diagnostic;
+pub mod collect;
+pub mod describe;
 pub mod html;
-pub mod openings;
-pub mod pages;
 pub mod puzzles;
 pub mod standings;
-mod standings_formats;
-pub mod standings_html;
 pub mod svg;
 pub mod text;
-pub mod viewer;
-
-pub use collect::*;
-pub use html::RunInfo;
-pub use pages::{PageError, PageSink, Pages};
-pub use svg::escape;
 
 use std::borrow::Cow;
 use std::fmt::Write as _;

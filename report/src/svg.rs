@@ -332,7 +332,7 @@ fn arrow_markup(s: &mut String, arrow: &Arrow, flipped: bool) {
 /// Text made safe for XML and HTML content and attribute values.
 ///
 /// ```
-/// assert_eq!(drafti_report::escape(r#"<b class="x">Tom & Jerry's</b>"#),
+/// assert_eq!(drafti_report::svg::escape(r#"<b class="x">Tom & Jerry's</b>"#),
 ///            "&lt;b class=&quot;x&quot;&gt;Tom &amp; Jerry&#39;s&lt;/b&gt;");
 /// ```
 pub fn escape(text: &str) -> String {

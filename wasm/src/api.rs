@@ -1,7 +1,6 @@
 //! What the module answers: one JSON request in, one JSON answer out, the same natively (tests)
 //! and in WebAssembly (`abi`). The requests and answers are documented in the crate docs.
 
-use drafti_analysis::json::score_fields;
 use drafti_analysis::judge::winning_chances;
 use drafti_engine::{DepthInfo, Engine, Limits, RootLine, Score};
 use drafti_rules::{perft, Color, Game, Move, Outcome, Position, Variant};
@@ -99,10 +98,9 @@ pub struct State {
 /// One line of a search.
 #[derive(Serialize, Debug, Clone)]
 pub struct LineOut {
-    /// Centi-men from the side to move; `null` when proven.
-    pub score: Option<i32>,
-    /// A proven result: `+N` wins in N plies, `-N` loses in N; `null` for an estimate.
-    pub proven: Option<i32>,
+    /// The score from the side to move, in the project's one JSON form: exactly one of `cp`
+    /// (centi-men), `win_in` and `loss_in` (plies), and `text`.
+    pub score: Score,
     /// Winning chances of the side to move, −1 (lost) … 1 (won).
     pub wc: f64,
     /// The line, its first move first.
@@ -122,12 +120,10 @@ pub struct Info {
     pub time_ms: u64,
     /// Nodes per second.
     pub nps: u64,
-    /// `white` or `black`: the side to move, whose view `score`, `proven` and `wc` take.
+    /// `white` or `black`: the side to move, whose view `score` and `wc` take.
     pub turn: &'static str,
-    /// The best score in centi-men; `null` when proven.
-    pub score: Option<i32>,
-    /// A proven result (see [`LineOut::proven`]).
-    pub proven: Option<i32>,
+    /// The best score (see [`LineOut::score`]).
+    pub score: Score,
     /// Winning chances of the side to move.
     pub wc: f64,
     /// Winning chances of White (the evaluation bar's).
@@ -390,7 +386,6 @@ fn info(
         .iter()
         .map(|l| line_out(pos, setup, l.score, &l.pv))
         .collect();
-    let (cm, proven) = score_fields(score);
     let wc = winning_chances(score);
     let secs = elapsed.as_secs_f64();
     Info {
@@ -404,8 +399,7 @@ fn info(
             0
         },
         turn: color_name(pos.turn()),
-        score: cm,
-        proven,
+        score,
         wc,
         white_wc: if pos.turn() == Color::White { wc } else { -wc },
         pv: lines.first().map(|l| l.pv.clone()).unwrap_or_default(),
@@ -414,7 +408,6 @@ fn info(
 }
 
 fn line_out(pos: &Position, setup: &Setup, score: Score, pv: &[Move]) -> LineOut {
-    let (cm, proven) = score_fields(score);
     let mut at = *pos;
     let pv = pv
         .iter()
@@ -425,8 +418,7 @@ fn line_out(pos: &Position, setup: &Setup, score: Score, pv: &[Move]) -> LineOut
         })
         .collect();
     LineOut {
-        score: cm,
-        proven,
+        score,
         wc: winning_chances(score),
         pv,
     }

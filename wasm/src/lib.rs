@@ -17,7 +17,7 @@
 //! |---|---|---|
 //! | `position` | the game | the position reached: `fen`, `turn`, `board` (32 characters, square 1 first, `.wWbB`), `ply`, `line` (the moves played), `moves` (the legal moves), `outcome` (set once the game is over: `winner`, `reason`, `text`), `king_count` (law 2's running count) |
 //! | `play` | the game and `move` | as `position` after the move, with `played` |
-//! | `search` | the game; `depth`, `nodes`, `movetime` (ms), `multipv`, `hash_mb` | the result: `depth`, `seldepth`, `nodes`, `time_ms`, `nps`, `turn`, `score` (centi-men) or `proven` (±plies to the end), `wc` (winning chances −1…1 of the side to move), `white_wc`, `pv`, `lines`, `best`, `outcome` |
+//! | `search` | the game; `depth`, `nodes`, `movetime` (ms), `multipv`, `hash_mb` | the result: `depth`, `seldepth`, `nodes`, `time_ms`, `nps`, `turn`, `score` (the commands' one score form: `cp` centi-men, or `win_in` / `loss_in` plies, and `text`), `wc` (winning chances −1…1 of the side to move), `white_wc`, `pv`, `lines`, `best`, `outcome` |
 //! | `perft` | the game and `depth` | `nodes` |
 //! | `version` | nothing | `version`, `engine` (the engine's fingerprint: equal to the native build's) |
 //!

@@ -11,7 +11,7 @@ use crate::quality::{
     reference_verdicts, table_verdicts, Agreement, ClassAgreement, ReferenceEval, ReferenceHeader,
     ReferenceLine, REFERENCE_SEQUENCE_TT_MB, REFERENCE_TT_MB,
 };
-use crate::{analyse_games, json, AnalysisOptions, EndgameTables};
+use crate::{analyse_games, AnalysisOptions, EndgameTables};
 use drafti_archive::replay::{replay, ReplayOptions, ReplayedGame};
 use drafti_engine::Engine;
 use drafti_pdn::GameReader;
@@ -479,16 +479,16 @@ fn judged_move_json<'a>(
         candidate: m.judgement().map(|j| j.as_str()),
         reference: r.judgement.map(|j| j.as_str()),
         best: notation(m.best),
-        score_before: json::score_fields(m.best_score),
-        score_after: json::score_fields(m.played_score),
+        score_before: crate::quality::score_fields(m.best_score),
+        score_after: crate::quality::score_fields(m.played_score),
         drop: m.verdict.drop,
         played_is_best: m.played_is_best,
         depth: m.depth,
         confirmed_depth: m.confirmed_depth,
         unsettled: m.unsettled,
         reference_best: notation(before.eval.best),
-        reference_before: json::score_fields(before.eval.score),
-        reference_after: json::score_fields(
+        reference_before: crate::quality::score_fields(before.eval.score),
+        reference_after: crate::quality::score_fields(
             before
                 .played
                 .unwrap_or_else(|| crate::move_score(after.eval.score)),

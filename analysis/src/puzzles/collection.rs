@@ -2,7 +2,9 @@
 //! with several sources, in the order the games came.
 
 use super::Puzzle;
-use drafti_rules::{Move, Position, Variant};
+use crate::json::is_numeric;
+use drafti_archive::replay::ReplayedGame;
+use drafti_rules::{move_number, Move, Position, Variant};
 use std::collections::HashMap;
 
 /// The most sources kept per puzzle (the rest are counted).
@@ -41,6 +43,49 @@ pub struct Source {
     pub site: Option<String>,
     /// TzDraft's id of the game (its `TzDraftId` tag, as `drafti import tzdraft` writes it).
     pub tzdraft_id: Option<String>,
+}
+
+impl Source {
+    /// Game `index` (0-based) of the input `file`, the puzzle's position after `ply` moves
+    /// of `game`. The move that led there and the move number are written in the record's
+    /// notation.
+    pub fn of(file: &str, index: usize, game: &ReplayedGame, ply: usize) -> Source {
+        let numeric = is_numeric(game);
+        let after = (ply > 0).then(|| {
+            let before = &game.positions[ply - 1];
+            let mv = &game.moves[ply - 1];
+            format!(
+                "{} {}",
+                move_number(game.first_mover, ply),
+                mv.notation(&before.legal_moves(game.variant), numeric)
+            )
+        });
+        Source {
+            file: file.to_string(),
+            game: index + 1,
+            ply: ply + 1,
+            move_number: move_number(game.first_mover, ply + 1),
+            after,
+            white: tag(game, "White"),
+            black: tag(game, "Black"),
+            event: tag(game, "Event"),
+            date: tag(game, "Date"),
+            round: tag(game, "Round"),
+            numeric,
+            previous: (ply > 0).then(|| (game.positions[ply - 1], game.moves[ply - 1])),
+            site: tag(game, "Site"),
+            tzdraft_id: tag(game, "TzDraftId"),
+        }
+    }
+}
+
+/// A tag's value, unless it is missing, empty or a placeholder (`?`, `????.??.??`).
+fn tag(game: &ReplayedGame, name: &str) -> Option<String> {
+    game.record
+        .tag(name)
+        .map(str::trim)
+        .filter(|v| !v.is_empty() && !v.chars().all(|c| c == '?' || c == '.'))
+        .map(str::to_string)
 }
 
 /// One distinct puzzle and where it was found.

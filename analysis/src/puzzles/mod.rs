@@ -263,6 +263,11 @@ impl Puzzle {
     pub fn solver_moves(&self) -> usize {
         self.solution.len().div_ceil(2)
     }
+
+    /// The gain in whole men (rounded towards zero): a king counts 3.
+    pub fn gain_men(&self) -> i32 {
+        self.gain / drafti_engine::MAN
+    }
 }
 
 /// A puzzle found in a game: where, and the puzzle.
@@ -360,6 +365,38 @@ fn reference(game: &ReplayedGame, i: usize) -> i32 {
         .find(|&j| !game.positions[j].has_capture(game.variant))
         .unwrap_or(0);
     solve::balance(&game.positions[quiet], solver).max(solve::balance(&game.positions[i], solver))
+}
+
+/// One game of an archive mined, its puzzles with where they were found: what a worker of
+/// `drafti puzzles` hands on ([`mine`]).
+pub struct Mined {
+    /// The game replayed without an error.
+    pub valid: bool,
+    /// The puzzles found, each with where it was found.
+    pub found: Vec<(Puzzle, Source)>,
+    /// What the mining counted.
+    pub stats: Stats,
+}
+
+/// Mines the game of `job` for puzzles as `options` says (nothing for an unreadable game).
+pub fn mine(job: &GameJob<'_>, options: &PuzzleOptions) -> Mined {
+    let Ok(game) = &job.game else {
+        return Mined {
+            valid: false,
+            found: Vec::new(),
+            stats: Stats::default(),
+        };
+    };
+    let mined = mine_game(game, options);
+    Mined {
+        valid: game.is_valid(),
+        found: mined
+            .found
+            .into_iter()
+            .map(|f| (f.puzzle, Source::of(job.file, job.raw.index, game, f.ply)))
+            .collect(),
+        stats: mined.stats,
+    }
 }
 
 /// Mines one game on the calling thread (its engine is the thread's). The game's replayed

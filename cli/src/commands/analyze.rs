@@ -17,7 +17,7 @@ use drafti_analysis::batch::{ArchiveGame, ArchiveOptions};
 use drafti_analysis::{annotate, json};
 use drafti_archive::replay::set_game_type;
 use drafti_pdn::write_game_to;
-use drafti_report::analysis::{game_text, skipped_text};
+use drafti_report::text::analysis::{game_text, skipped_text};
 use drafti_report::{counted, thousands};
 use drafti_rules::Variant;
 use std::io::Write;

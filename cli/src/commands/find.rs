@@ -144,7 +144,11 @@ pub fn run(args: Args) -> CommandResult {
     report_written(out.flush())?;
     eprintln!(
         "{} found of {} ({} passed the filters, {} skipped on their record, {} replayed)",
-        if matches.len() == 1 { "1 game".to_string() } else { format!("{} games", matches.len()) },
+        if matches.len() == 1 {
+            "1 game".to_string()
+        } else {
+            format!("{} games", matches.len())
+        },
         summary.games,
         summary.filtered,
         summary.skipped,

@@ -12,7 +12,7 @@ use drafti_archive::input::describe;
 use drafti_archive::replay::ReplayOptions;
 use drafti_archive::validation::Validated;
 use drafti_pdn::RawGame;
-use drafti_report::diagnostic::{game_label, write_problem};
+use drafti_report::text::diagnostic::{game_label, write_problem};
 use std::io::{BufRead, IsTerminal, Write};
 
 #[derive(clap::Args)]

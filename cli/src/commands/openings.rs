@@ -14,7 +14,7 @@ use drafti_archive::openings::{
 };
 use drafti_archive::replay::ProblemKind;
 use drafti_pdn::GameResult;
-use drafti_report::openings::{
+use drafti_report::text::openings::{
     write_candidates, write_per_game, write_rows, Format, PerGame, PER_GAME_CSV,
 };
 use drafti_rules::{Color, Position};

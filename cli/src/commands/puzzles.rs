@@ -22,9 +22,10 @@ use crate::report::corpus;
 use crate::runner::{run_inputs, Output};
 use crate::tables::TableArgs;
 use drafti_analysis::puzzles::{
-    check_record, Checked, Collection, Entry, PuzzleOptions, Stats, DEFAULT_NODES, VERIFY_FACTOR,
+    check_record, mine, Checked, Collection, Entry, Mined, PuzzleOptions, Stats, DEFAULT_NODES,
+    VERIFY_FACTOR,
 };
-use drafti_report::puzzles::{self, count, summary_line, Format, Mined};
+use drafti_report::puzzles::{self, count, summary_line, Format};
 use drafti_report::thousands;
 use drafti_rules::Variant;
 use std::io::Write;
@@ -170,7 +171,7 @@ pub fn run(args: Args) -> CommandResult {
         &batch,
         Progress::spinner("mining"),
         Output::Summary,
-        |job| puzzles::mine(&job, &options),
+        |job| mine(&job, &options),
         |m: Mined| -> Result<(), std::convert::Infallible> {
             games += 1;
             invalid += u64::from(!m.valid);

@@ -18,14 +18,16 @@ use crate::runner::{run_analysis, warn_empty_inputs, worker_pool, Output, Varian
 use drafti_analysis::batch::{ArchiveGame, ArchiveOptions};
 use drafti_analysis::parts::Parts;
 use drafti_analysis::preset::Preset;
-use drafti_analysis::{AnalysisOptions, EndgameTables};
+use drafti_analysis::{recheck_blunders, AnalysisOptions, EndgameTables};
 use drafti_archive::batch::{GameJob, Input};
 use drafti_archive::openings::Book;
 use drafti_archive::replay::ReplayOptions;
 use drafti_archive::validation::VariantEvidence;
+use drafti_report::collect::{Collector, GameOut, RunInfo};
+use drafti_report::describe::{describe, held_section, WorkSettings};
 use drafti_report::html::games_text;
+use drafti_report::text::summary::write_summary;
 use drafti_report::{counted, thousands};
-use drafti_report::{describe, text, Collector, GameOut, RunInfo, WorkSettings};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -196,7 +198,9 @@ fn finish(
 ) -> Result<Finished, CliError> {
     let (tables, jobs) = recheck;
     let started = std::time::Instant::now();
-    worker_pool(jobs, "report")?.install(|| collector.recheck_biggest(tables));
+    let blunders = collector.blunders_to_recheck();
+    let again = worker_pool(jobs, "report")?.install(|| recheck_blunders(&blunders, tables));
+    collector.rechecked(again, held_section);
     if let Some(r) = collector.rechecked {
         eprintln!(
             "{} of the summary judged again deeper in {:.1} s: {} held up",
@@ -207,7 +211,7 @@ fn finish(
     }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    report_written(text::write_summary(&mut out, &mut collector, info).and_then(|()| out.flush()))?;
+    report_written(write_summary(&mut out, &mut collector, info).and_then(|()| out.flush()))?;
     if let Some(out) = html_out {
         let written = out.finish(&mut collector, info)?;
         eprintln!(

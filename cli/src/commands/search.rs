@@ -5,26 +5,26 @@
 //! (hundredths of a man as `+0.35`, or `win in N` / `loss in N` plies), nodes, nodes per
 //! second and the principal variation in PDN notation; then the best move.
 //!
-//! `--json` prints JSON Lines instead: one object per completed depth, then one final object.
-//! Both carry: `type` (`"depth"` or `"result"`), `depth`, `seldepth`, `nodes`, `nps`,
-//! `time_ms`, `score` (as in the text), `cp` (hundredths of a man, `null` for a proven
-//! result), `win_in` / `loss_in` (plies, `null` unless proven), `pv` (moves in PDN notation)
-//! and `lines` (the best lines, one per `--multipv`, each with `move`, `score`, `cp`,
-//! `win_in`, `loss_in`, `pv`). The final object adds `best` (the best move, `null` when the
-//! game is over at the root) and `outcome` (`null`, or why the game is over at the root).
+//! `--json` prints JSON Lines instead (`drafti_engine::json`): one object per completed
+//! depth, then one final object. Both carry: `type` (`"depth"` or `"result"`), `depth`,
+//! `seldepth`, `nodes`, `nps`, `time_ms`, `score` (a score's one JSON form: `cp`, `win_in`,
+//! `loss_in`, `text`), `pv` (moves in PDN notation) and `lines` (the best lines, one per
+//! `--multipv`, each with `move`, `score`, `pv`). The final object adds `best` (the best
+//! move, `null` when the game is over at the root) and `outcome` (`null`, or why the game is
+//! over at the root).
 //!
 //! Tanzanian law 3: where the side to move may crown the opponent's man (its lone king
 //! against two kings and a man, a king on the main diagonal), the text adds a `claim` line
-//! with the claim's value, and the final JSON object a `claim` object (`score`, `cp`,
-//! `win_in`, `loss_in`, and `best`: whether it is better than every move); the result's
-//! score is then the better of the best move's and the claim's.
+//! with the claim's value, and the final JSON object a `claim` object (`score`, and `best`:
+//! whether it is better than every move); the result's score is then the better of the best
+//! move's and the claim's.
 
 use crate::args::{HashArg, JsonArg, KingCountArg, NotationArg, PositionArgs};
 use crate::error::{report_written, CliError, CommandResult};
 use crate::tables::TableArgs;
-use drafti_engine::{DepthInfo, Engine, Limits, RootLine, Score, SearchResult, DEFAULT_DEPTH};
-use drafti_rules::numbered_line;
-use serde::Serialize;
+use drafti_engine::json::{DepthLine, ResultLine};
+use drafti_engine::{DepthInfo, Engine, Limits, SearchResult, DEFAULT_DEPTH};
+use drafti_rules::{numbered_line, Move};
 use std::io::Write;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -60,90 +60,6 @@ pub struct Args {
     tables: TableArgs,
 }
 
-/// A score as JSON fields.
-#[derive(Serialize)]
-struct ScoreJson {
-    score: String,
-    cp: Option<i32>,
-    win_in: Option<u32>,
-    loss_in: Option<u32>,
-}
-
-impl ScoreJson {
-    fn of(score: Score) -> ScoreJson {
-        ScoreJson {
-            score: score.to_string(),
-            cp: score.as_centi_men(),
-            win_in: score.win_distance(),
-            loss_in: score.loss_distance(),
-        }
-    }
-}
-
-#[derive(Serialize)]
-struct LineJson {
-    #[serde(rename = "move")]
-    mv: String,
-    #[serde(flatten)]
-    score: ScoreJson,
-    pv: Vec<String>,
-}
-
-#[derive(Serialize)]
-struct DepthJson {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    depth: u32,
-    seldepth: u32,
-    nodes: u64,
-    nps: u64,
-    time_ms: u64,
-    #[serde(flatten)]
-    score: ScoreJson,
-    pv: Vec<String>,
-    lines: Vec<LineJson>,
-}
-
-#[derive(Serialize)]
-struct ResultJson {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    best: Option<String>,
-    #[serde(flatten)]
-    score: ScoreJson,
-    pv: Vec<String>,
-    depth: u32,
-    seldepth: u32,
-    nodes: u64,
-    nps: u64,
-    time_ms: u64,
-    lines: Vec<LineJson>,
-    outcome: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    claim: Option<ClaimJson>,
-}
-
-/// Law 3's claim at the root.
-#[derive(Serialize)]
-struct ClaimJson {
-    #[serde(flatten)]
-    score: ScoreJson,
-    /// Whether the claim is better than every move.
-    best: bool,
-}
-
-/// Whether law 3's claim scores above the best move.
-fn claim_is_best(result: &SearchResult) -> bool {
-    result
-        .claim
-        .zip(result.lines.first())
-        .is_some_and(|(c, l)| c > l.score)
-}
-
-fn millis(d: Duration) -> u64 {
-    d.as_millis().min(u128::from(u64::MAX)) as u64
-}
-
 pub fn run(args: Args) -> CommandResult {
     let limits = Limits {
         depth: match (args.depth, args.nodes, args.movetime) {
@@ -161,11 +77,7 @@ pub fn run(args: Args) -> CommandResult {
     let (numeric, json) = (args.numeric.numeric, args.json.json);
     let mut engine = Engine::new(variant, args.hash.hash as usize);
     engine.set_tables(args.tables.for_variant(variant)?)?;
-    let line_json = |line: &RootLine| LineJson {
-        mv: pos.line_notation(variant, &line.pv[..1], numeric).remove(0),
-        score: ScoreJson::of(line.score),
-        pv: pos.line_notation(variant, &line.pv, numeric),
-    };
+    let notation = |line: &[Move]| pos.line_notation(variant, line, numeric);
 
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
@@ -181,18 +93,7 @@ pub fn run(args: Args) -> CommandResult {
     let stop = engine.stop_flag();
     let on_depth = |info: &DepthInfo| {
         let written = if json {
-            let json = DepthJson {
-                kind: "depth",
-                depth: info.depth,
-                seldepth: info.seldepth,
-                nodes: info.nodes,
-                nps: info.nps(),
-                time_ms: millis(info.elapsed),
-                score: ScoreJson::of(info.score),
-                pv: pos.line_notation(variant, info.pv(), numeric),
-                lines: info.lines.iter().map(line_json).collect(),
-            };
-            serde_json::to_string(&json)
+            serde_json::to_string(&DepthLine::of(info, notation))
                 .map_err(std::io::Error::other)
                 .and_then(|text| writeln!(out, "{text}"))
         } else {
@@ -224,30 +125,12 @@ pub fn run(args: Args) -> CommandResult {
         return Err(CliError::writing("the report", &e));
     }
 
-    let outcome = result.outcome.map(|o| o.to_string());
     if json {
-        let json = ResultJson {
-            kind: "result",
-            best: result
-                .best
-                .map(|mv| pos.line_notation(variant, &[mv], numeric).remove(0)),
-            score: ScoreJson::of(result.score),
-            pv: pos.line_notation(variant, &result.pv, numeric),
-            depth: result.depth,
-            seldepth: result.seldepth,
-            nodes: result.nodes,
-            nps: result.nps(),
-            time_ms: millis(result.elapsed),
-            lines: result.lines.iter().map(line_json).collect(),
-            outcome,
-            claim: result.claim.map(|c| ClaimJson {
-                score: ScoreJson::of(c),
-                best: claim_is_best(&result),
-            }),
-        };
+        let json = ResultLine::of(&result, notation);
         report_written(writeln!(out, "{}", serde_json::to_string(&json)?))?;
         return Ok(ExitCode::SUCCESS);
     }
+    let outcome = result.outcome.map(|o| o.to_string());
     report_written(write_result(&mut out, &result, outcome, |mv| {
         pos.line_notation(variant, &[*mv], numeric).remove(0)
     }))?;
@@ -282,7 +165,7 @@ fn write_result(
                 }
             }
             if let Some(claim) = result.claim {
-                let better = if claim_is_best(result) {
+                let better = if result.claim_is_best() {
                     ", better than every move"
                 } else {
                     ""

@@ -17,10 +17,10 @@ use drafti_archive::standings::{
     Archive, Format, GameSummary, Groups, MatchPoints, StandingsOptions, Tiebreak,
 };
 use drafti_pdn::ParseError;
+use drafti_report::standings::html as standings_html;
 use drafti_report::standings::{
     count, csv_rows, event_text, formats_csv_rows, laws, CSV_HEADER, FORMATS_CSV_HEADER,
 };
-use drafti_report::standings_html;
 use drafti_report::visible;
 use std::io::Write;
 use std::path::{Path, PathBuf};

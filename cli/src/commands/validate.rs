@@ -1,7 +1,7 @@
 //! `drafti validate`: every game of every file replayed through the rules; problems reported
 //! like a compiler's (or as JSON Lines), a summary on stderr, exit 1 if any game is invalid.
 //! What a game's check finds is `drafti_archive::validation`'s, its text
-//! `drafti_report::diagnostic`'s; this module holds the flags and the run.
+//! `drafti_report::text::diagnostic`'s; this module holds the flags and the run.
 
 use crate::args::{InputArgs, JsonArg, ShardArg};
 use crate::error::{exit_code, CliError, CommandResult};
@@ -9,7 +9,7 @@ use crate::runner::{run_archive, Output};
 use drafti_archive::batch::GameJob;
 use drafti_archive::replay::ReplayOptions;
 use drafti_archive::validation::{validated, GameLine, Validated};
-use drafti_report::diagnostic::{game_label, write_problem};
+use drafti_report::text::diagnostic::{game_label, write_problem};
 use drafti_report::thousands;
 use std::io::Write;
 

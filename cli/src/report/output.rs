@@ -1,12 +1,13 @@
 //! The files of the HTML report: one file (`--html OUT`), or a folder of pages (`--html-dir
-//! DIR`). What each holds is `drafti_report::pages`'s; here every file appears only once
-//! complete ([`OutputFile`]: nothing is left behind on an error or an interrupt), and a
-//! single file's game sections wait in a scratch file until the summary is written.
+//! DIR`). What each holds is `drafti_report::html::pages`'s; here every file appears only once
+//! complete ([`OutputFile`]: nothing is left behind on an error or an interrupt), and the
+//! game sections wait in a scratch file until the summary is written (and the sections the
+//! re-check made again take their place).
 
 use crate::error::CliError;
 use crate::files::{OutputFile, ScratchFile};
-use drafti_report::pages::{self, PageError, PageSink, Pages};
-use drafti_report::{Collector, RunInfo};
+use drafti_report::collect::{Collector, RunInfo};
+use drafti_report::html::pages::{self, PageError, PageSink};
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -46,18 +47,25 @@ impl PageSink for Folder {
 }
 
 enum Target {
-    /// One file, its sections meanwhile in the scratch file `part`.
-    File {
-        out: PathBuf,
-        part: BufWriter<ScratchFile>,
-    },
+    /// One file.
+    File(PathBuf),
     /// A folder of pages.
-    Dir { dir: PathBuf, pages: Pages<Folder> },
+    Dir(PathBuf),
 }
 
-/// The HTML report being written.
+/// The HTML report being written: its sections meanwhile in the scratch file `part`.
 pub struct HtmlOutput {
     target: Target,
+    part: BufWriter<ScratchFile>,
+}
+
+/// A scratch file for the sections of the output `beside` (removed when dropped or on
+/// Ctrl-C).
+fn scratch(beside: &Path) -> Result<BufWriter<ScratchFile>, CliError> {
+    Ok(BufWriter::with_capacity(
+        1 << 16,
+        ScratchFile::create(beside)?,
+    ))
 }
 
 fn create(path: &Path) -> Result<Out, CliError> {
@@ -72,13 +80,9 @@ fn commit(w: Out) -> std::io::Result<u64> {
 impl HtmlOutput {
     /// One self-contained file `out`.
     pub fn file(out: &Path) -> Result<HtmlOutput, CliError> {
-        // Removed when dropped or on Ctrl-C.
-        let part = BufWriter::with_capacity(1 << 16, ScratchFile::create(out)?);
         Ok(HtmlOutput {
-            target: Target::File {
-                out: out.to_path_buf(),
-                part,
-            },
+            target: Target::File(out.to_path_buf()),
+            part: scratch(out)?,
         })
     }
 
@@ -87,34 +91,21 @@ impl HtmlOutput {
         std::fs::create_dir_all(dir)
             .map_err(|e| CliError::new(format!("cannot write {}: {e}", dir.display())))?;
         Ok(HtmlOutput {
-            target: Target::Dir {
-                dir: dir.to_path_buf(),
-                pages: Pages::new(Folder {
-                    dir: dir.to_path_buf(),
-                    bytes: 0,
-                    files: 0,
-                }),
-            },
+            target: Target::Dir(dir.to_path_buf()),
+            part: scratch(&dir.join("index.html"))?,
         })
     }
 
     /// Whether game sections go to pages (their links then name the page).
     pub fn paged(&self) -> bool {
-        matches!(self.target, Target::Dir { .. })
+        matches!(self.target, Target::Dir(_))
     }
 
     /// Adds the next game section (in order).
     pub fn section(&mut self, section: &str) -> Result<(), CliError> {
-        let failed =
-            |e: &dyn std::fmt::Display| CliError::new(format!("cannot write the HTML report: {e}"));
-        match &mut self.target {
-            Target::File { part, .. } => part.write_all(section.as_bytes()).map_err(|e| failed(&e)),
-            Target::Dir { pages, .. } => pages.section(section).map_err(|e| match e {
-                PageError::Create { source, .. } | PageError::Write { source, .. } => {
-                    failed(&source)
-                }
-            }),
-        }
+        self.part
+            .write_all(section.as_bytes())
+            .map_err(|e| CliError::new(format!("cannot write the HTML report: {e}")))
     }
 
     /// Writes the summary (the file's head, or the folder's index page) and closes
@@ -128,9 +119,15 @@ impl HtmlOutput {
             let path = path.display().to_string();
             move |e: std::io::Error| CliError::new(format!("cannot write {path}: {e}"))
         };
+        let part = self.part.into_inner().map_err(|e| {
+            let path = match &self.target {
+                Target::File(out) => out.clone(),
+                Target::Dir(dir) => dir.clone(),
+            };
+            io(&path)(e.into_error())
+        })?;
         match self.target {
-            Target::File { out, part } => {
-                let part = part.into_inner().map_err(|e| io(&out)(e.into_error()))?;
+            Target::File(out) => {
                 let mut w = create(&out)?;
                 let bytes = (|| {
                     let mut sections = File::open(part.path())?;
@@ -144,12 +141,20 @@ impl HtmlOutput {
                     files: 1,
                 })
             }
-            Target::Dir { dir, pages } => {
-                let folder = pages.finish(collector, info).map_err(|e| match e {
-                    // OutputFile's message names the file.
-                    PageError::Create { source, .. } => CliError::new(source.to_string()),
-                    PageError::Write { page, source } => io(&dir.join(page))(source),
-                })?;
+            Target::Dir(dir) => {
+                let mut folder = Folder {
+                    dir: dir.clone(),
+                    bytes: 0,
+                    files: 0,
+                };
+                let mut sections = File::open(part.path()).map_err(io(&dir))?;
+                pages::write_pages(&mut folder, collector, info, &mut sections).map_err(
+                    |e| match e {
+                        // OutputFile's message names the file.
+                        PageError::Create { source, .. } => CliError::new(source.to_string()),
+                        PageError::Write { page, source } => io(&dir.join(page))(source),
+                    },
+                )?;
                 Ok(Written {
                     path: dir.join("index.html"),
                     bytes: folder.bytes,

@@ -16,7 +16,7 @@
 //! - `GameUrl`: the source game's `Site` tag when it is a URL, else `FILE#GAME` (the input's
 //!   name and the game's number in it, from 1).
 
-use super::{fingerprint, is_endgame, solver_line};
+use super::platform::{fingerprint, is_endgame, solver_line};
 use drafti_analysis::puzzles::{Entry, GainKind, Puzzle, Source};
 use drafti_archive::csv::text_cell;
 use drafti_rules::{Move, Position, Variant};
@@ -52,7 +52,7 @@ pub fn puzzle_id(p: &Puzzle) -> String {
 /// takes N pieces), `kingCapture`, `runaway` (a man through that nothing can stop).
 pub fn themes(p: &Puzzle) -> Vec<String> {
     let t = &p.themes;
-    let crushing = p.kind == GainKind::Win || p.gain >= 3 * drafti_engine::MAN;
+    let crushing = p.kind == GainKind::Win || p.gain_men() >= 3;
     let mut out = vec![if crushing { "crushing" } else { "advantage" }.to_string()];
     if t.sacrifice {
         out.push("sacrifice".into());
@@ -123,7 +123,7 @@ pub fn row(e: &Entry) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::export::tests::{mined, SHOT, SHOT_SET_UP};
+    use super::super::platform::tests::{mined, SHOT, SHOT_SET_UP};
     use super::*;
 
     #[test]

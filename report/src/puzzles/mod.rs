@@ -5,7 +5,7 @@
 //! the gain, the solution numbered from move 1, where the puzzle comes from.
 //!
 //! ```
-//! use drafti_analysis::puzzles::{mine_game, Collection, PuzzleOptions};
+//! use drafti_analysis::puzzles::{mine_game, Collection, PuzzleOptions, Source};
 //! use drafti_archive::replay::{replay, ReplayOptions};
 //! use drafti_report::puzzles;
 //!
@@ -16,7 +16,7 @@
 //! let game = replay(record, &ReplayOptions::default());
 //! let mut collection = Collection::new();
 //! for found in mine_game(&game, &PuzzleOptions::default()).found {
-//!     collection.add(found.puzzle, puzzles::source("club.pdn", 0, &game, found.ply));
+//!     collection.add(found.puzzle, Source::of("club.pdn", 0, &game, found.ply));
 //! }
 //! let entry = &collection.entries()[0];
 //! let text = puzzles::text_entry(1, entry);
@@ -37,65 +37,24 @@
 
 mod export;
 pub mod lichess;
+mod platform;
 pub mod tzdraft;
 
-pub use export::{fingerprint, is_endgame, left_out_note, solver_line, write_format, Format};
+pub use export::{left_out_note, write_format, Format};
+pub use platform::{fingerprint, is_endgame, solver_line};
 
 use crate::svg::{self, escape, Arrow};
-use crate::{is_numeric, move_number, thousands, visible};
+use crate::{thousands, visible};
 use drafti_analysis::puzzles::solve::played;
 use drafti_analysis::puzzles::{
-    mine_game, Checked, Collection, Entry, GainKind, Puzzle, PuzzleOptions, Source, Stats,
-    VERIFY_FACTOR,
+    Checked, Collection, Entry, GainKind, Puzzle, Source, Stats, VERIFY_FACTOR,
 };
 use drafti_analysis::selfplay::mainline;
-use drafti_archive::batch::GameJob;
-use drafti_archive::replay::ReplayedGame;
+use drafti_analysis::Score;
 use drafti_pdn::{Comment, GameRecord, GameResult, Line, MoveNode, ResultToken, Tag};
 use drafti_rules::{Color, Move, Position, Variant};
 use serde::Serialize;
 use std::fmt::Write as _;
-
-/// A tag's value, unless it is missing, empty or a placeholder (`?`, `????.??.??`).
-fn tag(game: &ReplayedGame, name: &str) -> Option<String> {
-    game.record
-        .tag(name)
-        .map(str::trim)
-        .filter(|v| !v.is_empty() && !v.chars().all(|c| c == '?' || c == '.'))
-        .map(str::to_string)
-}
-
-/// Where a puzzle comes from: game `index` (0-based) of the input `file`, the puzzle's
-/// position after `ply` moves of `game`. The move that led there and the move number are
-/// written in the record's notation.
-pub fn source(file: &str, index: usize, game: &ReplayedGame, ply: usize) -> Source {
-    let numeric = is_numeric(game);
-    let after = (ply > 0).then(|| {
-        let before = &game.positions[ply - 1];
-        let mv = &game.moves[ply - 1];
-        format!(
-            "{} {}",
-            move_number(game.first_mover, ply),
-            mv.notation(&before.legal_moves(game.variant), numeric)
-        )
-    });
-    Source {
-        file: file.to_string(),
-        game: index + 1,
-        ply: ply + 1,
-        move_number: move_number(game.first_mover, ply + 1),
-        after,
-        white: tag(game, "White"),
-        black: tag(game, "Black"),
-        event: tag(game, "Event"),
-        date: tag(game, "Date"),
-        round: tag(game, "Round"),
-        numeric,
-        previous: (ply > 0).then(|| (game.positions[ply - 1], game.moves[ply - 1])),
-        site: tag(game, "Site"),
-        tzdraft_id: tag(game, "TzDraftId"),
-    }
-}
 
 // ---------------------------------------------------------------------------------------
 // Words.
@@ -117,7 +76,7 @@ fn men(n: i32) -> String {
 /// `win 2 men`, `win material worth 2 men`, `get a man through`, `win`: what the solver is
 /// to do, for "White to play and …".
 fn gain_task(p: &Puzzle) -> String {
-    let value = p.gain / drafti_engine::MAN;
+    let value = p.gain_men();
     match p.kind {
         GainKind::Win => "win".to_string(),
         GainKind::Runaway => match value {
@@ -295,28 +254,6 @@ struct SourceJson<'a> {
     round: Option<&'a str>,
 }
 
-/// A score as numbers, as `drafti search --json` gives one: `cp` (centi-men, for the side to
-/// move; `null` when proven), `win_in` / `loss_in` (plies; `null` unless proven), and `text`
-/// as the text output writes it (`+2.61`, `win in 5`).
-#[derive(Serialize)]
-struct ScoreJson {
-    text: String,
-    cp: Option<i32>,
-    win_in: Option<u32>,
-    loss_in: Option<u32>,
-}
-
-impl ScoreJson {
-    fn of(score: drafti_engine::Score) -> ScoreJson {
-        ScoreJson {
-            text: score.to_string(),
-            cp: score.as_centi_men(),
-            win_in: score.win_distance(),
-            loss_in: score.loss_distance(),
-        }
-    }
-}
-
 #[derive(Serialize)]
 struct PuzzleJson<'a> {
     number: usize,
@@ -334,8 +271,8 @@ struct PuzzleJson<'a> {
     lost: usize,
     depth: u32,
     difficulty: u8,
-    score: ScoreJson,
-    second: Option<ScoreJson>,
+    score: Score,
+    second: Option<Score>,
     exact: bool,
     occurrences: u64,
     sources: Vec<SourceJson<'a>>,
@@ -374,7 +311,7 @@ pub fn json_entry(number: usize, e: &Entry) -> String {
                 GainKind::Runaway => "runaway",
                 GainKind::Win => "win",
             },
-            men: p.gain / drafti_engine::MAN,
+            men: p.gain_men(),
             proven_win_in: p.proven_win,
             text: gain_text(p),
         },
@@ -384,8 +321,8 @@ pub fn json_entry(number: usize, e: &Entry) -> String {
         lost: p.themes.lost,
         depth: p.depth,
         difficulty: p.difficulty,
-        score: ScoreJson::of(p.score),
-        second: p.second.map(ScoreJson::of),
+        score: p.score,
+        second: p.second,
         exact: p.exact,
         occurrences: e.occurrences,
         sources: e
@@ -627,7 +564,7 @@ fn html_page(entries: &[Entry], source: &str, stats: &Stats, nodes: u64) -> Stri
         out.push_str(&html_entry(i + 1, e));
     }
     out.push_str("</div></main>");
-    out.push_str(&crate::board::puzzle_scripts(
+    out.push_str(&crate::html::board::puzzle_scripts(
         &crate::html::viewer_globals(),
         crate::html::VIEWER_JS,
     ));
@@ -747,35 +684,4 @@ pub fn pdn_text(entries: &[Entry]) -> String {
         drafti_pdn::write_game_to(&pdn_record(i + 1, e), &mut pdn);
     }
     pdn
-}
-
-/// One game's puzzles with their sources, from a worker of `drafti puzzles`.
-pub struct Mined {
-    /// The game replayed without an error.
-    pub valid: bool,
-    /// The puzzles found, each with where it was found.
-    pub found: Vec<(Puzzle, Source)>,
-    /// What the mining counted.
-    pub stats: Stats,
-}
-
-/// Mines the game of `job` for puzzles as `options` says (nothing for an unreadable game).
-pub fn mine(job: &GameJob<'_>, options: &PuzzleOptions) -> Mined {
-    let Ok(game) = &job.game else {
-        return Mined {
-            valid: false,
-            found: Vec::new(),
-            stats: Stats::default(),
-        };
-    };
-    let mined = mine_game(game, options);
-    Mined {
-        valid: game.is_valid(),
-        found: mined
-            .found
-            .into_iter()
-            .map(|f| (f.puzzle, source(job.file, job.raw.index, game, f.ply)))
-            .collect(),
-        stats: mined.stats,
-    }
 }

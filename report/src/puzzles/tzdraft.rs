@@ -21,7 +21,8 @@
 //! ([`drafti_archive::import::tzdraft::tzdraft_number`]). TzDraft plays Tanzanian draughts
 //! only: [`line()`] gives `None` for a puzzle of another variant.
 
-use super::{fingerprint, is_endgame, solver_line, task};
+use super::platform::{fingerprint, is_endgame, solver_line};
+use super::task;
 use drafti_analysis::puzzles::{Entry, GainKind, Puzzle};
 use drafti_archive::import::tzdraft::tzdraft_number;
 use drafti_rules::{Color, Move, Position, Square, Variant};
@@ -177,7 +178,7 @@ pub fn uuid(hash: u128) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::export::tests::{mined, SHOT, SHOT_SET_UP};
+    use super::super::platform::tests::{mined, SHOT, SHOT_SET_UP};
     use super::*;
 
     #[test]

@@ -140,7 +140,7 @@ fn a_blunder_planted_in_a_master_game_is_flagged_and_the_masters_moves_are_not()
     // blunder's: no second confirmation needed).
     assert_eq!(f["depth"], 10);
     assert!(f["confirmed_depth"].as_u64().unwrap() <= 10);
-    assert!(f["score_after"].as_i64().unwrap() <= -300, "{f}");
+    assert!(f["score_after"]["cp"].as_i64().unwrap() <= -300, "{f}");
 }
 
 #[test]
@@ -292,12 +292,13 @@ fn every_move_has_its_numbers_in_the_json() {
             assert_eq!(m["side"], if i % 2 == 0 { "white" } else { "black" });
             assert!(m["move"].is_string() && m["move_number"].is_string());
             for when in ["before", "after"] {
+                // A score's one shape: exactly one of its three numbers, and its text.
                 let score = &m[format!("score_{when}")];
-                let proven = &m[format!("proven_{when}")];
-                assert!(
-                    score.is_i64() != proven.is_i64(),
-                    "one of score/proven: {m}"
-                );
+                let set = ["cp", "win_in", "loss_in"]
+                    .iter()
+                    .filter(|k| score[**k].is_i64())
+                    .count();
+                assert!(set == 1 && score["text"].is_string(), "{m}");
                 let win = m[format!("win_{when}")].as_f64().unwrap();
                 assert!((0.0..=100.0).contains(&win), "{m}");
             }
@@ -672,8 +673,8 @@ fn verdicts_in_table_positions_are_exact_and_say_so() {
             "{draw}"
         );
         assert_eq!(
-            (&draw["score_before"], &draw["proven_after"]),
-            (&Value::from(0), &Value::from(-4))
+            (&draw["score_before"]["cp"], &draw["score_after"]["loss_in"]),
+            (&Value::from(0), &Value::from(4))
         );
         assert_eq!(draw["best"], "c3-b4");
         let win = &moves[2];
@@ -681,8 +682,8 @@ fn verdicts_in_table_positions_are_exact_and_say_so() {
             (
                 &win["exact"],
                 &win["reason"],
-                &win["proven_before"],
-                &win["score_after"]
+                &win["score_before"]["win_in"],
+                &win["score_after"]["cp"]
             ),
             (
                 &Value::Bool(true),
@@ -791,6 +792,13 @@ fn json_moves_is_one_flat_row_per_move() {
                 row.insert(key.to_string(), g[key].clone());
             }
             for (key, value) in m.as_object().unwrap() {
+                // A score's fields are columns named after it (`score_before_cp`, …).
+                if let Some(score) = value.as_object() {
+                    for (field, v) in score {
+                        row.insert(format!("{key}_{field}"), v.clone());
+                    }
+                    continue;
+                }
                 let value = match key.as_str() {
                     "pv" => Value::from(
                         value
@@ -928,14 +936,10 @@ fn a_win_the_lone_side_draws_by_law_3_is_not_called_won() {
     assert_eq!(first["move"], "f4-h2");
     assert_eq!(
         (
-            first["score_before"].as_i64(),
-            first["score_after"].as_i64()
+            first["score_before"]["cp"].as_i64(),
+            first["score_after"]["cp"].as_i64()
         ),
         (Some(0), Some(0)),
-        "{first}"
-    );
-    assert!(
-        first["proven_before"].is_null() && first["proven_after"].is_null(),
         "{first}"
     );
     assert_eq!(first["judgement"], Value::Null);

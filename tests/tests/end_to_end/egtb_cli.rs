@@ -306,7 +306,7 @@ fn search_uses_the_tables_and_says_so() {
     );
     let last: Value =
         serde_json::from_str(String::from_utf8_lossy(&out.stdout).lines().last().unwrap()).unwrap();
-    assert_eq!(last["score"], probe["value"], "{last}");
+    assert_eq!(last["score"]["text"], probe["value"], "{last}");
     // A folder without tables given explicitly is an error.
     let empty = tempfile::tempdir().unwrap();
     let out = run(

@@ -26,6 +26,7 @@ mod report_board;
 mod report_browser;
 mod report_cli;
 mod report_from_analysis;
+mod report_verdicts;
 mod search_cli;
 mod selfplay_cli;
 mod show_cli;

@@ -98,8 +98,8 @@ fn the_known_shot_is_found_and_the_others_are_not() {
     assert_eq!(source["after"], "1... f6-e5");
     assert_eq!(source["white"], "Asha");
     assert!(stderr.contains("3 games (0 invalid)"), "{stderr}");
-    // Issue 27, item 18: the scores are numbers (as `drafti search --json` gives them), with
-    // the text beside them.
+    // Issue 27, item 18, and issue 41's one score on the wire: the scores are numbers in the
+    // one JSON form of every command (exactly one of cp, win_in, loss_in), with the text.
     for key in ["score", "second"] {
         let score = &p[key];
         let keys: Vec<&str> = score

@@ -32,7 +32,8 @@ fn json_lines(text: &str) -> Vec<Value> {
         .collect()
 }
 
-/// A number that orders scores: proven wins above estimates above proven losses.
+/// A number that orders scores (a score's one JSON form): proven wins above estimates above
+/// proven losses.
 fn rank(v: &Value) -> i64 {
     if let Some(n) = v["win_in"].as_i64() {
         1_000_000 - n
@@ -76,9 +77,10 @@ fn json_objects_per_depth_and_result() {
     }
     assert_eq!(result["type"], "result");
     assert_eq!(result["best"], "c3-d4");
-    assert_eq!(result["score"], "win in 5");
-    assert_eq!(result["win_in"], 5);
-    assert!(result["cp"].is_null() && result["loss_in"].is_null());
+    assert_eq!(
+        result["score"],
+        serde_json::json!({"cp": null, "win_in": 5, "loss_in": null, "text": "win in 5"})
+    );
     assert_eq!(
         result["pv"],
         serde_json::json!(["c3-d4", "e5xc3", "b2xd8", "h6-g5", "d8xh4"])
@@ -108,7 +110,10 @@ fn multipv_lists_distinct_moves_ordered_by_score() {
     let moves: Vec<&str> = lines.iter().map(|l| l["move"].as_str().unwrap()).collect();
     assert!(moves[0] != moves[1] && moves[1] != moves[2] && moves[0] != moves[2]);
     for pair in lines.windows(2) {
-        assert!(rank(&pair[0]) >= rank(&pair[1]), "{lines:?}");
+        assert!(
+            rank(&pair[0]["score"]) >= rank(&pair[1]["score"]),
+            "{lines:?}"
+        );
     }
     assert_eq!(result["best"], lines[0]["move"]);
     for line in lines {
@@ -146,7 +151,7 @@ fn draw_laws_end_the_game_at_the_root() {
     assert!(text.contains("game over: draw: only kings left"), "{text}");
     let result = json_lines(&search(&["--fen", "W:WK1,K2:BK29,K30", "--json"], 0));
     assert_eq!(result[0]["best"], Value::Null);
-    assert_eq!(result[0]["cp"], 0);
+    assert_eq!(result[0]["score"]["cp"], 0);
     // Russian has no such law: it searches.
     let text = search(
         &[
@@ -257,11 +262,14 @@ fn law3_the_lone_side_may_crown_the_man_and_draw() {
         0,
     ));
     let result = objects.last().unwrap();
-    assert_eq!(result["lines"][0]["score"], "loss in 2");
-    assert_eq!(result["score"], "0.00");
+    assert_eq!(result["lines"][0]["score"]["text"], "loss in 2");
+    assert_eq!(result["score"]["text"], "0.00");
     assert_eq!(
         result["claim"],
-        serde_json::json!({"score": "0.00", "cp": 0, "win_in": null, "loss_in": null, "best": true})
+        serde_json::json!({
+            "score": {"cp": 0, "win_in": null, "loss_in": null, "text": "0.00"},
+            "best": true
+        })
     );
     // Kings off the main diagonal (e3, f2): no claim, the loss in 2 stands.
     let objects = json_lines(&search(
@@ -276,6 +284,6 @@ fn law3_the_lone_side_may_crown_the_man_and_draw() {
         0,
     ));
     let result = objects.last().unwrap();
-    assert_eq!(result["score"], "loss in 2");
+    assert_eq!(result["score"]["loss_in"], 2);
     assert!(result.get("claim").is_none(), "{result}");
 }

@@ -2,7 +2,7 @@
 //! their scoring and tie-break order stated), the knock-out tree, the round-robin table and
 //! the Swiss ranking.
 
-use crate::standings::table;
+use super::table::table;
 use crate::visible;
 use drafti_archive::csv::text_cell;
 use drafti_archive::standings::{

@@ -2,9 +2,10 @@
 //! problems of a game that was not analysed. Names and messages from the archive are shown
 //! with their control characters made [`visible`].
 
+use crate::collect::win_text;
 use crate::visible;
 use drafti_analysis::batch::ArchiveGame;
-use drafti_analysis::judge::SideSummary;
+use drafti_analysis::judge::{win_percent, SideSummary};
 use drafti_analysis::{json, GameAnalysis};
 use drafti_archive::replay::ReplayedGame;
 use std::fmt::Write as _;
@@ -63,15 +64,15 @@ pub fn game_text(g: &ArchiveGame, game: &ReplayedGame, a: &GameAnalysis) -> Stri
         };
         let _ = writeln!(
             out,
-            "  ply {:>3}  {} {}{symbol}  {}{reason}: {} -> {} ({:.0}% -> {:.0}%); best {} ({}); {checked}",
+            "  ply {:>3}  {} {}{symbol}  {}{reason}: {} -> {} ({} -> {}); best {} ({}); {checked}",
             m.ply,
             f.move_number,
             f.text,
             f.judgement.map_or("", |j| j.as_str()),
             m.best_score,
             m.played_score,
-            f.win_before,
-            f.win_after,
+            win_text(win_percent(m.verdict.wc_before)),
+            win_text(win_percent(m.verdict.wc_after)),
             f.best.as_deref().unwrap_or("-"),
             f.pv.join(" "),
         );

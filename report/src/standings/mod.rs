@@ -1,52 +1,25 @@
 //! The standings of `drafti standings` as text tables and CSV rows, written to the writer it
 //! is handed, one Event at a time (the data is `drafti_archive::standings`'s). Text from the
 //! archive (names, Events, rounds) is shown with its control characters made [`visible`].
+//! The championship formats are [`formats`]; the HTML page is [`html`].
 
-use crate::standings_formats::formats_text;
-pub use crate::standings_formats::{formats_csv_rows, FORMATS_CSV_HEADER};
+pub mod formats;
+pub mod html;
+mod table;
+
+pub use formats::{formats_csv_rows, FORMATS_CSV_HEADER};
+
 use crate::visible;
 use drafti_archive::csv::text_cell;
 use drafti_archive::standings::{
     EventView, Format, MatchGame, MatchLaw, MatchReport, MatchStatus, PlayerTotals, RankedPlayer,
     Side, StandingsOptions, Tiebreak, Warning,
 };
+use formats::formats_text;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::io::Write;
-
-/// Left-aligned columns, two spaces apart, widths in characters: `rows` gives the rows
-/// afresh each time it is called, once to measure the columns and once to write them, so a
-/// long table is never held whole.
-pub(crate) fn table<W: Write, I: Iterator<Item = Vec<String>>>(
-    out: &mut W,
-    indent: &str,
-    rows: impl Fn() -> I,
-) -> std::io::Result<()> {
-    let mut widths: Vec<usize> = Vec::new();
-    for row in rows() {
-        if widths.len() < row.len() {
-            widths.resize(row.len(), 0);
-        }
-        for (c, cell) in row.iter().enumerate() {
-            widths[c] = widths[c].max(visible(cell).chars().count());
-        }
-    }
-    let mut line = String::new();
-    for row in rows() {
-        line.clear();
-        line.push_str(indent);
-        for (c, cell) in row.iter().enumerate() {
-            let cell = visible(cell);
-            line.push_str(&cell);
-            if c + 1 < row.len() {
-                let pad = widths[c] - cell.chars().count();
-                line.extend(std::iter::repeat_n(' ', pad + 2));
-            }
-        }
-        writeln!(out, "{}", line.trim_end())?;
-    }
-    Ok(())
-}
+use table::table;
 
 /// `1 game`, `2 games`, `3 matches`.
 pub fn count(n: usize, what: &str) -> String {

@@ -1,48 +1,50 @@
 //! Where the HTML report's parts go: one self-contained document ([`write_single`]), or a
-//! folder of pages ([`Pages`]: `index.html` with the summary and the index of games, and
-//! `games-0001.html`, … with [`PAGE_GAMES`] games each, linked to each other).
+//! folder of pages ([`write_pages`]: `index.html` with the summary and the index of games,
+//! and `games-0001.html`, … with [`PAGE_GAMES`] games each, linked to each other).
 //!
 //! Game sections arrive one by one while the summary is still being gathered, and a
-//! document starts with its summary: a single document's sections wait in a scratch writer of
-//! the caller's, handed back as a reader at the end; a folder's go straight into their page,
-//! and its index is written last. A [`PageSink`] makes the pages (files that appear once
-//! complete, buffers in memory): this module decides only what each holds.
+//! document starts with its summary: the sections wait in a scratch writer of the caller's,
+//! handed back as a reader at the end, when the sections the re-check made again
+//! ([`Collector::replaced`]) take the place of the ones written. A [`PageSink`] makes the
+//! pages (files that appear once complete, buffers in memory): this module decides only
+//! what each holds.
 
-use crate::html::{self, RunInfo, CSS, UP};
-use crate::Collector;
+use crate::collect::{page_name, Collector, RunInfo, PAGE_GAMES};
+use crate::html::{self, CSS, UP};
 use std::fmt::Write as _;
 use std::io::{self, Read, Write};
 
-/// Game sections per page of a paged report (about 1.3 MB of HTML each for engine games).
-pub const PAGE_GAMES: usize = 500;
-
-/// The name of page `n` (0-based) of a paged report: `games-0001.html` for the first.
-pub fn page_name(n: usize) -> String {
-    format!("games-{:04}.html", n + 1)
-}
-
-/// The page of a paged report that holds the game section number `ordinal` (0-based).
-///
-/// ```
-/// use drafti_report::pages::page_of;
-///
-/// assert_eq!(page_of(0), "games-0001.html");
-/// assert_eq!(page_of(499), "games-0001.html");
-/// assert_eq!(page_of(500), "games-0002.html");
-/// ```
-pub fn page_of(ordinal: usize) -> String {
-    page_name(ordinal / PAGE_GAMES)
+/// Copies sections `range` to `out` from `sections`, which reads them back in order from
+/// the first not copied yet; a section made again after the re-check replaces the one read.
+fn copy_sections(
+    out: &mut impl Write,
+    c: &Collector<'_>,
+    range: std::ops::Range<usize>,
+    sections: &mut impl Read,
+    buffer: &mut Vec<u8>,
+) -> io::Result<()> {
+    for number in range {
+        buffer.resize(c.sections[number], 0);
+        sections.read_exact(buffer)?;
+        match c.replaced.get(&number) {
+            Some(again) => out.write_all(again.as_bytes())?,
+            None => out.write_all(buffer)?,
+        }
+    }
+    Ok(())
 }
 
 /// The report as one document written to `out`: the head and the summary of `c`, then the
 /// game sections as `sections` reads them back (in order, as [`Collector::add`] returned
-/// them), then the tail with the viewer's script.
+/// them; [`Collector::replaced`] in their place), then the tail with the viewer's script.
 ///
 /// ```
 /// use drafti_analysis::{analyse_game, AnalysisOptions};
 /// use drafti_archive::batch::{run_games, BatchOptions, Input};
 /// use drafti_archive::openings::Book;
-/// use drafti_report::{describe, pages, Collector, RunInfo, WorkSettings};
+/// use drafti_report::collect::{Collector, RunInfo};
+/// use drafti_report::describe::{describe, WorkSettings};
+/// use drafti_report::html::pages;
 ///
 /// let pdn = b"1. c3-d4 f6-e5 2. d4xf6 g7xe5 *\n";
 /// let book = Book::builtin();
@@ -78,7 +80,7 @@ pub fn write_single(
     sections: &mut impl Read,
 ) -> io::Result<()> {
     out.write_all(html::head_and_summary(c, info).as_bytes())?;
-    io::copy(sections, out)?;
+    copy_sections(out, c, 0..c.sections.len(), sections, &mut Vec::new())?;
     out.write_all(html::tail().as_bytes())
 }
 
@@ -124,15 +126,16 @@ impl PageError {
     }
 }
 
-/// A paged report being written: game sections go into pages of [`PAGE_GAMES`] as they come
-/// ([`section`](Self::section)), the summary into `index.html` at the end
-/// ([`finish`](Self::finish)). The collector of the run must have `paged` set, so that its
-/// index and links name the pages.
+/// The report as a folder of pages made by `sink`: the game sections as `sections` reads
+/// them back (in order, as [`Collector::add`] returned them; [`Collector::replaced`] in their
+/// place) in pages of [`PAGE_GAMES`], each linked to the next, then `index.html`: the
+/// summary of `c` and the index of games. The collector of the run must have `paged` set,
+/// so that its index and links name the pages.
 ///
 /// ```
 /// use drafti_archive::openings::Book;
-/// use drafti_report::pages::{PageSink, Pages};
-/// use drafti_report::{Collector, RunInfo};
+/// use drafti_report::collect::{Collector, RunInfo};
+/// use drafti_report::html::pages::{write_pages, PageSink};
 /// use std::collections::BTreeMap;
 ///
 /// /// Pages kept in memory, by name.
@@ -153,108 +156,69 @@ impl PageError {
 /// let book = Book::builtin();
 /// let mut collector = Collector::new(Vec::new(), &book);
 /// collector.paged = true;
-/// let mut pages = Pages::new(Memory::default());
+/// let mut sections = String::new();
 /// for n in 1..=501 {
-///     pages.section(&format!("<article id=\"g1-{n}\"></article>\n")).unwrap();
+///     let section = format!("<article id=\"g1-{n}\"></article>\n");
+///     collector.sections.push(section.len());
+///     sections.push_str(&section);
 /// }
 /// let info = RunInfo { source: "nothing".into(), search: "none".into() };
-/// let Memory(written) = pages.finish(&mut collector, &info).unwrap();
+/// let mut memory = Memory::default();
+/// write_pages(&mut memory, &mut collector, &info, &mut sections.as_bytes()).unwrap();
+/// let Memory(written) = memory;
 /// let names: Vec<&str> = written.keys().map(String::as_str).collect();
 /// assert_eq!(names, ["games-0001.html", "games-0002.html", "index.html"]);
 /// assert!(written["games-0001.html"].contains(r#"<a href="games-0002.html">next page →</a>"#));
 /// assert!(written["games-0002.html"].contains(r#"<a href="games-0001.html">← page 1</a>"#));
 /// assert!(written["games-0002.html"].contains(r#"<article id="g1-501">"#));
 /// ```
-pub struct Pages<S: PageSink> {
-    sink: S,
-    /// The page being written, and its number.
-    open: Option<(usize, S::Page)>,
-    /// Sections written so far.
-    sections: usize,
-}
-
-impl<S: PageSink> Pages<S> {
-    /// No page yet: the first section starts one.
-    pub fn new(sink: S) -> Pages<S> {
-        Pages {
-            sink,
-            open: None,
-            sections: 0,
-        }
-    }
-
-    /// Adds the next game section (in order); a section that fills a page closes it, with a
-    /// link to the next.
-    pub fn section(&mut self, section: &str) -> Result<(), PageError> {
-        let ordinal = self.sections;
-        self.sections += 1;
-        if ordinal.is_multiple_of(PAGE_GAMES) {
-            let n = ordinal / PAGE_GAMES;
-            if let Some((done, page)) = self.open.take() {
-                self.end_page(done, page, Some(&page_name(n)))?;
-            }
-            let name = page_name(n);
-            let mut page = self
-                .sink
-                .create(&name)
-                .map_err(|source| PageError::Create {
-                    page: name.clone(),
-                    source,
-                })?;
-            page.write_all(page_head(n, ordinal).as_bytes())
-                .map_err(|source| PageError::Write { page: name, source })?;
-            self.open = Some((n, page));
-        }
-        let (n, page) = self.open.as_mut().expect("a page was started above");
-        page.write_all(section.as_bytes())
-            .map_err(|source| PageError::Write {
-                page: page_name(*n),
-                source,
-            })
-    }
-
-    /// Closes the last page of games and writes `index.html`: the summary of `c` and the
-    /// index of games. Returns the sink.
-    pub fn finish(mut self, c: &mut Collector<'_>, info: &RunInfo) -> Result<S, PageError> {
-        if let Some((done, page)) = self.open.take() {
-            self.end_page(done, page, None)?;
-        }
-        let name = "index.html";
-        let mut page = self.sink.create(name).map_err(|source| PageError::Create {
-            page: name.to_string(),
+pub fn write_pages<S: PageSink>(
+    sink: &mut S,
+    c: &mut Collector<'_>,
+    info: &RunInfo,
+    sections: &mut impl Read,
+) -> Result<(), PageError> {
+    let count = c.sections.len();
+    let mut buffer = Vec::new();
+    for n in 0..count.div_ceil(PAGE_GAMES) {
+        let name = page_name(n);
+        let mut page = sink.create(&name).map_err(|source| PageError::Create {
+            page: name.clone(),
             source,
         })?;
-        let write = |source| PageError::Write {
+        let first = n * PAGE_GAMES;
+        let last = count.min(first + PAGE_GAMES);
+        let next = (last < count).then(|| page_name(n + 1));
+        page.write_all(page_head(n, first).as_bytes())
+            .and_then(|()| copy_sections(&mut page, c, first..last, sections, &mut buffer))
+            .and_then(|()| page.write_all(page_foot(next.as_deref()).as_bytes()))
+            .and_then(|()| sink.commit(&name, page))
+            .map_err(|source| PageError::Write { page: name, source })?;
+    }
+    let name = "index.html";
+    let mut page = sink.create(name).map_err(|source| PageError::Create {
+        page: name.to_string(),
+        source,
+    })?;
+    page.write_all(html::head_and_summary(c, info).as_bytes())
+        .and_then(|()| page.write_all(html::tail().as_bytes()))
+        .and_then(|()| sink.commit(name, page))
+        .map_err(|source| PageError::Write {
             page: name.to_string(),
             source,
-        };
-        page.write_all(html::head_and_summary(c, info).as_bytes())
-            .map_err(write)?;
-        page.write_all(html::tail().as_bytes()).map_err(write)?;
-        self.sink.commit(name, page).map_err(write)?;
-        Ok(self.sink)
-    }
+        })
+}
 
-    /// Closes page `n`, with a link to the `next` one, and commits it.
-    fn end_page(
-        &mut self,
-        n: usize,
-        mut page: S::Page,
-        next: Option<&str>,
-    ) -> Result<(), PageError> {
-        let name = page_name(n);
-        let mut foot = String::from(
-            "<p class=\"note\"><a href=\"index.html\">Summary and index of all games</a>",
-        );
-        if let Some(next) = next {
-            let _ = write!(foot, " · <a href=\"{next}\">next page →</a>");
-        }
-        foot.push_str("</p>");
-        foot.push_str(&html::tail());
-        page.write_all(foot.as_bytes())
-            .and_then(|()| self.sink.commit(&name, page))
-            .map_err(|source| PageError::Write { page: name, source })
+/// The end of a page of games: links to the summary and to the `next` page, then the tail.
+fn page_foot(next: Option<&str>) -> String {
+    let mut foot =
+        String::from("<p class=\"note\"><a href=\"index.html\">Summary and index of all games</a>");
+    if let Some(next) = next {
+        let _ = write!(foot, " · <a href=\"{next}\">next page →</a>");
     }
+    foot.push_str("</p>");
+    foot.push_str(&html::tail());
+    foot
 }
 
 /// The start of page `n` of a paged report, whose first game is section `first` (0-based):

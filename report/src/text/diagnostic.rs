@@ -5,7 +5,7 @@
 //! ```
 //! use drafti_archive::replay::{replay, ReplayOptions};
 //! use drafti_pdn::{parse_game, RawGame};
-//! use drafti_report::diagnostic::write_problem;
+//! use drafti_report::text::diagnostic::write_problem;
 //!
 //! let raw = RawGame::from_bytes(0, &b"1. c3-d4 f6-e5 2. d4xf6 f6-g5 *"[..]);
 //! let game = replay(parse_game(&raw).unwrap(), &ReplayOptions::default());
@@ -155,7 +155,7 @@ pub fn write_problem(out: &mut String, file: &str, raw: &RawGame, label: &str, p
 ///
 /// ```
 /// use drafti_archive::validation::VariantGuess;
-/// use drafti_report::diagnostic::variant_note;
+/// use drafti_report::text::diagnostic::variant_note;
 ///
 /// let guess = VariantGuess { untagged: 153, invalid: 152, valid_as: [151, 0] };
 /// assert_eq!(
@@ -177,7 +177,7 @@ pub fn variant_note(file: &str, guess: &VariantGuess) -> Option<String> {
 ///
 /// ```
 /// use drafti_archive::validation::VariantGuess;
-/// use drafti_report::diagnostic::variant_refusal;
+/// use drafti_report::text::diagnostic::variant_refusal;
 ///
 /// let guess = VariantGuess { untagged: 102, invalid: 2, valid_as: [0, 2] };
 /// assert_eq!(

@@ -40,8 +40,8 @@
 //! position `k`'s score: the page's graph and the judge's verdicts rest on the same scores.
 
 use drafti_analysis::GameAnalysis;
+use drafti_analysis::Score;
 use drafti_archive::replay::ReplayedGame;
-use drafti_engine::Score;
 use drafti_rules::{Color, Move, Position, Square, Variant};
 use std::fmt::Write as _;
 
@@ -257,7 +257,7 @@ fn needs_full_notation(mv: &Move, legal: &[Move]) -> bool {
 ///
 /// let record = drafti_pdn::parse_games(&b"1. c3-d4 f6-e5 *"[..]).remove(0).unwrap();
 /// let game = replay(record, &ReplayOptions::default());
-/// let data = drafti_report::viewer::game_data(&game, None, false);
+/// let data = drafti_report::html::viewer::game_data(&game, None, false);
 /// // Version 1, the usual start with White to move, algebraic, two quiet moves, no analysis.
 /// assert_eq!(data, "1|w|a|VRKO|||");
 /// ```

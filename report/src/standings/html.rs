@@ -2,12 +2,12 @@
 //! with each Event's matches, group tables, knock-out tree, round-robin table and Swiss
 //! ranking, written an Event at a time.
 
-use crate::html::CSS;
-use crate::standings::{count, event_title_text, match_line_text, recognised_line};
-use crate::standings_formats::{
+use super::formats::{
     bracket_line, group_cells, group_heading, group_notes, round_robin_heading, score_cells,
     swiss_heading,
 };
+use super::{count, event_title_text, match_line_text, recognised_line};
+use crate::html::CSS;
 use crate::svg::escape;
 use drafti_archive::standings::{Bracket, EventView};
 use std::io::Write;

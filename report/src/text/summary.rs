@@ -2,7 +2,8 @@
 //! blunders, the openings table, and a few lines on how to read them. It holds no timing, so
 //! the same input and search limits always give the same text.
 
-use crate::{thousands, visible, Collector, RunInfo};
+use crate::collect::{win_text, Collector, RunInfo};
+use crate::{thousands, visible};
 use drafti_analysis::judge::{BLUNDER_DROP, INACCURACY_DROP, MISTAKE_DROP};
 use drafti_archive::openings::{RowKind, CLASSIFY_PLIES};
 use std::fmt::Write as _;
@@ -35,7 +36,8 @@ fn fit(text: &str, width: usize) -> String {
 /// use drafti_analysis::{analyse_game, AnalysisOptions};
 /// use drafti_archive::batch::{run_games, BatchOptions, Input};
 /// use drafti_archive::openings::Book;
-/// use drafti_report::{describe, Collector, RunInfo, WorkSettings};
+/// use drafti_report::collect::{Collector, RunInfo};
+/// use drafti_report::describe::{describe, WorkSettings};
 ///
 /// let pdn = b"[White \"Ann\"]\n[Black \"Bob\"]\n1. c3-d4 f6-e5 2. d4xf6 g7xe5 1-0\n";
 /// let book = Book::builtin();
@@ -55,7 +57,7 @@ fn fit(text: &str, width: usize) -> String {
 ///
 /// let info = RunInfo { source: "two.pdn".into(), search: "depth 2".into() };
 /// let mut out = Vec::new();
-/// drafti_report::text::write_summary(&mut out, &mut collector, &info).unwrap();
+/// drafti_report::text::summary::write_summary(&mut out, &mut collector, &info).unwrap();
 /// let text = String::from_utf8(out).unwrap();
 /// assert!(text.starts_with("drafti report: 1 game from two.pdn\n"));
 /// assert!(text.contains("1 valid, 0 invalid"));
@@ -211,10 +213,10 @@ fn biggest_blunders(out: &mut String, c: &mut Collector<'_>) {
         for b in biggest.iter().take(BLUNDERS_SHOWN) {
             let _ = writeln!(
                 out,
-                "  {:move_width$}  {:>3.0}% -> {:>3.0}%  best {:8} {} ({}), {}",
+                "  {:move_width$}  {:>4} -> {:>4}  best {:8} {} ({}), {}",
                 b.text,
-                b.before,
-                b.after,
+                win_text(b.before),
+                win_text(b.after),
                 b.best,
                 visible(&b.player),
                 b.mover.name(),

@@ -7,11 +7,11 @@
 //! its JavaScript API (`wasm/js/drafti.js`), loaded only when a board is first played on.
 
 /// The module's JavaScript API.
-const API_JS: &str = include_str!("../../wasm/js/drafti.js");
+const API_JS: &str = include_str!("../../../wasm/js/drafti.js");
 /// The analysis board and the index's filters.
-const BOARD_JS: &str = include_str!("../assets/board.js");
+const BOARD_JS: &str = include_str!("../../assets/board.js");
 /// The puzzles to solve.
-const PUZZLES_JS: &str = include_str!("../assets/puzzles.js");
+const PUZZLES_JS: &str = include_str!("../../assets/puzzles.js");
 /// The module: raw DEFLATE in base64 (`build.rs`).
 const MODULE_BASE64: &str = include_str!(concat!(env!("OUT_DIR"), "/drafti.wasm.deflate.b64"));
 
@@ -61,7 +61,7 @@ mod tests {
             .decode(MODULE_BASE64)
             .unwrap();
         let module = miniz_oxide::inflate::decompress_to_vec(&packed).unwrap();
-        assert_eq!(module, include_bytes!("../../wasm/dist/drafti.wasm"));
+        assert_eq!(module, include_bytes!("../../../wasm/dist/drafti.wasm"));
         assert!(MODULE_BASE64.len() < 1_000_000);
     }
 }

@@ -1,343 +1,41 @@
-//! The parts of the HTML report: self-contained pages (inline CSS and script, nothing
-//! fetched), written as well-formed XHTML-compatible markup so any XML parser reads them.
-//! [`crate::pages`] puts the parts together into one file or a folder of pages.
+//! The HTML report: self-contained pages (inline CSS and script, nothing fetched), written as
+//! well-formed XHTML-compatible markup so any XML parser reads them. This module writes the
+//! document's head, its summary and its tail; [`game`] each game's article, [`viewer`] the
+//! data of its board; `board` the analysis board's scripts and the engine's WebAssembly module;
+//! [`pages`] puts the parts together into one file or a folder of pages.
 //!
 //! Layout: a header, the summary (archive health, players, biggest blunders, openings, the
 //! index of games), then one `<article>` per game: its players and figures and its moves with
 //! the flagged ones marked (blunders, mistakes, inaccuracies), the record's comments and
 //! variations. That much is the page without script. The inline viewer
 //! (`assets/viewer.js`) adds to every game a board at any ply, the evaluation graph, the
-//! engine's best move and line, drawn from the compact data each article carries
-//! ([`crate::viewer`]). The style is `assets/report.css`.
+//! engine's best move and line, drawn from the compact data each article carries; the
+//! analysis board (`assets/board.js`) moves of the reader's own with the engine's answer, the
+//! explorer and the index's filters. The style is `assets/report.css` and `assets/board.css`.
 
-use crate::pages::PAGE_GAMES;
+pub(crate) mod board;
+pub mod game;
+pub mod pages;
+pub mod viewer;
+
+use crate::collect::{win_text, Collector, IndexRow, RunInfo, Status, PAGE_GAMES};
 use crate::svg::escape;
-use crate::{is_numeric, move_number, short_name, thousands, viewer};
-use crate::{Collector, FlagBrief, IndexRow, Status};
+use crate::thousands;
 use drafti_analysis::judge::{
-    win_percent, Judgement, SideSummary, BLUNDER_DROP, INACCURACY_DROP, K, MISTAKE_DROP,
-    PROVEN_INACCURACY_WC, PROVEN_MISTAKE_WC,
+    BLUNDER_DROP, INACCURACY_DROP, K, MISTAKE_DROP, PROVEN_INACCURACY_WC, PROVEN_MISTAKE_WC,
 };
-use drafti_analysis::{GameAnalysis, MoveAnalysis, MoveToCheck};
 use drafti_archive::openings::{RowKind, CLASSIFY_PLIES};
-use drafti_archive::replay::ReplayedGame;
-use drafti_pdn::Line;
-use drafti_rules::Color;
 use std::fmt::Write as _;
-
-/// One game to render.
-pub struct GameView<'a> {
-    /// The section's anchor.
-    pub anchor: &'a str,
-    /// The input's name.
-    pub file: &'a str,
-    /// 0-based number in the input.
-    pub index: usize,
-    /// The replayed game.
-    pub game: &'a ReplayedGame,
-    /// Its analysis (valid games).
-    pub analysis: Option<&'a GameAnalysis>,
-    /// The opening, as the game played it.
-    pub opening: Option<&'a str>,
-    /// White player.
-    pub white: &'a str,
-    /// Black player.
-    pub black: &'a str,
-}
-
-fn judgement_class(j: Judgement) -> &'static str {
-    match j {
-        Judgement::Blunder => "jb",
-        Judgement::Mistake => "jm",
-        Judgement::Inaccuracy => "ji",
-    }
-}
-
-/// The anchor of the board after ply `ply` of a game (the viewer's fragment, and the id of a
-/// blunder in the moves).
-pub fn move_anchor(anchor: &str, ply: usize) -> String {
-    format!("{anchor}-p{ply}")
-}
-
-/// The summary's record of a flagged move.
-pub(crate) fn brief(
-    game: &ReplayedGame,
-    m: &MoveAnalysis,
-    check: MoveToCheck,
-    anchor: &str,
-    label: &str,
-    white: &str,
-    black: &str,
-) -> FlagBrief {
-    let before = &game.positions[m.ply - 1];
-    let legal = before.legal_moves(game.variant);
-    let numeric = is_numeric(game);
-    let symbol = m.judgement().map_or("", |j| j.symbol());
-    FlagBrief {
-        anchor: move_anchor(anchor, m.ply),
-        game: label.to_string(),
-        player: match m.mover {
-            Color::White => white.to_string(),
-            Color::Black => black.to_string(),
-        },
-        mover: m.mover,
-        text: format!(
-            "{} {}{}",
-            move_number(game.first_mover, m.ply),
-            game.record.moves.nodes[m.ply - 1].mv.text,
-            symbol
-        ),
-        before: win_percent(m.verdict.wc_before),
-        after: win_percent(m.verdict.wc_after),
-        best: m
-            .best
-            .map(|b| b.notation(&legal, numeric))
-            .unwrap_or_default(),
-        ordinal: 0,
-        check,
-        numeric,
-    }
-}
-
-/// Comments, NAGs and variations of a line as readable markup (variations greyed).
-fn line_markup(out: &mut String, line: &Line, first: Color, ply0: usize) {
-    for c in &line.leading_comments {
-        let _ = write!(out, r#" <span class="c">{}</span>"#, escape(c.text.trim()));
-    }
-    for (i, node) in line.nodes.iter().enumerate() {
-        let ply = ply0 + i;
-        if let Some(n) = &node.number {
-            let dots = if n.ellipsis { "..." } else { "." };
-            let _ = write!(out, " {}{dots}", n.number);
-        } else if i == 0 {
-            let _ = write!(out, " {}", move_number(first, ply));
-        }
-        let _ = write!(out, " {}", escape(&node.mv.text));
-        nags_markup(out, node);
-        for c in &node.comments {
-            let _ = write!(out, r#" <span class="c">{}</span>"#, escape(c.text.trim()));
-        }
-        for v in &node.variations {
-            out.push_str(" (");
-            line_markup(out, v, first, ply);
-            out.push_str(" )");
-        }
-    }
-}
-
-/// The record's NAGs of a move: `!`, `?!`… after the move, others as ` $n`.
-fn nags_markup(out: &mut String, node: &drafti_pdn::MoveNode) {
-    for nag in &node.nags {
-        match nag.symbol() {
-            Some(s) => out.push_str(s),
-            None => {
-                let _ = write!(out, " ${}", nag.value);
-            }
-        }
-    }
-}
-
-/// A percentage without decimals, rounded half up (as the page's script rounds).
-fn percent0(x: f64) -> String {
-    format!("{}", x.round() as i64)
-}
-
-/// The moves of the mainline with flagged moves marked, the record's own NAGs, comments and
-/// variations, and the moves after the one that stopped the replay (struck through).
-///
-/// One move pair per line (`white-space: pre-line`, the lines in columns): a line breaks
-/// between pairs, never inside a move (`32-⏎28`), at the cost of one newline per pair. A
-/// comment or a variation gets lines of its own and the next move starts a line with its
-/// number. The viewer's script reads this structure (viewer.js, `enhanceMoves`).
-fn moves_markup(out: &mut String, v: &GameView<'_>) {
-    let game = v.game;
-    let nodes = &game.record.moves.nodes;
-    out.push_str(r#"<p class="moves">"#);
-    for c in &game.record.moves.leading_comments {
-        let _ = writeln!(out, r#"<span class="c">{}</span>"#, escape(c.text.trim()));
-    }
-    let first = game.first_mover;
-    let mut line_open = false;
-    for (i, node) in nodes.iter().enumerate() {
-        let ply = i + 1;
-        let white_moves = match first {
-            Color::White => i.is_multiple_of(2),
-            Color::Black => !i.is_multiple_of(2),
-        };
-        if white_moves || !line_open {
-            if line_open {
-                out.push('\n');
-            }
-            let _ = write!(out, "{} ", move_number(first, ply));
-            line_open = true;
-        } else {
-            out.push(' ');
-        }
-        let flag = v
-            .analysis
-            .and_then(|a| a.moves.get(i))
-            .and_then(|m| m.judgement().map(|j| (m, j)));
-        let text = escape(&node.mv.text);
-        match flag {
-            Some((m, j)) => {
-                let id = if j == Judgement::Blunder {
-                    format!(r#" id="{}""#, move_anchor(v.anchor, ply))
-                } else {
-                    String::new()
-                };
-                // Why a proven result made it a blunder (the viewer shows it too).
-                let title = m
-                    .reason_text()
-                    .map(|r| format!(r#" title="{}""#, escape(&r)))
-                    .unwrap_or_default();
-                let _ = write!(
-                    out,
-                    r#"<i class="{}"{id}{title}>{text}{}</i>"#,
-                    judgement_class(j),
-                    j.symbol()
-                );
-            }
-            None if i >= game.moves.len() => {
-                let _ = write!(
-                    out,
-                    r#"<span class="bad" title="not replayed: see the error above">{text}</span>"#
-                );
-            }
-            None => {
-                out.push_str(&text);
-                nags_markup(out, node);
-            }
-        }
-        if !node.comments.is_empty() || !node.variations.is_empty() {
-            line_open = false;
-            for c in &node.comments {
-                let _ = write!(out, "\n<span class=\"c\">{}</span>", escape(c.text.trim()));
-            }
-            for var in &node.variations {
-                out.push_str("\n<span class=\"v\">(");
-                line_markup(out, var, first, ply);
-                out.push_str(" )</span>");
-            }
-            out.push('\n');
-        }
-    }
-    if line_open {
-        out.push('\n');
-    }
-    let result = game
-        .record
-        .result
-        .as_ref()
-        .map(|r| r.result.as_str())
-        .or_else(|| game.record.tag_result().map(|r| r.as_str()))
-        .unwrap_or("*");
-    let _ = write!(out, "<b>{result}</b></p>");
-}
-
-/// A side's line of the game card: `White: 0 ?? 1 ? 2 ?! · accuracy 97.2%` (the names are in
-/// the heading). The three counts are `<i>`s that the style colours by their order (red,
-/// orange, yellow): a class on each would cost 140 KB in the bundled corpus's report.
-fn side_line(out: &mut String, color: Color, s: &SideSummary) {
-    let _ = write!(
-        out,
-        r#"{}: <i>{} ??</i> <i>{} ?</i> <i>{} ?!</i> · accuracy {}"#,
-        color.name(),
-        s.blunders,
-        s.mistakes,
-        s.inaccuracies,
-        pct(s.accuracy)
-    );
-}
 
 /// The page's one way back to the index of games, fixed in a corner (a link in every game's
 /// heading cost the bundled corpus's report 76 KB).
 pub(crate) const UP: &str =
     r##"<a class="up" href="#games" title="the index of games">↑ games</a>"##;
 
-/// The `<article>` of one game, with the viewer's data (`data-v`, see [`crate::viewer`]) when
-/// the game could be replayed.
-pub fn game_section(v: &GameView<'_>) -> String {
-    let game = v.game;
-    let mut out = String::with_capacity(4096);
-    let result = game.played_result().map_or("*", |r| r.as_str());
-    let data = viewer::game_data(game, v.analysis, is_numeric(game));
-    let _ = write!(
-        out,
-        r##"<article class="game" id="{}" data-v="{}"><h3><a href="#{}">#{}</a> {} – {} <b>{result}</b></h3>"##,
-        v.anchor,
-        escape(&data),
-        v.anchor,
-        v.index + 1,
-        escape(v.white),
-        escape(v.black),
-    );
-    let mut meta = vec![format!(
-        "{} game {}",
-        escape(short_name(v.file)),
-        v.index + 1
-    )];
-    for tag in ["Event", "Date"] {
-        if let Some(value) = game
-            .record
-            .tag(tag)
-            .map(str::trim)
-            .filter(|t| !t.is_empty() && !t.contains('?'))
-        {
-            meta.push(escape(value));
-        }
-    }
-    meta.push(format!("{} plies", game.record.moves.nodes.len()));
-    if game.first_mover == Color::Black {
-        meta.push("Black moved first".to_string());
-    }
-    if game.record.tag("FEN").is_some() {
-        meta.push(format!("from {}", escape(&game.start.to_fen())));
-    }
-    if let Some(name) = v.opening {
-        meta.push(format!("opening {}", escape(name)));
-    }
-    let _ = write!(out, r#"<p class="meta">{}</p>"#, meta.join(" · "));
-    if !game.is_valid() {
-        out.push_str(r#"<div class="err"><b>Invalid record</b> (not analysed):<ul>"#);
-        for p in game.errors().take(3) {
-            let _ = write!(
-                out,
-                "<li>line {}, column {}: {}</li>",
-                p.span.line,
-                p.span.column,
-                escape(&p.message)
-            );
-        }
-        out.push_str("</ul></div>");
-    }
-    if let Some(a) = v.analysis {
-        out.push_str(r#"<p class="sides">"#);
-        side_line(&mut out, Color::White, &a.white);
-        out.push_str("<br/>");
-        side_line(&mut out, Color::Black, &a.black);
-        out.push_str("</p>");
-    }
-    moves_markup(&mut out, v);
-    out.push_str("</article>\n");
-    out
-}
-
-/// The `<article>` of a game that could not be parsed.
-pub(crate) fn unreadable_section(anchor: &str, file: &str, index: usize, error: &str) -> String {
-    format!(
-        r##"<article class="game" id="{anchor}"><h3><a href="#{anchor}">#{}</a> unreadable record</h3><p class="meta">{} game {}</p><div class="err"><b>Syntax error</b> (not analysed): {}</div></article>
-"##,
-        index + 1,
-        escape(short_name(file)),
-        index + 1,
-        escape(error)
-    )
-}
-
 /// The style of the report's pages (the analysis board's with it).
 pub(crate) const CSS: &str = concat!(
-    include_str!("../assets/report.css"),
-    include_str!("../assets/board.css")
+    include_str!("../../assets/report.css"),
+    include_str!("../../assets/board.css")
 );
 
 /// The link to `anchor` (a game's, or a move's `g1-2-p17`) when its game has a section:
@@ -354,14 +52,6 @@ fn game_href(index: &[IndexRow], anchor: &str) -> Option<String> {
     ))
 }
 
-/// What the header says about the run.
-pub struct RunInfo {
-    /// Where the games came from (`the bundled corpus`, or the file names).
-    pub source: String,
-    /// The search of every position (`1,000 nodes per position`).
-    pub search: String,
-}
-
 /// `1 game`, `2,004 games`.
 pub fn games_text(n: u64) -> String {
     if n == 1 {
@@ -372,7 +62,7 @@ pub fn games_text(n: u64) -> String {
 }
 
 /// `54.7%`, or `–` without a value.
-fn pct(v: Option<f64>) -> String {
+pub(crate) fn pct(v: Option<f64>) -> String {
     v.map_or_else(|| "–".to_string(), |x| format!("{x:.1}%"))
 }
 
@@ -505,7 +195,7 @@ fn biggest_blunders(out: &mut String, c: &mut Collector<'_>) {
     if biggest.is_empty() {
         out.push_str("<p>None found.</p>");
     } else {
-        out.push_str(r#"<div class="scroll"><table><tr><th>move</th><th>player</th><th class="r">win%</th><th>best</th><th>game</th></tr>"#);
+        out.push_str(r#"<div class="scroll"><table><tr><th>move</th><th>player</th><th class="r">winning chances</th><th>best</th><th>game</th></tr>"#);
         for b in &biggest {
             let mv = match game_href(&c.index, &b.anchor) {
                 Some(href) => format!(r#"<a class="jb" href="{href}">{}</a>"#, escape(&b.text)),
@@ -516,8 +206,8 @@ fn biggest_blunders(out: &mut String, c: &mut Collector<'_>) {
                 r#"<tr><td>{mv}</td><td>{} ({})</td><td class="r">{} → {}</td><td class="best">{}</td><td>{}</td></tr>"#,
                 escape(&b.player),
                 b.mover.name(),
-                percent0(b.before),
-                percent0(b.after),
+                win_text(b.before),
+                win_text(b.after),
                 escape(&b.best),
                 escape(&b.game)
             );
@@ -624,10 +314,10 @@ fn games_index(out: &mut String, c: &mut Collector<'_>) {
 }
 
 /// The viewer's script.
-pub(crate) const VIEWER_JS: &str = include_str!("../assets/viewer.js");
+pub(crate) const VIEWER_JS: &str = include_str!("../../assets/viewer.js");
 
 /// The end of the document: how to read the report, and the viewer's script with the
-/// analysis board's ([`crate::board`]) before it and the engine's module after it.
+/// analysis board's ([`board`]) before it and the engine's module after it.
 pub(crate) fn tail() -> String {
     let script = VIEWER_JS;
     debug_assert!(!script.contains("]]>") && !script.contains("</"));
@@ -642,8 +332,8 @@ pub(crate) fn tail() -> String {
         50.0 * MISTAKE_DROP,
         50.0 * INACCURACY_DROP,
         viewer_globals(),
-        crate::board::scripts_before_viewer(),
-        crate::board::module_data(),
+        board::scripts_before_viewer(),
+        board::module_data(),
     )
 }
 

@@ -1,0 +1,253 @@
+//! How games are analysed: the settings of the pass, the re-search and the confirmation
+//! ([`AnalysisOptions`]), their defaults, the changes flags make ([`AnalysisOverrides`]) and
+//! the label every output's header carries. The named sets of settings are [`crate::preset`].
+
+use crate::tables::EndgameTables;
+use drafti_engine::{Config, Limits};
+
+/// The pass: every position searched about this many nodes (the deepest completed
+/// iteration, 8-9 plies in a middle game). A pass at depth 6 let 15% of the moves both deep
+/// references drop by 0.45 or more go unflagged, because the shots it cannot see are never
+/// re-searched (`docs/engine.md`, "Quality on master games").
+pub const DEFAULT_PASS_NODES: u64 = 20_000;
+
+/// The depth of `drafti selfplay`'s moves unless told (and of analyze's pass before it
+/// searched by nodes: `--depth 6`).
+pub const DEFAULT_DEPTH: u32 = 6;
+
+/// The re-search of a nominated move: this many plies.
+pub const DEFAULT_VERIFY_DEPTH: u32 = 10;
+
+/// The node bound of a re-search (king endings, where a depth costs far more).
+pub const DEFAULT_VERIFY_NODES: u64 = 1_000_000;
+
+/// The confirmation of a re-searched move whose verdict is near the blunder threshold (see
+/// [`DEFAULT_CONFIRM_BAND`]): this many plies.
+pub const DEFAULT_CONFIRM_DEPTH: u32 = 16;
+
+/// The node bound of a confirmation: most confirmations of middle-game positions complete
+/// their depth well within it; the king endings that would not are left at the depth reached
+/// (bounding them costs less precision than the time they take; `docs/engine.md`).
+pub const DEFAULT_CONFIRM_NODES: u64 = 500_000;
+
+/// A re-search's drop of winning chances in this range (around the blunder's 0.3, and up to
+/// the drops of 0.5-0.7 that the fitted evaluation overstates at depth 10) sends the move to
+/// the confirmation, as does a proven result; outside it the re-search's verdict stands
+/// (`docs/engine.md`, "Quality on master games", has the measurements).
+pub const DEFAULT_CONFIRM_BAND: (f64, f64) = (0.2, 0.7);
+
+/// A move whose drop of winning chances in the pass reaches this is re-searched (a little
+/// under the inaccuracy's 0.075, so a verdict near a threshold is checked).
+pub const DEFAULT_NOMINATE_DROP: f64 = 0.05;
+
+/// A re-searched move is a blunder only when its last search called it one at this many of
+/// its deepest completed depths (from there on); one that became a blunder later is reported
+/// as a mistake, [`crate::MoveAnalysis::unsettled`]. On the master games a blunder that held at 4
+/// depths or more is the deep reference's far more often than one that did not
+/// (`docs/lab/verdict-quality-one-reference.md`, "Blunders that settle").
+pub const DEFAULT_BLUNDER_DEPTHS: u32 = 4;
+
+/// The table of each task's engine, MiB.
+pub const DEFAULT_TT_MB: usize = 16;
+
+/// How games are analysed.
+#[derive(Clone, Debug)]
+pub struct AnalysisOptions {
+    /// The pass: the search of every position (depth or nodes; never time, so results are
+    /// reproducible).
+    pub limits: Limits,
+    /// The re-search of a nominated move (its position and the played move alone, to the
+    /// same depth). `None`: the pass's verdicts are final.
+    pub verify: Option<Limits>,
+    /// The pass's drop of winning chances (0…2) from which a move is nominated.
+    pub nominate_drop: f64,
+    /// A second re-search, deeper, of a re-searched move whose verdict is near the blunder
+    /// threshold (its drop within `confirm_band`) or rests on a proven result; its verdict
+    /// replaces the first's. `None`: the first re-search's verdicts are final.
+    pub confirm: Option<Limits>,
+    /// The re-search's drops (from, below) that send a move to `confirm`.
+    pub confirm_band: (f64, f64),
+    /// A re-searched blunder must be the verdict of this many of its search's deepest
+    /// completed depths, else it is reported as a mistake (1: every blunder stands).
+    pub blunder_depths: u32,
+    /// Transposition table of each task's engine, MiB.
+    pub tt_mb: usize,
+    /// Endgame tables: a position they hold is not searched but looked up, and the verdict on
+    /// a move played there is exact; the searches probe them too.
+    pub tables: EndgameTables,
+    /// The engine's switches ([`drafti_engine::Config`]; the default is the engine as
+    /// shipped): another setting is a candidate to measure (`drafti bench --quality
+    /// --engine`), never the analysis's default.
+    pub engine: Config,
+}
+
+impl Default for AnalysisOptions {
+    fn default() -> Self {
+        AnalysisOptions {
+            limits: Limits {
+                nodes: Some(DEFAULT_PASS_NODES),
+                ..Limits::default()
+            },
+            verify: Some(Limits {
+                depth: Some(DEFAULT_VERIFY_DEPTH),
+                nodes: Some(DEFAULT_VERIFY_NODES),
+                ..Limits::default()
+            }),
+            nominate_drop: DEFAULT_NOMINATE_DROP,
+            confirm: Some(Limits {
+                depth: Some(DEFAULT_CONFIRM_DEPTH),
+                nodes: Some(DEFAULT_CONFIRM_NODES),
+                ..Limits::default()
+            }),
+            confirm_band: DEFAULT_CONFIRM_BAND,
+            blunder_depths: DEFAULT_BLUNDER_DEPTHS,
+            tt_mb: DEFAULT_TT_MB,
+            tables: EndgameTables::default(),
+            engine: Config::default(),
+        }
+    }
+}
+
+/// Changes to an analysis's settings, as `drafti analyze`'s flags and the Python package's
+/// keywords give them; each `None` (or `false`) keeps the base's value.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AnalysisOverrides {
+    /// The pass's depth and nodes: either or both replace its limits (with both, whichever
+    /// is reached first).
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    /// No re-search of nominated moves; else its depth and nodes.
+    pub no_verify: bool,
+    pub verify_depth: Option<u32>,
+    pub verify_nodes: Option<u64>,
+    /// No confirmation; else its depth and nodes (from the default confirmation when the base
+    /// has none).
+    pub no_confirm: bool,
+    pub confirm_depth: Option<u32>,
+    pub confirm_nodes: Option<u64>,
+    pub confirm_band: Option<(f64, f64)>,
+    pub nominate: Option<f64>,
+    pub blunder_depths: Option<u32>,
+}
+
+impl AnalysisOverrides {
+    /// `base` with these changes.
+    ///
+    /// ```
+    /// use drafti_analysis::{AnalysisOptions, AnalysisOverrides};
+    /// let options = AnalysisOverrides { depth: Some(3), no_verify: true, ..Default::default() }
+    ///     .apply(AnalysisOptions::default());
+    /// assert_eq!(options.limits.depth, Some(3));
+    /// assert!(options.verify.is_none());
+    /// assert_eq!(options.confirm, AnalysisOptions::default().confirm);
+    /// ```
+    pub fn apply(&self, base: AnalysisOptions) -> AnalysisOptions {
+        let mut options = base;
+        if self.depth.is_some() || self.nodes.is_some() {
+            options.limits = Limits {
+                depth: self.depth,
+                nodes: self.nodes,
+                ..Limits::default()
+            };
+        }
+        if self.no_verify {
+            options.verify = None;
+        } else if let Some(verify) = options.verify.as_mut() {
+            if let Some(d) = self.verify_depth {
+                verify.depth = Some(d);
+            }
+            if let Some(n) = self.verify_nodes {
+                verify.nodes = Some(n);
+            }
+        }
+        if self.no_confirm {
+            options.confirm = None;
+        } else if self.confirm_depth.is_some() || self.confirm_nodes.is_some() {
+            // Asked for: from the defaults' confirmation (the report has none by default).
+            let confirm = options
+                .confirm
+                .get_or_insert_with(|| AnalysisOptions::default().confirm.unwrap_or_default());
+            if let Some(d) = self.confirm_depth {
+                confirm.depth = Some(d);
+            }
+            if let Some(n) = self.confirm_nodes {
+                confirm.nodes = Some(n);
+            }
+        }
+        if let Some(band) = self.confirm_band {
+            options.confirm_band = band;
+        }
+        if let Some(drop) = self.nominate {
+            options.nominate_drop = drop;
+        }
+        if let Some(n) = self.blunder_depths {
+            options.blunder_depths = n;
+        }
+        options
+    }
+}
+
+impl AnalysisOptions {
+    /// The default options with the search of every position limited by `depth` and/or
+    /// `nodes` (with both, whichever is reached first); neither: the default.
+    pub fn from_limits(depth: Option<u32>, nodes: Option<u64>) -> AnalysisOptions {
+        let limits = match (depth, nodes) {
+            (None, None) => return AnalysisOptions::default(),
+            (d, n) => Limits {
+                depth: d,
+                nodes: n,
+                ..Limits::default()
+            },
+        };
+        AnalysisOptions {
+            limits,
+            ..AnalysisOptions::default()
+        }
+    }
+
+    /// What the settings are, for reports: `20000 nodes; moves with a pass drop of 0.05
+    /// re-searched to depth 10 (at most 1000000 nodes)`, …
+    pub fn label(&self) -> String {
+        let pass = limits_label(&self.limits);
+        let mut label = match &self.verify {
+            None => format!("{pass}; not re-searched"),
+            Some(v) => format!(
+                "{pass}; moves with a pass drop of {} re-searched to {}",
+                self.nominate_drop,
+                limits_label(v)
+            ),
+        };
+        if let (Some(_), Some(c)) = (&self.verify, &self.confirm) {
+            label.push_str(&format!(
+                ", verdicts with a drop of {}-{} or a proven result confirmed at {}",
+                self.confirm_band.0,
+                self.confirm_band.1,
+                limits_label(c)
+            ));
+        }
+        if self.verify.is_some() && self.blunder_depths > 1 {
+            label.push_str(&format!(
+                "; a blunder only when it held at the last {} depths",
+                self.blunder_depths
+            ));
+        }
+        if let Some(tables) = self.tables.label() {
+            label.push_str("; ");
+            label.push_str(&tables);
+        }
+        if self.engine != Config::default() {
+            label.push_str(&format!("; engine settings {}", self.engine));
+        }
+        label
+    }
+}
+
+/// `depth 6`, `1000 nodes`, `depth 12 (at most 1000000 nodes)`.
+fn limits_label(limits: &Limits) -> String {
+    match (limits.depth, limits.nodes) {
+        (Some(d), None) => format!("depth {d}"),
+        (None, Some(n)) => format!("{n} nodes"),
+        (Some(d), Some(n)) => format!("depth {d} (at most {n} nodes)"),
+        (None, None) => format!("depth {}", drafti_engine::DEFAULT_DEPTH),
+    }
+}

@@ -1,0 +1,361 @@
+//! The pass: every position of a game searched, every move judged.
+//!
+//! ```text
+//! ReplayedGame ──one search per position (positions 0..=n, rayon)──▶ best move, score, line
+//!   move i: best = search(i); played ≈ −search(i+1)            (the "after" of i is free)
+//!   if that flags the move: re-search the played move alone from i at the depth search(i)
+//!   completed (search_moves), so best and played are scored alike ──▶ judge ──▶ GameAnalysis
+//! ```
+//! Work is spread over rayon's **current** pool as (game, position) tasks — call
+//! [`analyse_games`] inside `pool.install` to choose the threads. Each task uses its
+//! thread's engine; a search limited by depth or nodes does not depend on what the engine
+//! searched before, so the result is the same whatever the threads and their scheduling.
+//!
+//! Repetitions and the count of draw law 2 are known to every search: it gets the hash keys
+//! of the game's earlier positions and the running count.
+//!
+//! ```
+//! use drafti_analysis::{analyse_game, AnalysisOptions};
+//! use drafti_engine::Limits;
+//! use drafti_archive::replay::{replay, ReplayOptions};
+//! let record = drafti_pdn::parse_games(b"1. c3-d4 b6-c5 2. d4xb6 a7xc5 3. e3-f4 *").remove(0).unwrap();
+//! let game = replay(record, &ReplayOptions::default());
+//! let options = AnalysisOptions { limits: Limits::depth(4), ..AnalysisOptions::default() };
+//! let analysis = analyse_game(&game, &options);
+//! assert_eq!(analysis.moves.len(), 5);
+//! assert_eq!(analysis.positions, 6);
+//! ```
+
+use crate::game::{GameAnalysis, MoveAnalysis, PositionEval};
+use crate::judge::{self, Verdict};
+use crate::options::AnalysisOptions;
+use crate::searcher::{with_engine, Searcher};
+use crate::tables::use_tables;
+use drafti_archive::replay::ReplayedGame;
+use drafti_engine::egtb::Tables;
+use drafti_engine::{Engine, Score};
+use drafti_rules::Move;
+use rayon::prelude::*;
+use std::sync::Arc;
+
+/// A game longer than this many positions is cut into parts analysed in parallel.
+pub const SEGMENT_POSITIONS: usize = 120;
+
+/// One task: positions `lo..hi` of game `game`, searched backwards by one engine.
+#[derive(Clone, Copy, Debug)]
+struct Segment {
+    game: usize,
+    lo: usize,
+    hi: usize,
+}
+
+/// The segments of a game of `positions` positions: one for a game of up to
+/// [`SEGMENT_POSITIONS`], else near-equal parts of at most that many. They depend only on the
+/// game's length, so a game's analysis is the same alone, in an archive, and for any threads.
+fn segments(game: usize, positions: usize) -> Vec<Segment> {
+    let parts = positions.div_ceil(SEGMENT_POSITIONS).max(1);
+    (0..parts)
+        .map(|k| Segment {
+            game,
+            lo: k * positions / parts,
+            hi: (k + 1) * positions / parts,
+        })
+        .collect()
+}
+
+/// What one segment's task found for its positions `lo..hi`.
+struct SegmentResult {
+    evals: Vec<PositionEval>,
+    /// Move `i`'s analysis for every move `lo <= i < hi`.
+    moves: Vec<MoveAnalysis>,
+    nodes: u64,
+}
+
+/// The score of a move, from the mover's side, that leads to a position scored `after` (from
+/// its side to move): negated, a proven result one ply further away.
+///
+/// ```
+/// use drafti_engine::Score;
+/// use drafti_analysis::move_score;
+/// assert_eq!(move_score(Score::loss_in(4)), Score::win_in(5));
+/// assert_eq!(move_score(Score::centi_men(-35)), Score::centi_men(35));
+/// ```
+pub fn move_score(after: Score) -> Score {
+    match (after.win_distance(), after.loss_distance()) {
+        (Some(d), _) => Score::loss_in(d + 1),
+        (_, Some(d)) => Score::win_in(d + 1),
+        _ => -after,
+    }
+}
+
+/// The verdict of a pass: best and played scores from the searches of positions `i` and
+/// `i + 1`.
+fn pass_verdict(
+    before: &PositionEval,
+    after: &PositionEval,
+    played: &Move,
+) -> (Score, bool, Verdict) {
+    let is_best = before.best.is_some_and(|b| b.same_move(played));
+    let played_score = if is_best {
+        before.score
+    } else {
+        move_score(after.score)
+    };
+    (
+        played_score,
+        is_best,
+        judge::judge(before.score, played_score, is_best),
+    )
+}
+
+impl Searcher<'_> {
+    /// The task of one segment: its positions searched from the last to the first by one
+    /// engine whose table is kept (fresh for the segment), each move nominated as soon as the
+    /// positions before and after it are searched and, if nominated, re-searched deeper right
+    /// away, so what the deep searches learned is in the table for the earlier positions.
+    fn segment(
+        &self,
+        seg: Segment,
+        options: &AnalysisOptions,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> SegmentResult {
+        let tables = options.tables.get(self.game.variant);
+        with_engine(
+            self.game.variant,
+            options.tt_mb,
+            &options.engine,
+            |engine| {
+                engine.clear();
+                engine.set_keep_table(true);
+                use_tables(engine, tables);
+                let result = self.search_segment(engine, seg, options, tables, progress);
+                engine.set_keep_table(false);
+                result
+            },
+        )
+    }
+
+    /// [`Searcher::segment`] in `engine`, its table and `tables` set.
+    fn search_segment(
+        &self,
+        engine: &mut Engine,
+        seg: Segment,
+        options: &AnalysisOptions,
+        tables: Option<&Arc<Tables>>,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> SegmentResult {
+        let mut nodes = 0;
+        let search = |engine: &mut Engine, i: usize| -> PositionEval {
+            self.search_position(engine, i, &options.limits, tables)
+        };
+        // The position after the segment (the next segment's first): the played score of
+        // the segment's last move.
+        let mut after = (seg.hi < self.game.positions.len()).then(|| search(engine, seg.hi));
+        nodes += after.as_ref().map_or(0, |e| e.nodes);
+        let mut evals = Vec::with_capacity(seg.hi - seg.lo);
+        let mut moves = Vec::with_capacity(seg.hi - seg.lo);
+        for i in (seg.lo..seg.hi).rev() {
+            let eval = search(engine, i);
+            nodes += eval.nodes;
+            progress(1);
+            if let Some(next) = &after {
+                let exact = tables.and_then(|t| self.exact_move(t, i));
+                let m = match exact {
+                    Some(m) => m,
+                    None => {
+                        let (m, spent) = self.judge_move(engine, i, &eval, next, options);
+                        nodes += spent;
+                        m
+                    }
+                };
+                moves.push(m);
+            }
+            after = Some(eval.clone());
+            evals.push(eval);
+        }
+        evals.reverse();
+        moves.reverse();
+        SegmentResult {
+            evals,
+            moves,
+            nodes,
+        }
+    }
+
+    /// Move `i` judged from the pass's searches of the positions before (`eval`) and after it
+    /// (`next`) and, if that nominates it, re-searched (and confirmed) in `engine`. Returns
+    /// the analysis and the nodes the re-searches spent.
+    fn judge_move(
+        &self,
+        engine: &mut Engine,
+        i: usize,
+        eval: &PositionEval,
+        next: &PositionEval,
+        options: &AnalysisOptions,
+    ) -> (MoveAnalysis, u64) {
+        let played = self.game.moves[i];
+        let (played_score, is_best, verdict) = pass_verdict(eval, next, &played);
+        let nominated = !is_best
+            && (verdict.proven.is_some()
+                || verdict.drop >= options.nominate_drop
+                || eval.score.is_proven()
+                || next.score.is_proven());
+        match (&options.verify, nominated) {
+            (Some(limits), true) => self.verify_and_confirm(engine, i, limits, options),
+            _ => {
+                let m = MoveAnalysis {
+                    ply: i + 1,
+                    mover: self.game.positions[i].turn(),
+                    played,
+                    best: eval.best,
+                    best_score: eval.score,
+                    pv: eval.pv.clone(),
+                    played_score,
+                    played_is_best: is_best,
+                    verdict,
+                    depth: eval.depth,
+                    confirmed_depth: None,
+                    exact: false,
+                    unsettled: false,
+                };
+                (m, 0)
+            }
+        }
+    }
+
+    /// Move `i` re-searched within `limits` and, when that verdict rests on a proven result
+    /// or lies in the confirmation band, confirmed deeper (the deeper verdict replaces it).
+    fn verify_and_confirm(
+        &self,
+        engine: &mut Engine,
+        i: usize,
+        limits: &drafti_engine::Limits,
+        options: &AnalysisOptions,
+    ) -> (MoveAnalysis, u64) {
+        let (m, mut nodes) = self.verify(engine, i, limits, options.blunder_depths);
+        let (low, high) = options.confirm_band;
+        let near_the_line = m.verdict.proven.is_some() || (low..high).contains(&m.verdict.drop);
+        match options.confirm.as_ref().filter(|_| near_the_line) {
+            Some(deeper) => {
+                let (confirmed, spent) = self.verify(engine, i, deeper, options.blunder_depths);
+                nodes += spent;
+                (confirmed, nodes)
+            }
+            None => (m, nodes),
+        }
+    }
+}
+
+/// Analyses one game on the calling thread (the same result as [`analyse_games`]).
+pub fn analyse_game(game: &ReplayedGame, options: &AnalysisOptions) -> GameAnalysis {
+    let searcher = Searcher::new(game);
+    let results: Vec<SegmentResult> = segments(0, game.positions.len())
+        .into_iter()
+        .map(|seg| searcher.segment(seg, options, &|_| {}))
+        .collect();
+    assemble(game, results)
+}
+
+/// Analyses many games, their segments spread over rayon's current pool; results in the
+/// order of `games`, each the same as [`analyse_game`]'s. `progress` is called (from the
+/// workers) with the number of positions just finished.
+pub fn analyse_games(
+    games: &[&ReplayedGame],
+    options: &AnalysisOptions,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Vec<GameAnalysis> {
+    let searchers: Vec<Searcher<'_>> = games.iter().map(|g| Searcher::new(g)).collect();
+    let tasks: Vec<Segment> = games
+        .iter()
+        .enumerate()
+        .flat_map(|(g, game)| segments(g, game.positions.len()))
+        .collect();
+    // Longest first, so a long game does not start last and keep one worker busy alone.
+    let mut order: Vec<usize> = (0..tasks.len()).collect();
+    order.sort_by_key(|&t| std::cmp::Reverse(tasks[t].hi - tasks[t].lo));
+    let results: Vec<SegmentResult> = order
+        .par_iter()
+        .with_max_len(1)
+        .map(|&t| searchers[tasks[t].game].segment(tasks[t], options, progress))
+        .collect();
+    // Back to task order (games in order, their segments in order).
+    let mut by_task: Vec<Option<SegmentResult>> = (0..tasks.len()).map(|_| None).collect();
+    for (&t, r) in order.iter().zip(results) {
+        by_task[t] = Some(r);
+    }
+    let mut by_task = by_task.into_iter().map(|r| r.expect("every task ran"));
+    games
+        .iter()
+        .enumerate()
+        .map(|(g, game)| {
+            let parts = tasks.iter().filter(|s| s.game == g).count();
+            assemble(game, by_task.by_ref().take(parts).collect())
+        })
+        .collect()
+}
+
+/// A game's analysis from its segments' results, in order.
+fn assemble(game: &ReplayedGame, results: Vec<SegmentResult>) -> GameAnalysis {
+    let nodes = results.iter().map(|r| r.nodes).sum();
+    let mut evals = Vec::with_capacity(game.positions.len());
+    let mut moves = Vec::with_capacity(game.moves.len());
+    for r in results {
+        evals.extend(r.evals);
+        moves.extend(r.moves);
+    }
+    GameAnalysis::from_moves(game, moves, evals.pop(), nodes)
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use drafti_archive::replay::{replay, ReplayOptions};
+    use drafti_engine::Limits;
+
+    pub(crate) fn game(text: &str) -> ReplayedGame {
+        let record = drafti_pdn::parse_games(text.as_bytes()).remove(0).unwrap();
+        let g = replay(record, &ReplayOptions::default());
+        assert!(g.is_valid(), "{:?}", g.problems);
+        g
+    }
+
+    #[test]
+    fn parallel_and_serial_agree() {
+        let a = game("1. c3-d4 b6-c5 2. d4xb6 a7xc5 3. e3-f4 c7-b6 4. d2-e3 h6-g5 5. f4xh6 d6-e5 6. g3-h4 c5-b4 7. a3xa7 f6-g5 8. h4xf6 e7xg5 *");
+        let b =
+            game("1. c3-b4 d6-e5 2. b2-c3 c7-d6 3. g3-f4 e5xg3 4. f2xh4 d6-c5 5. b4xd6 e7xc5 *");
+        let options = AnalysisOptions {
+            limits: Limits::depth(4),
+            ..AnalysisOptions::default()
+        };
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let both = pool.install(|| analyse_games(&[&a, &b], &options, &|_| {}));
+        for (g, par) in [&a, &b].iter().zip(&both) {
+            let ser = analyse_game(g, &options);
+            assert_eq!(ser.moves.len(), par.moves.len());
+            for (x, y) in ser.moves.iter().zip(&par.moves) {
+                assert_eq!(x.best, y.best);
+                assert_eq!(x.best_score, y.best_score);
+                assert_eq!(x.played_score, y.played_score);
+                assert_eq!(x.verdict.judgement, y.verdict.judgement);
+            }
+            assert_eq!(ser.nodes, par.nodes);
+        }
+    }
+
+    #[test]
+    fn the_best_move_is_never_flagged() {
+        let g = game("1. c3-d4 b6-c5 2. d4xb6 a7xc5 3. e3-f4 *");
+        let a = analyse_game(&g, &AnalysisOptions::default());
+        for m in &a.moves {
+            if m.played_is_best {
+                assert_eq!(m.judgement(), None);
+            }
+        }
+        // The forced capture is the only move.
+        assert!(a.moves[2].played_is_best);
+    }
+}

@@ -1,0 +1,141 @@
+//! The endgame tables in the analysis: the sets of each variant ([`EndgameTables`]), a
+//! position looked up instead of searched, and a move judged exactly from them.
+
+use crate::game::{MoveAnalysis, PositionEval};
+use crate::judge;
+use drafti_engine::egtb::{EgtbError, Tables, Value};
+use drafti_engine::Engine;
+use drafti_rules::{Move, Position, Variant};
+use std::sync::Arc;
+
+/// The endgame tables of the analysis, at most one set per variant.
+#[derive(Clone, Default)]
+pub struct EndgameTables(Vec<Arc<Tables>>);
+
+impl std::fmt::Debug for EndgameTables {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list()
+            .entries(
+                self.0
+                    .iter()
+                    .map(|t| (t.variant(), t.max_pieces(), t.dir())),
+            )
+            .finish()
+    }
+}
+
+impl EndgameTables {
+    /// Adds the tables of one variant (replacing earlier ones of that variant). They must be
+    /// built for the variant's own draw laws, the laws the analysis plays by.
+    pub fn insert(&mut self, tables: Arc<Tables>) -> Result<(), EgtbError> {
+        let laws = drafti_rules::DrawLaws::for_variant(tables.variant());
+        if tables.laws() != laws {
+            return Err(EgtbError::WrongRules {
+                path: tables.dir().to_path_buf(),
+                reason: format!(
+                    "tables for laws {:?}; the analysis of {} plays by {laws:?}",
+                    tables.laws(),
+                    tables.variant()
+                ),
+            });
+        }
+        self.0.retain(|t| t.variant() != tables.variant());
+        self.0.push(tables);
+        Ok(())
+    }
+
+    /// The tables of `variant`, if any.
+    pub fn get(&self, variant: Variant) -> Option<&Arc<Tables>> {
+        self.0.iter().find(|t| t.variant() == variant)
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// `endgame tables: tz up to 5 pieces, russian up to 4 pieces`; `None` without tables.
+    pub fn label(&self) -> Option<String> {
+        self.sets().map(|sets| format!("endgame tables: {sets}"))
+    }
+
+    /// `tz up to 5 pieces, russian up to 4 pieces` (by variant name); `None` without tables.
+    pub fn sets(&self) -> Option<String> {
+        let mut sets: Vec<&Arc<Tables>> = self.0.iter().collect();
+        sets.sort_by_key(|t| t.variant().name());
+        (!sets.is_empty()).then(|| {
+            let each: Vec<String> = sets
+                .iter()
+                .map(|t| format!("{} up to {} pieces", t.variant().name(), t.max_pieces()))
+                .collect();
+            each.join(", ")
+        })
+    }
+}
+
+/// The plies of a line read from the endgame tables (the line to the end can be long).
+const TABLE_LINE_PLIES: usize = 24;
+
+/// A position of a game looked up in the endgame tables: its exact evaluation and every
+/// legal move's value, when the tables hold the position, every position after it and its
+/// line (a missing table leaves the position to the search, never a result).
+pub(crate) fn table_eval(
+    tables: &Tables,
+    pos: &Position,
+    king_count: Option<u32>,
+) -> Option<(PositionEval, Vec<(Move, Value)>)> {
+    if pos.occupied().count() > tables.max_pieces() {
+        return None;
+    }
+    let value = tables.probe(pos, king_count)?;
+    let moves = tables.rank_moves(pos, king_count).ok()?;
+    let eval = PositionEval {
+        best: moves.first().map(|m| m.0),
+        score: value.score(),
+        pv: tables.line(pos, king_count, TABLE_LINE_PLIES).ok()?,
+        depth: 0,
+        nodes: 0,
+        exact: true,
+    };
+    Some((eval, moves))
+}
+
+/// Gives `engine` the tables (or none). Tables that do not fit its rules (which
+/// [`EndgameTables::insert`] rules out) are not used.
+pub(crate) fn use_tables(engine: &mut Engine, tables: Option<&Arc<Tables>>) {
+    if engine.set_tables(tables.cloned()).is_err() {
+        let _ = engine.set_tables(None);
+    }
+}
+
+/// The move `played` from `pos` (law 2's count `king_count`; ply `ply` of its game) judged
+/// from the endgame tables, when they hold the position: the best value against the played
+/// move's, both exact; an equally good move counts as the best.
+pub(crate) fn exact_move(
+    tables: &Tables,
+    pos: &Position,
+    king_count: Option<u32>,
+    played: Move,
+    ply: usize,
+) -> Option<MoveAnalysis> {
+    let (eval, moves) = table_eval(tables, pos, king_count)?;
+    let played_value = moves.iter().find(|(m, _)| m.same_move(&played))?.1;
+    let best_value = moves.first()?.1;
+    let is_best = played_value == best_value;
+    let played_score = played_value.score();
+    Some(MoveAnalysis {
+        ply,
+        mover: pos.turn(),
+        played,
+        best: eval.best,
+        best_score: eval.score,
+        pv: eval.pv,
+        played_score,
+        played_is_best: is_best,
+        verdict: judge::judge_exact(eval.score, played_score, is_best),
+        depth: 0,
+        confirmed_depth: None,
+        exact: true,
+        unsettled: false,
+    })
+}
