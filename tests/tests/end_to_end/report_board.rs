@@ -547,9 +547,11 @@ fn puzzles_are_solved_by_clicks_from_the_solvers_side() {
         }
         // The progress stays in the browser: a new load shows it.
         browser.navigate(&file_url(&page)).unwrap();
+        // The new document's progress, read back from the browser's storage.
         wait_for(
             &mut browser,
-            "document.documentElement.classList.contains('zjs')",
+            "document.documentElement.classList.contains('zjs') && \
+             /2 solved with help/.test(document.getElementById('zprogress').textContent)",
             "the puzzles again",
         );
         let progress = text(
