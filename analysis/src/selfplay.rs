@@ -324,10 +324,8 @@ impl SelfplayGame {
             Tag::new("Result", self.result.as_str()),
             Tag::new("PlyCount", self.moves.len().to_string()),
         ];
-        match self.variant.game_type() {
-            Some(n) => tags.push(Tag::new("GameType", n.to_string())),
-            None => tags.push(Tag::new("Variant", "Tanzanian")),
-        }
+        let (name, value) = self.variant.pdn_tag();
+        tags.push(Tag::new(name, value));
         tags.push(Tag::new("Termination", termination));
         GameRecord::new(tags, nodes, self.result)
     }
@@ -412,10 +410,8 @@ pub fn random_game(settings: &RandomGames, game_no: u64) -> GameRecord {
         Tag::new("Black", "random"),
         Tag::new("Result", result.as_str()),
     ];
-    match settings.variant.game_type() {
-        Some(n) => tags.push(Tag::new("GameType", n.to_string())),
-        None => tags.push(Tag::new("Variant", "Tanzanian")),
-    }
+    let (name, value) = settings.variant.pdn_tag();
+    tags.push(Tag::new(name, value));
     GameRecord::new(tags, nodes, result)
 }
 

@@ -16,7 +16,7 @@ use drafti_archive::replay::ReplayOptions;
 use drafti_hub::engine::MAX_HASH_MB;
 use drafti_rules::{Color, Position, Variant};
 
-/// Parses `--variant` values: tz, czech, russian (and their aliases).
+/// Parses `--variant` values: tz, tzdraft, czech, russian (and their aliases).
 pub fn parse_variant(text: &str) -> Result<Variant, String> {
     text.parse::<Variant>().map_err(|e| e.to_string())
 }
@@ -71,8 +71,8 @@ impl JobsArg {
 /// `--variant` of the commands that read archives: the rules forced on every game.
 #[derive(clap::Args, Clone, Copy, Debug, Default)]
 pub struct ReadAsArg {
-    /// Rules for every game, whatever its GameType/Variant tags say: tz, czech or russian
-    /// (without it, a game that names no variant is read as Tanzanian).
+    /// Rules for every game, whatever its GameType/Variant tags say: tz, tzdraft, czech
+    /// or russian (without it, a game that names no variant is read as Tanzanian).
     #[arg(long, value_parser = parse_variant)]
     pub variant: Option<Variant>,
 }
@@ -137,7 +137,7 @@ pub struct ShardArg {
 /// The rules of a position given on the command line, or of the games a command plays.
 #[derive(clap::Args, Clone, Copy, Debug)]
 pub struct RulesArg {
-    /// Rules: tz (default), czech or russian.
+    /// Rules: tz (default), tzdraft, czech or russian.
     #[arg(long, default_value = "tz", value_parser = parse_variant)]
     pub variant: Variant,
 }

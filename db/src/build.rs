@@ -85,7 +85,7 @@ pub struct IndexBuilder {
     buffer: Vec<Entry>,
     runs: Vec<PathBuf>,
     games: u64,
-    variants: [u64; 3],
+    variants: [u64; 4],
     books: String,
 }
 
@@ -125,7 +125,7 @@ impl IndexBuilder {
             name_list: Vec::new(),
             runs: Vec::new(),
             games: 0,
-            variants: [0; 3],
+            variants: [0; 4],
             books,
         })
     }

@@ -18,7 +18,7 @@
 //! `drafti openings` does. A whole index keeps the positions that two or more games reach;
 //! one that a single game reaches is found from the games' packed moves.
 //!
-//! **The file** ([`format`]) is versioned and checked: a header, sections, and a trailer of
+//! **The file** ([`format`](mod@format)) is versioned and checked: a header, sections, and a trailer of
 //! places and checksums; large sections are checked a 64 KiB page at a time as they are read.
 //! A damaged or foreign file is an [`IndexError`] that names it.
 //!

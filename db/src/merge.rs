@@ -88,11 +88,8 @@ pub fn merge_parts(paths: &[PathBuf], out: &Path) -> Result<Meta, MergeError> {
         let mut smallest = None;
         for s in streams.iter_mut() {
             match s.peek() {
-                Some(Ok(g)) => {
-                    if smallest.is_none_or(|k| g.key < k) {
-                        smallest = Some(g.key);
-                    }
-                }
+                Some(Ok(g)) if smallest.is_none_or(|k| g.key < k) => smallest = Some(g.key),
+                Some(Ok(_)) => {}
                 Some(Err(_)) => return s.next(),
                 None => {}
             }
@@ -123,7 +120,7 @@ pub fn merge_parts(paths: &[PathBuf], out: &Path) -> Result<Meta, MergeError> {
         }
     });
     let positions = writer.positions(groups)?;
-    let mut variants = [0u64; 3];
+    let mut variants = [0u64; 4];
     for p in &parts {
         for (v, c) in variants.iter_mut().zip(p.meta().variants) {
             *v += c;

@@ -139,7 +139,7 @@ pub fn home_men(position: &Position) -> (u8, u8) {
 pub struct GameInfo {
     /// The date as `yyyymmdd` (`00` for an unknown month or day; 0 when unknown).
     pub date: u32,
-    /// The White player (a string id; [`NONE_U32`] for none).
+    /// The White player (a string id; `NONE_U32` for none).
     pub white: u32,
     /// The Black player.
     pub black: u32,
@@ -175,9 +175,9 @@ pub struct GameInfo {
     pub min_balance: i8,
     /// The largest.
     pub max_balance: i8,
-    /// The named opening (an entry of [`Books::openings`](crate::Books); [`NONE_U16`]).
+    /// The named opening (an entry of [`Books::openings`](crate::Books); `NONE_U16`).
     pub opening: u16,
-    /// The FMJD drawing-table ballot (an entry of the FMJD table; [`NONE_U16`]).
+    /// The FMJD drawing-table ballot (an entry of the FMJD table; `NONE_U16`).
     pub fmjd: u16,
     /// The IDF drawing-table ballot.
     pub idf: u16,

@@ -172,8 +172,15 @@ pub fn write_info(out: &mut impl Write, info: &IndexInfo) -> io::Result<()> {
     }
     writeln!(
         out,
-        "variants: {} tz, {} czech, {} russian",
-        m.variants[0], m.variants[1], m.variants[2]
+        "variants: {} tz, {} czech, {} russian{}",
+        m.variants[0],
+        m.variants[1],
+        m.variants[2],
+        // TzDraft's reading, only when the index holds such games.
+        match m.variants[3] {
+            0 => String::new(),
+            n => format!(", {n} tzdraft"),
+        }
     )?;
     writeln!(
         out,

@@ -68,8 +68,8 @@ pub struct Meta {
     pub positions: u64,
     /// The fingerprint of the named-opening books the games were tagged with.
     pub books: String,
-    /// Games per variant: Tanzanian, Czech, Russian.
-    pub variants: [u64; 3],
+    /// Games per variant: Tanzanian, Czech, Russian, TzDraft (`Variant::ALL`'s order).
+    pub variants: [u64; 4],
 }
 
 /// One position and the games that reached it, by the move they played from it.
@@ -165,7 +165,7 @@ impl IndexWriter {
         let mut index = Vec::new();
         let mut at = 0u64;
         for (i, &len) in self.moves_lens.iter().enumerate() {
-            if i as u64 % MOVE_INDEX_STEP == 0 {
+            if (i as u64).is_multiple_of(MOVE_INDEX_STEP) {
                 index.extend_from_slice(&at.to_le_bytes());
             }
             at += len as u64;

@@ -93,7 +93,6 @@ fn find_agrees_with_a_replay_of_every_game() {
             },
         );
         assert_eq!(got, want, "{text}");
-        eprintln!("{text}: {} games", want.len());
     }
     assert!(total > 100, "{total}");
     let pattern = Pattern::parse("W:Kc3 B:f6").unwrap();

@@ -173,3 +173,22 @@ fn every_damaged_byte_and_every_cut_is_an_error_that_names_the_file() {
     assert!(matches!(e, IndexError::Version { found: 9, .. }), "{e}");
     assert!(e.to_string().contains("rebuild the index"));
 }
+
+#[test]
+fn games_under_tzdrafts_reading_are_counted_and_read_back_as_such() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("tzdraft.idx");
+    let game = "[Variant \"TzDraft\"]\n[Result \"*\"]\n\n1. c3-d4 f6-e5 2. d4xf6 g7xe5 *\n";
+    let summary = build(
+        &[],
+        &[("a.pdn", game), ("b.pdn", game)],
+        Variant::TzDraft,
+        BuildOptions::default(),
+        &out,
+    );
+    assert_eq!(summary.meta.variants, [0, 0, 0, 2]);
+    let index = drafti_db::Index::open(&out).unwrap();
+    assert_eq!(index.meta().variants, [0, 0, 0, 2]);
+    let group = index.groups().next().unwrap().unwrap();
+    assert_eq!(group.key.position().map(|(_, v)| v), Some(Variant::TzDraft));
+}

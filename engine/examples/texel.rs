@@ -715,9 +715,8 @@ fn fit(settings: &Fit, start: Weights) {
     // `--regions N`: only the first N pattern regions are fitted (the others stay as the
     // start has them), to measure what the extra regions buy.
     let pattern = tuning::PATTERN;
-    for p in pattern + settings.regions * REGION_STATES..pattern + REGIONS * REGION_STATES {
-        frozen[p] = true;
-    }
+    frozen[pattern + settings.regions * REGION_STATES..pattern + REGIONS * REGION_STATES]
+        .fill(true);
     let prior_mg = mg.clone();
     let prior_eg = eg.clone();
     let (b1, b2, eps): (f64, f64, f64) = (0.9, 0.999, 1e-8);

@@ -221,10 +221,11 @@ pub fn shipped(variant: Variant) -> Arc<Weights> {
     Arc::clone(&SHIPPED[shipped_index(variant)])
 }
 
-/// Where `variant`'s file is in [`SHIPPED_TEXTS`].
+/// Where `variant`'s file is in [`SHIPPED_TEXTS`]. TzDraft's server plays Tanzanian draughts
+/// with another reading of king captures: it is evaluated with the Tanzanian weights.
 pub(crate) fn shipped_index(variant: Variant) -> usize {
     match variant {
-        Variant::Tanzanian => 0,
+        Variant::Tanzanian | Variant::TzDraft => 0,
         Variant::Czech => 1,
         Variant::Russian => 2,
     }

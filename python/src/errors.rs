@@ -86,7 +86,7 @@ fn classes(py: Python<'_>) -> &Classes {
                     py,
                     "VariantError",
                     &[&b, &value],
-                    "A name that is no variant (tz, czech, russian).",
+                    "A name that is no variant (tz, tzdraft, czech, russian).",
                 )?,
                 tables: class(
                     py,

@@ -421,10 +421,8 @@ impl PyGame {
             }
             let has = |record: &drafti_pdn::GameRecord, name: &str| record.tag(name).is_some();
             if !has(&record, "GameType") && !has(&record, "Variant") {
-                match board.variant.game_type() {
-                    Some(n) => record.tags.push(tag("GameType", &n.to_string())),
-                    None => record.tags.push(tag("Variant", "Tanzanian")),
-                }
+                let (name, value) = board.variant.pdn_tag();
+                record.tags.push(tag(name, value));
             }
             let standard = start == drafti_rules::Position::start(start.turn())
                 && (start.turn() == drafti_rules::Color::White

@@ -184,7 +184,9 @@ impl PyOutcome {
     }
 
     /// For a draw, the Tanzanian draw law: `few_kings` (law 1: only kings, at most two
-    /// each), `three_kings_off_main_diagonal` or `king_count_reached` (law 2); else `None`.
+    /// each), `three_kings_off_main_diagonal` or `king_count_reached` (law 2); under the
+    /// `tzdraft` rules TzDraft's server's rule: `tzdraft_thirty_moves`, `tzdraft_three_kings`,
+    /// `tzdraft_endgame` or `tzdraft_king_against_king`; else `None`.
     #[getter]
     fn draw_law(&self) -> Option<&'static str> {
         match self.outcome {
@@ -193,6 +195,12 @@ impl PyOutcome {
                 Some("three_kings_off_main_diagonal")
             }
             Outcome::Draw(DrawReason::KingCountReached(_)) => Some("king_count_reached"),
+            Outcome::Draw(DrawReason::TzDraftThirtyMoves) => Some("tzdraft_thirty_moves"),
+            Outcome::Draw(DrawReason::TzDraftThreeKings) => Some("tzdraft_three_kings"),
+            Outcome::Draw(DrawReason::TzDraftEndgame) => Some("tzdraft_endgame"),
+            Outcome::Draw(DrawReason::TzDraftKingAgainstKing) => {
+                Some("tzdraft_king_against_king")
+            }
             Outcome::Win(_) => None,
         }
     }

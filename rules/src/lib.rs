@@ -21,6 +21,21 @@
 //! Czech differs by king priority (if a king can capture, a king must); Russian by men
 //! capturing backward and a man crowned mid-capture continuing as a king (see [`Variant`]).
 //!
+//! # Tanzanian as TzDraft's server plays it ([`Variant::TzDraft`], `tzdraft`)
+//! The online platform TzDraft (kayzo1903/TzDraft, at commit c6d93e58) states the article's
+//! rules but its server plays three of them otherwise, and ends games by draw rules of its
+//! own; drafti reads its games under that reading, named so that it is never mistaken for
+//! the article's:
+//! 1. a captured piece leaves the board at once, so a king may pass over its square again
+//!    (even straight back);
+//! 2. a capturing king may stop on any landing square nearer than the first one from which it
+//!    could capture again;
+//! 3. from that first square it must go on, and it may not land beyond it;
+//! 4. the draw rules of its server instead of the article's (see [`Game`]).
+//!
+//! Everything else is as in Tanzanian. The move generation is checked against TzDraft's own
+//! code run under node (`rules/tests/tzdraft_oracle.rs`, `tests/oracle/tzdraft/`).
+//!
 //! ```
 //! use drafti_rules::{perft, Color, Position, Variant};
 //! let start = Position::start(Color::White);

@@ -6,6 +6,12 @@
 //! cannot be jumped twice. A king that has jumped a piece lands on any empty square beyond it,
 //! except that if it can capture again from some of those squares it must land on one of them.
 //! A man that reaches the crowning row ends its move there (Russian: goes on as a king).
+//!
+//! [`Variant::TzDraft`] reads a king's capture as TzDraft's server does
+//! (`capture-finding.service.ts`): each captured piece leaves the board at once, so the king
+//! may pass over its square again (even straight back); after each jump the king may stop on
+//! any landing square nearer than the first one from which it can capture again, must go on
+//! from that one, and may not land beyond it.
 
 #![allow(clippy::needless_range_loop)] // loops over the four directions index the tables by direction
 
@@ -158,6 +164,52 @@ impl CaptureSearch<'_> {
         }
     }
 
+    /// Continues a king's capture from `sq` under TzDraft's server reading: the pieces in
+    /// `captured` are off the board already. Returns whether the king could capture at all.
+    fn king_removing(&mut self, sq: usize, captured: u32) -> bool {
+        let empty = self.empty | captured;
+        let enemy = self.enemy & !captured;
+        let mut found = false;
+        for dir in 0..4 {
+            let blockers = RAY[sq][dir] & !empty;
+            if blockers == 0 {
+                continue;
+            }
+            let over = nearest(blockers, dir) as usize;
+            if enemy & (1 << over) == 0 {
+                continue;
+            }
+            let beyond = RAY[over][dir];
+            let next_blockers = beyond & !empty;
+            let mut landing = if next_blockers == 0 {
+                beyond
+            } else {
+                let b = nearest(next_blockers, dir) as usize;
+                beyond ^ RAY[b][dir] ^ (1 << b)
+            };
+            if landing == 0 {
+                continue;
+            }
+            found = true;
+            let now_captured = captured | (1 << over);
+            self.order[self.depth] = over as u8;
+            self.depth += 1;
+            // Nearest landing square first: the first one from which the king can go on
+            // ends the choice (it must go on from there and may not fly past it).
+            while landing != 0 {
+                let l = nearest(landing, dir);
+                landing &= !(1 << l);
+                self.landings[self.depth - 1] = l;
+                if self.king_removing(l as usize, now_captured) {
+                    break;
+                }
+                self.emit(l, now_captured);
+            }
+            self.depth -= 1;
+        }
+        found
+    }
+
     /// Continues a man's capture from `sq`; returns whether it could capture at all.
     fn man(&mut self, sq: usize, captured: u32) -> bool {
         let mut found = false;
@@ -283,7 +335,11 @@ impl Position {
             kings &= kings - 1;
             search.from = k as u8;
             search.empty = empty | (1 << k);
-            search.king(k, ALL_DIRECTIONS, 0);
+            if variant.tzdraft_captures() {
+                search.king_removing(k, 0);
+            } else {
+                search.king(k, ALL_DIRECTIONS, 0);
+            }
         }
         if variant.king_capture_priority() && !search.list.is_empty() {
             return;

@@ -8,6 +8,26 @@
 //!    and the game is drawn when the count reaches the limit (12 unless agreed otherwise).
 //! 3. (Two kings and a man against a king: the lone side *may* crown the man and start the
 //!    count of law 2. That is a claim, never forced, so it is not adjudicated here.)
+//!
+//! [`Variant::TzDraft`] games end by TzDraft's server's draw rules instead (its
+//! `make-move.use-case.ts` and the counters of its game entity), checked after every move in
+//! this order, once the side to move is found to have a legal move:
+//! 1. *30-move rule*: the move was not a capture, only kings are on the board before and after
+//!    it, and it ends a run of 60 plies without a capture (the run counts every ply since the
+//!    last capture, men's moves too).
+//! 2. *Three-kings rule*: one side has three or more kings (men allowed), the other a lone
+//!    king, and the strong side has made 12 moves without capturing since its last capture
+//!    (its moves from before the material arose count too, if the material was on the board
+//!    before this move).
+//! 3. *Endgame rule*: a king and a man, or two kings, against a lone king, before and after
+//!    the move: the server counts every ply of the game, so such a game is drawn one ply
+//!    after the material arises (from the tenth ply on).
+//! 4. *King against king*: one king each.
+//!
+//! The counts are the server's as it really keeps them: it rebuilds them before each move
+//! from the board as it stands then (its stored snapshot), not as it stood at each earlier
+//! move, which is why rules 2 and 3 count plies from before the material arose. A game from
+//! a FEN counts from its start.
 
 use crate::bitboard::MAIN_DIAGONAL;
 use crate::{Color, Move, Position, Variant};
@@ -41,6 +61,14 @@ pub enum DrawReason {
     ThreeKingsOffMainDiagonal,
     /// Law 2: the lone king made the agreed number of moves.
     KingCountReached(u32),
+    /// TzDraft's server: 60 plies without a capture, only kings on the board.
+    TzDraftThirtyMoves,
+    /// TzDraft's server: three or more kings made 12 moves without capturing a lone king.
+    TzDraftThreeKings,
+    /// TzDraft's server: a king and a man, or two kings, against a king, one ply on.
+    TzDraftEndgame,
+    /// TzDraft's server: one king against one king.
+    TzDraftKingAgainstKing,
 }
 
 impl fmt::Display for DrawReason {
@@ -52,6 +80,18 @@ impl fmt::Display for DrawReason {
             }
             DrawReason::KingCountReached(n) => {
                 write!(f, "the lone king made {n} moves against three kings")
+            }
+            DrawReason::TzDraftThirtyMoves => {
+                f.write_str("TzDraft's 30-move rule: 60 plies without a capture, only kings")
+            }
+            DrawReason::TzDraftThreeKings => f.write_str(
+                "TzDraft's three-kings rule: 12 moves of three kings without taking the lone king",
+            ),
+            DrawReason::TzDraftEndgame => f.write_str(
+                "TzDraft's endgame rule: a king and a man, or two kings, against a king",
+            ),
+            DrawReason::TzDraftKingAgainstKing => {
+                f.write_str("TzDraft's rule of one king against one king")
             }
         }
     }
@@ -117,7 +157,111 @@ pub struct Game {
     variant: Variant,
     laws: DrawLaws,
     lone_king_moves: Option<u32>,
+    /// TzDraft's server's counts ([`Variant::TzDraft`] only).
+    server: Option<ServerCounts>,
     outcome: Option<Outcome>,
+}
+
+/// What TzDraft's server's draw rules need from the moves played so far.
+#[derive(Clone, Copy, Debug, Default)]
+struct ServerCounts {
+    /// Plies played.
+    plies: u32,
+    /// Plies since the last capture.
+    quiet_run: u32,
+    /// Each side's moves since its own last capture (White, Black).
+    quiet_moves: [u32; 2],
+}
+
+/// Only kings on the board.
+fn kings_only(pos: &Position) -> bool {
+    pos.kings == pos.white | pos.black && pos.kings != 0
+}
+
+/// The side with three or more kings against a lone enemy king (TzDraft's three-kings rule).
+fn server_strong_side(pos: &Position) -> Option<Color> {
+    [Color::White, Color::Black].into_iter().find(|&c| {
+        let other = c.other();
+        pos.kings(c).count() >= 3 && pos.pieces(other).count() == 1 && pos.kings(other).count() == 1
+    })
+}
+
+/// A king and a man, or two kings, against a lone king (TzDraft's endgame rule).
+fn server_endgame(pos: &Position) -> bool {
+    let side = |c: Color| (pos.kings(c).count(), pos.men(c).count());
+    matches!(
+        (side(Color::White), side(Color::Black)),
+        ((1, 1), (1, 0)) | ((1, 0), (1, 1)) | ((2, 0), (1, 0)) | ((1, 0), (2, 0))
+    )
+}
+
+fn side_index(c: Color) -> usize {
+    match c {
+        Color::White => 0,
+        Color::Black => 1,
+    }
+}
+
+impl ServerCounts {
+    /// Counts `mv` (played by `mover` from `before` to `after`) as TzDraft's server does and
+    /// says which of its draw rules, if any, ends the game after it (rules 1–3 of the module
+    /// docs; the side to move's having a legal move is checked by the caller first).
+    fn play(
+        &mut self,
+        before: &Position,
+        after: &Position,
+        mover: Color,
+        capture: bool,
+    ) -> Option<DrawReason> {
+        // The server rebuilds its counters from the board before the move (its snapshot),
+        // as if every earlier move had been played on that board.
+        let quiet_run = if kings_only(before) {
+            self.quiet_run
+        } else {
+            0
+        };
+        let strong_moves =
+            server_strong_side(before).map_or(0, |s| self.quiet_moves[side_index(s)]);
+        let endgame_plies = if server_endgame(before) {
+            self.plies
+        } else {
+            0
+        };
+        let thirty = if kings_only(after) && !capture {
+            quiet_run + 1
+        } else {
+            0
+        };
+        let three_kings = match server_strong_side(after) {
+            Some(s) if s == mover => {
+                if capture {
+                    0
+                } else {
+                    strong_moves + 1
+                }
+            }
+            Some(_) => strong_moves,
+            None => 0,
+        };
+        let endgame = if server_endgame(after) {
+            endgame_plies + 1
+        } else {
+            0
+        };
+        self.plies += 1;
+        self.quiet_run = if capture { 0 } else { self.quiet_run + 1 };
+        let own = &mut self.quiet_moves[side_index(mover)];
+        *own = if capture { 0 } else { *own + 1 };
+        if thirty >= 60 {
+            Some(DrawReason::TzDraftThirtyMoves)
+        } else if three_kings >= 12 {
+            Some(DrawReason::TzDraftThreeKings)
+        } else if endgame >= 10 {
+            Some(DrawReason::TzDraftEndgame)
+        } else {
+            None
+        }
+    }
 }
 
 impl Game {
@@ -133,9 +277,10 @@ impl Game {
             variant,
             laws,
             lone_king_moves: None,
+            server: variant.tzdraft_captures().then(ServerCounts::default),
             outcome: None,
         };
-        game.adjudicate(None);
+        game.adjudicate(None, None);
         game
     }
 
@@ -162,14 +307,28 @@ impl Game {
     /// Plays `mv`, which must be legal in the current position; updates the outcome.
     pub fn play(&mut self, mv: &Move) {
         let mover = self.position.turn();
+        let before = self.position;
         self.position = self.position.play(mv);
-        self.adjudicate(Some(mover));
+        let server_draw = self
+            .server
+            .as_mut()
+            .and_then(|counts| counts.play(&before, &self.position, mover, mv.is_capture()));
+        self.adjudicate(Some(mover), server_draw);
     }
 
-    fn adjudicate(&mut self, mover: Option<Color>) {
+    fn adjudicate(&mut self, mover: Option<Color>, server_draw: Option<DrawReason>) {
         self.outcome = None;
         if !self.position.has_legal_move(self.variant) {
             self.outcome = Some(Outcome::Win(self.position.turn().other()));
+            return;
+        }
+        if self.server.is_some() {
+            let one_each = self.position.kings(Color::White).count() == 1
+                && self.position.kings(Color::Black).count() == 1
+                && self.position.occupied().count() == 2;
+            self.outcome = server_draw
+                .or(one_each.then_some(DrawReason::TzDraftKingAgainstKing))
+                .map(Outcome::Draw);
             return;
         }
         if !self.laws.enabled {

@@ -16,6 +16,9 @@ use std::collections::BTreeSet;
 const TZ: Variant = Variant::Tanzanian;
 const CZ: Variant = Variant::Czech;
 const RU: Variant = Variant::Russian;
+const TZD: Variant = Variant::TzDraft;
+/// The rule sets that read captures as the article does (all but TzDraft's server).
+const ARTICLE: [Variant; 3] = [TZ, CZ, RU];
 
 /// A move's identity: start, end, captured set.
 fn key(m: &Move) -> String {
@@ -355,12 +358,17 @@ fn king_captures_at_a_distance() {
 /// 1  W . . . . . . .        a1 white king
 /// ```
 /// Landing on e5, g7 or h8 (legal in the previous test) is not allowed here.
+///
+/// TzDraft's server: the king may stop on e5, nearer than f6 (the first square it goes on
+/// from), must go on from f6, and may not land on g7 or h8 beyond it.
 #[test]
 fn king_must_land_where_it_can_continue() {
-    for v in Variant::ALL {
+    for v in ARTICLE {
         assert_moves("W:WKa1:Bd4,e7", v, &["a1xd8[d4,e7]"]);
         assert_paths("W:WKa1:Bd4,e7", v, &["a1xf6xd8"]);
     }
+    assert_moves("W:WKa1:Bd4,e7", TZD, &["a1xe5[d4]", "a1xd8[d4,e7]"]);
+    assert_paths("W:WKa1:Bd4,e7", TZD, &["a1xe5", "a1xf6xd8"]);
 }
 
 /// The "Turkish strike" case: captured pieces stay on the board until the move ends and
@@ -380,9 +388,19 @@ fn king_must_land_where_it_can_continue() {
 /// (north-west) and must land on e7, takes d6 (south-west) and lands on c5, b4 or a3. From
 /// c5 the south-east line d4-e3-f2-g1 would take f2 if e3 were already gone; it is not:
 /// e3 still stands and blocks. So the move ends, on any of the three squares.
+///
+/// TzDraft's server removes e3 at once: from c5 the king goes on over d4 and e3's empty
+/// square to take f2 and land on g1 (the only square it may then stop on, the first from
+/// which it goes on). And after taking e3 it may stop on f4, nearer than g5.
 #[test]
 fn captured_pieces_block_until_the_move_ends() {
-    for v in Variant::ALL {
+    assert_moves(
+        "W:WKc1:Bd6,e3,e5,f2,f6",
+        TZD,
+        &["c1xf4[e3]", "c1xg1[d6,e3,f2,f6]"],
+    );
+    assert_paths("W:WKc1:Bd6,e3,e5,f2,f6", TZD, &["c1xf4", "c1xg5xe7xc5xg1"]);
+    for v in ARTICLE {
         assert_moves(
             "W:WKc1:Bd6,e3,e5,f2,f6",
             v,
@@ -412,9 +430,28 @@ fn captured_pieces_block_until_the_move_ends() {
 /// 2  . . . . . . . .        f2, g1 empty: e3 must not be taken twice
 /// 1  . . W . . . . .        c1
 /// ```
+///
+/// TzDraft's server: e3 is off the board once taken, so it cannot be taken again either; the
+/// king may stop on f4 after the first capture (nearer than g5), and in the second position
+/// it must go on from c5 (over b6), so the first capture has f4 and the ring one way.
 #[test]
 fn a_piece_is_not_jumped_twice() {
-    for v in Variant::ALL {
+    assert_moves(
+        "W:WKc1:Bd6,e3,e5,f6",
+        TZD,
+        &[
+            "c1xf4[e3]",
+            "c1xc5[d6,e3,f6]",
+            "c1xb4[d6,e3,f6]",
+            "c1xa3[d6,e3,f6]",
+        ],
+    );
+    assert_moves(
+        "W:WKc1:Bb6,d6,e3,e5,f6",
+        TZD,
+        &["c1xf4[e3]", "c1xa7[b6,d6,e3,f6]"],
+    );
+    for v in ARTICLE {
         assert_moves(
             "W:WKc1:Bd6,e3,e5,f6",
             v,
@@ -706,5 +743,111 @@ fn draw_law_three_kings_count() {
                 Some(Outcome::Draw(DrawReason::KingCountReached(12)))
             );
         }
+    });
+}
+
+// ---------------------------------------------------------------------------------------------
+// TzDraft's server reading (Variant::TzDraft)
+// ---------------------------------------------------------------------------------------------
+
+/// TzDraft's server removes a captured piece at once, so a king may turn straight back over
+/// its square. c3 takes d4 and from e5 (the first square it goes on from) flies back over d4
+/// and c3 to take b2; or takes b2 first and flies back over b2 to take d4.
+/// ```text
+/// 8  . . . . . . . .        h8, g7, f6, e5: landings beyond d4
+/// 4  . . . b . . . .        d4 black
+/// 3  . . W . . . . .        c3 white king
+/// 2  . b . . . . . .        b2 black
+/// 1  . . . . . . . .        a1 landing beyond b2
+/// ```
+#[test]
+fn tzdraft_king_turns_back_over_a_taken_piece() {
+    let fen = "W:WKc3:Bb2,d4";
+    for v in ARTICLE {
+        assert_moves(
+            fen,
+            v,
+            &[
+                "c3xa1[b2]",
+                "c3xe5[d4]",
+                "c3xf6[d4]",
+                "c3xg7[d4]",
+                "c3xh8[d4]",
+            ],
+        );
+    }
+    assert_moves(
+        fen,
+        TZD,
+        &[
+            "c3xa1[b2,d4]",
+            "c3xe5[b2,d4]",
+            "c3xf6[b2,d4]",
+            "c3xg7[b2,d4]",
+            "c3xh8[b2,d4]",
+        ],
+    );
+    assert_paths(
+        fen,
+        TZD,
+        &["c3xe5xa1", "c3xa1xe5", "c3xa1xf6", "c3xa1xg7", "c3xa1xh8"],
+    );
+}
+
+/// TzDraft's server's draw rules: one king each is drawn at once; two kings each play on (the
+/// article's law 1 would have drawn) until 60 plies pass without a capture.
+#[test]
+fn tzdraft_king_against_king_and_the_thirty_move_rule() {
+    assert_eq!(
+        Game::new(pos("W:WKa1:BKh8"), TZD).outcome(),
+        Some(Outcome::Draw(DrawReason::TzDraftKingAgainstKing))
+    );
+    let fen = "W:WKa3,Kc1:BKh4,Kh6";
+    assert_eq!(
+        Game::new(pos(fen), TZ).outcome(),
+        Some(Outcome::Draw(DrawReason::FewKings))
+    );
+    let mut game = Game::new(pos(fen), TZD);
+    assert_eq!(game.outcome(), None);
+    shuffle(&mut game, 60, false, |ply, g| {
+        let want = (ply == 59).then_some(Outcome::Draw(DrawReason::TzDraftThirtyMoves));
+        assert_eq!(g.outcome(), want, "after ply {}", ply + 1);
+    });
+}
+
+/// Three kings against one: TzDraft counts the strong side's moves (12), where the article
+/// counts the lone king's.
+#[test]
+fn tzdraft_three_kings_rule() {
+    let mut game = Game::new(pos("W:WKa1,Kc1,Ka3:BKh4"), TZD);
+    // White's 12th move is ply 23.
+    shuffle(&mut game, 23, false, |ply, g| {
+        let want = (ply == 22).then_some(Outcome::Draw(DrawReason::TzDraftThreeKings));
+        assert_eq!(g.outcome(), want, "after ply {}", ply + 1);
+    });
+}
+
+/// Two kings (or a king and a man) against a king: the server counts every ply of the game
+/// once the material is on the board before a move, so the game is drawn one ply after the
+/// material arises; a game that starts with it counts from its start.
+#[test]
+fn tzdraft_endgame_rule_one_ply_after() {
+    let mut game = Game::new(pos("W:WKa3,Kc1:BKh4,Kh6"), TZD);
+    shuffle(&mut game, 12, false, |_, g| assert_eq!(g.outcome(), None));
+    for (text, drawn) in [
+        ("a3-b4", false),
+        ("h6-g5", false),
+        ("c1xh6", false),
+        ("h4-g3", true),
+    ] {
+        let mv = game.position().parse_move(TZD, text).unwrap()[0];
+        game.play(&mv);
+        let want = drawn.then_some(Outcome::Draw(DrawReason::TzDraftEndgame));
+        assert_eq!(game.outcome(), want, "after {text}");
+    }
+    let mut game = Game::new(pos("W:WKa3,Kc1:BKh4"), TZD);
+    shuffle(&mut game, 10, false, |ply, g| {
+        let want = (ply == 9).then_some(Outcome::Draw(DrawReason::TzDraftEndgame));
+        assert_eq!(g.outcome(), want, "after ply {}", ply + 1);
     });
 }

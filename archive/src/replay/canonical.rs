@@ -6,11 +6,12 @@ use drafti_pdn::{GameRecord, Line, MoveNode, MoveNumber, MoveToken, ResultToken,
 use drafti_rules::{Color, Move, MoveList, Position, Variant};
 
 /// The `GameType` tag value that names `variant` (`25` Russian, `29` Czech, `TZ`
-/// Tanzanian), as replay reads it.
+/// Tanzanian, `TzDraft` for Tanzanian as TzDraft's server plays it), as replay reads it.
 pub fn game_type_value(variant: Variant) -> String {
-    match variant.game_type() {
-        Some(n) => n.to_string(),
-        None => "TZ".to_string(),
+    match (variant, variant.game_type()) {
+        (_, Some(n)) => n.to_string(),
+        (Variant::TzDraft, None) => "TzDraft".to_string(),
+        (_, None) => "TZ".to_string(),
     }
 }
 

@@ -21,6 +21,9 @@ fn variant_of(record: &GameRecord) -> Result<Variant, Box<Problem>> {
         if lead.eq_ignore_ascii_case("tz") {
             return Ok(Variant::Tanzanian);
         }
+        if lead.eq_ignore_ascii_case("tzdraft") {
+            return Ok(Variant::TzDraft);
+        }
         return match lead {
             "25" => Ok(Variant::Russian),
             "29" => Ok(Variant::Czech),
@@ -28,15 +31,15 @@ fn variant_of(record: &GameRecord) -> Result<Variant, Box<Problem>> {
                 Severity::Error,
                 ProblemKind::UnknownVariant,
                 tag_span(record, "GameType"),
-                "GameType tag is empty (expected 25 Russian, 29 Czech or TZ)".to_string(),
+                "GameType tag is empty (expected 25 Russian, 29 Czech, TZ or TzDraft)".to_string(),
             ))),
             _ => Err(Box::new(Problem::new(
                 Severity::Error,
                 ProblemKind::UnknownVariant,
                 tag_span(record, "GameType"),
                 format!(
-                    "unknown GameType {lead} (drafti knows 25 Russian, 29 Czech and TZ \
-                     Tanzanian; use --variant to override)"
+                    "unknown GameType {lead} (drafti knows 25 Russian, 29 Czech, TZ \
+                     Tanzanian and TzDraft; use --variant to override)"
                 ),
             ))),
         };
@@ -48,8 +51,8 @@ fn variant_of(record: &GameRecord) -> Result<Variant, Box<Problem>> {
                 ProblemKind::UnknownVariant,
                 tag_span(record, "Variant"),
                 format!(
-                    "unknown Variant \"{}\" (drafti knows Tanzanian, Czech and Russian; use \
-                     --variant to override)",
+                    "unknown Variant \"{}\" (drafti knows Tanzanian, TzDraft, Czech and \
+                     Russian; use --variant to override)",
                     value.trim()
                 ),
             ))
@@ -85,7 +88,7 @@ pub(super) fn setup(
         };
     }
     let mut first = Color::White;
-    if variant == Variant::Tanzanian {
+    if variant.either_may_start() {
         if let Some(node) = record.moves.nodes.first() {
             if let Some(piece) = node
                 .mv

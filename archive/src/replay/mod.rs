@@ -22,6 +22,11 @@
 //!    applied) is an error; so is a Result tag that disagrees with the movetext result, and a
 //!    result that contradicts a finished final position. A draw law reached under a decisive
 //!    result is a warning.
+//! 5. **TzDraft's reading** (`tzdraft`, `[Variant "TzDraft"]`): the game is replayed under
+//!    TzDraft's server rules, and each place where the article's rules would not have allowed
+//!    it is a `tzdraft_only` warning with the position: a move only the server allows (naming
+//!    the article's rule it breaks, [`article_breach`]), and the first move played after one
+//!    of the article's draw laws had ended the game.
 //!
 //! Warnings never make a game invalid: a capture written with `-`, a move number that
 //! contradicts the ply, an unreadable Result tag, and the parser's own warnings.
@@ -37,10 +42,12 @@
 //! assert_eq!(game.positions.len(), 5);
 //! ```
 
+mod article;
 mod canonical;
 mod check;
 mod resolve;
 
+pub use article::article_breach;
 pub use canonical::{canonical_record, game_type_value, move_token, set_game_type, Notation};
 
 use drafti_pdn::{GameRecord, GameResult, Span, WarningKind};
@@ -126,6 +133,13 @@ pub enum ProblemKind {
     NonstandardNotation,
     /// Warning (parser): no moves and a decisive result, read as a forfeit.
     Forfeit,
+    /// Warning: in a game under TzDraft's reading (`tzdraft`), a move or a game going on that
+    /// TzDraft's server allows and the article's rules do not.
+    TzDraftOnly,
+    /// An imported record's move numbers have a gap or a repeat.
+    MoveOrder,
+    /// Warning: an imported record's end reason that its final position contradicts.
+    EndReason,
 }
 
 impl ProblemKind {
@@ -151,6 +165,9 @@ impl ProblemKind {
             ProblemKind::MovesNotRecorded => "moves_not_recorded",
             ProblemKind::NonstandardNotation => "nonstandard_notation",
             ProblemKind::Forfeit => "forfeit",
+            ProblemKind::TzDraftOnly => "tzdraft_only",
+            ProblemKind::MoveOrder => "move_order",
+            ProblemKind::EndReason => "end_reason",
         }
     }
 }

@@ -211,15 +211,15 @@ fn draw_law_name(reason: drafti_rules::DrawReason) -> &'static str {
             "draw law 2 (no king of the three on the main diagonal)"
         }
         drafti_rules::DrawReason::KingCountReached(_) => "draw law 2 (the count)",
+        drafti_rules::DrawReason::TzDraftThirtyMoves
+        | drafti_rules::DrawReason::TzDraftThreeKings
+        | drafti_rules::DrawReason::TzDraftEndgame
+        | drafti_rules::DrawReason::TzDraftKingAgainstKing => "TzDraft's server",
     }
 }
 
 fn variant_title(variant: Variant) -> &'static str {
-    match variant {
-        Variant::Tanzanian => "Tanzanian draughts",
-        Variant::Czech => "Czech draughts",
-        Variant::Russian => "Russian draughts",
-    }
+    variant.title()
 }
 
 /// The move-number conventions accepted: numbering by White's moves (`1... x 2. y` when
@@ -236,8 +236,24 @@ fn expected_numbers(first: Color, ply: usize) -> (i64, i64) {
 #[derive(Clone)]
 pub(super) struct State {
     pos: Position,
-    /// The rules-core game, once draw-law material is on the board (Tanzanian only).
+    /// The rules-core game, once draw-law material is on the board (Tanzanian), or from the
+    /// start (TzDraft's server counts every move).
     laws: Option<Game>,
+    /// Under TzDraft's reading: the article's game, once its draw-law material is on the
+    /// board, and whether play going on after its end was reported.
+    article: Option<Game>,
+    article_end_reported: bool,
+}
+
+impl State {
+    pub(super) fn new(pos: Position) -> State {
+        State {
+            pos,
+            laws: None,
+            article: None,
+            article_end_reported: false,
+        }
+    }
 }
 
 /// The result of one ply.
@@ -288,10 +304,7 @@ impl<'o> Replayer<'o> {
         moves: &mut Vec<Move>,
         positions: &mut Vec<Position>,
     ) -> Option<Outcome> {
-        let mut state = State {
-            pos: start,
-            laws: None,
-        };
+        let mut state = State::new(start);
         positions.push(start);
         let nodes = &record.moves.nodes;
         let plies = self
@@ -316,8 +329,77 @@ impl<'o> Replayer<'o> {
     /// generation of each ply tells for free.
     #[inline]
     fn enter_laws(&self, state: &mut State) {
-        if self.laws.enabled && state.laws.is_none() && state.pos.king_ending().is_some() {
+        if state.laws.is_none()
+            && (self.variant.tzdraft_captures()
+                || (self.laws.enabled && state.pos.king_ending().is_some()))
+        {
             state.laws = Some(Game::with_laws(state.pos, self.variant, self.laws));
+        }
+        if self.variant.tzdraft_captures()
+            && state.article.is_none()
+            && state.pos.king_ending().is_some()
+        {
+            let mut laws = DrawLaws::for_variant(Variant::Tanzanian);
+            laws.king_count = self.options.king_count;
+            state.article = Some(Game::with_laws(state.pos, Variant::Tanzanian, laws));
+        }
+    }
+
+    /// Under TzDraft's reading, the warnings of a move the article would not have allowed: a
+    /// move only the server allows, or the first move after the article's draw laws ended the
+    /// game. `pos` is the position before `mv`.
+    #[cold]
+    fn check_article(
+        &mut self,
+        state: &mut State,
+        node: &MoveNode,
+        ply: usize,
+        pos: &Position,
+        mv: &Move,
+        in_variation: bool,
+    ) {
+        let ended = state.article.as_ref().and_then(Game::outcome);
+        if let (Some(Outcome::Draw(reason)), false) = (ended, state.article_end_reported) {
+            state.article_end_reported = true;
+            let message = format!(
+                "move {} at ply {}: the article's {} had ended the game ({reason}); TzDraft's \
+                 server plays on",
+                node.mv.text,
+                ply + 1,
+                draw_law_name(reason)
+            );
+            let p = self.problem(
+                Severity::Warning,
+                ProblemKind::TzDraftOnly,
+                node,
+                ply,
+                pos,
+                message,
+                in_variation,
+            );
+            self.problems.push(p);
+        }
+        if let Some(reason) = super::article_breach(pos, mv) {
+            let message = format!(
+                "move {} at ply {} ({} to move) is legal on TzDraft's server, not under the \
+                 article: {reason}",
+                node.mv.text,
+                ply + 1,
+                pos.turn()
+            );
+            let p = self.problem(
+                Severity::Warning,
+                ProblemKind::TzDraftOnly,
+                node,
+                ply,
+                pos,
+                message,
+                in_variation,
+            );
+            self.problems.push(p);
+        }
+        if let Some(game) = state.article.as_mut().filter(|g| g.outcome().is_none()) {
+            game.play(mv);
         }
     }
 
@@ -431,6 +513,9 @@ impl<'o> Replayer<'o> {
                         && (node.mv.separator == Separator::Dash) == mv.is_capture()
                     {
                         self.check_separator(node, &mv, ply, &pos, in_variation);
+                    }
+                    if self.variant.tzdraft_captures() {
+                        self.check_article(state, node, ply, &pos, &mv, in_variation);
                     }
                     state.pos = pos.play(&mv);
                     if let Some(game) = &mut state.laws {

@@ -1,8 +1,9 @@
 //! `drafti import tzdraft`: TzDraft's game records (JSON) as PDN, or as `validate --json`
-//! lines with `source_id`, every move replayed through the rules. What a record means and
-//! how its moves are checked is `drafti_archive::import::tzdraft`'s; this module holds the
-//! flags, the output and the exit code (0 every game legal, 1 a game with an illegal move or
-//! an unreadable game, 2 input that cannot be read at all).
+//! lines with `source_id`, every move replayed through the rules TzDraft's server plays (or
+//! the article's, `--strict`). What a record means and how its moves are checked is
+//! `drafti_archive::import::tzdraft`'s; this module holds the flags, the output and the exit
+//! code (0 every game legal, 1 a game with an illegal move or an unreadable game, 2 input
+//! that cannot be read at all).
 
 use crate::args::JsonArg;
 use crate::error::{exit_code, CliError, CommandResult};
@@ -13,6 +14,7 @@ use drafti_archive::replay::ReplayOptions;
 use drafti_archive::validation::Validated;
 use drafti_pdn::RawGame;
 use drafti_report::text::diagnostic::{game_label, write_problem};
+use drafti_rules::Variant;
 use std::io::{BufRead, IsTerminal, Write};
 
 #[derive(clap::Args)]
@@ -23,8 +25,9 @@ pub struct Args {
 
 #[derive(clap::Subcommand)]
 enum Source {
-    /// TzDraft's games (github kayzo1903/TzDraft): its API's JSON, one game, an array or JSON
-    /// Lines; every move replayed under the Tanzanian rules.
+    /// TzDraft's games (github kayzo1903/TzDraft): its API's JSON or database rows, one game,
+    /// an array or JSON Lines; every move replayed under the rules TzDraft's server plays
+    /// (`[Variant "TzDraft"]`), each place the article's rules differ a warning.
     Tzdraft(TzdraftArgs),
 }
 
@@ -37,6 +40,13 @@ struct TzdraftArgs {
     /// Write the PDN (or the JSON Lines) to this file instead of stdout.
     #[arg(long, value_name = "OUT")]
     out: Option<std::path::PathBuf>,
+    /// Check the games against the article's rules (`[Variant "Tanzanian"]`): a move only
+    /// TzDraft's server allows is an error that cuts its game.
+    #[arg(long)]
+    strict: bool,
+    /// Do not print warnings (they are still counted).
+    #[arg(long)]
+    no_warnings: bool,
 }
 
 pub fn run(args: Args) -> CommandResult {
@@ -50,6 +60,7 @@ pub fn run(args: Args) -> CommandResult {
 struct Counts {
     games: u64,
     invalid: u64,
+    warnings: u64,
     plies: u64,
 }
 
@@ -82,9 +93,13 @@ fn tzdraft(args: TzdraftArgs) -> CommandResult {
     };
     let mut counts = Counts::default();
     let json = args.json.json;
-    let options = ReplayOptions::default();
+    let options = ReplayOptions {
+        variant_override: args.strict.then_some(Variant::Tanzanian),
+        ..ReplayOptions::default()
+    };
+    let warnings = !args.no_warnings;
     let written = import(shown, reader, &options, |game| {
-        write_game(&mut *out, shown, &game, json, &mut counts)
+        write_game(&mut *out, shown, &game, (json, warnings), &mut counts)
     });
     match written {
         Ok(_) => {}
@@ -98,11 +113,17 @@ fn tzdraft(args: TzdraftArgs) -> CommandResult {
         file.commit().map_err(|e| failed(&e))?;
     }
     eprintln!(
-        "{} TzDraft {} from {shown}: {} valid, {} invalid, {} plies",
+        "{} TzDraft {} from {shown}: {} valid, {} invalid, {} {}, {} plies",
         counts.games,
         if counts.games == 1 { "game" } else { "games" },
         counts.games - counts.invalid,
         counts.invalid,
+        counts.warnings,
+        if counts.warnings == 1 {
+            "warning"
+        } else {
+            "warnings"
+        },
         counts.plies
     );
     Ok(exit_code(counts.invalid > 0))
@@ -124,12 +145,13 @@ fn output_name(args: &TzdraftArgs) -> String {
     }
 }
 
-/// One game: its PDN (or JSON line) on `out`, its problems on stderr.
+/// One game: its PDN (or JSON line) on `out`, its errors (and warnings, unless `--no-warnings`)
+/// on stderr.
 fn write_game(
     out: &mut dyn Write,
     file: &str,
     imported: &Imported,
-    json: bool,
+    (json, show_warnings): (bool, bool),
     counts: &mut Counts,
 ) -> std::io::Result<()> {
     counts.games += 1;
@@ -142,8 +164,13 @@ fn write_game(
             if !game.is_valid() {
                 counts.invalid += 1;
             }
+            counts.warnings += game.warnings().count() as u64;
             let label = game_label(&game.record.tags, imported.index);
-            for p in game.errors() {
+            for p in game
+                .problems
+                .iter()
+                .filter(|p| p.is_error() || show_warnings)
+            {
                 write_problem(&mut problems, file, &raw, &label, p);
             }
             if !json {

@@ -20,7 +20,7 @@ use std::process::ExitCode;
 With --game, POSITION is a PDN file (or - for stdin) and the board is game N's after K plies \
 (default: the last position the record reaches), replayed by the rules core; the move that \
 led to it is named, and drawn as an arrow in the SVG.")]
-#[command(mut_arg("variant", |a| a.requires("game").help("With --game: rules for the game, whatever its tags say (tz, czech, russian)")))]
+#[command(mut_arg("variant", |a| a.requires("game").help("With --game: rules for the game, whatever its tags say (tz, tzdraft, czech, russian)")))]
 pub struct Args {
     /// The position (FEN, numeric or algebraic squares), or with --game a PDN file.
     #[arg(value_name = "POSITION")]

@@ -88,10 +88,8 @@ pub fn record(played: &PlayedGame, variant: Variant, numeric: bool) -> GameRecor
         Tag::new("Termination", played.termination.to_string()),
         Tag::new("PlyCount", played.moves.len().to_string()),
     ];
-    match variant.game_type() {
-        Some(n) => tags.push(Tag::new("GameType", n.to_string())),
-        None => tags.push(Tag::new("Variant", "Tanzanian")),
-    }
+    let (name, value) = variant.pdn_tag();
+    tags.push(Tag::new(name, value));
     if played.start != Position::start(Color::White) {
         tags.push(Tag::new("SetUp", "1"));
         tags.push(Tag::new("FEN", played.start.to_fen()));

@@ -73,6 +73,7 @@ pub(crate) fn variant_code(variant: Variant) -> u8 {
         Variant::Tanzanian => 0,
         Variant::Czech => 1,
         Variant::Russian => 2,
+        Variant::TzDraft => 3,
     }
 }
 
@@ -136,6 +137,7 @@ impl Header {
             0 => Variant::Tanzanian,
             1 => Variant::Czech,
             2 => Variant::Russian,
+            3 => Variant::TzDraft,
             v => return Err(corrupt(format!("unknown variant code {v}"))),
         };
         if version == 1 && variant == Variant::Tanzanian {

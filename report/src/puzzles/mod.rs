@@ -387,10 +387,8 @@ pub fn pdn_record(number: usize, e: &Entry) -> GameRecord {
     tags.push(pdn_tag("SetUp", "1"));
     // Square numbers, as PDN 3.0 writes a FEN (and every PDN reader reads it).
     tags.push(pdn_tag("FEN", p.position.to_fen()));
-    match p.variant.game_type() {
-        Some(n) => tags.push(pdn_tag("GameType", n.to_string())),
-        None => tags.push(pdn_tag("Variant", "Tanzanian")),
-    }
+    let (name, value) = p.variant.pdn_tag();
+    tags.push(pdn_tag(name, value));
     tags.push(pdn_tag("Annotator", "drafti puzzles"));
     tags.push(pdn_tag("Puzzle", number.to_string()));
     tags.push(pdn_tag(

@@ -124,7 +124,8 @@ pub fn write_problem(out: &mut String, file: &str, raw: &RawGame, label: &str, p
     };
     let _ = writeln!(out, "  --> {}{ply}{variation}", visible(label));
     out.push_str(&source_excerpt(raw, p.span));
-    if p.severity == Severity::Error {
+    // A move only TzDraft's server allows is a warning that needs its position to be seen.
+    if p.severity == Severity::Error || p.kind == ProblemKind::TzDraftOnly {
         if let Some(fen) = &p.fen {
             let _ = writeln!(out, "   = position: {fen}");
             if let Ok(pos) = Position::from_fen(fen) {
