@@ -66,7 +66,8 @@ pub struct OutcomeOut {
     /// `white`, `black`, or `null` for a draw.
     pub winner: Option<&'static str>,
     /// `no_move` (the loser has no legal move), `few_kings`, `three_kings_off_diagonal` or
-    /// `king_count` (the draw laws).
+    /// `king_count` (the draw laws); under TzDraft's rules `tzdraft_thirty_moves`,
+    /// `tzdraft_three_kings`, `tzdraft_endgame` or `tzdraft_king_against_king`.
     pub reason: &'static str,
     /// The rules' sentence.
     pub text: String,
@@ -442,6 +443,10 @@ fn outcome_out(outcome: Outcome) -> OutcomeOut {
         Outcome::Draw(DrawReason::FewKings) => (None, "few_kings"),
         Outcome::Draw(DrawReason::ThreeKingsOffMainDiagonal) => (None, "three_kings_off_diagonal"),
         Outcome::Draw(DrawReason::KingCountReached(_)) => (None, "king_count"),
+        Outcome::Draw(DrawReason::TzDraftThirtyMoves) => (None, "tzdraft_thirty_moves"),
+        Outcome::Draw(DrawReason::TzDraftThreeKings) => (None, "tzdraft_three_kings"),
+        Outcome::Draw(DrawReason::TzDraftEndgame) => (None, "tzdraft_endgame"),
+        Outcome::Draw(DrawReason::TzDraftKingAgainstKing) => (None, "tzdraft_king_against_king"),
     };
     OutcomeOut {
         winner,
