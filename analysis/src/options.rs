@@ -3,7 +3,7 @@
 //! the label every output's header carries. The named sets of settings are [`crate::preset`].
 
 use crate::tables::EndgameTables;
-use drafti_engine::{Config, Limits};
+use drafti_engine::{Config, Limits, StopFlag};
 
 /// The pass: every position searched about this many nodes (the deepest completed
 /// iteration, 8-9 plies in a middle game). A pass at depth 6 let 15% of the moves both deep
@@ -79,6 +79,9 @@ pub struct AnalysisOptions {
     /// shipped): another setting is a candidate to measure (`drafti bench --quality
     /// --engine`), never the analysis's default.
     pub engine: Config,
+    /// Raised from another thread, every search of the analysis stops at once (its results
+    /// are then meaningless): how a caller that goes away (Ctrl-C in Python) ends the work.
+    pub stop: StopFlag,
 }
 
 impl Default for AnalysisOptions {
@@ -104,6 +107,7 @@ impl Default for AnalysisOptions {
             tt_mb: DEFAULT_TT_MB,
             tables: EndgameTables::default(),
             engine: Config::default(),
+            stop: StopFlag::new(),
         }
     }
 }

@@ -33,7 +33,7 @@ use crate::searcher::{with_engine, Searcher};
 use crate::tables::use_tables;
 use drafti_archive::replay::ReplayedGame;
 use drafti_engine::egtb::Tables;
-use drafti_engine::{Engine, Score};
+use drafti_engine::{Engine, Score, StopFlag};
 use drafti_rules::Move;
 use rayon::prelude::*;
 use std::sync::Arc;
@@ -125,11 +125,18 @@ impl Searcher<'_> {
             options.tt_mb,
             &options.engine,
             |engine| {
-                engine.clear();
+                // Stopped, the segment's searches end at once and their results are dropped:
+                // the table's clearing is the only work left worth skipping.
+                if !options.stop.is_raised() {
+                    engine.clear();
+                }
                 engine.set_keep_table(true);
+                engine.set_stop_flag(options.stop.clone());
                 use_tables(engine, tables);
                 let result = self.search_segment(engine, seg, options, tables, progress);
                 engine.set_keep_table(false);
+                // The engine is the thread's: later work has a flag of its own.
+                engine.set_stop_flag(StopFlag::new());
                 result
             },
         )

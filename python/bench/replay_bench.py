@@ -1,6 +1,11 @@
 """Replaying and validating the same Russian games with drafti, pydraughts and py-draughts,
 and drafti from Python against the drafti binary: one run, the ratios printed.
 
+Every figure is CPU time (``time.process_time``: the process's own threads, not the
+machine's load), over several rounds: the median with the slowest and fastest round, and
+the ratios as median (range), the range pairing each library's fastest round with the
+other's slowest.
+
 Setup (once; the two libraries both install a package called ``draughts``, so each goes to
 its own folder and runs in its own process):
 
@@ -11,7 +16,7 @@ its own folder and runs in its own process):
 
 Run:
 
-    python3 python/bench/replay_bench.py [--corpora ../shared/corpora] [--copies 50]
+    python3 python/bench/replay_bench.py [--rounds 3] [--copies 50]
 
 The games: the two Russian master archives (``russian-*.pdn``, 209 games). They are read
 with drafti (Russian rules) and written back as one normalised PDN file that all three
@@ -26,7 +31,8 @@ checks it legal:
   36 games), then ``Board.push(Move(board, pdn_move=...))`` for each move;
 - py-draughts: ``RussianBoard.from_pdn`` on each game's text;
 - drafti: ``drafti.read_games`` on the file (parse, replay, validate each game), on one
-  thread and on all cores; the best of several runs, as the run takes milliseconds.
+  thread (CPU time of all cores is the same work spread, so only one thread is compared);
+  each round replays the file 20 times, as once takes milliseconds.
 
 Then drafti from Python against the binary on the same work: ``drafti validate --json
 --variant russian`` against ``drafti.validate`` (its rows, and with every row read into a
@@ -56,30 +62,39 @@ import json, sys, time
 from draughts import Board, Move
 from draughts.PDN import PDNReader
 texts = json.load(open(sys.argv[1], encoding="utf-8"))
-started = time.perf_counter()
-games = moves = 0
-for text in texts:
-    game = PDNReader(pdn_text=text).games[0]
-    board = Board(variant="russian")
-    for m in game.moves:
-        board.push(Move(board, pdn_move=m))
-        moves += 1
-    games += 1
-print(json.dumps({"games": games, "moves": moves, "seconds": time.perf_counter() - started}))
+rounds = []
+for _ in range(int(sys.argv[2])):
+    started = time.process_time()
+    games = moves = 0
+    for text in texts:
+        game = PDNReader(pdn_text=text).games[0]
+        board = Board(variant="russian")
+        for m in game.moves:
+            board.push(Move(board, pdn_move=m))
+            moves += 1
+        games += 1
+    rounds.append(time.process_time() - started)
+print(json.dumps({"games": games, "moves": moves, "rounds": rounds}))
 """
 
 PY_DRAUGHTS = r"""
 import json, sys, time
 from draughts import RussianBoard
 texts = json.load(open(sys.argv[1], encoding="utf-8"))
-started = time.perf_counter()
-games = moves = 0
-for text in texts:
-    board = RussianBoard.from_pdn(text)
-    moves += len(board._moves_stack)
-    games += 1
-print(json.dumps({"games": games, "moves": moves, "seconds": time.perf_counter() - started}))
+rounds = []
+for _ in range(int(sys.argv[2])):
+    started = time.process_time()
+    games = moves = 0
+    for text in texts:
+        board = RussianBoard.from_pdn(text)
+        moves += len(board._moves_stack)
+        games += 1
+    rounds.append(time.process_time() - started)
+print(json.dumps({"games": games, "moves": moves, "rounds": rounds}))
 """
+
+#: drafti replays the file this many times a round (once takes milliseconds).
+DRAFTI_REPEATS = 20
 
 
 def normalised(game: drafti.Game) -> str:
@@ -88,12 +103,14 @@ def normalised(game: drafti.Game) -> str:
     return '[GameType "25"]\n' + "\n".join(lines) + "\n"
 
 
-def run_library(name: str, libs: Path, script: str, data: Path) -> dict:
+def run_library(name: str, libs: Path, script: str, data: Path, rounds: int) -> dict:
     path = libs / name
     if not path.is_dir():
         sys.exit(f"{path} is missing: python3 -m pip install --target {path} {name}")
     env = dict(os.environ, PYTHONPATH=str(path))
-    out = subprocess.run([sys.executable, "-c", script, str(data)], env=env, capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-c", script, str(data), str(rounds)], env=env, capture_output=True, text=True
+    )
     if out.returncode != 0:
         sys.exit(f"{name} failed:\n{out.stderr[-2000:]}")
     return json.loads(out.stdout.splitlines()[-1])
@@ -106,6 +123,23 @@ def best(times: int, work) -> float:
         work()
         seconds.append(time.perf_counter() - started)
     return min(seconds)
+
+
+def cpu_rounds(rounds: int, repeats: int, work) -> list:
+    """CPU seconds of one ``work()``, measured over ``repeats`` calls, for each round."""
+    out = []
+    for _ in range(rounds):
+        started = time.process_time()
+        for _ in range(repeats):
+            work()
+        out.append((time.process_time() - started) / repeats)
+    return out
+
+
+def spread(values: list) -> tuple:
+    """(median, lowest, highest)."""
+    ordered = sorted(values)
+    return ordered[len(ordered) // 2], ordered[0], ordered[-1]
 
 
 def find_binary(given: str | None) -> Path:
@@ -123,10 +157,11 @@ def find_binary(given: str | None) -> Path:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--corpora", default=str(REPO.parent / "shared" / "corpora"))
+    parser.add_argument("--corpora", default=str(REPO / "tests" / "fixtures" / "corpora"))
     parser.add_argument("--libs", default=str(HERE / ".libs"))
     parser.add_argument("--copies", type=int, default=50, help="copies of the games for drafti against the binary")
     parser.add_argument("--runs", type=int, default=7, help="runs of each drafti measurement (the best counts)")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of each library's replay (CPU time)")
     parser.add_argument("--drafti-bin")
     args = parser.parse_args()
     corpora, libs = Path(args.corpora), Path(args.libs)
@@ -148,27 +183,34 @@ def main() -> int:
         many.write_text("\n".join(texts * args.copies), encoding="utf-8")
 
         results = {}
-        results["pydraughts 0.6.7"] = run_library("pydraughts", libs, PYDRAUGHTS, listed)
-        results["py-draughts 1.10.1"] = run_library("py-draughts", libs, PY_DRAUGHTS, listed)
-        for label, jobs in (("drafti (Python, 1 thread)", 1), ("drafti (Python, all cores)", 0)):
-            counted = [(g.plies, g.is_valid) for g in drafti.read_games(one, jobs=jobs)]
-            assert all(ok for _, ok in counted) and len(counted) == len(valid)
-            seconds = best(args.runs, lambda: sum(1 for _ in drafti.read_games(one, jobs=jobs)))
-            results[label] = {"games": len(counted), "moves": sum(p for p, _ in counted), "seconds": seconds}
+        results["pydraughts 0.6.7"] = run_library("pydraughts", libs, PYDRAUGHTS, listed, args.rounds)
+        results["py-draughts 1.10.1"] = run_library("py-draughts", libs, PY_DRAUGHTS, listed, args.rounds)
+        mine = "drafti (Python, 1 thread)"
+        counted = [(g.plies, g.is_valid) for g in drafti.read_games(one, jobs=1)]
+        assert all(ok for _, ok in counted) and len(counted) == len(valid)
+        rounds = cpu_rounds(
+            max(args.rounds, 5), DRAFTI_REPEATS, lambda: sum(1 for _ in drafti.read_games(one, jobs=1))
+        )
+        results[mine] = {"games": len(counted), "moves": sum(p for p, _ in counted), "rounds": rounds}
 
         moves = {r["moves"] for r in results.values()}
         if len(moves) != 1:
             sys.exit(f"the libraries replayed different numbers of moves: {results}")
         print(f"moves: {moves.pop()} (every library replayed every move)\n")
-        print(f"{'library':32} {'games':>6} {'moves':>8} {'seconds':>9} {'moves/s':>12}")
+        print("CPU seconds of one replay of every game: median (fastest-slowest round)")
+        print(f"{'library':28} {'rounds':>6} {'CPU seconds':>28} {'moves/s (median)':>17}")
         for label, r in results.items():
-            rate = r["moves"] / r["seconds"]
-            print(f"{label:32} {r['games']:>6} {r['moves']:>8} {r['seconds']:>9.4f} {rate:>12,.0f}")
-        rate = {k: v["moves"] / v["seconds"] for k, v in results.items()}
+            mid, low, high = spread(r["rounds"])
+            shown = f"{mid:.4f} ({low:.4f}-{high:.4f})"
+            print(f"{label:28} {len(r['rounds']):>6} {shown:>28} {r['moves'] / mid:>17,.0f}")
         print()
-        for mine in ("drafti (Python, 1 thread)", "drafti (Python, all cores)"):
-            for other in ("pydraughts 0.6.7", "py-draughts 1.10.1"):
-                print(f"{mine} / {other}: {rate[mine] / rate[other]:,.0f}x")
+        ours = spread(results[mine]["rounds"])
+        for other in ("pydraughts 0.6.7", "py-draughts 1.10.1"):
+            theirs = spread(results[other]["rounds"])
+            print(
+                f"{mine} / {other}: {theirs[0] / ours[0]:,.0f}x "
+                f"(from {theirs[1] / ours[2]:,.0f}x to {theirs[2] / ours[1]:,.0f}x)"
+            )
 
         # drafti from Python against the binary, on the same file and work.
         command = [str(binary), "validate", "--json", "--variant", "russian", str(many)]

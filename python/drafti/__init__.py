@@ -22,11 +22,10 @@ Squares are numbers 1-32 (PDN's numbering) or names (``"c3"``).
 from __future__ import annotations
 
 import os
-from typing import IO, Iterable, Optional, Tuple, Union
+from typing import IO, Any, Iterable, Optional, Tuple, Union
 
 from . import _drafti
 from ._drafti import (
-    ENGINE,
     AmbiguousMoveError,
     DraftiError,
     Engine,
@@ -35,6 +34,7 @@ from ._drafti import (
     GameReader,
     IllegalMoveError,
     InternalError,
+    LegalMoves,
     Line,
     Move,
     Outcome,
@@ -43,17 +43,20 @@ from ._drafti import (
     Problem,
     Score,
     SearchResult,
+    SquareError,
     TableValue,
     Tables,
     TablesError,
     VariantError,
+    VariantWarning,
     __version__,
     build_tables,
     parse_square,
     square_name,
     write_games,
 )
-from ._rows import AnalysisRows, OpeningRows, PuzzleRows, Rows, Table, ValidationRows
+from ._rows import AnalysisRows, MoveRows, OpeningRows, PuzzleRows, Rows, Table, ValidationRows
+from ._tree import GameNode, Visitor
 
 __all__ = [
     "ENGINE",
@@ -64,11 +67,14 @@ __all__ = [
     "Engine",
     "FenError",
     "Game",
+    "GameNode",
     "GameReader",
     "IllegalMoveError",
     "InternalError",
+    "LegalMoves",
     "Line",
     "Move",
+    "MoveRows",
     "OpeningRows",
     "Outcome",
     "PdnError",
@@ -78,15 +84,20 @@ __all__ = [
     "Rows",
     "Score",
     "SearchResult",
+    "SquareError",
     "Table",
     "TableValue",
     "Tables",
     "TablesError",
     "ValidationRows",
     "VariantError",
+    "VariantWarning",
+    "Visitor",
     "__version__",
     "analyze",
     "build_tables",
+    "game_moves",
+    "hub",
     "openings",
     "explore",
     "parse_square",
@@ -99,6 +110,21 @@ __all__ = [
 
 #: The variants, by the names every ``variant`` argument takes.
 VARIANTS = ("tz", "czech", "russian")
+
+
+def __getattr__(name: str) -> Any:
+    # ``ENGINE`` names the engine with the fingerprint of its search (a search of its own):
+    # made when first asked for, so ``import drafti`` searches nothing. ``drafti.hub`` is
+    # imported when first used (it brings subprocess and threading).
+    if name == "ENGINE":
+        value = _drafti.engine_name()
+        globals()["ENGINE"] = value
+        return value
+    if name == "hub":
+        import importlib
+
+        return importlib.import_module(".hub", __name__)
+    raise AttributeError(f"module 'drafti' has no attribute {name!r}")
 
 Source = Union[str, "os.PathLike[str]", IO, Iterable[Union[str, "os.PathLike[str]", IO]]]
 
@@ -129,7 +155,10 @@ def read_games(
     are held at a time, so memory stays flat whatever the size of the archive.
     ``variant`` reads every game under those rules whatever its tags say; ``encoding``
     forces the input's encoding (default: decided from its first non-ASCII bytes, with a
-    ``UserWarning`` when not UTF-8).
+    ``UserWarning`` when not UTF-8). A file without a variant tag whose invalid games
+    replay valid under other rules gets a ``VariantWarning`` naming them once it is read
+    (the command line's note: ``try variant="czech"``). Threads may share one reader:
+    each game goes to one of them. Ctrl-C stops the reading.
 
     A file that cannot be read (missing, a directory, binary) raises ``PdnError`` with
     the command line's message before any game is read. A broken game is not an
@@ -155,8 +184,25 @@ def validate(
     ``.problems()`` one row per problem.
 
     The lines are written on the worker threads, as the command line writes them, and each
-    becomes a dict when the rows are first used (indexing, iterating, a table)."""
+    becomes a dict when the rows are first used (indexing, iterating, a table). A file
+    without a variant tag whose invalid games replay valid under other rules gets a
+    ``VariantWarning`` (``try variant="czech"``). Ctrl-C stops it and its workers."""
     return ValidationRows._from_lines(_drafti.validate(_sources(source), variant, encoding, jobs))
+
+
+def game_moves(
+    source: Source,
+    *,
+    variant: Optional[str] = None,
+    encoding: Optional[str] = None,
+    jobs: int = 0,
+) -> MoveRows:
+    """One row per mainline move of every game of ``source`` (up to a game's first error),
+    made by the rules alone, without the engine, on ``jobs`` threads: the game's keys and
+    ``ply``, ``move_number``, ``mover``, ``player``, ``move``, ``notation``, ``path``,
+    ``captures``, ``captured``, ``promotion``, ``fen_before``, ``fen_after``, ``nags``,
+    ``comment``, ``clock``. ``.to_pandas()`` / ``.to_arrow()`` give the table."""
+    return MoveRows._from_lines(_drafti.game_moves(_sources(source), variant, encoding, jobs))
 
 
 def analyze(
@@ -188,7 +234,8 @@ def analyze(
 
     One row per game, ``drafti analyze --json``'s object; ``.moves()`` is the table of
     every move's evaluation and judgement, ``.blunders()`` the blunders. ``tables``: a
-    folder of endgame tables (``drafti egtb build --dir``) or ``Tables`` objects."""
+    folder of endgame tables (``drafti egtb build --dir``) or ``Tables`` objects. Ctrl-C
+    stops it and its searches."""
     settings = {
         "preset": preset,
         "depth": depth,

@@ -14,10 +14,11 @@ conversion imports its library when called.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Callable, Iterator, List, Optional, Tuple, overload
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple, overload
 
 # A column: its name, its kind, whether it may be null, and how to get it from a row.
-# Kinds: "int", "float", "bool", "str", "list" (of str) and "map" (str to str).
+# Kinds: "int", "float", "bool", "str", "list" (of str), "ints" (list of int) and "map"
+# (str to str).
 Column = Tuple[str, str, bool, Callable[[dict], Any]]
 
 
@@ -56,6 +57,7 @@ def _arrow_type(kind: str) -> Any:
         "bool": pa.bool_(),
         "str": pa.string(),
         "list": pa.list_(pa.string()),
+        "ints": pa.list_(pa.int64()),
         "map": pa.map_(pa.string(), pa.string()),
     }[kind]
 
@@ -273,6 +275,29 @@ def _side(side: str, field: str) -> Callable[[dict], Any]:
     return lambda row: ((row.get("sides") or {}).get(side) or {}).get(field)
 
 
+def _number(text: Any) -> Optional[int]:
+    """``8`` of ``8.`` or ``8...``."""
+    return int(str(text).rstrip(".")) if text else None
+
+
+#: A field of the mover's score and the same field from White's side when Black moved.
+_FLIPPED = {"cp": "cp", "win_in": "loss_in", "loss_in": "win_in"}
+
+
+def _white(row: Dict[str, Any], field: str) -> Any:
+    """``field`` (``cp``, ``win_in``, ``loss_in`` of ``score_after``, or ``win_after``) of
+    the position after the move from White's point of view."""
+    white = row.get("side") == "white"
+    if field == "win_after":
+        value = row.get(field)
+        return value if value is None or white else 100.0 - value
+    score = row.get("score_after") or {}
+    if white:
+        return score.get(field)
+    value = score.get(_FLIPPED[field])
+    return -value if field == "cp" and value is not None else value
+
+
 _SCORE_FIELDS: Sequence[Tuple[str, str]] = (
     ("cp", "int"),
     ("win_in", "int"),
@@ -299,13 +324,18 @@ _MOVE_COLUMNS: Sequence[Column] = (
     _col("result", "str", True),
     _col("variant", "str", True),
     _col("ply", "int"),
-    _col("move_number", "str"),
+    _col("move_number", "int", False, lambda r: _number(r.get("move_number"))),
     _col("side", "str"),
+    _col("player", "str", True, lambda r: r.get(r.get("side") or "")),
     _col("move", "str"),
     *_score_columns("score_before"),
     *_score_columns("score_after"),
     _col("win_before", "float"),
     _col("win_after", "float"),
+    _col("score_white_cp", "int", True, lambda r: _white(r, "cp")),
+    _col("score_white_win_in", "int", True, lambda r: _white(r, "win_in")),
+    _col("score_white_loss_in", "int", True, lambda r: _white(r, "loss_in")),
+    _col("win_white", "float", False, lambda r: _white(r, "win_after")),
     _col("accuracy", "float"),
     _col("best", "str", True),
     _col("pv", "list"),
@@ -366,12 +396,15 @@ class AnalysisRows(Rows):
     def moves(self) -> Table:
         """One row per move of every analysed game, as ``drafti analyze --json-moves`` writes
         them: the game (``file``, ``index``, ``white``, ``black``, ``result``, ``variant``)
-        and the move's evaluation: ``ply``,
-        ``move_number``, ``side``, ``move``, the scores before and after the move from the
-        mover's side as ``drafti analyze --json-moves`` names them (``score_before_cp``
-        centi-men, or ``score_before_win_in`` / ``score_before_loss_in`` plies to a forced
-        end, ``score_before_text``; ``score_after_…`` likewise), ``win_before`` /
-        ``win_after`` (win %), ``accuracy``, ``best``, ``pv``,
+        and the move's evaluation: ``ply``, ``move_number`` (an int: 8 for ``8.`` and
+        ``8...``), ``side``, ``player`` (the mover's name), ``move``, the scores before and
+        after the move from the mover's side as ``drafti analyze --json-moves`` names them
+        (``score_before_cp`` centi-men, or ``score_before_win_in`` / ``score_before_loss_in``
+        plies to a forced end, ``score_before_text``; ``score_after_…`` likewise),
+        ``win_before`` / ``win_after`` (the mover's win %), the position after the move
+        from White's point of view (``score_white_cp``, ``score_white_win_in``,
+        ``score_white_loss_in``, ``win_white``, as python-chess's ``score.white()``),
+        ``accuracy``, ``best``, ``pv``,
         ``judgement`` (``inaccuracy``, ``mistake``, ``blunder`` or null), ``reason``,
         ``depth``, ``confirmed_depth``, ``unsettled``, ``exact``."""
         records = []
@@ -514,4 +547,40 @@ class PuzzleRows(Rows):
         _col("ply", "int", True, _first("sources", "ply")),
         _col("white", "str", True, _first("sources", "white")),
         _col("black", "str", True, _first("sources", "black")),
+    )
+
+
+class MoveRows(Rows):
+    """``game_moves``'s rows: one per mainline move of every game (up to a game's first
+    error), made by the rules alone, without the engine.
+
+    The table: the game (``file``, ``index``, ``white``, ``black``, ``result``,
+    ``variant``) and the move: ``ply``, ``move_number`` (an int), ``mover`` (``white`` or
+    ``black``), ``player`` (the mover's name), ``move`` (as written), ``notation`` (as short
+    as the position allows), ``path`` (every square), ``captures`` (how many pieces it
+    takes), ``captured`` (their squares), ``promotion``, ``fen_before``, ``fen_after``,
+    ``nags``, ``comment``, ``clock`` (seconds, from ``[%clk …]``)."""
+
+    _columns = (
+        _col("file", "str"),
+        _col("index", "int"),
+        _col("white", "str", True),
+        _col("black", "str", True),
+        _col("result", "str", True),
+        _col("variant", "str"),
+        _col("ply", "int"),
+        _col("move_number", "int"),
+        _col("mover", "str"),
+        _col("player", "str", True),
+        _col("move", "str"),
+        _col("notation", "str"),
+        _col("path", "str"),
+        _col("captures", "int"),
+        _col("captured", "list"),
+        _col("promotion", "bool"),
+        _col("fen_before", "str"),
+        _col("fen_after", "str"),
+        _col("nags", "ints"),
+        _col("comment", "str", True),
+        _col("clock", "float", True),
     )

@@ -2,11 +2,15 @@
 //! endgame tables), its `SearchResult`, `Score`, and the endgame tables (`drafti.Tables`,
 //! `drafti.build_tables`).
 
+use crate::args::{opt, Int};
 use crate::errors::{error, guard, value_error, Kind};
-use crate::position::{parse_variant, variant_or_default, PyMove, PyOutcome, PyPosition};
+use crate::interrupt;
+use crate::position::{
+    color_arg, parse_variant, variant_or_default, PyMove, PyOutcome, PyPosition,
+};
 use drafti_engine::egtb::{self, Tables, Value};
 use drafti_engine::json::ResultLine;
-use drafti_engine::{Engine, Limits, RootLine, Score, SearchResult, DEFAULT_DEPTH};
+use drafti_engine::{Engine, Limits, RootLine, Score, SearchResult, StopFlag, DEFAULT_DEPTH};
 use drafti_rules::{Move, Position, Variant};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
@@ -24,6 +28,31 @@ pub struct PyScore {
 
 #[pymethods]
 impl PyScore {
+    /// A score: `Score(cp=35)` (hundredths of a man), `Score(win_in=7)` or
+    /// `Score(loss_in=4)` (plies); exactly one of them.
+    #[new]
+    #[pyo3(signature = (cp = None, win_in = None, loss_in = None))]
+    fn py_new(cp: Option<i32>, win_in: Option<u32>, loss_in: Option<u32>) -> PyResult<Self> {
+        let score = match (cp, win_in, loss_in) {
+            (Some(cp), None, None) => {
+                let made = Score::centi_men(cp);
+                if made.as_centi_men() != Some(cp) {
+                    return Err(value_error(format!(
+                        "cp: {cp} is beyond the engine's estimates"
+                    )));
+                }
+                made
+            }
+            (None, Some(n), None) => Score::win_in(n),
+            (None, None, Some(n)) => Score::loss_in(n),
+            _ => return Err(value_error("give exactly one of cp, win_in and loss_in")),
+        };
+        if win_in.or(loss_in).is_some_and(|n| n > 1000) {
+            return Err(value_error("win_in and loss_in are at most 1000 plies"));
+        }
+        Ok(PyScore { score })
+    }
+
     /// Hundredths of a man, `None` for a proven result.
     #[getter]
     fn cp(&self) -> Option<i32> {
@@ -76,8 +105,34 @@ impl PyScore {
     fn __hash__(&self) -> i64 {
         i64::from(self.score.raw())
     }
-}
 
+    /// The score from White's point of view, given the side it is from (`pov`: the side to
+    /// move where it was found): itself for White, negated for Black (python-chess's
+    /// `PovScore.white()`).
+    fn white(&self, pov: &str) -> PyResult<PyScore> {
+        self.pov(pov, "white")
+    }
+
+    /// The score from `side`'s point of view, given the side it is from (`pov`).
+    fn pov(&self, pov: &str, side: &str) -> PyResult<PyScore> {
+        let same = color_arg(pov, "pov")? == color_arg(side, "side")?;
+        Ok(PyScore {
+            score: if same { self.score } else { -self.score },
+        })
+    }
+
+    /// Pickled as `Score(cp=…)`, `Score(win_in=…)` or `Score(loss_in=…)`.
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, (Option<i32>, Option<u32>, Option<u32>))> {
+        let s = slf.get().score;
+        Ok((
+            slf.get_type().into_any(),
+            (s.as_centi_men(), s.win_distance(), s.loss_distance()),
+        ))
+    }
+}
 fn score(score: Score) -> PyScore {
     PyScore { score }
 }
@@ -231,6 +286,8 @@ impl PySearchResult {
 #[pyclass(module = "drafti", name = "Engine")]
 pub struct PyEngine {
     engine: Mutex<Engine>,
+    /// The engine's stop flag, raised without its lock (Ctrl-C during a search).
+    stop: StopFlag,
     variant: Variant,
 }
 
@@ -252,17 +309,15 @@ fn tables_of(tables: &Bound<'_, PyAny>, variant: Variant) -> PyResult<Arc<Tables
 #[pymethods]
 impl PyEngine {
     #[new]
-    #[pyo3(signature = (variant = None, tables = None, hash_mb = 64))]
+    #[pyo3(signature = (variant = None, tables = None, hash_mb = Int(64)))]
     fn py_new(
         variant: Option<&str>,
         tables: Option<&Bound<'_, PyAny>>,
-        hash_mb: usize,
+        hash_mb: Int,
     ) -> PyResult<Self> {
         guard(|| {
             let variant = variant_or_default(variant)?;
-            if hash_mb == 0 || hash_mb > 4096 {
-                return Err(value_error("hash_mb is 1 to 4096"));
-            }
+            let hash_mb = hash_mb.usize("hash_mb", 1, 4096)?;
             let mut engine = Engine::new(variant, hash_mb);
             if let Some(t) = tables {
                 engine
@@ -270,6 +325,7 @@ impl PyEngine {
                     .map_err(|e| error(Kind::Tables, e.to_string()))?;
             }
             Ok(PyEngine {
+                stop: engine.stop_flag(),
                 engine: Mutex::new(engine),
                 variant,
             })
@@ -287,17 +343,17 @@ impl PyEngine {
     /// (the deepest completed iteration), or `movetime` seconds (not deterministic); with
     /// none, depth 12 (as `drafti search`). `multipv` best lines; `king_count` overrides the
     /// count of draw law 2 at the root. The GIL is released while it searches.
-    #[pyo3(signature = (position, depth = None, nodes = None, movetime = None, multipv = 1, king_count = None))]
+    #[pyo3(signature = (position, depth = None, nodes = None, movetime = None, multipv = Int(1), king_count = None))]
     #[allow(clippy::too_many_arguments)]
     fn search(
         &self,
         py: Python<'_>,
         position: &Bound<'_, PyPosition>,
-        depth: Option<u32>,
-        nodes: Option<u64>,
+        depth: Option<Int>,
+        nodes: Option<Int>,
         movetime: Option<f64>,
-        multipv: usize,
-        king_count: Option<u32>,
+        multipv: Int,
+        king_count: Option<Int>,
     ) -> PyResult<PySearchResult> {
         guard(|| {
             let (root, variant, history, count) = {
@@ -309,25 +365,11 @@ impl PyEngine {
                     p.board.game.king_count(),
                 )
             };
-            if variant != self.variant {
-                return Err(value_error(format!(
-                    "a {} position for a {} engine",
-                    variant.name(),
-                    self.variant.name()
-                )));
-            }
-            if depth == Some(0) || depth.is_some_and(|d| d > drafti_engine::MAX_DEPTH) {
-                return Err(value_error(format!(
-                    "depth is 1 to {}",
-                    drafti_engine::MAX_DEPTH
-                )));
-            }
-            if nodes == Some(0) {
-                return Err(value_error("nodes is at least 1"));
-            }
-            if !(1..=256).contains(&multipv) {
-                return Err(value_error("multipv is 1 to 256"));
-            }
+            self.check_variant(variant)?;
+            let depth = opt(depth, |d| d.u32("depth", 1, drafti_engine::MAX_DEPTH))?;
+            let nodes = opt(nodes, |n| n.u64_from("nodes", 1))?;
+            let multipv = multipv.usize("multipv", 1, 256)?;
+            let king_count = opt(king_count, |n| n.u32("king_count", 0, 1000))?;
             let movetime = match movetime {
                 Some(s) if s.is_finite() && s > 0.0 && s < 1e9 => Some(Duration::from_secs_f64(s)),
                 Some(_) => return Err(value_error("movetime is a positive number of seconds")),
@@ -344,13 +386,18 @@ impl PyEngine {
                 multipv,
                 king_count: king_count.or(count),
             };
-            let result = py.detach(|| -> PyResult<SearchResult> {
+            // Ctrl-C raises the stop flag: the search returns its last completed iteration,
+            // which is dropped for the KeyboardInterrupt.
+            let stop = || self.stop.raise();
+            let result = interrupt::run(py, &stop, || -> PyResult<SearchResult> {
                 let mut engine = self
                     .engine
                     .lock()
                     .map_err(|_| error(Kind::Internal, "the engine's lock is poisoned"))?;
+                // Lowered under the lock: a stop for an earlier search is not this one's.
+                self.stop.lower();
                 Ok(engine.search(&root, &limits, &history, |_| {}))
-            })?;
+            })??;
             Ok(PySearchResult {
                 root,
                 variant,
@@ -359,29 +406,62 @@ impl PyEngine {
         })
     }
 
-    /// The static evaluation from the side to move (0 where a draw law applies).
-    fn evaluate(&self, position: &Bound<'_, PyPosition>) -> PyResult<PyScore> {
+    /// The static evaluation from the side to move (0 where a draw law applies). Waits for
+    /// a search of this engine running in another thread, with the GIL released.
+    fn evaluate(&self, py: Python<'_>, position: &Bound<'_, PyPosition>) -> PyResult<PyScore> {
         guard(|| {
-            let pos = *position.borrow().board.position();
-            let engine = self
-                .engine
-                .lock()
-                .map_err(|_| error(Kind::Internal, "the engine's lock is poisoned"))?;
-            Ok(score(engine.evaluate(&pos)))
+            let (pos, variant) = {
+                let p = position.borrow();
+                (*p.board.position(), p.board.variant)
+            };
+            self.check_variant(variant)?;
+            let value = py.detach(|| {
+                self.engine
+                    .lock()
+                    .map(|engine| engine.evaluate(&pos))
+                    .map_err(|_| error(Kind::Internal, "the engine's lock is poisoned"))
+            })?;
+            Ok(score(value))
         })
     }
 
-    /// Forgets what earlier searches found (they never change a result anyway).
-    fn clear(&self) -> PyResult<()> {
-        self.engine
-            .lock()
-            .map_err(|_| error(Kind::Internal, "the engine's lock is poisoned"))?
-            .clear();
-        Ok(())
+    /// Forgets what earlier searches found (they never change a result anyway). Waits for a
+    /// search of this engine running in another thread, with the GIL released.
+    fn clear(&self, py: Python<'_>) -> PyResult<()> {
+        py.detach(|| {
+            self.engine
+                .lock()
+                .map(|mut engine| engine.clear())
+                .map_err(|_| error(Kind::Internal, "the engine's lock is poisoned"))
+        })
+    }
+
+    /// Stops a search of this engine running in another thread: it returns its last
+    /// completed iteration (python-chess's `engine.play(..., limit)` has no such call; a GUI's
+    /// stop button does).
+    fn stop(&self) {
+        self.stop.raise();
     }
 
     fn __repr__(&self) -> String {
         format!("<Engine {}>", self.variant.name())
+    }
+}
+
+impl PyEngine {
+    /// `VariantError` unless a position of `variant` is for this engine.
+    fn check_variant(&self, variant: Variant) -> PyResult<()> {
+        if variant == self.variant {
+            return Ok(());
+        }
+        Err(error(
+            Kind::Variant,
+            format!(
+                "a {} position for a {} engine",
+                variant.name(),
+                self.variant.name()
+            ),
+        ))
     }
 }
 
@@ -446,11 +526,14 @@ fn check_variant(
 ) -> PyResult<(Position, Option<u32>)> {
     let p = position.borrow();
     if p.board.variant != tables.variant() {
-        return Err(value_error(format!(
-            "a {} position for {} tables",
-            p.board.variant.name(),
-            tables.variant().name()
-        )));
+        return Err(error(
+            Kind::Variant,
+            format!(
+                "a {} position for {} tables",
+                p.board.variant.name(),
+                tables.variant().name()
+            ),
+        ));
     }
     Ok((*p.board.position(), p.board.game.king_count()))
 }
@@ -499,9 +582,10 @@ impl PyTables {
     fn probe(
         &self,
         position: &Bound<'_, PyPosition>,
-        king_count: Option<u32>,
+        king_count: Option<Int>,
     ) -> PyResult<Option<PyTableValue>> {
         guard(|| {
+            let king_count = opt(king_count, |n| n.u32("king_count", 0, 1000))?;
             let (pos, count) = check_variant(&self.tables, position)?;
             Ok(self
                 .tables
@@ -515,9 +599,10 @@ impl PyTables {
     fn rank_moves(
         &self,
         position: &Bound<'_, PyPosition>,
-        king_count: Option<u32>,
+        king_count: Option<Int>,
     ) -> PyResult<Vec<(PyMove, PyTableValue)>> {
         guard(|| {
+            let king_count = opt(king_count, |n| n.u32("king_count", 0, 1000))?;
             let (pos, count) = check_variant(&self.tables, position)?;
             let ranked = self
                 .tables
@@ -531,14 +616,16 @@ impl PyTables {
     }
 
     /// The best play from `position` to the end of the game (at most `max_plies` moves).
-    #[pyo3(signature = (position, max_plies = 200, king_count = None))]
+    #[pyo3(signature = (position, max_plies = Int(200), king_count = None))]
     fn line(
         &self,
         position: &Bound<'_, PyPosition>,
-        max_plies: usize,
-        king_count: Option<u32>,
+        max_plies: Int,
+        king_count: Option<Int>,
     ) -> PyResult<Vec<PyMove>> {
         guard(|| {
+            let max_plies = max_plies.usize("max_plies", 0, 100_000)?;
+            let king_count = opt(king_count, |n| n.u32("king_count", 0, 1000))?;
             let (pos, count) = check_variant(&self.tables, position)?;
             let line = self
                 .tables
@@ -562,37 +649,34 @@ impl PyTables {
 /// Builds the endgame tables of `variant` with at most `pieces` pieces under `path` (in
 /// `path/VARIANT/`, as `drafti egtb build --dir` does; tables already there are checked and
 /// kept) on `jobs` threads, and opens them. Up to 4 pieces takes seconds, 5 minutes, 6 an
-/// hour or more.
+/// hour or more. Ctrl-C stops it within milliseconds; the tables finished by then stay and
+/// the next build keeps them.
 #[pyfunction]
-#[pyo3(signature = (path, variant = None, pieces = 4, jobs = 0))]
+#[pyo3(signature = (path, variant = None, pieces = Int(4), jobs = Int(0)))]
 pub fn build_tables(
     py: Python<'_>,
     path: PathBuf,
     variant: Option<&str>,
-    pieces: u32,
-    jobs: usize,
+    pieces: Int,
+    jobs: Int,
 ) -> PyResult<PyTables> {
     guard(|| {
         let variant = match variant {
             Some(v) => parse_variant(v)?,
             None => Variant::Tanzanian,
         };
-        if pieces == 0 || pieces > egtb::MAX_PIECES {
-            return Err(value_error(format!("pieces is 1 to {}", egtb::MAX_PIECES)));
-        }
-        let threads = if jobs == 0 {
-            std::thread::available_parallelism().map_or(1, |n| n.get())
-        } else {
-            jobs.min(1024)
-        };
-        let built = py.detach(|| -> Result<Tables, String> {
+        let pieces = pieces.u32("pieces", 1, egtb::MAX_PIECES)?;
+        let threads = crate::jobs::threads(jobs)?;
+        let stop = StopFlag::new();
+        let raise = || stop.raise();
+        let built = interrupt::run(py, &raise, || -> Result<Tables, String> {
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
                 .build()
                 .map_err(|e| format!("cannot start the worker threads: {e}"))?;
-            pool.install(|| egtb::build(&path, variant, pieces, &|_| {}))
+            pool.install(|| egtb::build_until(&path, variant, pieces, &|_| {}, &stop))
                 .map_err(|e| e.to_string())
-        });
+        })?;
         match built {
             Ok(tables) => Ok(PyTables {
                 tables: Arc::new(tables),

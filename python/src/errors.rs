@@ -8,9 +8,12 @@
 //! ├── FenError(ValueError)      a FEN that is no position
 //! ├── IllegalMoveError(ValueError)
 //! │   └── AmbiguousMoveError    a move text that several legal moves match
-//! ├── VariantError(ValueError)  a name that is no variant
+//! ├── VariantError(ValueError)  a name that is no variant, or rules that do not match
+//! ├── SquareError(ValueError)   a square that is not on the board
 //! ├── TablesError               endgame tables missing, damaged or for other rules
 //! └── InternalError             a bug in drafti (a Rust panic, caught)
+//!
+//! VariantWarning(UserWarning)   an archive read as Tanzanian replays valid under other rules
 //! ```
 
 use pyo3::exceptions::{PyException, PyValueError};
@@ -27,8 +30,10 @@ struct Classes {
     illegal: Py<PyType>,
     ambiguous: Py<PyType>,
     variant: Py<PyType>,
+    square: Py<PyType>,
     tables: Py<PyType>,
     internal: Py<PyType>,
+    variant_warning: Py<PyType>,
 }
 
 static CLASSES: PyOnceLock<Classes> = PyOnceLock::new();
@@ -86,7 +91,22 @@ fn classes(py: Python<'_>) -> &Classes {
                     py,
                     "VariantError",
                     &[&b, &value],
-                    "A name that is no variant (tz, tzdraft, czech, russian).",
+                    "A name that is no variant (tz, tzdraft, czech, russian), or a position for other \
+                     rules than the engine's or the tables'.",
+                )?,
+                square: class(
+                    py,
+                    "SquareError",
+                    &[&b, &value],
+                    "A square that is not on the board: numbers 1-32, names such as 'c3' (the \
+                     dark squares).",
+                )?,
+                variant_warning: class(
+                    py,
+                    "VariantWarning",
+                    &[&py.get_type::<pyo3::exceptions::PyUserWarning>()],
+                    "An archive without a variant tag was read as Tanzanian, and its invalid \
+                     games replay valid under other rules: the warning names them.",
                 )?,
                 tables: class(
                     py,
@@ -115,6 +135,7 @@ pub enum Kind {
     Illegal,
     Ambiguous,
     Variant,
+    Square,
     Tables,
     Internal,
 }
@@ -130,11 +151,17 @@ pub fn error(kind: Kind, message: impl Into<String>) -> PyErr {
             Kind::Illegal => &c.illegal,
             Kind::Ambiguous => &c.ambiguous,
             Kind::Variant => &c.variant,
+            Kind::Square => &c.square,
             Kind::Tables => &c.tables,
             Kind::Internal => &c.internal,
         };
         PyErr::from_type(ty.bind(py).clone(), message)
     })
+}
+
+/// `drafti.VariantWarning`.
+pub fn variant_warning(py: Python<'_>) -> Bound<'_, PyType> {
+    classes(py).variant_warning.bind(py).clone()
 }
 
 /// Adds the exception classes to the module.
@@ -148,6 +175,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         ("IllegalMoveError", &c.illegal),
         ("AmbiguousMoveError", &c.ambiguous),
         ("VariantError", &c.variant),
+        ("SquareError", &c.square),
+        ("VariantWarning", &c.variant_warning),
         ("TablesError", &c.tables),
         ("InternalError", &c.internal),
     ] {

@@ -9,7 +9,7 @@ use drafti_archive::validation::Validated;
 use drafti_pdn::{write_game, GameResult, MoveNode, RawGame, ResultToken, Tag};
 use drafti_rules::{DrawLaws, Game as RulesGame};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString};
+use pyo3::types::{PyDict, PyList, PyString};
 use std::collections::HashSet;
 use std::sync::Arc;
 
@@ -21,6 +21,8 @@ pub struct GameData {
     /// The chunk's bytes and place.
     pub raw: RawGame,
     pub body: Validated,
+    /// The rules forced on it when it was read (`variant=`), for reading it again.
+    pub variant_override: Option<drafti_rules::Variant>,
 }
 
 /// One problem of a record: an error (the record is invalid) or a warning.
@@ -375,8 +377,85 @@ impl PyGame {
         guard(|| jobs::game_line(py, &self.data))
     }
 
-    /// The first game of PDN text (`str` or `bytes`), read and validated; `variant`
-    /// overrides the record's tags.
+    /// The game's tree, as python-chess's `chess.pgn.Game`: the root `GameNode` (before the
+    /// first move, with the comments before it), each node's `variations` the moves played
+    /// from it (the first is the mainline), with their `comment`, `nags` and `clock()`.
+    fn root<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        let data = match slf.get().game() {
+            Some(g) => crate::tree::tree(py, g)?.into_any(),
+            None => py.None().into_bound(py),
+        };
+        py.import("drafti._tree")?
+            .getattr("_root")?
+            .call1((slf, data))
+    }
+
+    /// The nodes of the mainline, first move first (`root().mainline()`).
+    fn mainline<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        PyGame::root(slf)?.call_method0("mainline")
+    }
+
+    /// Walks the record through `visitor` (a `drafti.Visitor`: tags, moves with the
+    /// position before each, NAGs, comments, variations, the result) and returns its
+    /// `result()`, as python-chess's `Game.accept`.
+    fn accept<'py>(
+        slf: &Bound<'py, Self>,
+        visitor: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        slf.py()
+            .import("drafti._tree")?
+            .getattr("accept")?
+            .call1((slf, visitor))
+    }
+
+    /// One dict per mainline move (up to the first error), as `drafti.game_moves` gives
+    /// them: the game's keys, `ply`, `move_number`, `mover`, `player`, `move`, `notation`,
+    /// `path`, `captures`, `captured`, `promotion`, `fen_before`, `fen_after`, `nags`,
+    /// `comment`, `clock`.
+    fn move_rows<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let list = PyList::empty(py);
+        if let Some(g) = self.game() {
+            for row in crate::tree::move_rows(&self.data.file, self.index(), g) {
+                list.append(pythonize::pythonize(py, &row)?)?;
+            }
+        }
+        Ok(list)
+    }
+
+    /// Pickled as its text, its place in its input and the rules it was read under: read
+    /// again, it is the same game (problems at the same lines).
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, pyo3::types::PyTuple>)> {
+        let py = slf.py();
+        let d = &slf.get().data;
+        let args = (
+            d.file.to_string(),
+            d.raw.index,
+            d.raw.offset,
+            d.raw.line,
+            d.raw.column,
+            pyo3::types::PyBytes::new(py, &d.raw.bytes),
+            d.raw.truncated,
+            d.variant_override.map(|v| v.name()),
+        )
+            .into_pyobject(py)?;
+        Ok((py.import("drafti._drafti")?.getattr("_game")?, args))
+    }
+
+    fn __copy__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __deepcopy__<'py>(slf: PyRef<'py, Self>, _memo: &Bound<'py, PyAny>) -> PyRef<'py, Self> {
+        slf
+    }
+
+    /// The game of PDN text (`str` or `bytes`), read and validated; `variant`
+    /// overrides the record's tags. Text with more than one game is a `PdnError` (read it
+    /// with `read_games(io.StringIO(text))`).
     #[staticmethod]
     #[pyo3(signature = (text, variant = None))]
     fn from_pdn(text: &Bound<'_, PyAny>, variant: Option<&str>) -> PyResult<PyGame> {
@@ -389,7 +468,7 @@ impl PyGame {
                 })?
             };
             let variant = variant.map(parse_variant).transpose()?;
-            let data = jobs::first_game(&bytes, variant)?;
+            let data = jobs::only_game(&bytes, variant)?;
             data.map(|data| PyGame { data })
                 .ok_or_else(|| error(Kind::Pdn, "no game in the text"))
         })
@@ -461,7 +540,7 @@ impl PyGame {
             // Replayed once to write it canonically (move numbers from the first mover), then
             // read back through the writer and the parser, so the spans are those of the text.
             let read_back = |text: String| {
-                jobs::first_game(text.as_bytes(), Some(board.variant))?
+                jobs::only_game(text.as_bytes(), Some(board.variant))?
                     .ok_or_else(|| error(Kind::Internal, "a written game reads back"))
             };
             let data = read_back(write_game(&record))?;
@@ -506,6 +585,36 @@ impl PyGame {
     }
 }
 
+/// A `Game` from what pickling writes: its text, its place in its input and the rules it
+/// was read under.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+pub fn _game(
+    file: &str,
+    index: usize,
+    offset: usize,
+    line: u32,
+    column: u32,
+    bytes: Vec<u8>,
+    truncated: bool,
+    variant: Option<&str>,
+) -> PyResult<PyGame> {
+    guard(|| {
+        let raw = RawGame {
+            index,
+            offset,
+            line,
+            column,
+            bytes,
+            truncated,
+        };
+        let variant = variant.map(parse_variant).transpose()?;
+        Ok(PyGame {
+            data: jobs::game_data(Arc::from(file), raw, variant),
+        })
+    })
+}
+
 fn tag(name: &str, value: &str) -> Tag {
     Tag {
         name: name.to_string(),
@@ -514,8 +623,70 @@ fn tag(name: &str, value: &str) -> Tag {
     }
 }
 
-/// Writes `games` (Game objects) as PDN to `dest` (a path or a file object; text files get
-/// `str`, binary ones UTF-8 bytes), one blank line between games. Returns how many.
+/// Where `write_games` writes: a file it opened, or the caller's file object.
+enum Sink<'py> {
+    File(std::path::PathBuf, std::io::BufWriter<std::fs::File>),
+    Object {
+        dest: Bound<'py, PyAny>,
+        binary: bool,
+    },
+}
+
+impl<'py> Sink<'py> {
+    fn open(py: Python<'py>, dest: &Bound<'py, PyAny>) -> PyResult<Sink<'py>> {
+        if let Ok(path) = dest.extract::<std::path::PathBuf>() {
+            let file = std::fs::File::create(&path).map_err(|e| write_error(&path, &e))?;
+            return Ok(Sink::File(path, std::io::BufWriter::new(file)));
+        }
+        let binary = dest
+            .getattr("mode")
+            .ok()
+            .and_then(|m| m.extract::<String>().ok())
+            .is_some_and(|m| m.contains('b'))
+            || dest.is_instance(&py.import("io")?.getattr("BufferedIOBase")?)?
+            || dest.is_instance(&py.import("io")?.getattr("RawIOBase")?)?;
+        Ok(Sink::Object {
+            dest: dest.clone(),
+            binary,
+        })
+    }
+
+    fn write(&mut self, py: Python<'py>, text: &str) -> PyResult<()> {
+        use std::io::Write;
+        match self {
+            Sink::File(path, file) => file
+                .write_all(text.as_bytes())
+                .map_err(|e| write_error(path, &e)),
+            Sink::Object { dest, binary: true } => dest
+                .call_method1("write", (pyo3::types::PyBytes::new(py, text.as_bytes()),))
+                .map(drop),
+            Sink::Object { dest, .. } => dest.call_method1("write", (text,)).map(drop),
+        }
+    }
+
+    fn finish(self) -> PyResult<()> {
+        use std::io::Write;
+        match self {
+            Sink::File(path, mut file) => file.flush().map_err(|e| write_error(&path, &e)),
+            Sink::Object { .. } => Ok(()),
+        }
+    }
+}
+
+fn write_error(path: &std::path::Path, e: &std::io::Error) -> PyErr {
+    error(
+        Kind::Pdn,
+        format!(
+            "cannot write {}: {}",
+            path.display(),
+            drafti_archive::input::describe(e)
+        ),
+    )
+}
+
+/// Writes `games` (Game objects, any iterable) as PDN to `dest` (a path or a file object;
+/// text files get `str`, binary ones UTF-8 bytes), one blank line between games, each
+/// written as it comes. Returns how many.
 #[pyfunction]
 #[pyo3(signature = (games, dest, notation = None))]
 pub fn write_games(
@@ -525,44 +696,22 @@ pub fn write_games(
     notation: Option<&str>,
 ) -> PyResult<usize> {
     guard(|| {
-        let mut text = String::new();
+        // Each game is written as it comes (a generator of games is never held whole).
+        let mut out = Sink::open(py, dest)?;
         let mut count = 0;
         for item in games.try_iter()? {
             let item = item?;
             let game = item.cast::<PyGame>().map_err(|_| {
                 pyo3::exceptions::PyTypeError::new_err("write_games takes drafti.Game objects")
             })?;
+            let mut text = game.get().to_pdn(notation, false)?;
             if count > 0 {
-                text.push('\n');
+                text.insert(0, '\n');
             }
-            text.push_str(&game.get().to_pdn(notation, false)?);
+            out.write(py, &text)?;
             count += 1;
         }
-        if let Ok(path) = dest.extract::<std::path::PathBuf>() {
-            std::fs::write(&path, text.as_bytes()).map_err(|e| {
-                error(
-                    Kind::Pdn,
-                    format!(
-                        "cannot write {}: {}",
-                        path.display(),
-                        drafti_archive::input::describe(&e)
-                    ),
-                )
-            })?;
-        } else {
-            let mode_binary = dest
-                .getattr("mode")
-                .ok()
-                .and_then(|m| m.extract::<String>().ok())
-                .is_some_and(|m| m.contains('b'))
-                || dest.is_instance(&py.import("io")?.getattr("BufferedIOBase")?)?
-                || dest.is_instance(&py.import("io")?.getattr("RawIOBase")?)?;
-            if mode_binary {
-                dest.call_method1("write", (pyo3::types::PyBytes::new(py, text.as_bytes()),))?;
-            } else {
-                dest.call_method1("write", (text,))?;
-            }
-        }
+        out.finish()?;
         Ok(count)
     })
 }

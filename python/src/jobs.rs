@@ -14,8 +14,10 @@
 //! puzzles`), so a change there is a change here alone. Each row is the command line's JSON
 //! object for the same input and settings.
 
+use crate::args::{opt, Int};
 use crate::errors::{error, guard, value_error, Kind};
 use crate::game::{GameData, PyGame};
+use crate::interrupt;
 use crate::position::parse_variant;
 use crate::sources::{encoding_arg, open_sources, warn_detected, Detected, Opened};
 use drafti_analysis::batch::{analyse_archive, ArchiveOptions};
@@ -24,20 +26,26 @@ use drafti_analysis::preset::Preset;
 use drafti_analysis::puzzles::{mine, Collection, PuzzleOptions, DEFAULT_NODES};
 use drafti_analysis::{AnalysisOptions, AnalysisOverrides};
 use drafti_archive::batch::{run_games, BatchError, BatchOptions, Input};
-use drafti_archive::openings::{Book, Classification, OpeningStats, CLASSIFY_PLIES};
+use drafti_archive::input::Fingerprint;
+use drafti_archive::openings::{
+    ArchiveIdentity, Book, Classification, OpeningStats, CLASSIFY_PLIES,
+};
 use drafti_archive::replay::ReplayOptions;
-use drafti_archive::validation::{validated, GameLine, Validated};
+use drafti_archive::validation::{
+    names_no_variant, valid_under, validated, GameLine, Validated, VariantGuess,
+};
 use drafti_engine::egtb::Tables;
-use drafti_pdn::{parse_game, GameResult, GameSplitter};
+use drafti_engine::StopFlag;
+use drafti_pdn::{parse_game, GameResult, GameSplitter, RawGame};
 use drafti_rules::{Color, Position, Variant};
 use pyo3::prelude::*;
+use pyo3::sync::MutexExt;
 use pyo3::types::PyList;
 use serde::Serialize;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, SyncSender};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 /// Messages (batches of rows) waiting in the channel at most: the producer waits beyond, so
 /// memory stays flat.
@@ -52,17 +60,53 @@ pub enum Msg<T> {
 /// Why a job's thread stopped early (the receiver went away: nothing to tell).
 type Stop = Option<(Kind, String)>;
 
+/// What stops a job's work: the flag its engines watch (analysis, puzzles) and the one the
+/// reading of Python file objects watches. Raised when the caller goes away (Ctrl-C, a
+/// reader closed or dropped).
+#[derive(Clone, Default)]
+pub struct Cancel {
+    pub engines: StopFlag,
+    pub reading: Arc<AtomicBool>,
+}
+
+impl Cancel {
+    fn raise(&self) {
+        self.engines.raise();
+        self.reading.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether the caller went away: the job's work and sink end at their next check.
+    fn raised(&self) -> bool {
+        self.reading.load(Ordering::Relaxed)
+    }
+}
+
+/// A job running on a thread of its own, and the channel its rows come on. The calling
+/// thread takes the rows as they come, with the GIL released while it waits and Python's
+/// signals run every [`interrupt::SIGNAL_CHECK`]; a job interrupted is stopped and waited
+/// for (its workers end within milliseconds), a job dropped is stopped.
+pub struct Job<T> {
+    rx: Mutex<Option<Receiver<Msg<T>>>>,
+    cancel: Cancel,
+    finished: Arc<interrupt::Done>,
+    signals: Mutex<interrupt::SignalTimer>,
+}
+
 /// Runs `producer` on a thread of its own with a channel to send rows on; a panic there
 /// becomes a `Fail` with `InternalError`'s message.
 fn spawn<T: Send + 'static>(
-    producer: impl FnOnce(&SyncSender<Msg<T>>) -> Result<(), Stop> + Send + 'static,
-) -> PyResult<Receiver<Msg<T>>> {
+    cancel: Cancel,
+    producer: impl FnOnce(&SyncSender<Msg<T>>, &Cancel) -> Result<(), Stop> + Send + 'static,
+) -> PyResult<Job<T>> {
     let (tx, rx) = sync_channel(CHANNEL_MESSAGES);
+    let watched = cancel.clone();
+    let finished = Arc::new(interrupt::Done::default());
+    let done = finished.clone();
     std::thread::Builder::new()
         .name("drafti-job".to_string())
         .stack_size(16 << 20)
         .spawn(move || {
-            let outcome = catch_unwind(AssertUnwindSafe(|| producer(&tx)));
+            let outcome = catch_unwind(AssertUnwindSafe(|| producer(&tx, &watched)));
             let fail = match outcome {
                 Ok(Ok(())) | Ok(Err(None)) => None,
                 Ok(Err(Some(fail))) => Some(fail),
@@ -83,63 +127,97 @@ fn spawn<T: Send + 'static>(
             if let Some((kind, message)) = fail {
                 let _ = tx.send(Msg::Fail(kind, message));
             }
+            drop(tx);
+            done.set();
         })
         .map_err(|e| error(Kind::Internal, format!("cannot start a thread: {e}")))?;
-    Ok(rx)
+    Ok(Job {
+        rx: Mutex::new(Some(rx)),
+        cancel,
+        finished,
+        signals: Mutex::new(interrupt::SignalTimer::new()),
+    })
 }
 
-/// A job's channel, shared with the thread that waits on it with the GIL released (`None`
-/// once closed).
-type Channel<T> = Mutex<Option<Receiver<Msg<T>>>>;
-
-/// The next row, waiting with the GIL released and answering Ctrl-C; `None` at the end.
-fn next<T: Send>(py: Python<'_>, rx: &Channel<T>) -> PyResult<Option<T>> {
-    loop {
-        let got = py.detach(|| {
-            let rx = rx.lock().map_err(|_| ())?;
-            match rx.as_ref() {
-                Some(rx) => Ok(rx.recv_timeout(Duration::from_millis(100))),
-                None => Ok(Err(RecvTimeoutError::Disconnected)),
+impl<T: Send> Job<T> {
+    /// The next row; `None` at the end. Python's signals run on the way (a job that streams
+    /// rows without a pause answers Ctrl-C as one that waits); an exception from them stops
+    /// the job, waits for its thread and is raised.
+    pub fn next(&self, py: Python<'_>) -> PyResult<Option<T>> {
+        loop {
+            let got = {
+                // Held while this thread waits: another thread taking rows from the same job
+                // waits for it (with the GIL released) and gets the next row.
+                let mut slot = self.rx.lock_py_attached(py).map_err(|_| poisoned())?;
+                let Some(rx) = slot.take() else {
+                    return Ok(None);
+                };
+                let (rx, got) = py.detach(move || {
+                    let got = rx.recv_timeout(interrupt::SIGNAL_CHECK);
+                    (rx, got)
+                });
+                *slot = Some(rx);
+                got
+            };
+            if let Err(e) = self.check_signals(py) {
+                self.stop(py);
+                py.detach(|| self.finished.wait(None));
+                return Err(e);
             }
-        });
-        match got {
-            Err(()) => return Err(error(Kind::Internal, "a job's channel lock is poisoned")),
-            Ok(Ok(Msg::Row(t))) => return Ok(Some(t)),
-            Ok(Ok(Msg::Fail(kind, message))) => return Err(error(kind, message)),
-            Ok(Err(RecvTimeoutError::Timeout)) => py.check_signals()?,
-            Ok(Err(RecvTimeoutError::Disconnected)) => return Ok(None),
+            match got {
+                Ok(Msg::Row(t)) => return Ok(Some(t)),
+                Ok(Msg::Fail(kind, message)) => {
+                    self.close(py);
+                    return Err(error(kind, message));
+                }
+                Err(RecvTimeoutError::Timeout) => continue,
+                Err(RecvTimeoutError::Disconnected) => {
+                    self.close(py);
+                    return Ok(None);
+                }
+            }
         }
+    }
+
+    fn check_signals(&self, py: Python<'_>) -> PyResult<()> {
+        let mut timer = self.signals.lock_py_attached(py).map_err(|_| poisoned())?;
+        timer.check(py)
+    }
+
+    /// Closes the channel (the producer's next send fails and it ends).
+    fn close(&self, py: Python<'_>) {
+        if let Ok(mut rx) = self.rx.lock_py_attached(py) {
+            rx.take();
+        }
+    }
+
+    /// Stops the work: its flags raised, its channel closed.
+    pub fn stop(&self, py: Python<'_>) {
+        self.cancel.raise();
+        self.close(py);
     }
 }
 
-/// Every row of `rx`, each made a Python object by `each`.
+impl<T> Drop for Job<T> {
+    fn drop(&mut self) {
+        self.cancel.raise();
+    }
+}
+
+fn poisoned() -> PyErr {
+    error(Kind::Internal, "a job's lock is poisoned")
+}
+
+/// Every row of `job`, each made a Python object by `each`.
 fn collect<'py, T: Send>(
     py: Python<'py>,
-    rx: Receiver<Msg<T>>,
+    job: Job<T>,
     detected: &Detected,
     mut each: impl FnMut(Python<'py>, T) -> PyResult<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyList>> {
-    let rx: Channel<T> = Mutex::new(Some(rx));
     let list = PyList::empty(py);
-    while let Some(t) = next(py, &rx)? {
+    while let Some(t) = job.next(py)? {
         list.append(each(py, t)?)?;
-    }
-    warn_detected(py, detected)?;
-    Ok(list)
-}
-
-/// Every row of `rx`, each a JSON object as text, as a list of `str`.
-fn collect_lines<'py>(
-    py: Python<'py>,
-    rx: Receiver<Msg<Vec<String>>>,
-    detected: &Detected,
-) -> PyResult<Bound<'py, PyList>> {
-    let rx: Channel<Vec<String>> = Mutex::new(Some(rx));
-    let list = PyList::empty(py);
-    while let Some(lines) = next(py, &rx)? {
-        for line in lines {
-            list.append(line)?;
-        }
     }
     warn_detected(py, detected)?;
     Ok(list)
@@ -150,21 +228,26 @@ fn collect_lines<'py>(
 struct Batcher<'a, T> {
     tx: &'a SyncSender<Msg<Vec<T>>>,
     rows: Vec<T>,
+    cancel: Cancel,
 }
 
 /// Rows per message of a job's channel.
 const BATCH_ROWS: usize = 64;
 
 impl<'a, T> Batcher<'a, T> {
-    fn new(tx: &'a SyncSender<Msg<Vec<T>>>) -> Self {
+    fn new(tx: &'a SyncSender<Msg<Vec<T>>>, cancel: &Cancel) -> Self {
         Batcher {
             tx,
             rows: Vec::with_capacity(BATCH_ROWS),
+            cancel: cancel.clone(),
         }
     }
 
-    /// Adds a row; `Err` once the receiver is gone.
+    /// Adds a row; `Err` once the receiver is gone or the job is cancelled.
     fn push(&mut self, row: T) -> Result<(), ()> {
+        if self.cancel.raised() {
+            return Err(());
+        }
         self.rows.push(row);
         if self.rows.len() >= BATCH_ROWS {
             self.flush()?;
@@ -194,13 +277,14 @@ fn batch_failure<E>(e: BatchError<E>) -> Stop {
 }
 
 /// The worker threads `jobs` asks for: one per core for 0.
-fn threads(jobs: usize) -> PyResult<usize> {
-    const MAX_JOBS: usize = 1024;
-    if jobs > MAX_JOBS {
-        return Err(value_error(format!(
-            "at most {MAX_JOBS} worker threads (0: one per core); more only cost memory"
-        )));
-    }
+pub fn threads(jobs: Int) -> PyResult<usize> {
+    const MAX_JOBS: i64 = 1024;
+    let jobs = jobs.range("jobs", 0, MAX_JOBS).map_err(|_| {
+        value_error(format!(
+            "jobs is 0 (one per core) to {MAX_JOBS}, not {}: more threads only cost memory",
+            jobs.0
+        ))
+    })? as usize;
     Ok(if jobs == 0 {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     } else {
@@ -232,23 +316,106 @@ pub fn game_line<'py>(py: Python<'py>, data: &GameData) -> PyResult<Bound<'py, P
     }
 }
 
-/// The first chunk of `bytes`, validated (`None` when there is none).
-pub fn first_game(bytes: &[u8], variant: Option<Variant>) -> PyResult<Option<GameData>> {
+/// `raw` of input `file` parsed, replayed and validated (under `variant` when given).
+pub fn game_data(file: Arc<str>, raw: RawGame, variant: Option<Variant>) -> GameData {
     let options = ReplayOptions {
         variant_override: variant,
         ..ReplayOptions::default()
     };
+    let game = parse_game(&raw).map(|record| drafti_archive::replay::replay(record, &options));
+    GameData {
+        file,
+        body: validated(game, &options),
+        raw,
+        variant_override: variant,
+    }
+}
+
+/// The one chunk of `bytes`, validated (`None` when there is none); a second chunk is a
+/// `PdnError` that says how many there are.
+pub fn only_game(bytes: &[u8], variant: Option<Variant>) -> PyResult<Option<GameData>> {
     let reader = drafti_pdn::DecodingReader::new(bytes, None, None);
-    let Some(raw) = GameSplitter::new(reader).next() else {
+    let mut chunks = GameSplitter::new(reader);
+    let Some(raw) = chunks.next() else {
         return Ok(None);
     };
     let raw = raw.map_err(|e| error(Kind::Pdn, format!("<text>: {e}")))?;
-    let game = parse_game(&raw).map(|record| drafti_archive::replay::replay(record, &options));
-    Ok(Some(GameData {
-        file: Arc::from("<text>"),
-        body: validated(game, &options),
-        raw,
-    }))
+    let more = chunks.count();
+    if more > 0 {
+        return Err(error(
+            Kind::Pdn,
+            format!(
+                "<text>: {} games in the text, and Game.from_pdn reads one: read them all with \
+                 drafti.read_games(io.StringIO(text))",
+                more + 1
+            ),
+        ));
+    }
+    Ok(Some(game_data(Arc::from("<text>"), raw, variant)))
+}
+
+/// What one game tells the note on a file read as Tanzanian for want of a variant tag:
+/// `(input, untagged, valid, the variants it replays valid under)`.
+type Guess = (usize, bool, bool, Vec<Variant>);
+
+/// A game as the reader hands it over, with what it tells the variant note.
+type ReadGame = (GameData, Option<Guess>);
+
+/// The guess of one game (`None` for text that is no game).
+fn guess(file_index: usize, body: &Validated, replay: &ReplayOptions) -> Option<Guess> {
+    match body {
+        Validated::Game(g) => Some((
+            file_index,
+            names_no_variant(&g.record),
+            g.is_valid(),
+            valid_under(g, replay),
+        )),
+        Validated::Unreadable(_) => None,
+    }
+}
+
+/// The command line's note on each input whose games name no variant and replay valid under
+/// other rules, told as `drafti.VariantWarning`s once the input is read.
+struct VariantNotes {
+    names: Vec<String>,
+    guesses: Vec<VariantGuess>,
+}
+
+impl VariantNotes {
+    fn new(names: Vec<String>) -> VariantNotes {
+        let guesses = names.iter().map(|_| VariantGuess::default()).collect();
+        VariantNotes { names, guesses }
+    }
+
+    fn add(&mut self, guess: &Option<Guess>) {
+        if let Some((input, untagged, valid, under)) = guess {
+            if let Some(g) = self.guesses.get_mut(*input) {
+                g.add(*untagged, *valid, under);
+            }
+        }
+    }
+
+    /// Warns once per input that has a note (and forgets them).
+    fn warn(&mut self, py: Python<'_>) -> PyResult<()> {
+        for (name, guess) in self.names.iter().zip(std::mem::take(&mut self.guesses)) {
+            let Some(note) = drafti_report::text::diagnostic::variant_note(name, &guess) else {
+                continue;
+            };
+            let note = note.strip_prefix("note: ").unwrap_or(&note);
+            // The command line's flag, as the Python argument.
+            let note = match note.rfind("try --variant ") {
+                Some(at) => format!(
+                    "{}try variant=\"{}\"",
+                    &note[..at],
+                    &note[at + "try --variant ".len()..]
+                ),
+                None => note.to_string(),
+            };
+            let message = std::ffi::CString::new(note).unwrap_or_default();
+            PyErr::warn(py, &crate::errors::variant_warning(py), &message, 1)?;
+        }
+        Ok(())
+    }
 }
 
 /// The games of `inputs`, read, replayed and validated on `jobs` threads, in input order.
@@ -256,7 +423,8 @@ fn read(
     inputs: Vec<Input>,
     replay: ReplayOptions,
     jobs: usize,
-) -> PyResult<Receiver<Msg<Vec<GameData>>>> {
+    cancel: Cancel,
+) -> PyResult<Job<Vec<ReadGame>>> {
     let names: Vec<Arc<str>> = inputs.iter().map(|i| Arc::from(i.name.as_str())).collect();
     let options = BatchOptions {
         jobs,
@@ -265,16 +433,22 @@ fn read(
         replay: replay.clone(),
         ..BatchOptions::default()
     };
-    spawn(move |tx| {
-        let mut batch = Batcher::new(tx);
+    spawn(cancel, move |tx, cancel| {
+        let mut batch = Batcher::new(tx, cancel);
         run_games(
             inputs,
             &options,
             |_| {},
-            |job| GameData {
-                file: names[job.file_index].clone(),
-                raw: job.raw.clone(),
-                body: validated(job.game, &replay),
+            |job| {
+                let body = validated(job.game, &replay);
+                let guess = guess(job.file_index, &body, &replay);
+                let data = GameData {
+                    file: names[job.file_index].clone(),
+                    raw: job.raw.clone(),
+                    body,
+                    variant_override: replay.variant_override,
+                };
+                (data, guess)
             },
             |data| batch.push(data),
         )
@@ -284,31 +458,23 @@ fn read(
 }
 
 /// An iterator over the games of an archive (see `drafti.read_games`), read ahead on
-/// worker threads while Python works on the games already read.
+/// worker threads while Python works on the games already read. Threads may share one
+/// reader: each game goes to one of them.
 #[pyclass(module = "drafti", name = "GameReader")]
 pub struct PyGameReader {
-    rx: Channel<Vec<GameData>>,
+    job: Job<Vec<ReadGame>>,
     /// Games received and not yet handed out, in order.
     ready: Mutex<std::collections::VecDeque<GameData>>,
     detected: Detected,
-    cancel: Arc<AtomicBool>,
+    notes: Mutex<VariantNotes>,
 }
 
 impl PyGameReader {
-    fn stop(&self) {
-        self.cancel.store(true, Ordering::Relaxed);
-        if let Ok(mut rx) = self.rx.lock() {
-            rx.take();
-        }
-        if let Ok(mut ready) = self.ready.lock() {
+    fn stop(&self, py: Python<'_>) {
+        self.job.stop(py);
+        if let Ok(mut ready) = self.ready.lock_py_attached(py) {
             ready.clear();
         }
-    }
-}
-
-impl Drop for PyGameReader {
-    fn drop(&mut self) {
-        self.stop();
     }
 }
 
@@ -320,15 +486,24 @@ impl PyGameReader {
 
     fn __next__(&self, py: Python<'_>) -> PyResult<Option<PyGame>> {
         guard(|| {
-            let poisoned = || error(Kind::Internal, "the reader's lock is poisoned");
-            let mut ready = self.ready.lock().map_err(|_| poisoned())?;
+            // Taken with the GIL released: a thread waiting for the next batch holds it, and
+            // another thread asking meanwhile waits for that batch instead of the GIL.
+            let mut ready = self.ready.lock_py_attached(py).map_err(|_| poisoned())?;
             if ready.is_empty() {
-                match next(py, &self.rx)? {
-                    Some(batch) => ready.extend(batch),
+                match self.job.next(py)? {
+                    Some(batch) => {
+                        let mut notes = self.notes.lock_py_attached(py).map_err(|_| poisoned())?;
+                        for (data, guess) in batch {
+                            notes.add(&guess);
+                            ready.push_back(data);
+                        }
+                    }
                     None => {
                         drop(ready);
-                        self.stop();
+                        self.stop(py);
                         warn_detected(py, &self.detected)?;
+                        let mut notes = self.notes.lock_py_attached(py).map_err(|_| poisoned())?;
+                        notes.warn(py)?;
                         return Ok(None);
                     }
                 }
@@ -339,8 +514,8 @@ impl PyGameReader {
     }
 
     /// Stops reading (the rest of the input is not read).
-    fn close(&self) {
-        self.stop();
+    fn close(&self, py: Python<'_>) {
+        self.stop(py);
     }
 
     fn __enter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
@@ -349,36 +524,42 @@ impl PyGameReader {
 
     fn __exit__(
         &self,
+        py: Python<'_>,
         _kind: &Bound<'_, PyAny>,
         _value: &Bound<'_, PyAny>,
         _traceback: &Bound<'_, PyAny>,
     ) {
-        self.stop();
+        self.stop(py);
     }
 }
 
 /// The games of `source` as they are read (see the Python docstring of `read_games`).
 #[pyfunction]
-#[pyo3(signature = (source, variant = None, encoding = None, jobs = 0))]
+#[pyo3(signature = (source, variant = None, encoding = None, jobs = Int(0)))]
 pub fn read_games(
     source: &Bound<'_, PyAny>,
     variant: Option<&str>,
     encoding: Option<&str>,
-    jobs: usize,
+    jobs: Int,
 ) -> PyResult<PyGameReader> {
     guard(|| {
         let replay = replay_options(variant)?;
+        let jobs = threads(jobs)?;
         let Opened {
             inputs,
             detected,
             cancel,
         } = open_sources(source, encoding_arg(encoding)?)?;
-        let rx = read(inputs, replay, threads(jobs)?)?;
+        let names = inputs.iter().map(|i| i.name.clone()).collect();
+        let cancel = Cancel {
+            reading: cancel,
+            ..Cancel::default()
+        };
         Ok(PyGameReader {
-            rx: Mutex::new(Some(rx)),
+            job: read(inputs, replay, jobs, cancel)?,
             ready: Mutex::default(),
             detected,
-            cancel,
+            notes: Mutex::new(VariantNotes::new(names)),
         })
     })
 }
@@ -386,50 +567,133 @@ pub fn read_games(
 /// `drafti validate --json`'s lines for every game of `source`, as `str` (the `ValidationRows`
 /// of the package read each into a dict when it is first used).
 #[pyfunction]
-#[pyo3(signature = (source, variant = None, encoding = None, jobs = 0))]
+#[pyo3(signature = (source, variant = None, encoding = None, jobs = Int(0)))]
 pub fn validate<'py>(
     py: Python<'py>,
     source: &Bound<'py, PyAny>,
     variant: Option<&str>,
     encoding: Option<&str>,
-    jobs: usize,
+    jobs: Int,
 ) -> PyResult<Bound<'py, PyList>> {
     guard(|| {
         let replay = replay_options(variant)?;
-        let opened = open_sources(source, encoding_arg(encoding)?)?;
         let jobs = threads(jobs)?;
+        let opened = open_sources(source, encoding_arg(encoding)?)?;
         let names: Vec<String> = opened.inputs.iter().map(|i| i.name.clone()).collect();
+        let mut notes = VariantNotes::new(names.clone());
         let options = BatchOptions {
             jobs,
             replay: replay.clone(),
             ..BatchOptions::default()
         };
         let inputs = opened.inputs;
+        let cancel = Cancel {
+            reading: opened.cancel,
+            ..Cancel::default()
+        };
         // Each game's line is written on the worker that validated it, as the CLI writes it.
-        let rx = spawn(move |tx| {
-            let mut batch = Batcher::new(tx);
+        let job = spawn(cancel, move |tx, cancel| {
+            let mut batch = Batcher::new(tx, cancel);
             run_games(
                 inputs,
                 &options,
                 |_| {},
                 |job| {
                     let file = &names[job.file_index];
-                    let line = match validated(job.game, &replay) {
+                    let body = validated(job.game, &replay);
+                    let line = match &body {
                         Validated::Game(g) => {
-                            serde_json::to_string(&GameLine::of_game(file, job.raw, &g))
+                            serde_json::to_string(&GameLine::of_game(file, job.raw, g))
                         }
                         Validated::Unreadable(p) => {
-                            serde_json::to_string(&GameLine::of_unreadable(file, job.raw, &p))
+                            serde_json::to_string(&GameLine::of_unreadable(file, job.raw, p))
                         }
                     };
-                    line.expect("a game line serializes")
+                    (
+                        line.expect("a game line serializes"),
+                        guess(job.file_index, &body, &replay),
+                    )
                 },
                 |line| batch.push(line),
             )
             .map_err(batch_failure)?;
             batch.flush().map_err(|()| None)
         })?;
-        collect_lines(py, rx, &opened.detected)
+        let list = PyList::empty(py);
+        while let Some(lines) = job.next(py)? {
+            for (line, guess) in lines {
+                notes.add(&guess);
+                list.append(line)?;
+            }
+        }
+        warn_detected(py, &opened.detected)?;
+        notes.warn(py)?;
+        Ok(list)
+    })
+}
+
+/// One row per mainline move of every game of `source`, as JSON text (the `MoveRows` of the
+/// package read each into a dict when it is first used): the moves as the rules resolve
+/// them, without the engine.
+#[pyfunction]
+#[pyo3(signature = (source, variant = None, encoding = None, jobs = Int(0)))]
+pub fn game_moves<'py>(
+    py: Python<'py>,
+    source: &Bound<'py, PyAny>,
+    variant: Option<&str>,
+    encoding: Option<&str>,
+    jobs: Int,
+) -> PyResult<Bound<'py, PyList>> {
+    guard(|| {
+        let replay = replay_options(variant)?;
+        let jobs = threads(jobs)?;
+        let opened = open_sources(source, encoding_arg(encoding)?)?;
+        let names: Vec<String> = opened.inputs.iter().map(|i| i.name.clone()).collect();
+        let options = BatchOptions {
+            jobs,
+            replay: ReplayOptions {
+                variations: false,
+                ..replay
+            },
+            ..BatchOptions::default()
+        };
+        let inputs = opened.inputs;
+        let cancel = Cancel {
+            reading: opened.cancel,
+            ..Cancel::default()
+        };
+        let job = spawn(cancel, move |tx, cancel| {
+            let mut batch = Batcher::new(tx, cancel);
+            run_games(
+                inputs,
+                &options,
+                |_| {},
+                |job| match &job.game {
+                    _ if cancel.raised() => Vec::new(),
+                    Ok(g) => crate::tree::move_rows(&names[job.file_index], job.raw.index + 1, g)
+                        .iter()
+                        .map(|row| serde_json::to_string(row).expect("a move row serializes"))
+                        .collect(),
+                    Err(_) => Vec::new(),
+                },
+                |rows: Vec<String>| {
+                    for row in rows {
+                        batch.push(row)?;
+                    }
+                    Ok::<(), ()>(())
+                },
+            )
+            .map_err(batch_failure)?;
+            batch.flush().map_err(|()| None)
+        })?;
+        let list = PyList::empty(py);
+        while let Some(lines) = job.next(py)? {
+            for line in lines {
+                list.append(line)?;
+            }
+        }
+        warn_detected(py, &opened.detected)?;
+        Ok(list)
     })
 }
 
@@ -532,7 +796,7 @@ impl AnalyzeSettings {
 
 /// `drafti analyze --json`'s objects for every game of `source`.
 #[pyfunction]
-#[pyo3(signature = (source, settings, variant = None, encoding = None, jobs = 0, tables = None))]
+#[pyo3(signature = (source, settings, variant = None, encoding = None, jobs = Int(0), tables = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn analyze<'py>(
     py: Python<'py>,
@@ -540,23 +804,32 @@ pub fn analyze<'py>(
     settings: &Bound<'py, PyAny>,
     variant: Option<&str>,
     encoding: Option<&str>,
-    jobs: usize,
+    jobs: Int,
     tables: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyList>> {
     guard(|| {
         let get = |name: &str| settings.get_item(name);
+        let max_depth = drafti_engine::MAX_DEPTH;
+        let depth = |name: &str| -> PyResult<Option<u32>> {
+            opt(get(name)?.extract()?, |n: Int| n.u32(name, 1, max_depth))
+        };
+        let nodes = |name: &str| -> PyResult<Option<u64>> {
+            opt(get(name)?.extract()?, |n: Int| n.u64_from(name, 1))
+        };
         let settings = AnalyzeSettings {
             preset: get("preset")?.extract()?,
-            depth: get("depth")?.extract()?,
-            nodes: get("nodes")?.extract()?,
+            depth: depth("depth")?,
+            nodes: nodes("nodes")?,
             verify: get("verify")?.extract()?,
-            verify_depth: get("verify_depth")?.extract()?,
-            verify_nodes: get("verify_nodes")?.extract()?,
+            verify_depth: depth("verify_depth")?,
+            verify_nodes: nodes("verify_nodes")?,
             confirm: get("confirm")?.extract()?,
-            confirm_depth: get("confirm_depth")?.extract()?,
-            confirm_nodes: get("confirm_nodes")?.extract()?,
+            confirm_depth: depth("confirm_depth")?,
+            confirm_nodes: nodes("confirm_nodes")?,
             nominate: get("nominate")?.extract()?,
-            blunder_depths: get("blunder_depths")?.extract()?,
+            blunder_depths: opt(get("blunder_depths")?.extract()?, |n: Int| {
+                n.u32("blunder_depths", 1, max_depth)
+            })?,
         };
         let mut options = settings.options()?;
         for t in tables_arg(tables)? {
@@ -571,12 +844,17 @@ pub fn analyze<'py>(
         let jobs = threads(jobs)?;
         let names: Vec<String> = opened.inputs.iter().map(|i| i.name.clone()).collect();
         let search = options.label();
+        let cancel = Cancel {
+            reading: opened.cancel,
+            ..Cancel::default()
+        };
+        options.stop = cancel.engines.clone();
         let archive = ArchiveOptions {
             replay,
             ..ArchiveOptions::new(options)
         };
         let inputs = opened.inputs;
-        let rx = spawn(move |tx| {
+        let job = spawn(cancel, move |tx, cancel| {
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(jobs)
                 .stack_size(16 << 20)
@@ -596,6 +874,9 @@ pub fn analyze<'py>(
                 &|_| {},
                 |g| json::Game::of(&g, &search, None),
                 |mut line| {
+                    if cancel.raised() {
+                        return Err(());
+                    }
                     line.run = run.take();
                     tx.send(Msg::Row(line)).map_err(drop)
                 },
@@ -603,7 +884,7 @@ pub fn analyze<'py>(
             .map(drop)
             .map_err(batch_failure)
         })?;
-        collect(py, rx, &opened.detected, |py, line| pythonize(py, &line))
+        collect(py, job, &opened.detected, |py, line| pythonize(py, &line))
     })
 }
 
@@ -637,7 +918,7 @@ struct OpeningGame<'b> {
 
 /// A row of `openings`: the statistics table's, or a game's.
 enum OpeningRow {
-    Stats(drafti_archive::openings::StatsRow),
+    Stats(Box<drafti_archive::openings::StatsRow>),
     Game(PerGame),
 }
 
@@ -661,31 +942,35 @@ fn load_book(books: &[String], default_book: bool) -> PyResult<Book> {
 
 /// `drafti openings --json`'s rows (or `--per-game --json`'s lines) for `source`.
 #[pyfunction]
-#[pyo3(signature = (source, plies = 4, min_games = 1, per_game = false, books = Vec::new(), default_book = true, variant = None, encoding = None, jobs = 0))]
+#[pyo3(signature = (source, plies = Int(4), min_games = Int(1), per_game = false, books = Vec::new(), default_book = true, variant = None, encoding = None, jobs = Int(0)))]
 #[allow(clippy::too_many_arguments)]
 pub fn openings<'py>(
     py: Python<'py>,
     source: &Bound<'py, PyAny>,
-    plies: usize,
-    min_games: u64,
+    plies: Int,
+    min_games: Int,
     per_game: bool,
     books: Vec<String>,
     default_book: bool,
     variant: Option<&str>,
     encoding: Option<&str>,
-    jobs: usize,
+    jobs: Int,
 ) -> PyResult<Bound<'py, PyList>> {
     guard(|| {
-        if plies > CLASSIFY_PLIES {
-            return Err(value_error(format!(
-                "plies is at most {CLASSIFY_PLIES} (the games are classified by their first {CLASSIFY_PLIES} plies)"
-            )));
-        }
+        let plies = plies.usize("plies", 0, CLASSIFY_PLIES).map_err(|_| {
+            value_error(format!(
+                "plies is 0 to {CLASSIFY_PLIES}, not {} (the games are classified by their \
+                 first {CLASSIFY_PLIES} plies)",
+                crate::args::shown(plies.0)
+            ))
+        })?;
+        let min_games = min_games.u64_from("min_games", 0)?;
+        let jobs = threads(jobs)?;
         let book = load_book(&books, default_book)?;
         let opened = open_sources(source, encoding_arg(encoding)?)?;
         let names: Vec<String> = opened.inputs.iter().map(|i| i.name.clone()).collect();
         let options = BatchOptions {
-            jobs: threads(jobs)?,
+            jobs,
             replay: ReplayOptions {
                 variations: false,
                 // Classification and the tree look at the first plies only.
@@ -694,10 +979,20 @@ pub fn openings<'py>(
             },
             ..BatchOptions::default()
         };
-        let inputs = opened.inputs;
-        let rx = spawn(move |tx| {
+        let mut inputs = opened.inputs;
+        // What was read: the `all` row's archive identity, as the command line writes it.
+        let fingerprint = Fingerprint::default();
+        for input in &mut inputs {
+            let reader = std::mem::replace(&mut input.reader, Box::new(std::io::empty()));
+            input.reader = fingerprint.wrap(reader);
+        }
+        let cancel = Cancel {
+            reading: opened.cancel,
+            ..Cancel::default()
+        };
+        let job = spawn(cancel, move |tx, cancel| {
             let mut stats = OpeningStats::new(&book, plies);
-            run_games(
+            let summary = run_games(
                 inputs,
                 &options,
                 |_| {},
@@ -715,6 +1010,9 @@ pub fn openings<'py>(
                     })
                 },
                 |g: Option<OpeningGame>| {
+                    if cancel.raised() {
+                        return Err(());
+                    }
                     let Some(g) = g else { return Ok(()) };
                     stats.add_classified(&g.positions, g.first_mover, g.result, g.plies, g.found);
                     if !per_game {
@@ -750,15 +1048,22 @@ pub fn openings<'py>(
             )
             .map_err(batch_failure)?;
             if !per_game {
-                for row in stats.rows(min_games) {
-                    if tx.send(Msg::Row(OpeningRow::Stats(row))).is_err() {
+                let mut rows = stats.rows(min_games);
+                rows[0].archive = Some(ArchiveIdentity {
+                    inputs: names.clone(),
+                    games: summary.games + summary.skipped,
+                    bytes: fingerprint.bytes(),
+                    crc32: format!("{:08x}", fingerprint.crc32()),
+                });
+                for row in rows {
+                    if tx.send(Msg::Row(OpeningRow::Stats(Box::new(row)))).is_err() {
                         return Err(None);
                     }
                 }
             }
             Ok(())
         })?;
-        collect(py, rx, &opened.detected, |py, row| match row {
+        collect(py, job, &opened.detected, |py, row| match row {
             OpeningRow::Stats(r) => pythonize(py, &r),
             OpeningRow::Game(g) => pythonize(py, &g),
         })
@@ -770,30 +1075,34 @@ pub fn openings<'py>(
 
 /// `drafti puzzles --json`'s objects for the puzzles mined from `source`.
 #[pyfunction]
-#[pyo3(signature = (source, nodes = None, difficulty = None, variant = None, encoding = None, jobs = 0, tables = None))]
+#[pyo3(signature = (source, nodes = None, difficulty = None, variant = None, encoding = None, jobs = Int(0), tables = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn puzzles<'py>(
     py: Python<'py>,
     source: &Bound<'py, PyAny>,
-    nodes: Option<u64>,
-    difficulty: Option<(u8, u8)>,
+    nodes: Option<Int>,
+    difficulty: Option<(Int, Int)>,
     variant: Option<&str>,
     encoding: Option<&str>,
-    jobs: usize,
+    jobs: Int,
     tables: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyList>> {
     guard(|| {
-        let nodes = nodes.unwrap_or(DEFAULT_NODES);
-        if nodes < 100 {
-            return Err(value_error("nodes is at least 100"));
-        }
-        if let Some((low, high)) = difficulty {
-            if !(1..=5).contains(&low) || !(low..=5).contains(&high) {
-                return Err(value_error(format!(
-                    "invalid difficulty {low}-{high}: expected 1 <= low <= high <= 5"
-                )));
+        let nodes = opt(nodes, |n| n.u64_from("nodes", 100))?.unwrap_or(DEFAULT_NODES);
+        let jobs = threads(jobs)?;
+        let difficulty = match difficulty {
+            None => None,
+            Some((low, high)) => {
+                let low = low.range("difficulty", 1, 5)? as u8;
+                let high = high.range("difficulty", 1, 5)? as u8;
+                if low > high {
+                    return Err(value_error(format!(
+                        "difficulty: invalid range {low}-{high}: expected 1 <= low <= high <= 5"
+                    )));
+                }
+                Some((low, high))
             }
-        }
+        };
         let mut options = PuzzleOptions {
             nodes,
             ..PuzzleOptions::default()
@@ -805,21 +1114,29 @@ pub fn puzzles<'py>(
         }
         let opened = open_sources(source, encoding_arg(encoding)?)?;
         let batch = BatchOptions {
-            jobs: threads(jobs)?,
+            jobs,
             // A game is a few hundred searches: small chunks keep every worker busy.
             chunk_size: 2,
             replay: replay_options(variant)?,
             ..BatchOptions::default()
         };
         let inputs = opened.inputs;
-        let rx = spawn(move |tx| {
+        let cancel = Cancel {
+            reading: opened.cancel,
+            ..Cancel::default()
+        };
+        options.stop = cancel.engines.clone();
+        let job = spawn(cancel, move |tx, cancel| {
             let mut collection = Collection::new();
             run_games(
                 inputs,
                 &batch,
                 |_| {},
                 |job| mine(&job, &options).found,
-                |found: Vec<_>| -> Result<(), std::convert::Infallible> {
+                |found: Vec<_>| -> Result<(), ()> {
+                    if cancel.raised() {
+                        return Err(());
+                    }
                     for (puzzle, source) in found {
                         collection.add(puzzle, source);
                     }
@@ -839,6 +1156,6 @@ pub fn puzzles<'py>(
             Ok(())
         })?;
         let loads = py.import("json")?.getattr("loads")?;
-        collect(py, rx, &opened.detected, |_, line| loads.call1((line,)))
+        collect(py, job, &opened.detected, |_, line| loads.call1((line,)))
     })
 }

@@ -5,16 +5,20 @@
 //! square also takes its name (`"c3"`, `"22"`). Moves are parsed from either notation and
 //! written in either (`numeric=True`).
 
+use crate::args::Int;
 use crate::errors::{error, guard, value_error, Kind};
+use crate::interrupt;
 use drafti_archive::replay::illegal_reason;
+use drafti_hub::protocol::{move_string, parse_position, position_string, HubMove};
 use drafti_rules::{
     numbered_line, Color, DrawLaws, DrawReason, Game, Move, MoveText, Outcome, Position, Square,
     Variant,
 };
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// `tz`, `czech` or `russian` (and the aliases the command line takes).
 pub fn parse_variant(name: &str) -> PyResult<Variant> {
@@ -35,29 +39,38 @@ pub fn color_name(color: Color) -> &'static str {
     }
 }
 
-fn parse_color(name: &str) -> PyResult<Color> {
+/// A colour argument called `param`: `white` or `black` (`w`, `b`).
+pub fn color_arg(name: &str, param: &str) -> PyResult<Color> {
     match name.trim().to_ascii_lowercase().as_str() {
         "white" | "w" => Ok(Color::White),
         "black" | "b" => Ok(Color::Black),
         _ => Err(value_error(format!(
-            "unknown colour '{name}' (expected white or black)"
+            "{param}: unknown colour '{name}' (expected white or black)"
         ))),
     }
 }
 
-/// A square given as a number (1–32) or a name (`c3`, `22`).
+/// A square given as a number (1–32) or a name (`c3`, `22`); `SquareError` otherwise.
 pub fn square_arg(obj: &Bound<'_, PyAny>) -> PyResult<Square> {
     if let Ok(text) = obj.cast::<PyString>() {
         let text = text.to_cow()?;
-        return Square::parse(text.trim()).map_err(|e| value_error(e.to_string()));
+        return Square::parse(text.trim()).map_err(|e| error(Kind::Square, e.to_string()));
     }
-    let n: i64 = obj
-        .extract()
-        .map_err(|_| value_error("a square is a number 1-32 or a name such as 'c3'"))?;
-    u8::try_from(n)
+    let Ok(n) = obj.extract::<Int>() else {
+        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "a square is a number 1-32 or a name such as 'c3', not {}",
+            obj.get_type().name()?
+        )));
+    };
+    u8::try_from(n.0)
         .ok()
         .and_then(Square::from_number)
-        .ok_or_else(|| value_error(format!("square {n} is not on the board (1-32)")))
+        .ok_or_else(|| {
+            error(
+                Kind::Square,
+                format!("square {} is not on the board (1-32)", n.0),
+            )
+        })
 }
 
 /// `FenError` with the command line's message.
@@ -129,12 +142,43 @@ impl PyMove {
         self.mv.full_notation(numeric)
     }
 
+    /// The move as the Hub protocol writes it: `22-18`, or for a capture the start, the end
+    /// and every captured square, `18x11x15` (captured squares in ascending order).
+    fn hub(&self) -> String {
+        move_string(&self.mv)
+    }
+
     fn __str__(&self) -> String {
         self.mv.full_notation(false)
     }
 
     fn __repr__(&self) -> String {
         format!("Move('{}')", self.mv.full_notation(false))
+    }
+
+    /// Pickled as its path, its captures in order and whether it crowns.
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, (Vec<u8>, Vec<u8>, bool))> {
+        let mv = slf.get().mv;
+        let make = slf.py().import("drafti._drafti")?.getattr("_move")?;
+        Ok((
+            make,
+            (
+                mv.path().map(|s| s.number()).collect(),
+                mv.captures().map(|s| s.number()).collect(),
+                mv.promotes(),
+            ),
+        ))
+    }
+
+    fn __copy__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __deepcopy__<'py>(slf: PyRef<'py, Self>, _memo: &Bound<'py, PyAny>) -> PyRef<'py, Self> {
+        slf
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
@@ -154,6 +198,27 @@ impl PyMove {
             .hash(&mut h);
         h.finish()
     }
+}
+
+/// A `Move` from its parts (what pickling writes).
+#[pyfunction]
+pub fn _move(path: Vec<u8>, captures: Vec<u8>, promotes: bool) -> PyResult<PyMove> {
+    let squares = |numbers: &[u8]| -> PyResult<Vec<Square>> {
+        numbers
+            .iter()
+            .map(|&n| {
+                Square::from_number(n).ok_or_else(|| {
+                    error(
+                        Kind::Square,
+                        format!("square {n} is not on the board (1-32)"),
+                    )
+                })
+            })
+            .collect()
+    };
+    drafti_rules::Move::from_parts(&squares(&path)?, &squares(&captures)?, promotes)
+        .map(PyMove::new)
+        .ok_or_else(|| value_error("these parts make no move"))
 }
 
 /// Why a game is over.
@@ -198,9 +263,7 @@ impl PyOutcome {
             Outcome::Draw(DrawReason::TzDraftThirtyMoves) => Some("tzdraft_thirty_moves"),
             Outcome::Draw(DrawReason::TzDraftThreeKings) => Some("tzdraft_three_kings"),
             Outcome::Draw(DrawReason::TzDraftEndgame) => Some("tzdraft_endgame"),
-            Outcome::Draw(DrawReason::TzDraftKingAgainstKing) => {
-                Some("tzdraft_king_against_king")
-            }
+            Outcome::Draw(DrawReason::TzDraftKingAgainstKing) => Some("tzdraft_king_against_king"),
             Outcome::Win(_) => None,
         }
     }
@@ -278,9 +341,15 @@ impl Board {
         let found = pos.find_moves(self.variant, &written);
         let numeric = text.trim().starts_with(|c: char| c.is_ascii_digit());
         let turn = pos.turn();
-        match found.as_slice() {
-            [one] => Ok(*one),
-            [] => {
+        // Hub's form of a capture, `18x9x14`: start, end, the pieces taken.
+        let hub = found
+            .is_empty()
+            .then(|| self.parse_hub(text.trim()))
+            .flatten();
+        match (found.as_slice(), hub) {
+            ([one], _) => Ok(*one),
+            ([], Some(mv)) => Ok(mv),
+            ([], None) => {
                 let legal = pos.legal_moves(self.variant);
                 let reason = illegal_reason(&pos, self.variant, &legal, &written.squares, numeric);
                 let mut message = format!("illegal move {} ({turn} to move)", text.trim());
@@ -290,7 +359,7 @@ impl Board {
                 }
                 Err(error(Kind::Illegal, message))
             }
-            many => {
+            (many, _) => {
                 let paths: Vec<String> = many.iter().map(|m| m.full_notation(numeric)).collect();
                 Err(error(
                     Kind::Ambiguous,
@@ -304,6 +373,21 @@ impl Board {
                 ))
             }
         }
+    }
+
+    /// The legal move `text` means in the Hub protocol's notation, if it is one.
+    fn parse_hub(&self, text: &str) -> Option<Move> {
+        let hub = HubMove::parse(text).ok()?;
+        hub.resolve(self.position(), self.variant).ok()
+    }
+
+    /// The moves that can be played: none once the game is over (no move, or a draw law
+    /// ended it), so `legal_moves`, `is_legal` and `push` agree.
+    pub fn playable_moves(&self) -> Vec<Move> {
+        if self.game.outcome().is_some() {
+            return Vec::new();
+        }
+        self.position().legal_moves(self.variant)
     }
 
     /// Checks that `mv` can be played now: legal, and the game not over.
@@ -370,28 +454,44 @@ impl PyPosition {
 #[pymethods]
 impl PyPosition {
     #[new]
-    #[pyo3(signature = (fen = None, variant = None, *, king_count_limit = 12))]
-    fn py_new(fen: Option<&str>, variant: Option<&str>, king_count_limit: u32) -> PyResult<Self> {
+    #[pyo3(signature = (fen = None, variant = None, *, king_count_limit = Int(12)))]
+    fn py_new(fen: Option<&str>, variant: Option<&str>, king_count_limit: Int) -> PyResult<Self> {
         guard(|| {
             let variant = variant_or_default(variant)?;
             let position = match fen {
                 Some(fen) => parse_fen(fen)?,
                 None => Position::start(Color::White),
             };
-            let mut laws = DrawLaws::for_variant(variant);
-            if king_count_limit == 0 {
-                return Err(value_error("king_count_limit must be at least 1"));
-            }
-            laws.king_count = king_count_limit;
+            let laws = laws_with_limit(variant, king_count_limit)?;
             Ok(PyPosition::from_board(Board::new(position, variant, laws)))
         })
     }
 
     /// The position of a FEN (numeric or algebraic squares, `K` for kings).
     #[staticmethod]
-    #[pyo3(signature = (fen, variant = None, *, king_count_limit = 12))]
-    fn from_fen(fen: &str, variant: Option<&str>, king_count_limit: u32) -> PyResult<Self> {
+    #[pyo3(signature = (fen, variant = None, *, king_count_limit = Int(12)))]
+    fn from_fen(fen: &str, variant: Option<&str>, king_count_limit: Int) -> PyResult<Self> {
         PyPosition::py_new(Some(fen), variant, king_count_limit)
+    }
+
+    /// The position of a Hub position string (`W` or `B` to move, then one of `w` `b` `W`
+    /// `B` `e` for each square 1…32), as a Hub engine or GUI sends it.
+    #[staticmethod]
+    #[pyo3(signature = (text, variant = None, *, king_count_limit = Int(12)))]
+    fn from_hub(text: &str, variant: Option<&str>, king_count_limit: Int) -> PyResult<Self> {
+        guard(|| {
+            let variant = variant_or_default(variant)?;
+            let position =
+                parse_position(text.trim()).map_err(|e| error(Kind::Fen, e.to_string()))?;
+            let laws = laws_with_limit(variant, king_count_limit)?;
+            Ok(PyPosition::from_board(Board::new(position, variant, laws)))
+        })
+    }
+
+    /// The position as a Hub position string (`Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww` is the
+    /// start).
+    fn hub(&self) -> String {
+        position_string(self.board.position())
     }
 
     /// The start position of `variant`, with `turn` to move (in Tanzanian draughts either
@@ -401,7 +501,7 @@ impl PyPosition {
     fn start(variant: Option<&str>, turn: &str) -> PyResult<Self> {
         guard(|| {
             let variant = variant_or_default(variant)?;
-            let turn = parse_color(turn)?;
+            let turn = color_arg(turn, "turn")?;
             Ok(PyPosition::from_board(Board::new(
                 Position::start(turn),
                 variant,
@@ -445,14 +545,15 @@ impl PyPosition {
         self.board.laws.king_count
     }
 
-    /// The legal moves, in generation order.
-    fn legal_moves(&self) -> Vec<PyMove> {
-        self.board
-            .position()
-            .legal_moves(self.board.variant)
-            .into_iter()
-            .map(PyMove::new)
-            .collect()
+    /// The legal moves, in generation order: none once the game is over (a draw law too),
+    /// as `push` and `is_legal` see it. A property that is also callable: `pos.legal_moves`
+    /// (python-chess's spelling: iterate it, `len`, `in`) and `pos.legal_moves()` (a list).
+    #[getter]
+    fn legal_moves(&self, py: Python<'_>) -> PyResult<PyLegalMoves> {
+        let moves = PyList::new(py, self.board.playable_moves().into_iter().map(PyMove::new))?;
+        Ok(PyLegalMoves {
+            moves: moves.unbind(),
+        })
     }
 
     /// Whether `move` (a Move or its text) is legal here.
@@ -610,14 +711,19 @@ impl PyPosition {
         })
     }
 
-    /// Leaf nodes of the move tree `depth` plies deep (the move generator's check).
-    fn perft(&self, py: Python<'_>, depth: u32) -> PyResult<u64> {
-        if depth > 20 {
-            return Err(value_error("perft depth is at most 20"));
-        }
+    /// Leaf nodes of the move tree `depth` plies deep (the move generator's check; the
+    /// draw laws do not end its lines). Ctrl-C stops it.
+    fn perft(&self, py: Python<'_>, depth: Int) -> PyResult<u64> {
+        let depth = depth.u32("depth", 0, 20)?;
         let pos = *self.board.position();
         let variant = self.board.variant;
-        guard(|| Ok(py.detach(|| drafti_rules::perft(&pos, variant, depth))))
+        let stop = AtomicBool::new(false);
+        let count = guard(|| {
+            interrupt::run(py, &|| stop.store(true, Ordering::Relaxed), || {
+                drafti_rules::perft_until(&pos, variant, depth, &stop)
+            })
+        })?;
+        count.ok_or_else(|| error(Kind::Internal, "perft stopped without an interrupt"))
     }
 
     /// The position's Zobrist hash key (the engine's).
@@ -641,6 +747,27 @@ impl PyPosition {
 
     fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyPosition {
         self.copy(true)
+    }
+
+    /// Pickled as the position the stack starts from, the rules, law 2's limit and the
+    /// moves played (process pools, joblib, dask).
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let py = slf.py();
+        let p = slf.borrow();
+        let board = &p.board;
+        let root = board.stack.first().map_or(&board.game, |(g, _)| g);
+        let moves = PyList::new(py, board.stack.iter().map(|(_, mv)| PyMove::new(*mv)))?;
+        let args = (
+            root.position().to_fen(),
+            board.variant.name(),
+            board.laws.king_count,
+            moves,
+        )
+            .into_pyobject(py)?;
+        Ok((py.import("drafti._drafti")?.getattr("_position")?, args))
     }
 
     /// The board as SVG (White at the bottom), with an arrow for `move` (default: the last
@@ -704,6 +831,97 @@ impl PyPosition {
     #[classattr]
     fn __hash__(py: Python<'_>) -> Py<PyAny> {
         py.None()
+    }
+}
+
+/// Draw laws of `variant` with law 2's count at `limit`.
+fn laws_with_limit(variant: Variant, limit: Int) -> PyResult<DrawLaws> {
+    let mut laws = DrawLaws::for_variant(variant);
+    laws.king_count = limit.u32("king_count_limit", 1, 1000)?;
+    Ok(laws)
+}
+
+/// A `Position` from what pickling writes: the root's FEN, the rules, law 2's limit and the
+/// moves played, each checked as `push` checks it.
+#[pyfunction]
+pub fn _position(
+    fen: &str,
+    variant: &str,
+    king_count_limit: Int,
+    moves: Vec<PyRef<'_, PyMove>>,
+) -> PyResult<PyPosition> {
+    guard(|| {
+        let variant = parse_variant(variant)?;
+        let laws = laws_with_limit(variant, king_count_limit)?;
+        let mut board = Board::new(parse_fen(fen)?, variant, laws);
+        for m in moves {
+            board.check_playable(&m.mv)?;
+            board.play(m.mv);
+        }
+        Ok(PyPosition::from_board(board))
+    })
+}
+
+/// The legal moves of a position: a sequence of `Move`s (iterate it, `len`, `in`,
+/// indexing) that is also callable, giving them as a list: `pos.legal_moves` and
+/// `pos.legal_moves()` both work.
+#[pyclass(module = "drafti", name = "LegalMoves", frozen, sequence)]
+pub struct PyLegalMoves {
+    moves: Py<PyList>,
+}
+
+#[pymethods]
+impl PyLegalMoves {
+    /// The moves as a list.
+    fn __call__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        self.moves
+            .bind(py)
+            .get_slice(0, usize::MAX)
+            .cast_into()
+            .map_err(PyErr::from)
+    }
+
+    fn __len__(&self, py: Python<'_>) -> usize {
+        self.moves.bind(py).len()
+    }
+
+    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        Ok(self.moves.bind(py).try_iter()?.into_any())
+    }
+
+    fn __getitem__<'py>(
+        &self,
+        py: Python<'py>,
+        index: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        self.moves.bind(py).as_any().get_item(index)
+    }
+
+    fn __contains__(&self, py: Python<'_>, item: &Bound<'_, PyAny>) -> PyResult<bool> {
+        self.moves.bind(py).contains(item)
+    }
+
+    /// How many (python-chess's `legal_moves.count()`).
+    fn count(&self, py: Python<'_>) -> usize {
+        self.moves.bind(py).len()
+    }
+
+    fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let list = self.moves.bind(py);
+        if let Ok(o) = other.cast::<PyLegalMoves>() {
+            return list.as_any().eq(o.get().moves.bind(py));
+        }
+        list.as_any().eq(other)
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let moves: Vec<String> = self
+            .moves
+            .bind(py)
+            .iter()
+            .map(|m| Ok(m.str()?.to_cow()?.into_owned()))
+            .collect::<PyResult<_>>()?;
+        Ok(format!("<LegalMoves ({})>", moves.join(", ")))
     }
 }
 

@@ -62,7 +62,7 @@ pub use fen::FenError;
 pub use mv::{Move, MoveList, MAX_CAPTURES, MOVE_LIST_CAPACITY};
 pub use notation::{move_number, numbered_line, MoveText, NotationError, Separator};
 pub use outcome::{DrawLaws, DrawReason, Game, KingEnding, Outcome};
-pub use perft::{divide, perft};
+pub use perft::{divide, perft, perft_until};
 pub use position::{Color, Piece, Position, SetupError};
 pub use rng::SplitMix64;
 pub use square::{ParseSquareError, Square};

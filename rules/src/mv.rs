@@ -38,6 +38,45 @@ impl Move {
         }
     }
 
+    /// A move from its parts as [`Move::path`], [`Move::captures`] and [`Move::promotes`]
+    /// give them (a move read back from storage): `None` when they are not a move's shape (a
+    /// quiet move is two squares; a capture lands once per piece it takes, at most
+    /// [`MAX_CAPTURES`], each taken once). Not checked against a position: compare it with
+    /// [`Move::same_move`] to a position's legal moves for that.
+    ///
+    /// ```
+    /// use drafti_rules::{Move, Position, Variant};
+    /// let pos = Position::from_fen("W:Wc3:Bd4,f6").unwrap();
+    /// let mv = pos.legal_moves(Variant::Tanzanian)[0];
+    /// let path: Vec<_> = mv.path().collect();
+    /// let captures: Vec<_> = mv.captures().collect();
+    /// let back = Move::from_parts(&path, &captures, mv.promotes()).unwrap();
+    /// assert!(back.same_move(&mv) && back.path().eq(mv.path()));
+    /// assert_eq!(Move::from_parts(&path[..1], &[], false), None);
+    /// ```
+    pub fn from_parts(path: &[Square], captures: &[Square], promotes: bool) -> Option<Move> {
+        let (&from, landings) = path.split_first()?;
+        let &to = landings.last()?;
+        if captures.is_empty() {
+            return (landings.len() == 1).then(|| Move::quiet(from, to, promotes));
+        }
+        if landings.len() != captures.len() || captures.len() > MAX_CAPTURES {
+            return None;
+        }
+        let mut mv = Move::quiet(from, to, promotes);
+        for (i, (&land, &taken)) in landings.iter().zip(captures).enumerate() {
+            let bit = 1u32 << taken.index();
+            if mv.captured & bit != 0 {
+                return None;
+            }
+            mv.captured |= bit;
+            mv.landings[i] = land.index();
+            mv.order[i] = taken.index();
+        }
+        mv.len = captures.len() as u8;
+        Some(mv)
+    }
+
     /// Where the piece starts.
     #[inline]
     pub const fn from(&self) -> Square {

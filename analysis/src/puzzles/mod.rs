@@ -51,7 +51,7 @@ use crate::selfplay::with_engine;
 use drafti_archive::batch::GameJob;
 use drafti_archive::replay::ReplayedGame;
 use drafti_engine::egtb::{EgtbError, Tables};
-use drafti_engine::{Engine, Limits, Score};
+use drafti_engine::{Engine, Limits, Score, StopFlag};
 use drafti_rules::{DrawLaws, Move, Position, Variant};
 use serde::Serialize;
 use std::fmt;
@@ -94,6 +94,9 @@ pub struct PuzzleOptions {
     pub tt_mb: usize,
     /// Endgame tables, at most one set per variant (see [`PuzzleOptions::add_tables`]).
     pub tables: Vec<Arc<Tables>>,
+    /// Raised from another thread, the mining's searches stop at once (what is found then
+    /// is meaningless): how a caller that goes away (Ctrl-C in Python) ends the work.
+    pub stop: StopFlag,
 }
 
 impl PuzzleOptions {
@@ -152,6 +155,7 @@ impl Default for PuzzleOptions {
             max_plies: 24,
             tt_mb: 4,
             tables: Vec::new(),
+            stop: StopFlag::new(),
         }
     }
 }
@@ -403,8 +407,15 @@ pub fn mine(job: &GameJob<'_>, options: &PuzzleOptions) -> Mined {
 /// positions are mined, also those before an error that stopped the replay.
 pub fn mine_game(game: &ReplayedGame, options: &PuzzleOptions) -> MinedGame {
     let tables = options.tables_for(game.variant);
+    if options.stop.is_raised() {
+        return MinedGame::default();
+    }
     with_tables(game.variant, options.tt_mb, tables, |engine| {
-        mine_with(engine, game, options)
+        engine.set_stop_flag(options.stop.clone());
+        let mined = mine_with(engine, game, options);
+        // The engine is the thread's: later work has a flag of its own.
+        engine.set_stop_flag(StopFlag::new());
+        mined
     })
 }
 

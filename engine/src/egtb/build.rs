@@ -38,6 +38,7 @@ use super::index::Signature;
 use super::probe::Tables;
 use super::{EgtbError, Value};
 use crate::laws::{law3_claim, LawState};
+use crate::StopFlag;
 use drafti_rules::{king_reach, Bitboard, Color, DrawLaws, MoveList, Position, Square, Variant};
 use rayon::prelude::*;
 use std::path::Path;
@@ -81,6 +82,28 @@ pub fn build(
     build_signatures(root, variant, &Signature::all_up_to(max_pieces), on_event)
 }
 
+/// [`build`] that gives up with [`EgtbError::Stopped`] once `stop` is raised (looked at
+/// every few thousand positions, so within milliseconds): for a caller that must answer an
+/// interrupt. The tables finished before it stay on disk and are kept by the next build.
+pub fn build_until(
+    root: &Path,
+    variant: Variant,
+    max_pieces: u32,
+    on_event: &(dyn Fn(BuildEvent) + Sync),
+    stop: &StopFlag,
+) -> Result<Tables, EgtbError> {
+    if max_pieces > super::MAX_PIECES {
+        return Err(EgtbError::TooManyPieces(max_pieces));
+    }
+    build_targets(
+        root,
+        variant,
+        &Signature::all_up_to(max_pieces),
+        on_event,
+        stop,
+    )
+}
+
 /// Builds the tables of `targets` and of every signature they lead to (by captures and
 /// crowning), and returns them.
 pub fn build_signatures(
@@ -88,6 +111,16 @@ pub fn build_signatures(
     variant: Variant,
     targets: &[Signature],
     on_event: &(dyn Fn(BuildEvent) + Sync),
+) -> Result<Tables, EgtbError> {
+    build_targets(root, variant, targets, on_event, &StopFlag::new())
+}
+
+fn build_targets(
+    root: &Path,
+    variant: Variant,
+    targets: &[Signature],
+    on_event: &(dyn Fn(BuildEvent) + Sync),
+    stop: &StopFlag,
 ) -> Result<Tables, EgtbError> {
     let needed = needed(targets)?;
     let dir = Tables::variant_dir(root, variant);
@@ -125,7 +158,7 @@ pub fn build_signatures(
             }
             continue;
         }
-        let built = solve_unit(&tables, variant, laws, &unit, on_event)?;
+        let built = solve_unit(&tables, variant, laws, &unit, on_event, stop)?;
         for (work, path) in built.into_iter().zip(&paths) {
             let header = work.finish_header(variant, laws);
             let payload = work.payload();
@@ -377,6 +410,7 @@ struct Solve<'a> {
     laws: DrawLaws,
     work: Vec<Work>,
     on_event: &'a (dyn Fn(BuildEvent) + Sync),
+    stop: &'a StopFlag,
 }
 
 fn solve_unit(
@@ -385,6 +419,7 @@ fn solve_unit(
     laws: DrawLaws,
     unit: &[Signature],
     on_event: &(dyn Fn(BuildEvent) + Sync),
+    stop: &StopFlag,
 ) -> Result<Vec<Work>, EgtbError> {
     let work: Vec<Work> = unit.iter().map(|&s| Work::new(laws, s)).collect();
     for w in &work {
@@ -398,6 +433,7 @@ fn solve_unit(
         laws,
         work,
         on_event,
+        stop,
     };
     let layers = solve.work[0].layers;
     for layer in (0..layers).rev() {
@@ -463,6 +499,9 @@ impl Solve<'_> {
         let results: Vec<(Buckets, u64)> = (0..chunks)
             .into_par_iter()
             .map(|c| {
+                if self.stop.is_raised() {
+                    return Err(EgtbError::Stopped);
+                }
                 let start = c * CHUNK;
                 let end = (start + CHUNK).min(w.per_layer);
                 let mut found = Buckets::default();
@@ -546,6 +585,9 @@ impl Solve<'_> {
                 d += 1;
                 continue;
             }
+            if self.stop.is_raised() {
+                return Err(EgtbError::Stopped);
+            }
             let distance = d as u32;
             if distance + 1 > MAX_DISTANCE {
                 return Err(EgtbError::DistanceTooLong(self.work[0].sig));
@@ -554,6 +596,10 @@ impl Solve<'_> {
                 .par_chunks(1 << 12)
                 .map(|chunk| {
                     let mut found = Buckets::default();
+                    if self.stop.is_raised() {
+                        // The pass is thrown away: the caller sees Stopped.
+                        return found;
+                    }
                     for &entry in chunk {
                         self.resolve(entry, distance, &mut found);
                     }

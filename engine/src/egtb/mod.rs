@@ -37,7 +37,7 @@ mod index;
 mod probe;
 mod verify;
 
-pub use build::{build, build_signatures, plan, BuildEvent, BuildPlan};
+pub use build::{build, build_signatures, build_until, plan, BuildEvent, BuildPlan};
 pub use format::{file_name, Header, EXTENSION, LOAD_LIMIT};
 pub use index::{Signature, MAX_PIECES};
 pub use probe::{ProbeReport, TableInfo, Tables};
@@ -134,6 +134,9 @@ pub enum EgtbError {
     /// A distance does not fit the one-byte format.
     #[error("signature {0}: a distance beyond {max} plies does not fit the format", max = format::MAX_DISTANCE)]
     DistanceTooLong(Signature),
+    /// The build was stopped ([`build_until`]'s flag) before it finished.
+    #[error("the build was stopped before it finished")]
+    Stopped,
     /// More pieces than the index supports.
     #[error("at most {MAX_PIECES} pieces are supported, not {0}")]
     TooManyPieces(u32),

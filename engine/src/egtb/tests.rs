@@ -813,3 +813,29 @@ fn law3_tanzanian_tables_of_version_1_are_refused_others_read() {
     let err = Tables::open(root.path(), Variant::Czech).err().unwrap();
     assert!(err.to_string().contains("checksum"), "{err}");
 }
+
+#[test]
+fn a_raised_stop_flag_ends_a_build_and_a_later_build_finishes_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let stop = crate::StopFlag::new();
+    // Stopped at the second table: the first is on disk, and the error says stopped.
+    let events = std::sync::atomic::AtomicUsize::new(0);
+    let on_event = |e: BuildEvent| {
+        if let BuildEvent::Built { .. } = e {
+            if events.fetch_add(1, std::sync::atomic::Ordering::Relaxed) == 0 {
+                stop.raise();
+            }
+        }
+    };
+    let err = build_until(dir.path(), Variant::Tanzanian, 3, &on_event, &stop).err();
+    assert!(matches!(err, Some(EgtbError::Stopped)), "{err:?}");
+    let kept = std::fs::read_dir(Tables::variant_dir(dir.path(), Variant::Tanzanian))
+        .unwrap()
+        .count();
+    assert!(kept >= 1, "the table finished before the stop stays");
+    stop.lower();
+    let whole = build_until(dir.path(), Variant::Tanzanian, 3, &|_| {}, &stop).unwrap();
+    let fresh = tempfile::tempdir().unwrap();
+    let all = build(fresh.path(), Variant::Tanzanian, 3, &|_| {}).unwrap();
+    assert_eq!(whole.len(), all.len());
+}
