@@ -23,6 +23,7 @@
 //! assert!(result.nodes > 0);
 //! ```
 
+mod clock;
 mod config;
 pub mod egtb;
 mod endgame;

@@ -20,6 +20,7 @@
 //! windows, the one-ply and logarithmic reduction schemes, Scan's singular extension, a
 //! quiescence ply under a capture threat, and quiescence sacrifices.
 
+use super::clock::Instant;
 use super::laws::{law3_claim, LawState};
 use super::order::{pick, MAX_PLY};
 #[cfg(feature = "search-ideas")]
@@ -29,7 +30,6 @@ use super::tt::{Bound, MoveKey, NO_MOVE};
 use super::{DepthInfo, Engine, Limits, RootLine, SearchResult, DEFAULT_DEPTH, MAX_DEPTH};
 use drafti_rules::zobrist::{piece_key, BLACK_TO_MOVE};
 use drafti_rules::{Move, MoveList, Outcome, Position, MOVE_LIST_CAPACITY};
-use std::time::Instant;
 
 /// The search's working memory, kept in the engine between searches (no allocation per
 /// node: move lists and ordering scores live here, one per ply, not on the thread's stack).

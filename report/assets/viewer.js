@@ -4,9 +4,19 @@
 // rules core and analysis. This script decodes them and draws: it knows no rule of the game.
 // The page is also well-formed XML: html/mod.rs puts this script in a CDATA section, so it must
 // never contain the three characters that end one.
+// The analysis board (board.js: what-if moves, the engine in the page, the explorer) hooks in
+// through DRAFTI.hooks (registered before this script runs) and draws with DRAFTI.view.
 (function () {
   'use strict';
   var GEO = DRAFTI.geo, K = DRAFTI.k;
+  var hooks = DRAFTI.hooks || [];
+
+  // Calls hook `name` of every registered script; true when one of them handled it.
+  function hook(name) {
+    var args = Array.prototype.slice.call(arguments, 1), handled = false;
+    hooks.forEach(function (h) { if (h[name] && h[name].apply(null, args)) handled = true; });
+    return handled;
+  }
   var S = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef', C = 'ghijklmnopqrstuvwxyz0123456789+/';
   var B64 = S + C;
   var SVGNS = 'http://www.w3.org/2000/svg';
@@ -53,6 +63,7 @@
     var start = f[1].length === 1 ? DRAFTI.start : f[1].slice(0, 32);
     var g = {
       start: start.split(''), turn: f[1].charAt(f[1].length - 1), numeric: f[2] === 'n',
+      variant: f[7] || 'tz',
       plies: [], scores: [], after: {}, lines: [], boards: null
     };
     var t = f[3], i = 0, r;
@@ -226,8 +237,10 @@
   var PIECE = { w: 'wm', W: 'wk', b: 'bm', B: 'bk' };
 
   function drawPieces(v) {
-    var b = board(v.g, v.k), last = v.k ? v.g.plies[v.k - 1] : null;
-    var lastCls = v.k ? v.moves[v.k - 1] && v.moves[v.k - 1].cls : '';
+    // A what-if line (board.js) shows its own position and last move.
+    var b = v.alt ? v.alt.board : board(v.g, v.k);
+    var last = v.alt ? v.alt.last : v.k ? v.g.plies[v.k - 1] : null;
+    var lastCls = v.alt ? 'wi' : v.k ? v.moves[v.k - 1] && v.moves[v.k - 1].cls : '';
     for (var sq = 0; sq !== 32; sq++) {
       var grp = v.squares[sq];
       while (grp.childNodes.length !== 1 + (v.g.numeric ? 1 : 0)) grp.removeChild(grp.lastChild);
@@ -245,6 +258,7 @@
     }
     var layer = v.arrows;
     while (layer.firstChild) layer.removeChild(layer.firstChild);
+    if (hook('arrows', v, layer)) return;
     var line = v.g.lines[v.k], best = line && line[0];
     var next = v.g.plies[v.k], nextCls = v.moves[v.k] && v.moves[v.k].cls;
     // Best move first and wide, the move played (when it is flagged) narrower on top of it:
@@ -333,6 +347,8 @@
   function info(v) {
     var g = v.g, k = v.k, box = v.info;
     box.textContent = '';
+    v.count.textContent = k + ' / ' + g.plies.length;
+    if (hook('panel', v, box)) return;
     var head = html('div', 'vh', box);
     if (k === 0) {
       head.textContent = 'Start: ' + (g.turn === 'w' ? 'White' : 'Black') + ' to move';
@@ -366,9 +382,10 @@
       m.notes.forEach(function (t) { html('div', 'vnote', box, t); });
     }
     var line = g.lines[k];
+    if (hook('compare', v, box)) line = null;
     // The next move, when it is flagged: it is on the board as an arrow in its colour.
     var next = v.moves[k], nextBest = line && line[0];
-    if (next && JUDGEMENT[next.cls] && g.plies[k] && !sameMove(nextBest, g.plies[k])) {
+    if (line && next && JUDGEMENT[next.cls] && g.plies[k] && !sameMove(nextBest, g.plies[k])) {
       var nx = html('div', 'vnext', box, 'Next ');
       var nm = html('a', 'tag ' + next.cls, nx, moveNumber(g, k + 1) + ' ' + next.el.textContent);
       nm.href = '#' + v.id + '-p' + (k + 1);
@@ -380,9 +397,9 @@
     if (g.scores.length && g.scores[k]) {
       var eng = html('div', 'veng', box);
       html('b', '', eng, 'Engine ' + scoreText(g.scores[k]));
-      if (line && line.length) html('span', 'pv', eng, ' \u00b7 ' + lineText(g, line, k));
+      if (g.lines[k] && g.lines[k].length) html('span', 'pv', eng, ' \u00b7 ' + lineText(g, g.lines[k], k));
     }
-    v.count.textContent = k + ' / ' + g.plies.length;
+    hook('info', v, box);
   }
 
   // ---- a viewer ---------------------------------------------------------------------------
@@ -426,6 +443,7 @@
     });
     v.go = function (k, user) { go(v, k, user); };
     drawBoard(v);
+    hook('built', v);
     go(v, 0, false);
     viewers.push(v);
     return v;
@@ -433,6 +451,7 @@
 
   function act(v, action) {
     active = v;
+    if (hook('act', v, action)) return;
     if (action === 'first') v.go(0, true);
     else if (action === 'prev') v.go(v.k - 1, true);
     else if (action === 'next') v.go(v.k + 1, true);
@@ -442,6 +461,8 @@
 
   function go(v, k, user) {
     k = Math.max(0, Math.min(v.g.plies.length, k));
+    // Going to a ply of the game leaves a what-if line.
+    if (user) hook('leave', v);
     if (v.cur) v.cur.classList.remove('cur');
     v.k = k;
     v.cur = k ? v.moves[k - 1] && v.moves[k - 1].el : null;
@@ -467,6 +488,7 @@
       active = v;
       if (history.replaceState) history.replaceState(null, '', '#' + v.id + '-p' + k);
     }
+    hook('shown', v);
   }
 
   function visible(v) {
@@ -525,6 +547,12 @@
     chip.removeAttribute('id');
   });
 
+  DRAFTI.view = {
+    board: board, build: build, go: go, drawBoard: drawBoard, drawPieces: drawPieces, info: info,
+    el: el, html: html, arrow: arrow, moveNumber: moveNumber, moveText: moveText,
+    lineText: lineText, scoreText: scoreText, winPercent: winPercent, whiteMoves: whiteMoves,
+    sameMove: sameMove, decode: decode, COLOR: COLOR, JUDGEMENT: JUDGEMENT, viewers: viewers
+  };
   var articles = document.querySelectorAll('article[data-v]');
   if ('IntersectionObserver' in window) {
     var seen = new IntersectionObserver(function (entries) {

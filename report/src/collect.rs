@@ -243,6 +243,8 @@ pub struct GameOut {
     pub held: Option<Box<HeldGame>>,
     /// The positions of the first `CLASSIFY_PLIES` plies (for the openings table).
     pub opening_window: Vec<Position>,
+    /// The book's name of the game's opening (the index's filter by opening).
+    pub opening_name: Option<String>,
     /// The rendered `<article>` of the game (with `--html`).
     pub html: Option<String>,
 }
@@ -369,6 +371,8 @@ pub struct IndexRow {
     pub status: Status,
     /// The page that holds the section in a paged report (`games-0001.html`).
     pub page: Option<String>,
+    /// The book's name of its opening.
+    pub opening: Option<String>,
 }
 
 /// Everything the sink gathers.
@@ -513,6 +517,7 @@ impl<'b> Collector<'b> {
                 flags,
                 status: g.status,
                 page: self.paged.then(|| page_of(self.index.len())),
+                opening: g.opening_name,
             });
             self.sections.push(g.html.as_ref().map_or(0, String::len));
             return g.html;

@@ -51,6 +51,7 @@ pub fn describe(
                 blunders: Vec::new(),
                 held: None,
                 opening_window: Vec::new(),
+                opening_name: None,
                 html,
             };
         }
@@ -58,10 +59,11 @@ pub fn describe(
     let valid = game.is_valid();
     let analysis: Option<GameAnalysis> = valid.then(|| analyse(&game));
     let window = game.positions.len().min(CLASSIFY_PLIES + 1);
-    let opening = settings
+    let classified = settings
         .book
-        .classify(&game.positions[..window], game.first_mover)
-        .map(|c| opening_as_played(&game, &c));
+        .classify(&game.positions[..window], game.first_mover);
+    let opening = classified.as_ref().map(|c| opening_as_played(&game, c));
+    let opening_name = classified.map(|c| c.entry.name.to_string());
     let white = tag_or_unknown(&game, "White");
     let black = tag_or_unknown(&game, "Black");
     let label = format!("{} game {}", job.file, job.raw.index + 1);
@@ -131,6 +133,7 @@ pub fn describe(
         blunders,
         held,
         opening_window,
+        opening_name,
         html,
         white,
         black,

@@ -18,11 +18,11 @@
 //! Modules, by concept, each using only the ones before it: [`svg`] board diagrams and the
 //! escaping of XML text; [`collect`] what a report gathers (the collector, the biggest
 //! blunders, where each game's section is); [`html`] the HTML report (its summary,
-//! [`html::game`] each game's article, [`html::viewer`] the data of its board,
-//! [`html::pages`] one file or a folder of pages); [`describe`] one game described on a
-//! worker; [`text`] the text outputs (the report's summary, `analyze`, `openings`, the
-//! problems of a record); [`standings`] the outputs of `drafti standings`; [`puzzles`] the
-//! outputs of `drafti puzzles`.
+//! [`html::game`] each game's article, [`html::viewer`] the data of its board, the analysis
+//! board's scripts and the engine's WebAssembly module, [`html::pages`] one file or a folder
+//! of pages); [`describe`] one game described on a worker; [`text`] the text outputs (the
+//! report's summary, `analyze`, `openings`, the problems of a record); [`standings`] the
+//! outputs of `drafti standings`; [`puzzles`] the outputs of `drafti puzzles`.
 
 pub mod collect;
 pub mod describe;

@@ -108,7 +108,7 @@ pub fn board(pos: &Position, arrows: &[Arrow]) -> String {
         }
     }
     for arrow in arrows {
-        arrow_markup(&mut s, arrow);
+        arrow_markup(&mut s, arrow, false);
     }
     s.push_str("</svg>");
     s
@@ -135,8 +135,21 @@ pub fn write_document(
 // `<use href="#…">`: about a kilobyte per diagram instead of ten. Inline SVG in HTML needs
 // no namespace, so these carry none (and the page references nothing outside itself).
 
-/// The ids that [`diagram`] uses; [`diagram_defs`] defines them.
+/// The ids that [`diagram`] uses; [`diagram_defs`] defines them: the board from White's side,
+/// and from Black's.
 const BOARD_ID: &str = "dr-board";
+const BOARD_FLIPPED_ID: &str = "dr-board-b";
+
+/// Where the centre of `sq` is in a compact diagram, seen from White's side or, `flipped`,
+/// from Black's.
+fn centre_on(sq: Square, flipped: bool) -> (u32, u32) {
+    let (x, y) = centre(sq);
+    if flipped {
+        (SIZE - x, SIZE - y)
+    } else {
+        (x, y)
+    }
+}
 
 /// The width and height of a diagram's view box.
 const SIZE: u32 = 8 * CELL + 2 * MARGIN;
@@ -147,40 +160,8 @@ pub fn diagram_defs() -> String {
     let mut s = String::from(
         r##"<svg class="defs" width="0" height="0" aria-hidden="true" focusable="false"><defs>"##,
     );
-    let _ = write!(s, r##"<g id="{BOARD_ID}">"##);
-    let _ = write!(
-        s,
-        r##"<rect width="{SIZE}" height="{SIZE}" fill="#5b3a1e"/><rect x="{MARGIN}" y="{MARGIN}" width="{b}" height="{b}" fill="#f0d9b5"/>"##,
-        b = 8 * CELL
-    );
-    // The 32 dark squares as one path.
-    s.push_str(r##"<path fill="#b07942" d=""##);
-    for sq in Square::ALL {
-        let x = MARGIN + sq.file() as u32 * CELL;
-        let y = MARGIN + (7 - sq.rank() as u32) * CELL;
-        let _ = write!(s, "M{x} {y}h{CELL}v{CELL}h-{CELL}z");
-    }
-    s.push_str(r##""/>"##);
-    // Square numbers (1-32) small in the corner of each dark square, for numeric records.
-    s.push_str(r##"<g font-size="8" font-family="sans-serif" fill="#f6e7cf">"##);
-    for sq in Square::ALL {
-        let x = MARGIN + sq.file() as u32 * CELL + 2;
-        let y = MARGIN + (7 - sq.rank() as u32) * CELL + 9;
-        let _ = write!(s, r##"<text x="{x}" y="{y}">{}</text>"##, sq.number());
-    }
-    s.push_str("</g>");
-    s.push_str(
-        r##"<g font-size="12" font-family="sans-serif" fill="#f0d9b5" text-anchor="middle">"##,
-    );
-    for i in 0..8u32 {
-        let file = (b'a' + i as u8) as char;
-        let x = MARGIN + i * CELL + CELL / 2;
-        let y = MARGIN + 8 * CELL + 14;
-        let _ = write!(s, r##"<text x="{x}" y="{y}">{file}</text>"##);
-        let ry = MARGIN + (7 - i) * CELL + CELL / 2 + 4;
-        let _ = write!(s, r##"<text x="{}" y="{ry}">{}</text>"##, MARGIN / 2, i + 1);
-    }
-    s.push_str("</g></g>");
+    board_def(&mut s, BOARD_ID, false);
+    board_def(&mut s, BOARD_FLIPPED_ID, true);
     let r = CELL / 2 - 6;
     for (id, fill, stroke, king) in [
         ("dr-wm", "#fbf7ee", "#3b2a1a", false),
@@ -205,6 +186,55 @@ pub fn diagram_defs() -> String {
     s
 }
 
+/// The board (squares, coordinates, square numbers) as the group `id`, from White's side or,
+/// `flipped`, from Black's.
+fn board_def(s: &mut String, id: &str, flipped: bool) {
+    let _ = write!(s, r##"<g id="{id}">"##);
+    let _ = write!(
+        s,
+        r##"<rect width="{SIZE}" height="{SIZE}" fill="#5b3a1e"/><rect x="{MARGIN}" y="{MARGIN}" width="{b}" height="{b}" fill="#f0d9b5"/>"##,
+        b = 8 * CELL
+    );
+    // The 32 dark squares as one path.
+    s.push_str(r##"<path fill="#b07942" d=""##);
+    for sq in Square::ALL {
+        let (cx, cy) = centre_on(sq, flipped);
+        let (x, y) = (cx - CELL / 2, cy - CELL / 2);
+        let _ = write!(s, "M{x} {y}h{CELL}v{CELL}h-{CELL}z");
+    }
+    s.push_str(r##""/>"##);
+    // Square numbers (1-32) small in the corner of each dark square, for numeric records.
+    s.push_str(r##"<g font-size="8" font-family="sans-serif" fill="#f6e7cf">"##);
+    for sq in Square::ALL {
+        let (cx, cy) = centre_on(sq, flipped);
+        let (x, y) = (cx - CELL / 2 + 2, cy - CELL / 2 + 9);
+        let _ = write!(s, r##"<text x="{x}" y="{y}">{}</text>"##, sq.number());
+    }
+    s.push_str("</g>");
+    s.push_str(
+        r##"<g font-size="12" font-family="sans-serif" fill="#f0d9b5" text-anchor="middle">"##,
+    );
+    for i in 0..8u32 {
+        // The i-th column from the left and the i-th row from the bottom.
+        let (file, rank) = if flipped { (7 - i, 7 - i) } else { (i, i) };
+        let x = MARGIN + i * CELL + CELL / 2;
+        let y = MARGIN + 8 * CELL + 14;
+        let _ = write!(
+            s,
+            r##"<text x="{x}" y="{y}">{}</text>"##,
+            (b'a' + file as u8) as char
+        );
+        let ry = MARGIN + (7 - i) * CELL + CELL / 2 + 4;
+        let _ = write!(
+            s,
+            r##"<text x="{}" y="{ry}">{}</text>"##,
+            MARGIN / 2,
+            rank + 1
+        );
+    }
+    s.push_str("</g></g>");
+}
+
 /// One compact diagram: the board of [`diagram_defs`], the pieces of `pos` and `arrows`
 /// (each with an arrowhead at its last square). `label` is the accessible name.
 ///
@@ -218,10 +248,27 @@ pub fn diagram_defs() -> String {
 /// assert!(page.contains(r#"<g id="dr-wm">"#));
 /// ```
 pub fn diagram(pos: &Position, arrows: &[Arrow], label: &str) -> String {
+    diagram_from(pos, arrows, label, false)
+}
+
+/// [`diagram`] seen from Black's side when `flipped` (a puzzle Black solves).
+///
+/// ```
+/// use drafti_report::svg::diagram_from;
+/// use drafti_rules::Position;
+///
+/// let pos = Position::from_fen("B:W32:B1").unwrap();
+/// // From Black's side, Black's man on b8 (square 1) is near the bottom right.
+/// let svg = diagram_from(&pos, &[], "Black to play", true);
+/// assert!(svg.contains(r##"<use href="#dr-board-b"/>"##));
+/// assert!(svg.contains(r##"<use href="#dr-bm" x="330" y="378"/>"##));
+/// ```
+pub fn diagram_from(pos: &Position, arrows: &[Arrow], label: &str, flipped: bool) -> String {
     let mut s = String::with_capacity(1200);
+    let board = if flipped { BOARD_FLIPPED_ID } else { BOARD_ID };
     let _ = write!(
         s,
-        r##"<svg class="board" viewBox="0 0 {SIZE} {SIZE}" role="img" aria-label="{}"><use href="#{BOARD_ID}"/>"##,
+        r##"<svg class="board" viewBox="0 0 {SIZE} {SIZE}" role="img" aria-label="{}"><use href="#{board}"/>"##,
         escape(label)
     );
     for sq in Square::ALL {
@@ -234,11 +281,11 @@ pub fn diagram(pos: &Position, arrows: &[Arrow], label: &str) -> String {
             (Color::Black, false) => "dr-bm",
             (Color::Black, true) => "dr-bk",
         };
-        let (x, y) = centre(sq);
+        let (x, y) = centre_on(sq, flipped);
         let _ = write!(s, r##"<use href="#{id}" x="{x}" y="{y}"/>"##);
     }
     for arrow in arrows {
-        arrow_markup(&mut s, arrow);
+        arrow_markup(&mut s, arrow, flipped);
     }
     s.push_str("</svg>");
     s
@@ -246,12 +293,12 @@ pub fn diagram(pos: &Position, arrows: &[Arrow], label: &str) -> String {
 
 /// A polyline along the arrow's squares ending in a drawn arrowhead (no markers, so each
 /// diagram stands alone).
-fn arrow_markup(s: &mut String, arrow: &Arrow) {
+fn arrow_markup(s: &mut String, arrow: &Arrow, flipped: bool) {
     let points: Vec<(f64, f64)> = arrow
         .path
         .iter()
         .map(|sq| {
-            let (x, y) = centre(*sq);
+            let (x, y) = centre_on(*sq, flipped);
             (x as f64, y as f64)
         })
         .collect();

@@ -1,16 +1,19 @@
 //! The HTML report: self-contained pages (inline CSS and script, nothing fetched), written as
 //! well-formed XHTML-compatible markup so any XML parser reads them. This module writes the
 //! document's head, its summary and its tail; [`game`] each game's article, [`viewer`] the
-//! data of its board; [`pages`] puts the parts together into one file or a folder of pages.
+//! data of its board; `board` the analysis board's scripts and the engine's WebAssembly module;
+//! [`pages`] puts the parts together into one file or a folder of pages.
 //!
 //! Layout: a header, the summary (archive health, players, biggest blunders, openings, the
 //! index of games), then one `<article>` per game: its players and figures and its moves with
 //! the flagged ones marked (blunders, mistakes, inaccuracies), the record's comments and
 //! variations. That much is the page without script. The inline viewer
 //! (`assets/viewer.js`) adds to every game a board at any ply, the evaluation graph, the
-//! engine's best move and line, drawn from the compact data each article carries. The style
-//! is `assets/report.css`.
+//! engine's best move and line, drawn from the compact data each article carries; the
+//! analysis board (`assets/board.js`) moves of the reader's own with the engine's answer, the
+//! explorer and the index's filters. The style is `assets/report.css` and `assets/board.css`.
 
+pub(crate) mod board;
 pub mod game;
 pub mod pages;
 pub mod viewer;
@@ -29,8 +32,11 @@ use std::fmt::Write as _;
 pub(crate) const UP: &str =
     r##"<a class="up" href="#games" title="the index of games">↑ games</a>"##;
 
-/// The style of the report's pages.
-pub(crate) const CSS: &str = include_str!("../../assets/report.css");
+/// The style of the report's pages (the analysis board's with it).
+pub(crate) const CSS: &str = concat!(
+    include_str!("../../assets/report.css"),
+    include_str!("../../assets/board.css")
+);
 
 /// The link to `anchor` (a game's, or a move's `g1-2-p17`) when its game has a section:
 /// `#anchor`, or `games-0003.html#anchor` in a paged report.
@@ -286,9 +292,15 @@ fn games_index(out: &mut String, c: &mut Collector<'_>) {
             (Status::Valid, None) => ("–".to_string(), "–".to_string()),
             _ => ("invalid".to_string(), String::new()),
         };
+        // The opening's name, for the index's filter (board.js).
+        let opening = r
+            .opening
+            .as_deref()
+            .map(|o| format!(r#" data-o="{}""#, escape(o)))
+            .unwrap_or_default();
         let _ = write!(
             out,
-            r##"<tr><td><a href="{}#{}">{}</a></td><td>{}</td><td>{}</td><td>{}</td><td>{b}</td><td>{m}</td><td>{}</td></tr>"##,
+            r##"<tr{opening}><td><a href="{}#{}">{}</a></td><td>{}</td><td>{}</td><td>{}</td><td>{b}</td><td>{m}</td><td>{}</td></tr>"##,
             r.page.as_deref().unwrap_or_default(),
             r.anchor,
             escape(&r.label),
@@ -301,21 +313,36 @@ fn games_index(out: &mut String, c: &mut Collector<'_>) {
     out.push_str("</table></div></details>");
 }
 
-/// The end of the document: how to read the report, and the viewer's script.
+/// The viewer's script.
+pub(crate) const VIEWER_JS: &str = include_str!("../../assets/viewer.js");
+
+/// The end of the document: how to read the report, and the viewer's script with the
+/// analysis board's ([`board`]) before it and the engine's module after it.
 pub(crate) fn tail() -> String {
-    let script = include_str!("../../assets/viewer.js");
+    let script = VIEWER_JS;
     debug_assert!(!script.contains("]]>") && !script.contains("</"));
     format!(
         r#"<h2 id="reading">How to read this report</h2><p>The engine estimates each side's <b>winning chances</b> in every position (50% is even; 100% a sure win). A move is a <b>blunder (??)</b> when it costs the player at least {:.0} points of them, or throws away a proven win, or walks into a proven loss — unless the game was decided anyway: when the side the proven result favours had more than {:.0}% of the chances without it, the move is only a mistake, more than {:.1}% only an inaccuracy (as lichess grades a mate let in when already lost). In a position the endgame tables hold the verdict is exact (“draw thrown away: loss in 12”, “win in 31 missed”). A <b>mistake (?)</b> costs at least {:.1} points; an <b>inaccuracy (?!)</b> at least {:.2}. <b>Accuracy</b> is 100% when every move keeps the chances the best move would keep (lichess's formula).</p><p>Each game has a board: step through it with the buttons, the arrow keys (Home and End for the start and the end), a swipe on the board, or a click on any move or on the graph of White's winning chances (more light area: better for White; dots mark the flagged moves). The board shows the position after the current move, the move's squares tinted (red, orange or yellow when it is flagged), and the engine's best move in the position as a green arrow; before a flagged move the move played is drawn too, in its colour. The address of the page follows the board (<code>#g1-3-p17</code>: game 3 of the first file after 17 plies), so a position can be bookmarked or sent.</p><p class="note">Made by drafti. Searches are limited by nodes or depth, never by time, so the same archive gives the same report.</p></main><script>//<![CDATA[
-var DRAFTI={{geo:{},start:{},k:{K}}};
-{script}//]]></script></body></html>
+{}//]]></script>{}<script>//<![CDATA[
+{script}//]]></script>{}</body></html>
 "#,
         50.0 * BLUNDER_DROP,
         50.0 * (1.0 + PROVEN_MISTAKE_WC),
         50.0 * (1.0 + PROVEN_INACCURACY_WC),
         50.0 * MISTAKE_DROP,
         50.0 * INACCURACY_DROP,
+        viewer_globals(),
+        board::scripts_before_viewer(),
+        board::module_data(),
+    )
+}
+
+/// The viewer's globals (`DRAFTI`: the squares' geometry, the start board, the curve's
+/// steepness), as a script's text.
+pub(crate) fn viewer_globals() -> String {
+    format!(
+        "var DRAFTI={{geo:{},start:{},k:{K}}};\n",
         viewer::geometry_js(),
-        viewer::start_board_js(),
+        viewer::start_board_js()
     )
 }

@@ -30,6 +30,8 @@
 //!    the move played, then those moves; `+` at the end when the line is cut short
 //!    ([`LINE_PLIES`]; the positions before and after a flagged move keep up to
 //!    [`FLAGGED_LINE_PLIES`])
+//! 7  the variant when it is not Tanzanian (`czech`, `russian`); the field is left out for
+//!    Tanzanian games (the analysis board plays moves under the game's rules)
 //! ```
 //!
 //! Position `i`'s score is also the score "before" move `i + 1`; the score "after" move `k`
@@ -40,7 +42,7 @@
 use drafti_analysis::GameAnalysis;
 use drafti_analysis::Score;
 use drafti_archive::replay::ReplayedGame;
-use drafti_rules::{Color, Move, Position, Square};
+use drafti_rules::{Color, Move, Position, Square, Variant};
 use std::fmt::Write as _;
 
 /// Squares in quiet moves and captured squares: index 0 (square 1) … 31 (square 32).
@@ -260,6 +262,15 @@ fn needs_full_notation(mv: &Move, legal: &[Move]) -> bool {
 /// assert_eq!(data, "1|w|a|VRKO|||");
 /// ```
 pub fn game_data(game: &ReplayedGame, analysis: Option<&GameAnalysis>, numeric: bool) -> String {
+    let mut out = fields(game, analysis, numeric);
+    if game.variant != Variant::Tanzanian {
+        let _ = write!(out, "|{}", game.variant.name());
+    }
+    out
+}
+
+/// Fields 0-6 of [`game_data`].
+fn fields(game: &ReplayedGame, analysis: Option<&GameAnalysis>, numeric: bool) -> String {
     let plies = game.moves.len();
     let mut out = String::with_capacity(64 + plies * 12);
     out.push_str("1|");

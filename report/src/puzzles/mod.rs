@@ -429,19 +429,37 @@ fn stars(difficulty: u8) -> String {
     format!("{}{}", "★".repeat(d), "☆".repeat(5 - d))
 }
 
+/// What the page's script needs to let the reader solve a puzzle (`data-z`): the variant, the
+/// position, `n` (numeric) or `a`, and the solution's moves by their whole paths in numbers.
+fn solve_data(p: &Puzzle, numeric: bool) -> String {
+    let moves: Vec<String> = p.solution.iter().map(|m| m.full_notation(true)).collect();
+    format!(
+        "{}|{}|{}|{}",
+        p.variant.name(),
+        p.position.to_fen(),
+        if numeric { 'n' } else { 'a' },
+        moves.join(" ")
+    )
+}
+
 fn html_entry(number: usize, e: &Entry) -> String {
     let p = &e.puzzle;
     let numeric = numeric_of(e);
+    // Shown from the solver's side.
+    let flipped = p.position.turn() == Color::Black;
     let mut out = String::with_capacity(4096);
     let _ = write!(
         out,
-        r#"<article class="puzzle" id="p{number}"><h2><span class="n">{number}.</span>{}</h2>"#,
+        r#"<article class="puzzle" id="p{number}" data-id="{:032x}" data-z="{}"><h2><span class="n">{number}.</span>{}</h2>"#,
+        fingerprint(p),
+        escape(&solve_data(p, numeric)),
         escape(&task(p))
     );
-    out.push_str(&svg::diagram(
+    out.push_str(&svg::diagram_from(
         &p.position,
         &[],
         &format!("puzzle {number}: {}", task(p)),
+        flipped,
     ));
     let _ = write!(
         out,
@@ -483,10 +501,11 @@ fn html_entry(number: usize, e: &Entry) -> String {
             color: if i == 0 { KEY_MOVE } else { LAST_MOVE },
         })
         .collect();
-    out.push_str(&svg::diagram(
+    out.push_str(&svg::diagram_from(
         &end,
         &arrows,
         &format!("puzzle {number} after the solution"),
+        flipped,
     ));
     out.push_str("</details></article>");
     out
@@ -515,6 +534,8 @@ fn html_page(entries: &[Entry], source: &str, stats: &Stats, nodes: u64) -> Stri
         thousands(entries.len() as u64),
         escape(source)
     );
+    // The report's style first: the boards the page's script draws are the viewer's.
+    out.extend(crate::html::CSS.lines());
     out.extend(CSS.lines());
     out.push_str("</style></head><body>");
     out.push_str(&svg::diagram_defs());
@@ -540,7 +561,12 @@ fn html_page(entries: &[Entry], source: &str, stats: &Stats, nodes: u64) -> Stri
     for (i, e) in entries.iter().enumerate() {
         out.push_str(&html_entry(i + 1, e));
     }
-    out.push_str("</div></main></body></html>\n");
+    out.push_str("</div></main>");
+    out.push_str(&crate::html::board::puzzle_scripts(
+        &crate::html::viewer_globals(),
+        crate::html::VIEWER_JS,
+    ));
+    out.push_str("</body></html>\n");
     out
 }
 

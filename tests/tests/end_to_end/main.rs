@@ -22,6 +22,7 @@ mod openings_cli;
 mod output_files_cli;
 mod puzzles_cli;
 mod pydraughts_oracle;
+mod report_board;
 mod report_browser;
 mod report_cli;
 mod report_from_analysis;

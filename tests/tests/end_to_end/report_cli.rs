@@ -133,24 +133,52 @@ fn html_is_well_formed_self_contained_and_complete() {
         rest = &rest[end..];
     }
 
-    // One inline script (the viewer), in a CDATA section; nothing external: no URLs (the
-    // script names only the SVG namespace), no src, no @import, only in-page links.
-    assert_eq!(html.matches("<script").count(), 1);
-    let script_start = html
-        .find("<script>//<![CDATA[")
-        .expect("the viewer's script");
-    let script_end = html[script_start..].find("</script>").unwrap() + script_start;
-    let script = &html[script_start..script_end];
-    assert!(
-        script.ends_with("//]]>"),
-        "the script's CDATA is not closed"
+    // Inline scripts in CDATA sections (the viewer's globals, the WebAssembly module's API
+    // with the analysis board, the viewer) and the module itself as base64 data; nothing
+    // external: no URLs (the scripts name only the SVG namespace), no src, no @import, only
+    // in-page links.
+    let mut scripts: Vec<&str> = Vec::new();
+    let mut outside = String::new();
+    let mut rest = html.as_str();
+    while let Some(start) = rest.find("<script") {
+        let end = rest[start..].find("</script>").expect("closed script") + start;
+        outside.push_str(&rest[..start]);
+        let element = &rest[start..end];
+        if let Some(data) =
+            element.strip_prefix(r#"<script type="application/octet-stream" id="drafti-wasm">"#)
+        {
+            assert!(
+                data.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"+/=".contains(&b)),
+                "the module's data is base64 alone"
+            );
+        } else {
+            let script = element
+                .strip_prefix("<script>//<![CDATA[")
+                .unwrap_or_else(|| {
+                    panic!(
+                        "a script of another kind: {}",
+                        element.get(..60).unwrap_or(element)
+                    )
+                });
+            assert!(script.ends_with("//]]>"), "a script's CDATA is not closed");
+            scripts.push(script);
+        }
+        rest = &rest[end + "</script>".len()..];
+    }
+    outside.push_str(rest);
+    assert_eq!(
+        scripts.len(),
+        3,
+        "the viewer's globals, the board's and the viewer's"
     );
-    let outside = format!("{}{}", &html[..script_start], &html[script_end..]);
+    assert!(html.contains(r#"id="drafti-wasm""#), "the engine's module");
     for needle in [
         "http://", "https://", "src=", "@import", "<link", "<img", "url(",
     ] {
         assert!(!outside.contains(needle), "the report contains {needle}");
     }
+    let script = scripts.concat();
     let script_urls: Vec<&str> = script
         .match_indices("http")
         .map(|(i, _)| &script[i..(i + 30).min(script.len())])
@@ -161,17 +189,17 @@ fn html_is_well_formed_self_contained_and_complete() {
             .all(|u| u.starts_with("http://www.w3.org/2000/svg")),
         "{script_urls:?}"
     );
-    for needle in [
-        ".src",
-        "src=",
-        "fetch(",
-        "XMLHttpRequest",
-        "import(",
-        "WebSocket",
-        ".load(",
-    ] {
-        assert!(!script.contains(needle), "the script contains {needle}");
+    for needle in [".src", "src=", "XMLHttpRequest", "import(", "WebSocket"] {
+        assert!(!script.contains(needle), "the scripts contain {needle}");
     }
+    // The module's API can load a module by URL; the page never asks it to (the browser
+    // test of the analysis board checks that no request leaves the page): no other fetch.
+    let api = include_str!("../../../wasm/js/drafti.js");
+    assert_eq!(
+        script.matches("fetch(").count(),
+        api.matches("fetch(").count(),
+        "a fetch outside the module's API"
+    );
     let ids: HashSet<&str> = doc
         .descendants()
         .filter_map(|n| n.attribute("id"))
