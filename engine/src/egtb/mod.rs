@@ -43,6 +43,7 @@ pub use index::{Signature, MAX_PIECES};
 pub use probe::{ProbeReport, TableInfo, Tables};
 pub use verify::{verify, VerifyReport};
 
+use drafti_rules::Variant;
 use std::path::PathBuf;
 
 /// The exact value of a position for the side to move.

@@ -895,3 +895,23 @@ fn a_raised_stop_flag_ends_a_build_and_a_later_build_finishes_it() {
     let all = build(fresh.path(), Variant::Tanzanian, 3, &|_| {}).unwrap();
     assert_eq!(whole.len(), all.len());
 }
+
+#[test]
+fn tzdrafts_reading_has_no_tables_to_build_or_open() {
+    let root = tempfile::tempdir().unwrap();
+    assert!(matches!(
+        build(root.path(), Variant::TzDraft, 2, &|_| {}),
+        Err(EgtbError::NoTablesForRules(Variant::TzDraft))
+    ));
+    // Not even a Tanzanian folder copied under its name is read.
+    build(root.path(), Variant::Tanzanian, 2, &|_| {}).unwrap();
+    std::fs::rename(
+        Tables::variant_dir(root.path(), Variant::Tanzanian),
+        Tables::variant_dir(root.path(), Variant::TzDraft),
+    )
+    .unwrap();
+    assert!(matches!(
+        Tables::open(root.path(), Variant::TzDraft),
+        Err(EgtbError::NoTablesForRules(Variant::TzDraft))
+    ));
+}
