@@ -10,7 +10,8 @@
 //! The files, one concern each: [`score`](Score) (centi-men or win/loss in N plies),
 //! `eval` (every evaluation term and weight), `laws` (the draw laws inside the search),
 //! `tt` (transposition table), `order` (move ordering), `search` (the search itself),
-//! `geometry` (board tables), `fingerprint` ([`Engine::fingerprint`]: a name of its behaviour).
+//! `geometry` (board tables), `fingerprint` ([`Engine::fingerprint`]: a name of its behaviour),
+//! [`nnue`] (the network evaluation behind [`Config::nnue`]).
 //!
 //! ```
 //! use drafti_engine::{Engine, Limits};

@@ -98,7 +98,8 @@ impl Hub {
         assert!(lines[0].starts_with("id name=drafti version="), "{lines:?}");
         assert!(
             lines.contains(
-                &r#"param name=variant value=tz type=enum values="tz czech russian tzdraft""#.to_string()
+                &r#"param name=variant value=tz type=enum values="tz czech russian tzdraft""#
+                    .to_string()
             ),
             "{lines:?}"
         );
