@@ -69,7 +69,10 @@ fn pydraughts_plays_a_whole_russian_game_against_drafti_hub() {
 
     let handshake = read();
     assert_eq!(handshake["id"]["name"], "drafti", "{handshake}");
-    assert_eq!(handshake["variants"], json!(["czech", "russian", "tz"]));
+    assert_eq!(
+        handshake["variants"],
+        json!(["czech", "russian", "tz", "tzdraft"])
+    );
     for name in ["variant", "hash", "nodes", "depth"] {
         assert!(
             handshake["options"]
