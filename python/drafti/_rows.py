@@ -14,23 +14,26 @@ conversion imports its library when called.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple, overload
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple, Union, overload
+
+# A row: one JSON object as the command line writes it, or one flat record of a table.
+Row = Dict[str, Any]
 
 # A column: its name, its kind, whether it may be null, and how to get it from a row.
 # Kinds: "int", "float", "bool", "str", "list" (of str), "ints" (list of int) and "map"
 # (str to str).
-Column = Tuple[str, str, bool, Callable[[dict], Any]]
+Column = Tuple[str, str, bool, Callable[[Row], Any]]
 
 
-def _key(name: str) -> Callable[[dict], Any]:
+def _key(name: str) -> Callable[[Row], Any]:
     return lambda row: row.get(name)
 
 
-def _tag(name: str) -> Callable[[dict], Any]:
+def _tag(name: str) -> Callable[[Row], Any]:
     return lambda row: (row.get("tags") or {}).get(name)
 
 
-def _col(name: str, kind: str, nullable: bool = False, get: Optional[Callable[[dict], Any]] = None) -> Column:
+def _col(name: str, kind: str, nullable: bool = False, get: Optional[Callable[[Row], Any]] = None) -> Column:
     return (name, kind, nullable, get or _key(name))
 
 
@@ -65,23 +68,23 @@ def _arrow_type(kind: str) -> Any:
 class Table:
     """Flat records with a fixed schema: what ``to_pandas`` and ``to_arrow`` lay out."""
 
-    def __init__(self, columns: Sequence[Column], records: List[dict]):
+    def __init__(self, columns: Sequence[Column], records: List[Row]):
         self.columns: List[Tuple[str, str, bool]] = [(n, k, z) for n, k, z, _ in columns]
         self.records = records
 
     def __len__(self) -> int:
         return len(self.records)
 
-    def __iter__(self) -> Iterator[dict]:
+    def __iter__(self) -> Iterator[Row]:
         return iter(self.records)
 
-    def __getitem__(self, i: int) -> dict:
+    def __getitem__(self, i: int) -> Row:
         return self.records[i]
 
     def __repr__(self) -> str:
         return f"<Table of {len(self.records)} rows: {', '.join(n for n, _, _ in self.columns)}>"
 
-    def column(self, name: str) -> list:
+    def column(self, name: str) -> List[Any]:
         """The values of one column."""
         return [r[name] for r in self.records]
 
@@ -114,7 +117,7 @@ class Table:
         return pa.Table.from_arrays(arrays, names=[n for n, _, _ in self.columns])
 
 
-class Rows(Sequence):
+class Rows(Sequence[Row]):
     """The rows of a job, in input order: each a dict, the command line's JSON object.
 
     ``to_pandas()`` / ``to_arrow()`` give the job's table (``table()`` the records without
@@ -122,8 +125,8 @@ class Rows(Sequence):
 
     _columns: Sequence[Column] = ()
 
-    def __init__(self, rows: List[dict]):
-        self._parsed: Optional[List[dict]] = rows
+    def __init__(self, rows: List[Row]):
+        self._parsed: Optional[List[Row]] = rows
         self._lines: Optional[List[str]] = None
 
     @classmethod
@@ -135,7 +138,7 @@ class Rows(Sequence):
         return rows
 
     @property
-    def _rows(self) -> List[dict]:
+    def _rows(self) -> List[Row]:
         if self._parsed is None:
             import json
 
@@ -144,33 +147,33 @@ class Rows(Sequence):
             self._lines = None
         return self._parsed
 
-    def __getstate__(self) -> dict:
+    def __getstate__(self) -> Dict[str, List[Row]]:
         return {"rows": self._rows}
 
-    def __setstate__(self, state: dict) -> None:
+    def __setstate__(self, state: Dict[str, List[Row]]) -> None:
         self._parsed, self._lines = state["rows"], None
 
     def __len__(self) -> int:
         return len(self._lines) if self._lines is not None else len(self._rows)
 
     @overload
-    def __getitem__(self, i: int) -> dict: ...
+    def __getitem__(self, i: int) -> Row: ...
 
     @overload
     def __getitem__(self, i: slice) -> "Rows": ...
 
-    def __getitem__(self, i):
+    def __getitem__(self, i: Union[int, slice]) -> Union[Row, Rows]:
         if isinstance(i, slice):
             return type(self)(self._rows[i])
         return self._rows[i]
 
-    def __iter__(self) -> Iterator[dict]:
+    def __iter__(self) -> Iterator[Row]:
         return iter(self._rows)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__}: {len(self._rows)} rows>"
 
-    def _records(self) -> Tuple[Sequence[Column], List[dict]]:
+    def _records(self) -> Tuple[Sequence[Column], List[Row]]:
         columns = self._columns
         return columns, [{n: get(r) for n, _, _, get in columns} for r in self._rows]
 
@@ -188,12 +191,12 @@ class Rows(Sequence):
         return self.table().to_arrow()
 
 
-def _count(name: str) -> Callable[[dict], int]:
+def _count(name: str) -> Callable[[Row], int]:
     return lambda row: len(row.get(name) or ())
 
 
-def _first(name: str, field: str) -> Callable[[dict], Any]:
-    def get(row: dict) -> Any:
+def _first(name: str, field: str) -> Callable[[Row], Any]:
+    def get(row: Row) -> Any:
         items = row.get(name) or ()
         return items[0].get(field) if items else None
 
@@ -271,7 +274,12 @@ class ValidationRows(Rows):
         return len(self._rows) - self.valid
 
 
-def _side(side: str, field: str) -> Callable[[dict], Any]:
+def _inner(key: str, field: str) -> Callable[[Row], Any]:
+    """``field`` of the row's object ``key``; null where either is missing."""
+    return lambda row: (row.get(key) or {}).get(field)
+
+
+def _side(side: str, field: str) -> Callable[[Row], Any]:
     return lambda row: ((row.get("sides") or {}).get(side) or {}).get(field)
 
 
@@ -311,7 +319,7 @@ def _score_columns(key: str) -> List[Column]:
     ``win_in``, ``loss_in`` set, and ``text``), named as ``drafti analyze --json-moves``
     names them: ``{key}_cp``, ``{key}_win_in``, ``{key}_loss_in``, ``{key}_text``."""
     return [
-        _col(f"{key}_{field}", kind, True, lambda r, f=field: (r.get(key) or {}).get(f))
+        _col(f"{key}_{field}", kind, True, _inner(key, field))
         for field, kind in _SCORE_FIELDS
     ]
 
@@ -389,7 +397,7 @@ class AnalysisRows(Rows):
     )
 
     @property
-    def run(self) -> Optional[dict]:
+    def run(self) -> Optional[Row]:
         """The run: the format's version, the inputs, the engine (on the first row)."""
         return self._rows[0].get("run") if self._rows else None
 
@@ -475,7 +483,7 @@ class OpeningRows(Rows):
         _col("moves", "str", True, lambda r: r.get("moves") or None),
     )
 
-    def _records(self) -> Tuple[Sequence[Column], List[dict]]:
+    def _records(self) -> Tuple[Sequence[Column], List[Row]]:
         per_game = bool(self._rows) and "kind" not in self._rows[0]
         columns = self._game_columns if per_game else self._stats_columns
         return columns, [{n: get(r) for n, _, _, get in columns} for r in self._rows]
