@@ -21,7 +21,10 @@ from conftest import CORPUS
 # monotonic clock is the system's, shared with the parent) and how much CPU its threads
 # then use in a second and a half.
 CHILD = """
-import sys, time
+import signal, sys, time
+# Ctrl-C as in a terminal, whatever the test runner inherited: a shell's background job
+# starts with SIGINT ignored, and Python then never raises KeyboardInterrupt.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 import drafti
 {setup}
 print("ready", flush=True)
