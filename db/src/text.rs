@@ -108,9 +108,10 @@ pub fn write_explore(out: &mut impl Write, rows: &[ExploreRow]) -> io::Result<()
         let more = m.stats.games as usize - m.game_list.len();
         writeln!(
             out,
-            "{} ({} games{}):",
+            "{} ({} game{}{}):",
             m.mv.as_deref().unwrap_or(""),
             m.stats.games,
+            if m.stats.games == 1 { "" } else { "s" },
             if more > 0 {
                 format!(", the first {}", m.game_list.len())
             } else {
