@@ -113,7 +113,7 @@ impl Header {
     /// The header at the start of a table file's bytes `h` (of the file `path`, which errors
     /// name), every field checked before it is used: magic, version, variant, laws, layers,
     /// signature, longest distance, entries against the signature, counts, reserved bytes.
-    /// (The checksum needs the payload: [`TableFile::open`] checks it, before the header.)
+    /// (The checksum needs the payload: `TableFile::open` checks it, before the header.)
     pub fn from_bytes(h: &[u8], path: &Path) -> Result<Header, EgtbError> {
         let corrupt = |reason: String| EgtbError::Corrupt {
             path: path.to_path_buf(),
