@@ -114,6 +114,11 @@ pub fn warn_empty_inputs(names: &[String], games_per_input: &[u64]) {
 pub struct VariantCheck(Vec<VariantGuess>);
 
 impl VariantCheck {
+    /// The tally of a reader that took the evidence itself (`index build`), per input.
+    pub fn from_guesses(guesses: Vec<VariantGuess>) -> VariantCheck {
+        VariantCheck(guesses)
+    }
+
     /// Counts one game of input `input`.
     pub fn add(&mut self, input: usize, evidence: &VariantEvidence) {
         if self.0.len() <= input {

@@ -96,6 +96,9 @@ pub struct BuildSummary {
     pub meta: Meta,
     /// The size of the file.
     pub bytes: u64,
+    /// Per input, what its games say of their rules (the variant policy's evidence: an
+    /// untagged archive of other rules, read as Tanzanian, shows in its invalid games).
+    pub variants: Vec<drafti_archive::validation::VariantGuess>,
 }
 
 impl IndexBuilder {
@@ -302,7 +305,11 @@ impl IndexBuilder {
         let bytes = std::fs::metadata(out)
             .map_err(|e| IndexError::io(out, e))?
             .len();
-        Ok(BuildSummary { meta, bytes })
+        Ok(BuildSummary {
+            meta,
+            bytes,
+            variants: Vec::new(),
+        })
     }
 }
 
@@ -480,6 +487,7 @@ pub fn build_index(
     progress: impl FnMut(drafti_archive::batch::Progress),
 ) -> Result<BuildSummary, BuildError> {
     use drafti_archive::batch::{run_games, BatchError, Input};
+    use drafti_archive::validation::{VariantEvidence, VariantGuess};
     let fingerprints: Vec<InputFingerprint> =
         inputs.iter().map(|_| InputFingerprint::default()).collect();
     let names: Vec<String> = inputs.iter().map(|i| i.name.clone()).collect();
@@ -494,12 +502,24 @@ pub fn build_index(
         count: s.count,
     });
     let mut builder = IndexBuilder::new(options, books.fingerprint())?;
+    let mut variants = vec![VariantGuess::default(); names.len()];
+    let replay = batch.replay.clone();
     let summary = run_games(
         inputs,
         &batch,
         progress,
-        |job| IndexedGame::new(job.game.as_ref(), books),
-        |game| builder.add(game),
+        |job| {
+            let evidence = VariantEvidence::of(&job.game, &replay);
+            (
+                job.file_index,
+                evidence,
+                IndexedGame::new(job.game.as_ref(), books),
+            )
+        },
+        |(input, evidence, game)| {
+            variants[input].add_evidence(&evidence);
+            builder.add(game)
+        },
     )
     .map_err(|e| match e {
         BatchError::Io { file, source } => BuildError::Read { file, source },
@@ -520,5 +540,7 @@ pub fn build_index(
             }
         })
         .collect();
-    Ok(builder.finish(out, identities)?)
+    let mut built = builder.finish(out, identities)?;
+    built.variants = variants;
+    Ok(built)
 }

@@ -5,7 +5,7 @@ use crate::args::{InputArgs, ShardArg};
 use crate::db_filters::open_index;
 use crate::error::{report_written, CliError, CommandResult};
 use crate::progress::Progress;
-use crate::runner::warn_empty_inputs;
+use crate::runner::{warn_empty_inputs, Output, VariantCheck};
 use drafti_db::{build_index, merge_parts, text, BuildOptions, IndexInfo, ShardSpec};
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
@@ -105,6 +105,16 @@ fn build(args: BuildArgs) -> CommandResult {
     drop(bar);
     let games_per_input: Vec<u64> = summary.meta.inputs.iter().map(|i| i.games).collect();
     warn_empty_inputs(&names, &games_per_input);
+    // The variant policy (runner.rs): an index is a result built from every game, so a file
+    // whose games are all of other rules than the guess leaves no index behind.
+    let notes =
+        match VariantCheck::from_guesses(summary.variants.clone()).judge(&names, Output::Summary) {
+            Ok(notes) => notes,
+            Err(refusal) => {
+                let _ = std::fs::remove_file(&args.output);
+                return Err(refusal);
+            }
+        };
     let m = &summary.meta;
     let secs = started.elapsed().as_secs_f64();
     eprintln!(
@@ -119,6 +129,9 @@ fn build(args: BuildArgs) -> CommandResult {
         summary.bytes as f64 / m.games.max(1) as f64,
         args.output.display()
     );
+    for note in notes {
+        eprintln!("{note}");
+    }
     Ok(ExitCode::SUCCESS)
 }
 

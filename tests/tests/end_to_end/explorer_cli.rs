@@ -218,3 +218,38 @@ fn sharded_builds_merge_into_the_whole_index() {
     assert_eq!(info["games"], 209);
     assert_eq!(info["variants"][2], 209);
 }
+
+/// The variant policy of every command that reads archives (issue 38): the master games have
+/// no variant tag; indexed as Tanzanian, each was cut at its first Russian capture, and
+/// `find --twins` then called a dozen different games identical. `index build` now stops,
+/// writes no index and names the `--variant` to give; `--variant tz` still reads them so.
+#[test]
+fn an_untagged_archive_of_other_rules_leaves_no_index_and_names_the_variant() {
+    let dir = temp_dir("index-variant");
+    let index = dir.join("guess.idx");
+    let (code, _, err) = run_drafti(&[
+        "index",
+        "build",
+        USSR,
+        ABATSIEV,
+        "-o",
+        &index.display().to_string(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("replay valid as russian: give --variant russian"),
+        "{err}"
+    );
+    assert!(!index.exists(), "an index was left behind");
+    let (code, _, err) = run_drafti(&[
+        "index",
+        "build",
+        "--variant",
+        "tz",
+        USSR,
+        "-o",
+        &index.display().to_string(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(index.exists());
+}
