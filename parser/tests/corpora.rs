@@ -1,19 +1,14 @@
-//! The real archives of `shared/corpora` parse with no syntax error, with the game counts of
-//! the corpora README; writing them is idempotent and keeps their content.
+//! The real archives of the corpora (copied into `tests/fixtures/corpora`, whose README names
+//! their source) parse with no syntax error, with the game counts of the corpora README;
+//! writing them is idempotent and keeps their content.
 #![allow(clippy::print_stdout, clippy::print_stderr, clippy::exit)]
 
 use std::path::PathBuf;
 
 use drafti_pdn::{parse_games, write_games, GameReader, GameRecord, GameResult, WarningKind};
 
-fn corpora_dir() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpora");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        println!("note: {} is absent; corpora tests skipped", dir.display());
-        None
-    }
+fn corpora_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/corpora")
 }
 
 const FILES: [(&str, usize); 4] = [
@@ -23,8 +18,8 @@ const FILES: [(&str, usize); 4] = [
     ("czech-team-championship-2007-72games.pdn", 72),
 ];
 
-fn read(name: &str) -> Option<(Vec<u8>, Vec<GameRecord>)> {
-    let bytes = std::fs::read(corpora_dir()?.join(name)).expect("readable corpus file");
+fn read(name: &str) -> (Vec<u8>, Vec<GameRecord>) {
+    let bytes = std::fs::read(corpora_dir().join(name)).expect("readable corpus file");
     let mut games = Vec::new();
     for item in GameReader::new(&bytes[..]) {
         match item {
@@ -32,13 +27,13 @@ fn read(name: &str) -> Option<(Vec<u8>, Vec<GameRecord>)> {
             Err(e) => panic!("{name}: {e}"),
         }
     }
-    Some((bytes, games))
+    (bytes, games)
 }
 
 #[test]
 fn every_archive_parses_with_the_readme_game_counts() {
     for (name, count) in FILES {
-        let Some((_, games)) = read(name) else { return };
+        let (_, games) = read(name);
         assert_eq!(games.len(), count, "{name}");
         for (i, g) in games.iter().enumerate() {
             assert_eq!(g.index, i);
@@ -54,9 +49,7 @@ fn every_archive_parses_with_the_readme_game_counts() {
 
 #[test]
 fn corpus_details_from_the_readme() {
-    let Some((_, ussr)) = read(FILES[0].0) else {
-        return;
-    };
+    let (_, ussr) = read(FILES[0].0);
     let draws = ussr
         .iter()
         .filter(|g| g.result.as_ref().unwrap().result == GameResult::Draw);
@@ -74,9 +67,7 @@ fn corpus_details_from_the_readme() {
         .collect();
     assert!(!captures.is_empty() && captures.iter().all(|n| n.mv.squares.len() == 2));
 
-    let Some((_, abatsiev)) = read(FILES[1].0) else {
-        return;
-    };
+    let (_, abatsiev) = read(FILES[1].0);
     // Padded tag names are read; one game writes its moves as '-' (not recorded).
     assert!(abatsiev.iter().all(|g| g.tag("Opening").is_some()));
     assert_eq!(
@@ -98,9 +89,7 @@ fn corpus_details_from_the_readme() {
     assert!(unrecorded[0].moves.nodes.is_empty());
     assert_eq!(unrecorded[0].warnings[0].span.line, 595);
 
-    let Some((_, czech)) = read(FILES[2].0) else {
-        return;
-    };
+    let (_, czech) = read(FILES[2].0);
     let longest = czech
         .iter()
         .flat_map(|g| &g.moves.nodes)
@@ -108,9 +97,7 @@ fn corpus_details_from_the_readme() {
         .max();
     assert_eq!(longest, Some(4), "full capture paths such as d8xb6xd4xb2");
 
-    let Some((_, team)) = read(FILES[3].0) else {
-        return;
-    };
+    let (_, team) = read(FILES[3].0);
     let forfeits: Vec<_> = team.iter().filter(|g| g.moves.nodes.is_empty()).collect();
     assert_eq!(forfeits.len(), 3, "the `1. 0-2` forfeits");
     let results: Vec<_> = team
@@ -125,9 +112,7 @@ fn corpus_details_from_the_readme() {
 #[test]
 fn spans_point_back_at_the_source() {
     for (name, _) in FILES {
-        let Some((bytes, games)) = read(name) else {
-            return;
-        };
+        let (bytes, games) = read(name);
         // (offset, line, column) walked forward once, to check every span cheaply.
         let (mut at, mut line, mut line_start) = (0usize, 1usize, 0usize);
         let mut locate = |offset: usize| {
@@ -162,7 +147,7 @@ fn spans_point_back_at_the_source() {
 #[test]
 fn writing_is_idempotent_and_keeps_the_content() {
     for (name, count) in FILES {
-        let Some((_, games)) = read(name) else { return };
+        let (_, games) = read(name);
         let once = write_games(&games);
         let reparsed: Vec<GameRecord> = parse_games(once.as_bytes())
             .into_iter()
