@@ -59,6 +59,11 @@ pub struct Args {
     /// (two more games, four tege games, then a golden goal).
     #[arg(long, default_value = "limboti", value_parser = parse_tiebreak)]
     tiebreak: Tiebreak,
+    /// `--format tzdraft`: the round's deadline has passed; a match its games left undecided
+    /// is settled as TzDraft's server does (round robin: a drawn match; single elimination:
+    /// the player ahead in games wins).
+    #[arg(long)]
+    deadline_passed: bool,
     /// Also write the standings as one self-contained HTML page.
     #[arg(long, value_name = "OUT")]
     html: Option<PathBuf>,
@@ -176,6 +181,7 @@ pub fn run(args: Args) -> CommandResult {
         tiebreak: args.tiebreak,
         points: args.points,
         qualifiers: args.qualifiers,
+        deadline_passed: args.deadline_passed,
     };
     if let Some(groups) = groups {
         games.set_groups(groups);
