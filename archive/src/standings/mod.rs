@@ -62,6 +62,18 @@
 //! `round_robin`) scores games, ranked by points, Sonneborn-Berger and wins. docs/guide.md
 //! has the rules.
 //!
+//! # TzDraft's tournaments ([`Format::Tzdraft`], module `tzdraft`)
+//! Games are grouped into matches by pair of players and tournament round (the `Round`
+//! tag's first part: `2.3` is round 2). Each match is [`MatchLaw::Tzdraft`]: two losses in
+//! a row by one player end it (a draw ends a run), so does a leader after the third game or
+//! any later one; a draw never ends it; the article's start order is not checked (TzDraft's
+//! server gives the colours). An Event with fewer pairs than players is a single
+//! elimination (the tree by rounds, the knockout, who is still in), any other a round robin
+//! ([`TzdraftRow`]s: match points, ranked by match wins, then points, then game
+//! difference). A match its games leave undecided is an `unfinished_match` warning and is
+//! not scored, unless [`deadline_passed`](StandingsOptions::deadline_passed) settles it as
+//! TzDraft's server does at a round's deadline.
+//!
 //! # Which format an Event is (module `recognise`)
 //! Given with [`StandingsOptions::format`], every Event is read in that format (`matches` and
 //! `knockout` both mean the article's reading: a knockout for more than three players; an

@@ -1,8 +1,9 @@
 //! `drafti standings`: matches and knockout tournaments by the Tanzanian laws, from game
 //! archives — match scores and winners, start-order checks, goals ("supa"), the knockout
 //! ranking; group tables, groups then a knock-out, round robins, Swiss results (each Event's
-//! format recognised from its pairings, or `--format`) — as text tables, JSON Lines (one
-//! object per Event) or CSV (one row per player), and `--html OUT`.
+//! format recognised from its pairings, or `--format`), TzDraft's tournaments (`--format
+//! tzdraft`) — as text tables, JSON Lines (one object per Event) or CSV (one row per
+//! player), and `--html OUT`.
 //!
 //! The laws and the decisions are documented in `drafti_archive::standings`.
 
@@ -143,6 +144,9 @@ pub fn run(args: Args) -> CommandResult {
         return Err(CliError::new(
             "--groups needs --format groups or --format groups+knockout (or no --format)",
         ));
+    }
+    if args.deadline_passed && args.format != Some(Format::Tzdraft) {
+        return Err(CliError::new("--deadline-passed needs --format tzdraft"));
     }
     let groups = args.groups.as_deref().map(read_groups).transpose()?;
     if let Some(path) = &args.html {

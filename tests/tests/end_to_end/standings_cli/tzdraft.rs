@@ -325,3 +325,61 @@ fn tzdraft_as_text_and_csv() {
         Some("TzDraft Kombe,tzdraft,knockout,Final,1,Amina,2,2,0,0,4,0,4,,,,,,")
     );
 }
+
+#[test]
+fn the_html_page_has_the_table_and_deadline_passed_needs_the_format() {
+    let dir = temp_dir("standings-tzdraft-html");
+    let out = dir.join("ligi.html");
+    let out = out.to_str().unwrap();
+    let (code, _, _) = run_drafti(&[
+        "standings",
+        "--format",
+        "tzdraft",
+        "--html",
+        out,
+        ROUND_ROBIN,
+    ]);
+    assert_eq!(code, 0);
+    let html = std::fs::read_to_string(out).unwrap();
+    assert!(html.contains(
+        "<h3>Round robin (TzDraft: match win 3, draw 1, loss 0; ranked by match wins, points, \
+         game difference, then a shared rank)</h3>"
+    ));
+    assert!(html.contains("<td>Daudi</td>"));
+    assert!(html.contains("unfinished_match: Bakari – Daudi: unfinished"));
+    let (code, _, stderr) = run_drafti(&["standings", "--deadline-passed", ROUND_ROBIN]);
+    assert_eq!(code, 2);
+    assert_eq!(stderr, "drafti: --deadline-passed needs --format tzdraft\n");
+}
+
+#[test]
+fn odd_tags_give_warnings_not_panics() {
+    // A game without Black, one with the same player on both sides, Rounds that are text or
+    // empty parts: each is a warning or a match of its own, never a crash.
+    let dir = temp_dir("standings-tzdraft-odd");
+    let path = dir.join("odd.pdn");
+    let game = |round: &str, white: &str, black: &str, result: &str| {
+        format!(
+            "[Event \"Odd\"]\n[Round \"{round}\"]\n[White \"{white}\"]\n[Black \"{black}\"]\n\
+             [Result \"{result}\"]\n\n1. c3-d4 f6-g5 {result}\n\n"
+        )
+    };
+    let text = [
+        game("1.1", "Amina", "?", "1-0"),
+        game("1.1", "Amina", "Amina", "1-0"),
+        game(".", "Amina", "Bakari", "*"),
+        game("final.x", "Amina", "Bakari", "0-1"),
+        game("..2", "Bakari", "Amina", "1-0"),
+    ]
+    .concat();
+    std::fs::write(&path, text).unwrap();
+    let e = event(&[path.to_str().unwrap()], 1);
+    let kinds: Vec<&str> = e["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["kind"].as_str().unwrap())
+        .collect();
+    assert!(kinds.contains(&"missing_player"), "{kinds:?}");
+    assert!(kinds.contains(&"unfinished_match"), "{kinds:?}");
+}
