@@ -56,8 +56,11 @@ fn m(
     )
 }
 
-/// The table as (rank, name, W, D, L, unfinished, points, tie-break).
-fn table(e: &Value) -> Vec<(u64, String, u64, u64, u64, u64, u64, String)> {
+/// A table row: (rank, name, W, D, L, unfinished, points, tie-break).
+type Row = (u64, String, u64, u64, u64, u64, u64, String);
+
+/// The table's rows.
+fn table(e: &Value) -> Vec<Row> {
     e["tzdraft"]["table"]
         .as_array()
         .expect("a round-robin table")
@@ -87,7 +90,7 @@ fn row(
     unfinished: u64,
     points: u64,
     tiebreak: &str,
-) -> (u64, String, u64, u64, u64, u64, u64, String) {
+) -> Row {
     (
         rank,
         name.into(),
