@@ -36,7 +36,10 @@ fn event_title(e: &EventView) -> String {
     } else {
         &e.event
     };
-    let format = e.format.name();
+    let format = match &e.tzdraft {
+        Some(t) => format!("{}: {}", e.format.name(), t.kind.words()),
+        None => e.format.name().to_string(),
+    };
     // Games scored one by one: players and games, no matches.
     let games = |rows: &mut dyn Iterator<Item = u32>| rows.fold((0, 0), |(n, g), r| (n + 1, g + r));
     let scored = (e

@@ -288,6 +288,7 @@ fn an_unfinished_final_has_no_winner_and_both_finalists_are_still_in() {
 fn tzdraft_as_text_and_csv() {
     let (code, text, _) = run_drafti(&["standings", "--format", "tzdraft", ROUND_ROBIN]);
     assert_eq!(code, 0);
+    assert!(text.starts_with("Event: TzDraft Ligi (tzdraft: round robin, 4 players, 6 matches)\n"));
     assert!(text.contains(
         "  Match 4: Bakari – Daudi: 1-1, 1 drawn; goals 1-1; undecided: 1-1 after 3 games: \
          another game must follow"
