@@ -2,7 +2,7 @@
 //! each change:
 //!
 //! ```text
-//! cargo run --release -p drafti-hub --example duel -- --a lmr=1 --b lmr=0 \
+//! cargo run --release -p drafti-lab --example duel -- --a lmr=1 --b lmr=0 \
 //!     --budget nodes=20000 --games 400 --jobs 2 [--sprt 0,10] [--pdn games.pdn]
 //! ```
 //! Openings: distinct 4-ply positions with equal material (a fixed order), each played twice
@@ -13,7 +13,7 @@
 //! hold ends the game with their result, and both players probe them in their search
 //! (`--tables-for a|b|none` gives them to one player only, or to neither). `--a-weights FILE`
 //! / `--b-weights FILE`: evaluation weights for A / B instead of the shipped ones (a fit of
-//! `engine/examples/texel.rs`).
+//! `lab/examples/texel.rs`).
 //!
 //! The games are played by drafti-hub's runner with two in-process players, adjudicated by
 //! the rules, the ply cap (`--max-plies`, 300) and the tables; unlike `drafti match`, a

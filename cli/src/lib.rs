@@ -1,0 +1,11 @@
+//! The parts of the `drafti` binary that another program of the workspace shares: the flag
+//! groups ([`args`]) with what they read ([`input`], [`tables`]) and the errors and exit codes
+//! ([`error`]). `drafti-lab quality` takes `drafti analyze`'s search flags from here, so its
+//! candidate is set as the command it measures.
+// The binary's own parts: reading inputs and tables, they tell the terminal what they do.
+#![allow(clippy::print_stderr)]
+
+pub mod args;
+pub mod error;
+pub mod input;
+pub mod tables;
