@@ -199,7 +199,7 @@ pub struct ReferenceHeader {
 /// one set; `0` is a loss on the spot.
 ///
 /// ```
-/// use drafti_analysis::quality::{score_fields, score_from_fields};
+/// use drafti_lab::quality::{score_fields, score_from_fields};
 /// use drafti_engine::Score;
 /// assert_eq!(score_fields(Score::centi_men(-35)), (Some(-35), None));
 /// assert_eq!(score_fields(Score::loss_in(0)), (None, Some(0)));
