@@ -8,14 +8,13 @@
 mod commands;
 mod db_filters;
 mod files;
-mod match_runner;
 mod progress;
 mod report;
 mod runner;
 
 // The flag groups and errors, in the crate's library (drafti-lab shares them), under the names
 // every command uses.
-use drafti_cli::{args, error, input, tables};
+use drafti_cli::{args, error, input, match_runner, tables};
 
 use clap::{Parser, Subcommand};
 use std::io::Write;
