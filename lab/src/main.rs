@@ -60,6 +60,17 @@ fn default_corpora() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/corpora")
 }
 
+/// The threads of the candidate's analysis, the references' searches and the hold-up (deep
+/// searches want the larger stack, as drafti's own workers have).
+fn worker_pool(jobs: usize) -> Result<rayon::ThreadPool, CliError> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .stack_size(16 << 20)
+        .thread_name(|i| format!("drafti-lab-{i}"))
+        .build()
+        .map_err(|e| CliError::new(format!("cannot start the worker threads: {e}")))
+}
+
 fn lab_error(e: LabError) -> CliError {
     CliError::new(e.to_string())
 }
@@ -190,12 +201,7 @@ fn quality(args: &QualityArgs) -> CommandResult {
         );
         return Ok(ExitCode::SUCCESS);
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .stack_size(16 << 20)
-        .thread_name(|i| format!("drafti-lab-{i}"))
-        .build()
-        .map_err(|e| CliError::new(format!("cannot start the worker threads: {e}")))?;
+    let pool = worker_pool(jobs)?;
     let mut options = args.search.options();
     // Only tables given with --egtb (the reference uses them too, and its cache says so).
     options.tables = args
