@@ -22,7 +22,9 @@ pub(crate) struct Stack {
     hidden: usize,
     positions: Vec<Position>,
     ready: Vec<bool>,
-    /// Whether the CPU has AVX2 (the same code is then compiled twice as wide).
+    /// Whether the CPU has AVX2 (the same code is then compiled twice as wide); only x86-64
+    /// reads it.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     avx2: bool,
     /// `plies × 2 × hidden`: each slot's White perspective, then its Black one.
     values: Vec<i16>,
