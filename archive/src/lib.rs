@@ -8,6 +8,9 @@
 //! bytes ──drafti-pdn──▶ GameRecord ──replay──▶ ReplayedGame ──▶ openings, standings
 //!                         (batch: many files, rayon, input order, shards)
 //! ```
+
+#![forbid(unsafe_code)]
+
 pub mod batch;
 pub mod csv;
 pub mod import;

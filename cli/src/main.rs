@@ -4,6 +4,7 @@
 //! 0 success (every game valid), 1 the input has invalid games, 2 usage or I/O error.
 // The binary talks to the terminal; stdout goes through writers whose errors are handled.
 #![allow(clippy::print_stderr, clippy::exit)]
+#![forbid(unsafe_code)]
 
 mod args;
 mod commands;

@@ -24,6 +24,8 @@
 //! report's summary, `analyze`, `openings`, the problems of a record); [`standings`] the
 //! outputs of `drafti standings`; [`puzzles`] the outputs of `drafti puzzles`.
 
+#![forbid(unsafe_code)]
+
 pub mod collect;
 pub mod describe;
 pub mod html;
