@@ -69,6 +69,39 @@ pub fn refuse_stdout(flag: &str, path: &std::path::Path, carries: &str) -> Resul
     Ok(())
 }
 
+/// Refuses `FLAG OUTPUT` when OUTPUT is one of `inputs`, by whatever path it is named (a
+/// link, `./a.pdn` for `a.pdn`, a hard link): its replacement would destroy what is read.
+/// Called before any work; `-` and paths that are no regular file (yet) never clash.
+pub fn refuse_input_as_output(
+    flag: &str,
+    output: &std::path::Path,
+    inputs: impl IntoIterator<Item = impl AsRef<std::path::Path>>,
+) -> Result<(), CliError> {
+    let Some(written) = regular_file(output) else {
+        return Ok(());
+    };
+    for input in inputs {
+        let input = input.as_ref();
+        if regular_file(input).is_some_and(|read| read == written) {
+            return Err(CliError::new(format!(
+                "{flag} {}: that is the input {}, which the output would replace; give {flag} another file",
+                output.display(),
+                input.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The file at `path` (links followed) to compare with others, when it is a regular file:
+/// a FIFO or a device is never opened here (that could block, or take what it holds).
+fn regular_file(path: &std::path::Path) -> Option<same_file::Handle> {
+    if path == std::path::Path::new("-") || !std::fs::metadata(path).ok()?.is_file() {
+        return None;
+    }
+    same_file::Handle::from_path(path).ok()
+}
+
 /// What an output path names, once its links are followed.
 enum Resolved {
     Stdout,

@@ -8,7 +8,7 @@
 
 use crate::args::{CsvArg, InputArgs, JsonArg};
 use crate::error::{CliError, CommandResult};
-use crate::files::{refuse_stdout, OutputFile};
+use crate::files::{refuse_input_as_output, refuse_stdout, OutputFile};
 use crate::progress::Progress;
 use crate::runner::{run_inputs, Output};
 use drafti_archive::batch::GameJob;
@@ -139,10 +139,12 @@ pub fn run(args: Args) -> CommandResult {
             "--groups needs --format groups or --format groups+knockout (or no --format)",
         ));
     }
-    let groups = args.groups.as_deref().map(read_groups).transpose()?;
     if let Some(path) = &args.html {
         refuse_stdout("--html", path, "the standings")?;
+        let files = args.input.files.iter().map(std::path::Path::new);
+        refuse_input_as_output("--html", path, files.chain(args.groups.as_deref()))?;
     }
+    let groups = args.groups.as_deref().map(read_groups).transpose()?;
     let mut html = args.html.as_deref().map(OutputFile::create).transpose()?;
     let opened = args.input.open()?;
     let batch = args.input.batch(None);
