@@ -9,6 +9,7 @@
 //!                         (batch: many files, rayon, input order, shards)
 //! ```
 
+#![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
 pub mod batch;
