@@ -93,6 +93,51 @@ pub fn refuse_input_as_output(
     Ok(())
 }
 
+/// Refuses to read `inputs` when stdout is one of them (`drafti fmt a.pdn >> a.pdn`): what
+/// the command writes would land in what it reads (GNU cat refuses the same). Under `>` the
+/// shell emptied the file already: saying so beats reading nothing.
+pub fn refuse_stdout_as_input(
+    inputs: impl IntoIterator<Item = impl AsRef<std::path::Path>>,
+) -> Result<(), CliError> {
+    let Some(stdout) = stdout_file() else {
+        return Ok(());
+    };
+    for input in inputs {
+        let input = input.as_ref();
+        if regular_file(input).is_some_and(|read| read == stdout) {
+            return Err(CliError::new(format!(
+                "stdout is the input {}: the output would be written into what is read; send it to another file",
+                input.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Stdout, when it is a regular file (a copy of its descriptor: a closed stdout is `None`,
+/// never closed again).
+fn stdout_file() -> Option<same_file::Handle> {
+    #[cfg(unix)]
+    let file = {
+        use std::os::fd::AsFd;
+        std::fs::File::from(std::io::stdout().as_fd().try_clone_to_owned().ok()?)
+    };
+    #[cfg(windows)]
+    let file = {
+        use std::os::windows::io::AsHandle;
+        std::fs::File::from(std::io::stdout().as_handle().try_clone_to_owned().ok()?)
+    };
+    #[cfg(not(any(unix, windows)))]
+    return None;
+    #[cfg(any(unix, windows))]
+    {
+        if !file.metadata().ok()?.is_file() {
+            return None;
+        }
+        same_file::Handle::from_file(file).ok()
+    }
+}
+
 /// The file at `path` (links followed) to compare with others, when it is a regular file:
 /// a FIFO or a device is never opened here (that could block, or take what it holds).
 fn regular_file(path: &std::path::Path) -> Option<same_file::Handle> {

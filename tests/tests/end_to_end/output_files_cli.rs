@@ -711,3 +711,41 @@ fn match_refuses_a_pdn_that_is_its_openings_file() {
     ];
     refused_as_input(&dir, &args, "openings.txt");
 }
+
+#[test]
+fn a_command_whose_stdout_is_its_input_refuses_to_read_it() {
+    // `drafti validate a.pdn >> a.pdn` appended the summary to the archive it read; `fmt`
+    // would read its own output back.
+    let dir = with_games("input-stdout");
+    let games = dir.join("games.pdn");
+    for command in [&["validate"][..], &["fmt"], &["openings", "--per-game"]] {
+        let before = std::fs::read(&games).unwrap();
+        let stdout = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&games)
+            .unwrap();
+        let output = drafti_command()
+            .current_dir(&dir)
+            .args(command)
+            .arg("./games.pdn")
+            .stdout(stdout)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{command:?}: {stderr}");
+        assert!(
+            stderr.contains("stdout is the input ./games.pdn"),
+            "{command:?}: {stderr}"
+        );
+        assert_eq!(std::fs::read(&games).unwrap(), before, "{command:?}");
+    }
+    // Stdout on another file: as usual.
+    let other = std::fs::File::create(dir.join("out.txt")).unwrap();
+    let output = drafti_command()
+        .current_dir(&dir)
+        .args(["validate", "games.pdn"])
+        .stdout(other)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+}
