@@ -34,7 +34,7 @@ use crate::tables::use_tables;
 use drafti_archive::replay::ReplayedGame;
 use drafti_engine::egtb::Tables;
 use drafti_engine::{Engine, Score, StopFlag};
-use drafti_rules::Move;
+use drafti_rules::{Move, MoveList};
 use rayon::prelude::*;
 use std::sync::Arc;
 
@@ -162,7 +162,10 @@ impl Searcher<'_> {
         let mut evals = Vec::with_capacity(seg.hi - seg.lo);
         let mut moves = Vec::with_capacity(seg.hi - seg.lo);
         for i in (seg.lo..seg.hi).rev() {
-            let eval = search(engine, i);
+            let eval = match after.as_ref().and_then(|next| self.forced_eval(i, next)) {
+                Some(eval) => eval,
+                None => search(engine, i),
+            };
             nodes += eval.nodes;
             progress(1);
             if let Some(next) = &after {
@@ -187,6 +190,28 @@ impl Searcher<'_> {
             moves,
             nodes,
         }
+    }
+
+    /// Position `i`'s value when it has one legal move (a compulsory capture, most often): the
+    /// position after it, `next`, already searched, is its only line, so a search of its own
+    /// would spend the pass's nodes to learn one ply less. `None` when there is a choice.
+    fn forced_eval(&self, i: usize, next: &PositionEval) -> Option<PositionEval> {
+        let mut list = MoveList::new();
+        self.game.positions[i].generate_moves(self.game.variant, &mut list);
+        let [only] = list.as_slice() else {
+            return None;
+        };
+        Some(PositionEval {
+            best: Some(*only),
+            score: move_score(next.score),
+            pv: std::iter::once(*only)
+                .chain(next.pv.iter().copied())
+                .collect(),
+            // A table's value stays exact through a forced move (and keeps its depth 0).
+            depth: if next.exact { 0 } else { next.depth + 1 },
+            nodes: 0,
+            exact: next.exact,
+        })
     }
 
     /// Move `i` judged from the pass's searches of the positions before (`eval`) and after it
@@ -364,5 +389,22 @@ pub(crate) mod tests {
         }
         // The forced capture is the only move.
         assert!(a.moves[2].played_is_best);
+    }
+
+    #[test]
+    fn a_position_with_one_legal_move_takes_the_next_positions_value() {
+        // Position 2 (before 2. d4xb6) has one legal move; position 3 has two recaptures.
+        let g = game("1. c3-d4 b6-c5 2. d4xb6 a7xc5 3. e3-f4 *");
+        let options = AnalysisOptions {
+            limits: Limits::depth(4),
+            ..AnalysisOptions::default()
+        };
+        let a = analyse_game(&g, &options);
+        let (forced, next) = (&a.moves[2], &a.moves[3]);
+        assert_eq!(forced.best_score, move_score(next.best_score));
+        assert_eq!(forced.depth, next.depth + 1);
+        assert_eq!(forced.pv[1..], next.pv[..]);
+        // A position with a choice is searched.
+        assert_eq!(next.depth, 4);
     }
 }
