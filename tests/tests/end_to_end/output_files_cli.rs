@@ -739,6 +739,45 @@ fn a_command_whose_stdout_is_its_input_refuses_to_read_it() {
         );
         assert_eq!(std::fs::read(&games).unwrap(), before, "{command:?}");
     }
+    // The readers of other files: TzDraft's JSON, the parts `openings merge` adds.
+    let json = format!(
+        "{}/fixtures/tzdraft/promotion.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::copy(json, dir.join("games.json")).unwrap();
+    let part = drafti_command()
+        .current_dir(&dir)
+        .args(["openings", "games.pdn", "--json"])
+        .output()
+        .unwrap();
+    std::fs::write(dir.join("part.json"), part.stdout).unwrap();
+    for (command, input) in [
+        (&["import", "tzdraft", "games.json"][..], "games.json"),
+        (&["openings", "merge", "part.json"], "part.json"),
+    ] {
+        let before = std::fs::read(dir.join(input)).unwrap();
+        let stdout = std::fs::OpenOptions::new()
+            .append(true)
+            .open(dir.join(input))
+            .unwrap();
+        let output = drafti_command()
+            .current_dir(&dir)
+            .args(command)
+            .stdout(stdout)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{command:?}: {stderr}");
+        assert!(
+            stderr.contains(&format!("stdout is the input {input}")),
+            "{stderr}"
+        );
+        assert_eq!(
+            std::fs::read(dir.join(input)).unwrap(),
+            before,
+            "{command:?}"
+        );
+    }
     // Stdout on another file: as usual.
     let other = std::fs::File::create(dir.join("out.txt")).unwrap();
     let output = drafti_command()
