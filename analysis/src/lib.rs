@@ -1,7 +1,7 @@
 //! Engine analysis of draughts games: every position of a replayed game searched and every
 //! move judged ([`analyse_game`], [`judge`]), positions where one move wins mined as puzzles
-//! ([`puzzles`]), games played by the engine ([`selfplay`]), and how far cheap verdicts agree
-//! with deep ones ([`quality`]). Built on `drafti-archive`'s replayed games: whole archives
+//! ([`puzzles`]), games played by the engine ([`selfplay`]), and the hot paths timed
+//! ([`mod@bench`]). Built on `drafti-archive`'s replayed games: whole archives
 //! analysed in input order ([`batch`]), their analysis written as JSON Lines ([`json`], the
 //! format's one set of types) and read back from the parts of a sharded run ([`parts`]).
 //!
@@ -16,11 +16,7 @@
 
 mod annotate;
 pub mod batch;
-// The lab's quality tables, on their way out of the library (a crate of their own): their
-// fields are documented where they land.
-#[allow(missing_docs)]
 pub mod bench;
-pub mod consensus;
 mod game;
 pub mod json;
 pub mod judge;
@@ -29,7 +25,6 @@ pub mod parts;
 mod pass;
 pub mod preset;
 pub mod puzzles;
-pub mod quality;
 mod searcher;
 pub mod selfplay;
 mod tables;

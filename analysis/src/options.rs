@@ -76,7 +76,7 @@ pub struct AnalysisOptions {
     /// a move played there is exact; the searches probe them too.
     pub tables: EndgameTables,
     /// The engine's switches ([`drafti_engine::Config`]; the default is the engine as
-    /// shipped): another setting is a candidate to measure (`drafti bench --quality
+    /// shipped): another setting is a candidate to measure (`drafti-lab quality
     /// --engine`), never the analysis's default.
     pub engine: Config,
     /// Raised from another thread, every search of the analysis stops at once (its results

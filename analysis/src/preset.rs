@@ -1,5 +1,5 @@
 //! Named sets of analysis settings a user can choose (`--preset` of `drafti analyze`,
-//! `drafti report` and `drafti bench --quality`): how much search every verdict gets, from the
+//! `drafti report` and `drafti-lab quality`): how much search every verdict gets, from the
 //! report's minute on the bundled corpus to the budgets of the big analysis sites.
 //! docs/engine.md, "Quality on master games", has each one's measured verdicts and speed.
 

@@ -229,7 +229,7 @@ pub struct NotationArg {
 }
 
 /// How the engine analyses every position of a game: the settings that `drafti analyze`,
-/// `drafti report` and `drafti bench --quality` share.
+/// `drafti report` and `drafti-lab quality` share.
 #[derive(clap::Args, Clone, Debug)]
 pub struct SearchArgs {
     /// A named set of the settings below, which the flags given with it change: fast (the
@@ -346,16 +346,4 @@ pub fn parse_difficulty(text: &str) -> Result<(u8, u8), String> {
         return Err(bad());
     }
     Ok((low, high))
-}
-
-#[cfg(test)]
-mod tests {
-    use clap::CommandFactory;
-
-    /// clap checks the declarations (conflicts, requirements, the names `mut_arg` changes)
-    /// only in debug builds: every command, once, here.
-    #[test]
-    fn every_command_is_declared_consistently() {
-        crate::Cli::command().debug_assert();
-    }
 }

@@ -15,7 +15,7 @@ use std::io::Write;
 ///   the value is dropped without a commit (an error, an early return) and when the process
 ///   is interrupted (Ctrl-C, SIGTERM, SIGHUP); one left by a process killed outright
 ///   (SIGKILL, a crash) is removed by the next run that writes the same output (see
-///   [`remove_stale_parts`]);
+///   `remove_stale_parts`);
 /// - a symbolic link: what it points to, as above, beside the link's target (the link
 ///   stays);
 /// - an existing FIFO or character device (`/dev/null`, a terminal), or a `/dev/stdout`-like
@@ -45,6 +45,8 @@ static PENDING_OUTPUTS: std::sync::Mutex<Vec<std::path::PathBuf>> =
 
 /// Removes the pending temporary files on Ctrl-C (and SIGTERM, SIGHUP), then exits with the
 /// usual code of an interrupted command (130). Installed with the first output file.
+// The exit is the binary's: only `drafti`'s commands create output files.
+#[allow(clippy::exit)]
 fn remove_outputs_on_interrupt() {
     static INSTALL: std::sync::Once = std::sync::Once::new();
     INSTALL.call_once(|| {

@@ -6,17 +6,15 @@
 #![allow(clippy::print_stderr, clippy::exit)]
 #![forbid(unsafe_code)]
 
-mod args;
 mod commands;
 mod db_filters;
-mod error;
-mod files;
-mod input;
-mod match_runner;
 mod progress;
 mod report;
 mod runner;
-mod tables;
+
+// The flag groups, errors and output files, in the crate's library (drafti-lab shares them),
+// under the names every command uses.
+use drafti_cli::{args, error, files, input, match_runner, tables};
 
 use clap::{Parser, Subcommand};
 use std::io::Write;
@@ -138,5 +136,17 @@ fn main() -> ExitCode {
             eprintln!("drafti: {e}");
             ExitCode::from(2)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    /// clap checks the declarations (conflicts, requirements, the names `mut_arg` changes)
+    /// only in debug builds: every command, once, here.
+    #[test]
+    fn every_command_is_declared_consistently() {
+        super::Cli::command().debug_assert();
     }
 }

@@ -495,20 +495,20 @@ impl PyGame {
                 for (k, v) in tags.iter() {
                     record
                         .tags
-                        .push(tag(&k.str()?.to_cow()?, &v.str()?.to_cow()?));
+                        .push(Tag::new(&k.str()?.to_cow()?, v.str()?.to_cow()?));
                 }
             }
             let has = |record: &drafti_pdn::GameRecord, name: &str| record.tag(name).is_some();
             if !has(&record, "GameType") && !has(&record, "Variant") {
                 let (name, value) = board.variant.pdn_tag();
-                record.tags.push(tag(name, value));
+                record.tags.push(Tag::new(name, value));
             }
             let standard = start == drafti_rules::Position::start(start.turn())
                 && (start.turn() == drafti_rules::Color::White
                     || board.variant == drafti_rules::Variant::Tanzanian);
             if !standard && !has(&record, "FEN") {
-                record.tags.push(tag("SetUp", "1"));
-                record.tags.push(tag("FEN", &start.to_fen()));
+                record.tags.push(Tag::new("SetUp", "1"));
+                record.tags.push(Tag::new("FEN", start.to_fen()));
             }
             let result = match result {
                 Some(text) => GameResult::parse_str(text)
@@ -525,7 +525,7 @@ impl PyGame {
                 },
             };
             if !has(&record, "Result") {
-                record.tags.push(tag("Result", result.as_str()));
+                record.tags.push(Tag::new("Result", result.as_str()));
             }
             let mut game = RulesGame::with_laws(start, board.variant, board.laws);
             for (_, mv) in &board.stack {
@@ -613,14 +613,6 @@ pub fn _game(
             data: jobs::game_data(Arc::from(file), raw, variant),
         })
     })
-}
-
-fn tag(name: &str, value: &str) -> Tag {
-    Tag {
-        name: name.to_string(),
-        value: value.to_string(),
-        span: Default::default(),
-    }
 }
 
 /// Where `write_games` writes: a file it opened, or the caller's file object.

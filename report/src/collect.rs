@@ -12,6 +12,7 @@
 //! [`Collector::rechecked`]): the new verdict becomes the move's in its game's analysis, so the
 //! list, the players' counts, the index and the game's section (made again) all tell it.
 
+use drafti_analysis::json::is_numeric;
 use drafti_analysis::judge::{win_percent, Judgement, SideSummary};
 use drafti_analysis::{
     GameAnalysis, MoveAnalysis, MoveToCheck, Searcher, RECHECK_DEPTH, RECHECK_NODES,
@@ -247,15 +248,6 @@ pub struct GameOut {
     pub opening_name: Option<String>,
     /// The rendered `<article>` of the game (with `--html`).
     pub html: Option<String>,
-}
-
-/// Whether the record is written with square numbers.
-pub fn is_numeric(game: &ReplayedGame) -> bool {
-    game.record
-        .moves
-        .nodes
-        .first()
-        .is_some_and(|n| n.mv.is_numeric())
 }
 
 /// The anchor of game `index` (0-based) of input `file_index`.

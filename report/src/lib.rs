@@ -90,6 +90,18 @@ fn hidden(c: char) -> bool {
     c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
+/// A figure with one decimal and its unit (`54.2%`), or `none` where there is none (no games
+/// to count): the percentages and means of the summaries and tables.
+///
+/// ```
+/// assert_eq!(drafti_report::one_decimal(Some(54.24), "%", "-"), "54.2%");
+/// assert_eq!(drafti_report::one_decimal(Some(61.0), "", "-"), "61.0");
+/// assert_eq!(drafti_report::one_decimal(None, "%", "–"), "–");
+/// ```
+pub fn one_decimal(v: Option<f64>, unit: &str, none: &str) -> String {
+    v.map_or_else(|| none.to_string(), |x| format!("{x:.1}{unit}"))
+}
+
 /// A count and its noun, singular for one: `1 game`, `2,004 games`.
 ///
 /// ```

@@ -4,12 +4,12 @@
 cd "$1"
 total=0
 declare -A n
-for d in rules parser engine hub archive analyzer analysis report cli tests; do
+for d in rules parser engine hub archive db analyzer analysis report cli lab tests wasm; do
   [ -d "$d" ] || continue
   c=$(find "$d" -name '*.rs' -not -path '*/target/*' -not -path '*/fuzz/*' -print0 | xargs -0 cat | wc -l)
   n[$d]=$c; total=$((total + c))
 done
-for d in rules parser engine hub archive analyzer analysis report cli tests; do
+for d in rules parser engine hub archive db analyzer analysis report cli lab tests wasm; do
   [ -n "${n[$d]}" ] && printf "%-9s %6d  %4.1f%%\n" "$d" "${n[$d]}" "$(echo "100*${n[$d]}/$total" | bc -l)"
 done
 echo "total     $total"

@@ -1,9 +1,7 @@
 //! The work of `drafti bench` as data: the hot-path measurements ([`hot_paths`]: move
 //! generation, PDN writing and parsing, replay, analysis, search, each on fixed work so that
-//! only the times change between runs) and the analysis quality benchmark ([`quality`]). The
-//! caller writes the measurements and the report; nothing here prints.
-
-pub mod quality;
+//! only the times change between runs). The caller writes the measurements; nothing here
+//! prints.
 
 use crate::selfplay::{random_game, First, RandomGames};
 use crate::{analyse_game, AnalysisOptions};
@@ -14,7 +12,6 @@ use drafti_rules::{perft, Color, Position, Variant};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::io;
-use std::path::PathBuf;
 use std::time::Instant;
 
 /// What went wrong in a benchmark.
@@ -23,12 +20,6 @@ pub enum BenchError {
     /// The generated archive did not read or replay: a bug worth stopping for.
     #[error("bench archive: {0}")]
     Archive(String),
-    /// A file could not be read.
-    #[error("cannot read {}: {source}", path.display())]
-    Read { path: PathBuf, source: io::Error },
-    /// A file could not be written.
-    #[error("cannot write {}: {source}", path.display())]
-    Write { path: PathBuf, source: io::Error },
     /// The caller's sink failed (writing the measurements).
     #[error(transparent)]
     Sink(io::Error),

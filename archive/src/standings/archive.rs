@@ -139,6 +139,8 @@ impl std::ops::Index<usize> for Records {
 struct Ranks {
     rounds: Vec<u32>,
     dates: Vec<u32>,
+    /// By Round id: the rank of its first part (the tournament round of `2.3`).
+    heads: Vec<u32>,
 }
 
 /// Ranks of `count` values ordered by `key`: equal keys share a rank.
@@ -315,10 +317,7 @@ impl Archive {
     /// Where record `index` goes in match order: Round, then Date, then input order, a
     /// missing value after every present one.
     pub(crate) fn sort_key(&self, index: u32) -> (u32, u32, u32) {
-        let ranks = self.ranks.get_or_init(|| Ranks {
-            rounds: rank_by(self.rounds.len(), |id| round_key(self.rounds.get(id))),
-            dates: rank_by(self.dates.len(), |id| self.dates.get(id)),
-        });
+        let ranks = self.ranks();
         let r = &self.records[index as usize];
         let rank = |table: &[u32], id: u32| table.get(id as usize).copied().unwrap_or(NONE);
         (
@@ -326,6 +325,28 @@ impl Archive {
             rank(&ranks.dates, r.date),
             index,
         )
+    }
+
+    fn ranks(&self) -> &Ranks {
+        self.ranks.get_or_init(|| Ranks {
+            rounds: rank_by(self.rounds.len(), |id| round_key(self.rounds.get(id))),
+            dates: rank_by(self.dates.len(), |id| self.dates.get(id)),
+            heads: rank_by(self.rounds.len(), |id| {
+                let round = self.rounds.get(id);
+                round_key(round.split('.').next().unwrap_or(round))
+            }),
+        })
+    }
+
+    /// The tournament round of record `index`: the rank of its Round's first part (`2` of
+    /// `2.3`), [`NONE`] without a Round.
+    pub(crate) fn round_head(&self, index: u32) -> u32 {
+        let r = &self.records[index as usize];
+        self.ranks()
+            .heads
+            .get(r.round as usize)
+            .copied()
+            .unwrap_or(NONE)
     }
 
     /// Where record `index` is, for reports.

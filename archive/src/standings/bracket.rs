@@ -28,6 +28,24 @@ pub(crate) fn bracket(matches: Vec<BracketMatch>) -> Bracket {
         }
         rounds[round].matches.push(m);
     }
+    named(rounds)
+}
+
+/// The tree of matches already put in rounds (first to last, each in order of first game).
+pub(crate) fn bracket_in_rounds(rounds: Vec<Vec<BracketMatch>>) -> Bracket {
+    named(
+        rounds
+            .into_iter()
+            .map(|matches| BracketRound {
+                name: String::new(),
+                matches,
+            })
+            .collect(),
+    )
+}
+
+/// The rounds named from the end, and the champion: the winner of a final.
+fn named(mut rounds: Vec<BracketRound>) -> Bracket {
     let last = rounds.len();
     for (i, r) in rounds.iter_mut().enumerate() {
         r.name = match (last - i, r.matches.len()) {

@@ -1,5 +1,6 @@
 //! The matches of an Event: its games grouped by the pair of players (and, in the group
-//! formats, by whether a `Stage` tag makes them knock-out games), each match in match order.
+//! formats, by whether a `Stage` tag makes them knock-out games; under `tzdraft`, by the
+//! tournament round, the Round tag's first part), each match in match order.
 
 use super::archive::Archive;
 use super::matches::{play_match, MatchSummary, Note};
@@ -15,27 +16,45 @@ pub(super) struct EventMatches<'a> {
     ranges: Vec<(u32, u32)>,
     /// Each match's law.
     pub(super) laws: Vec<MatchLaw>,
+    /// How a TzDraft match its games left undecided is settled: `None` while the round's
+    /// deadline has not passed, else whether the Event is a round robin.
+    deadline: Option<bool>,
+}
+
+/// How the games of one Event are grouped into matches.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Grouping {
+    /// A knock-out `Stage` game is of another match than a group game of the same players.
+    pub(super) stages: bool,
+    /// Games of different tournament rounds (the Round tag's first part) are different
+    /// matches.
+    pub(super) rounds: bool,
 }
 
 impl<'a> EventMatches<'a> {
-    /// Groups `games` (record numbers; each with two different players) into matches, a
-    /// knock-out `Stage` apart from the group games of the same players when `stages`; `law`
-    /// says how each match (by its players and whether it is a knock-out stage) is decided.
+    /// Groups `games` (record numbers; each with two different players) into matches as
+    /// `grouping` says; `law` says how each match (by its players and whether it is a
+    /// knock-out stage) is decided.
     pub(super) fn new(
         archive: &'a Archive,
         options: &'a StandingsOptions,
-        stages: bool,
+        grouping: Grouping,
         mut games: Vec<u32>,
         law: impl Fn([u32; 2], bool) -> MatchLaw,
     ) -> Self {
         // In the group formats a knock-out game (by its Stage tag) is of another match than
-        // a group game of the same two players.
+        // a group game of the same two players; under `tzdraft`, a game of another round.
         let pair = |i: u32| {
             let r = &archive.records[i as usize];
             (
                 r.white.min(r.black),
                 r.white.max(r.black),
-                stages && r.knockout_stage(),
+                grouping.stages && r.knockout_stage(),
+                if grouping.rounds {
+                    archive.round_head(i)
+                } else {
+                    0
+                },
             )
         };
         // By pair, then match order: each match is a run (sort keys are unique).
@@ -62,7 +81,20 @@ impl<'a> EventMatches<'a> {
             games,
             ranges,
             laws,
+            deadline: None,
         }
+    }
+
+    /// The round's deadline has passed (`tzdraft`): undecided matches are settled as TzDraft
+    /// settles them, as a round robin's when `round_robin`.
+    pub(super) fn settle_at_deadline(&mut self, round_robin: bool) {
+        self.deadline = Some(round_robin);
+    }
+
+    /// The tournament round of match `n` by its first game (`None` without a Round tag).
+    pub(super) fn round_of(&self, n: usize) -> Option<u32> {
+        let head = self.archive.round_head(self.games(n)[0]);
+        (head != super::archive::NONE).then_some(head)
     }
 
     pub(super) fn len(&self) -> usize {
@@ -76,15 +108,29 @@ impl<'a> EventMatches<'a> {
     }
 
     /// Match `n` played out; its warnings go to `notes` when given.
-    pub(super) fn summary(&self, n: usize, notes: Option<&mut Vec<Note>>) -> MatchSummary<'_> {
-        play_match(
+    pub(super) fn summary(&self, n: usize, mut notes: Option<&mut Vec<Note>>) -> MatchSummary<'_> {
+        let mut m = play_match(
             self.archive,
             self.options,
             n as u32,
             self.games(n),
             self.laws[n],
-            notes,
-        )
+            notes.as_deref_mut(),
+        );
+        if m.law == MatchLaw::Tzdraft && !m.finished() {
+            let settled = self
+                .deadline
+                .is_some_and(|round_robin| m.settle_at_deadline(round_robin));
+            let in_match = n as u32;
+            if let (Some(notes), Some(&last)) = (notes, m.games.last()) {
+                notes.push(if settled {
+                    Note::SettledAtDeadline { in_match, last }
+                } else {
+                    Note::UnfinishedMatch { in_match, last }
+                });
+            }
+        }
+        m
     }
 
     /// The name ids of the players of match `n`: White, then Black of its first game.

@@ -25,17 +25,21 @@ pub enum Format {
     GroupsKnockout,
     /// Every game is a round's pairing: points, Buchholz.
     Swiss,
+    /// TzDraft's tournaments: single elimination or round robin of matches that end after
+    /// two losses in a row, or from the third game with a leader.
+    Tzdraft,
 }
 
 impl Format {
     /// Every format, in the order `--format` lists them.
-    pub const ALL: [Format; 6] = [
+    pub const ALL: [Format; 7] = [
         Format::Matches,
         Format::Knockout,
         Format::RoundRobin,
         Format::Groups,
         Format::GroupsKnockout,
         Format::Swiss,
+        Format::Tzdraft,
     ];
 
     /// The name as given to `--format` and written in the text output.
@@ -47,6 +51,7 @@ impl Format {
             Format::Groups => "groups",
             Format::GroupsKnockout => "groups+knockout",
             Format::Swiss => "swiss",
+            Format::Tzdraft => "tzdraft",
         }
     }
 
@@ -60,6 +65,11 @@ impl Format {
             Format::Groups => "round-robin groups of two-game matches, a football table each",
             Format::GroupsKnockout => "groups, then a knock-out among the qualifiers",
             Format::Swiss => "every game a round's pairing; points, then Buchholz",
+            Format::Tzdraft => {
+                "TzDraft's tournaments: single elimination or a round robin of matches that end \
+                 after two losses in a row or, from the third game, with a leader; round robin \
+                 ranked by match wins"
+            }
         }
     }
 
@@ -109,6 +119,9 @@ pub enum MatchLaw {
     TwoGames,
     /// Two games; if level, two tie-break games, then four tege games, then a golden goal.
     Tege,
+    /// TzDraft's match: two losses in a row by one player end it, and so does a leader after
+    /// the third game or any later one; a draw never ends it.
+    Tzdraft,
 }
 
 impl MatchLaw {
@@ -119,10 +132,11 @@ impl MatchLaw {
 
     /// What game `number` of a match (from 1) is under this law, when it is more than one
     /// of the first two: `limboti`, `tie-break`, `tege`, `golden goal`, or `extra` (a group
-    /// match has no third game).
+    /// match has no third game; TzDraft's extra games are those after the third).
     pub const fn stage(self, number: usize) -> Option<&'static str> {
         match (self, number) {
-            (_, 0..=2) => None,
+            (_, 0..=2) | (MatchLaw::Tzdraft, 3) => None,
+            (MatchLaw::Tzdraft, _) => Some("extra"),
             (MatchLaw::Limboti, _) => Some("limboti"),
             (MatchLaw::TwoGames, _) => Some("extra"),
             (MatchLaw::Tege, 3..=4) => Some("tie-break"),
@@ -194,6 +208,10 @@ pub enum TieBreak {
     SonnebornBerger,
     /// Round robin: equal points and Sonneborn-Berger, fewer games won.
     Wins,
+    /// TzDraft: fewer matches won.
+    MatchWins,
+    /// TzDraft: equal match wins and points, smaller difference of games won and lost.
+    GameDifference,
     /// Equal on every rule: the rank is shared (listed by name).
     Shared,
 }
@@ -210,6 +228,8 @@ impl TieBreak {
             TieBreak::BuchholzCut1 => "buchholz_cut1",
             TieBreak::SonnebornBerger => "sonneborn_berger",
             TieBreak::Wins => "wins",
+            TieBreak::MatchWins => "match_wins",
+            TieBreak::GameDifference => "game_difference",
             TieBreak::Shared => "shared",
         }
     }
@@ -225,6 +245,8 @@ impl TieBreak {
             TieBreak::BuchholzCut1 => "Buchholz cut-1",
             TieBreak::SonnebornBerger => "Sonneborn-Berger",
             TieBreak::Wins => "games won",
+            TieBreak::MatchWins => "match wins",
+            TieBreak::GameDifference => "game difference",
             TieBreak::Shared => "shared",
         }
     }
@@ -248,6 +270,87 @@ pub const SWISS_TIEBREAKS: [TieBreak; 3] =
 /// players level on points, tells nothing there).
 pub const ROUND_ROBIN_TIEBREAKS: [TieBreak; 3] =
     [TieBreak::Points, TieBreak::SonnebornBerger, TieBreak::Wins];
+
+/// The ranking order of a TzDraft round robin: match wins, as TzDraft's standings sort
+/// (its second key, game points, is never filled in by its server); then match points
+/// (they differ only through drawn matches) and the difference of games won and lost.
+pub const TZDRAFT_TIEBREAKS: [TieBreak; 3] = [
+    TieBreak::MatchWins,
+    TieBreak::Points,
+    TieBreak::GameDifference,
+];
+
+/// Which of TzDraft's two tournament formats an Event is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TzdraftKind {
+    /// Each match's loser is out; the winners meet in the next round.
+    SingleElimination,
+    /// Every pair of players plays a match; match points, ranked by match wins.
+    RoundRobin,
+}
+
+impl TzdraftKind {
+    /// In words: `single elimination`, `round robin`.
+    pub const fn words(self) -> &'static str {
+        match self {
+            TzdraftKind::SingleElimination => "single elimination",
+            TzdraftKind::RoundRobin => "round robin",
+        }
+    }
+}
+
+/// A line of a TzDraft round-robin table. Only finished matches score; games are those
+/// counted in any match.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TzdraftRow {
+    /// 1 for the best; players equal on every rule share a rank.
+    pub rank: usize,
+    /// The player.
+    pub name: String,
+    /// Matches finished (won, drawn or lost).
+    pub played: u32,
+    /// Matches won.
+    pub won: u32,
+    /// Matches drawn (only at a passed round deadline: a draw never ends a match).
+    pub drawn: u32,
+    /// Matches lost.
+    pub lost: u32,
+    /// Matches not finished when their games ran out (not scored).
+    pub unfinished: u32,
+    /// Counted games won.
+    pub games_won: u32,
+    /// Counted games drawn.
+    pub games_drawn: u32,
+    /// Counted games lost.
+    pub games_lost: u32,
+    /// Games won minus games lost.
+    pub game_difference: i64,
+    /// Match points (3 a win, 1 a draw, 0 a loss unless `--points` says otherwise).
+    pub points: u32,
+    /// Why the player is below the one above (`None` for the first).
+    pub tiebreak: Option<TieBreak>,
+}
+
+/// A TzDraft tournament: which of its formats, and the round robin's table (a single
+/// elimination's tree is the Event's `bracket`, its eliminations the `knockout`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Tzdraft {
+    /// Single elimination or round robin, recognised from the pairings: a single
+    /// elimination of N players has fewer than N pairs.
+    pub kind: TzdraftKind,
+    /// Match points for a win, a draw, a loss (round robin).
+    pub points: MatchPoints,
+    /// The ranking order (round robin).
+    pub tiebreaks: Vec<TieBreak>,
+    /// The round-robin table, best first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub table: Option<Vec<TzdraftRow>>,
+    /// Single elimination: the players not eliminated, by name (one, once the final is
+    /// decided).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub still_in: Option<Vec<String>>,
+}
 
 /// A line of a group's football table. Only finished group matches count (decided or
 /// drawn); goals are games won (12 a supa win under `--supa`).

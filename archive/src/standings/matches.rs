@@ -85,6 +85,18 @@ pub(crate) enum Note {
         players: u32,
         pairs: u32,
     },
+    /// `tzdraft`: the games of match `in_match` (the last one `last`) ran out before it was
+    /// decided.
+    UnfinishedMatch {
+        in_match: u32,
+        last: u32,
+    },
+    /// `tzdraft` with a passed deadline: match `in_match` (its last game `last`) was settled
+    /// by the deadline.
+    SettledAtDeadline {
+        in_match: u32,
+        last: u32,
+    },
     PlayedAfterElimination {
         in_match: u32,
         /// The first game of the match, which orders the warning.
@@ -110,8 +122,9 @@ impl Note {
             Note::StartOrder { game, .. } | Note::StartUnknown { game, .. } => (game, 2),
             Note::ColourOrder { game, .. } => (game, 3),
             Note::GameAfterDecision { game, .. } | Note::ExtraGroupGame { game, .. } => (game, 4),
+            Note::UnfinishedMatch { last, .. } | Note::SettledAtDeadline { last, .. } => (last, 5),
             Note::GroupConflict { game, .. } | Note::UngroupedPlayer { game, .. } => (game, 1),
-            Note::PlayedAfterElimination { first, side, .. } => (first, 5 + side),
+            Note::PlayedAfterElimination { first, side, .. } => (first, 6 + side),
         })
     }
 }
@@ -140,6 +153,10 @@ pub(crate) struct MatchSummary<'a> {
     pub(crate) first_two: [Option<usize>; 2],
     /// Counted supa wins of each side.
     pub(crate) supa_wins: [u32; 2],
+    /// `tzdraft`: each side's counted games lost in a row (a draw ends a run).
+    pub(crate) losses_in_a_row: [u32; 2],
+    /// `tzdraft`: the match was settled by the round's deadline, not by its games.
+    pub(crate) at_deadline: bool,
     /// The games (record numbers) in match order.
     pub(crate) games: &'a [u32],
 }
@@ -167,6 +184,13 @@ impl MatchSummary<'_> {
         let first_two = |side| self.first_two.iter().filter(|w| **w == Some(side)).count();
         Some(match self.blocked_by {
             Some(k) => format!("game {k} of the match has no result"),
+            None if self.law == MatchLaw::Tzdraft => format!(
+                "{}-{} after {}: another game must follow (two losses in a row, or a leader \
+                 from the third game, end a match)",
+                self.score[0],
+                self.score[1],
+                count_games(n)
+            ),
             None if n < 2 => format!("{n} game played; a match is two games"),
             None if self.law == MatchLaw::Tege => {
                 let next = match n {
@@ -191,6 +215,42 @@ impl MatchSummary<'_> {
                 self.limboti
             ),
         })
+    }
+}
+
+/// `1 game`, `3 games`.
+fn count_games(n: usize) -> String {
+    if n == 1 {
+        "1 game".to_string()
+    } else {
+        format!("{n} games")
+    }
+}
+
+impl MatchSummary<'_> {
+    /// A TzDraft match its games left undecided, settled as TzDraft's server settles it when
+    /// the round's deadline passes: a drawn match in a round robin, else a win for the player
+    /// ahead in games (a level single-elimination match goes to the higher seed, which games
+    /// do not record: it stays undecided). Whether it was settled.
+    pub(crate) fn settle_at_deadline(&mut self, round_robin: bool) -> bool {
+        if self.law != MatchLaw::Tzdraft || self.finished() {
+            return false;
+        }
+        let leader = match self.score[0].cmp(&self.score[1]) {
+            std::cmp::Ordering::Greater => Some(0),
+            std::cmp::Ordering::Less => Some(1),
+            std::cmp::Ordering::Equal => None,
+        };
+        if round_robin {
+            self.drawn = true;
+        } else if leader.is_some() {
+            self.winner = leader;
+        } else {
+            return false;
+        }
+        self.at_deadline = true;
+        self.decided_after = Some(self.games.len());
+        true
     }
 }
 
@@ -250,6 +310,8 @@ impl<'a> MatchPlay<'a> {
                 blocked_by: None,
                 first_two: [None, None],
                 supa_wins: [0, 0],
+                losses_in_a_row: [0, 0],
+                at_deadline: false,
                 games,
             },
             previous: None,
@@ -278,8 +340,12 @@ impl<'a> MatchPlay<'a> {
         if let (Some(notes), Some((previous, prev_winner, prev_starter))) = (notes, self.previous) {
             // The start-order law, from the previous game.
             let prev_game = &self.archive.records[previous as usize];
-            if let Some((expected, why)) =
-                self.expected_starter(prev_game, prev_winner, prev_starter)
+            // TzDraft's server gives the colours itself: the article's start order is not
+            // its law.
+            let start_law = self.summary.law != MatchLaw::Tzdraft;
+            if let Some((expected, why)) = self
+                .expected_starter(prev_game, prev_winner, prev_starter)
+                .filter(|_| start_law)
             {
                 match starter {
                     Some(s) if s != expected => notes.push(Note::StartOrder {
@@ -335,8 +401,13 @@ impl<'a> MatchPlay<'a> {
                     m.score[w] += 1;
                     m.goals[w] += goals;
                     m.supa_wins[w] += u32::from(supa);
+                    m.losses_in_a_row[1 - w] += 1;
+                    m.losses_in_a_row[w] = 0;
                 }
-                (GameOutcome::Draw | GameOutcome::NoWinner, _) => m.draws += 1,
+                (GameOutcome::Draw | GameOutcome::NoWinner, _) => {
+                    m.draws += 1;
+                    m.losses_in_a_row = [0, 0];
+                }
                 _ => {
                     m.unfinished += 1;
                     m.blocked_by.get_or_insert(number);
@@ -368,6 +439,13 @@ impl<'a> MatchPlay<'a> {
                     // the leader wins; then each game is a golden goal.
                     (MatchLaw::Tege, 2 | 4 | 8) => leader,
                     (MatchLaw::Tege, n) if n > 8 => winner,
+                    // Two losses in a row, or from the third game a leader.
+                    (MatchLaw::Tzdraft, n) => match m.losses_in_a_row {
+                        [lost, _] if lost >= 2 => Some(1),
+                        [_, lost] if lost >= 2 => Some(0),
+                        _ if n >= 3 => leader,
+                        _ => None,
+                    },
                     _ => None,
                 };
                 if let Some(w) = decided_by {

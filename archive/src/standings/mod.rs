@@ -62,6 +62,18 @@
 //! `round_robin`) scores games, ranked by points, Sonneborn-Berger and wins. docs/guide.md
 //! has the rules.
 //!
+//! # TzDraft's tournaments ([`Format::Tzdraft`], module `tzdraft`)
+//! Games are grouped into matches by pair of players and tournament round (the `Round`
+//! tag's first part: `2.3` is round 2). Each match is [`MatchLaw::Tzdraft`]: two losses in
+//! a row by one player end it (a draw ends a run), so does a leader after the third game or
+//! any later one; a draw never ends it; the article's start order is not checked (TzDraft's
+//! server gives the colours). An Event with fewer pairs than players is a single
+//! elimination (the tree by rounds, the knockout, who is still in), any other a round robin
+//! ([`TzdraftRow`]s: match points, ranked by match wins, then points, then game
+//! difference). A match its games leave undecided is an `unfinished_match` warning and is
+//! not scored, unless [`deadline_passed`](StandingsOptions::deadline_passed) settles it as
+//! TzDraft's server does at a round's deadline.
+//!
 //! # Which format an Event is (module `recognise`)
 //! Given with [`StandingsOptions::format`], every Event is read in that format (`matches` and
 //! `knockout` both mean the article's reading: a knockout for more than three players; an
@@ -151,14 +163,17 @@ mod table;
 mod tests;
 #[cfg(test)]
 mod tests_formats;
+#[cfg(test)]
+mod tests_tzdraft;
+mod tzdraft;
 mod view;
 mod words;
 
 pub use archive::Archive;
 pub use format::{
     Bracket, BracketMatch, BracketRound, Format, GroupTable, HalfPoints, MatchLaw, MatchPoints,
-    QuarterPoints, ScoreRow, TableRow, TableRules, TieBreak, Tiebreak, GROUP_TIEBREAKS,
-    ROUND_ROBIN_TIEBREAKS, SWISS_TIEBREAKS,
+    QuarterPoints, ScoreRow, TableRow, TableRules, TieBreak, Tiebreak, Tzdraft, TzdraftKind,
+    TzdraftRow, GROUP_TIEBREAKS, ROUND_ROBIN_TIEBREAKS, SWISS_TIEBREAKS, TZDRAFT_TIEBREAKS,
 };
 pub use groups::{Groups, GroupsError, MAX_GROUPS_FILE, MAX_GROUPS_LINE};
 pub use summary::{king_appeared, GameOutcome, GameSummary, Side};
@@ -184,6 +199,10 @@ pub struct StandingsOptions {
     pub points: MatchPoints,
     /// Qualifiers per group for the knock-out (`groups+knockout`).
     pub qualifiers: u32,
+    /// `tzdraft`: the round's deadline has passed, and a match its games left undecided is
+    /// settled as TzDraft's server settles it then (a drawn match in a round robin; the
+    /// player ahead in games in a single elimination).
+    pub deadline_passed: bool,
 }
 
 impl StandingsOptions {
@@ -202,6 +221,7 @@ impl StandingsOptions {
             loss: 0,
         },
         qualifiers: 2,
+        deadline_passed: false,
     };
 }
 
@@ -270,6 +290,9 @@ pub struct EventStandings {
     /// The round-robin table (`round-robin` only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub round_robin: Option<Vec<ScoreRow>>,
+    /// TzDraft's tournament (`tzdraft` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tzdraft: Option<Tzdraft>,
 }
 
 /// A game as it appears in a report.
@@ -303,7 +326,8 @@ pub enum MatchStatus {
     Decided,
     /// Not (yet) decided by the recorded games.
     Undecided,
-    /// A group match whose two games left the players level (1-1, 0-0).
+    /// A group match whose two games left the players level (1-1, 0-0), or a TzDraft
+    /// round-robin match settled as drawn at the round's deadline.
     Drawn,
 }
 
@@ -367,6 +391,9 @@ pub struct MatchReport {
     pub limboti: usize,
     /// Why an undecided match is undecided.
     pub undecided_reason: Option<String>,
+    /// `tzdraft`: settled by the round's deadline, not by its games (written only when so).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub settled_at_deadline: bool,
     /// How the match is decided (not written for the article's limboti).
     #[serde(skip_serializing_if = "MatchLaw::is_limboti")]
     pub law: MatchLaw,
@@ -461,6 +488,12 @@ pub enum WarningKind {
     /// `--format matches` (or `knockout`) for an Event whose pairings cannot be a knockout:
     /// more pairs of players met than a knockout of that many players has matches.
     NotAKnockout,
+    /// `tzdraft`: a match whose games ran out before its ending rules decided it; it is
+    /// not scored.
+    UnfinishedMatch,
+    /// `tzdraft` with `deadline_passed`: a match settled by the round's deadline, not by
+    /// its games.
+    SettledAtDeadline,
 }
 
 impl WarningKind {
@@ -478,13 +511,21 @@ impl WarningKind {
             WarningKind::UnknownGroupPlayer => "unknown_group_player",
             WarningKind::UngroupedPlayer => "ungrouped_player",
             WarningKind::NotAKnockout => "not_a_knockout",
+            WarningKind::UnfinishedMatch => "unfinished_match",
+            WarningKind::SettledAtDeadline => "settled_at_deadline",
         }
     }
 
     /// A violation of the laws, or a record the standings could not use (everything but
-    /// [`WarningKind::StartUnknown`], which only says a law could not be checked).
+    /// [`WarningKind::StartUnknown`], which only says a law could not be checked, and the
+    /// notes on how a TzDraft match ended: a tournament under way has unfinished matches).
     pub const fn is_violation(self) -> bool {
-        !matches!(self, WarningKind::StartUnknown)
+        !matches!(
+            self,
+            WarningKind::StartUnknown
+                | WarningKind::UnfinishedMatch
+                | WarningKind::SettledAtDeadline
+        )
     }
 }
 

@@ -7,17 +7,19 @@
 //! [`EventView::compute`].
 
 use super::archive::{Archive, NONE};
-use super::event_matches::EventMatches;
+use super::event_matches::{EventMatches, Grouping};
 use super::knockout::knockout;
 use super::matches::{MatchPlay, MatchSummary, Note};
 use super::recognise::Pairings;
 use super::round_robin::round_robin;
 use super::stages::{event_groups, group_tables, knockout_tree, qualifiers, EventGroups};
 use super::swiss::swiss;
+use super::tzdraft::{tzdraft_bracket, tzdraft_table};
 use super::words::{kind, warning};
 use super::{
     Bracket, EventStandings, Format, GroupTable, Knockout, MatchGame, MatchLaw, MatchReport,
-    PlayerTotals, ScoreRow, StandingsOptions, TableRules, Tiebreak, Warning, GROUP_TIEBREAKS,
+    PlayerTotals, ScoreRow, StandingsOptions, TableRules, Tiebreak, Tzdraft, TzdraftKind, Warning,
+    GROUP_TIEBREAKS, TZDRAFT_TIEBREAKS,
 };
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 use std::collections::{BTreeMap, HashMap};
@@ -52,6 +54,8 @@ pub struct EventView<'a> {
     pub swiss: Option<Vec<ScoreRow>>,
     /// The round-robin table (`round-robin` only).
     pub round_robin: Option<Vec<ScoreRow>>,
+    /// TzDraft's tournament (`tzdraft` only).
+    pub tzdraft: Option<Tzdraft>,
 }
 
 impl Archive {
@@ -191,17 +195,30 @@ impl<'a> EventView<'a> {
                 });
             }
         }
-        let knockout_law = match options.tiebreak {
-            Tiebreak::Limboti => MatchLaw::Limboti,
-            Tiebreak::Tege => MatchLaw::Tege,
+        // TzDraft: a single elimination of N players has fewer than N pairs.
+        let tzdraft = (format == Format::Tzdraft).then(|| {
+            if Pairings::of(archive, &games).fit_a_knockout() {
+                TzdraftKind::SingleElimination
+            } else {
+                TzdraftKind::RoundRobin
+            }
+        });
+        let knockout_law = match (tzdraft, options.tiebreak) {
+            (Some(_), _) => MatchLaw::Tzdraft,
+            (None, Tiebreak::Limboti) => MatchLaw::Limboti,
+            (None, Tiebreak::Tege) => MatchLaw::Tege,
         };
         // Games scored one by one have no matches.
         let scored = matches!(format, Format::Swiss | Format::RoundRobin);
         let scored_games = scored.then(|| std::mem::take(&mut games));
-        let matches = EventMatches::new(
+        let grouping = Grouping {
+            stages: grouped,
+            rounds: tzdraft.is_some(),
+        };
+        let mut matches = EventMatches::new(
             archive,
             options,
-            grouped,
+            grouping,
             games,
             |[a, b], knockout_stage| {
                 let group = |p: u32| groups.as_ref().and_then(|g| g.group_of(p));
@@ -211,13 +228,17 @@ impl<'a> EventView<'a> {
                 }
             },
         );
+        if let (Some(kind), true) = (tzdraft, options.deadline_passed) {
+            matches.settle_at_deadline(kind == TzdraftKind::RoundRobin);
+        }
+        let single_elimination = tzdraft == Some(TzdraftKind::SingleElimination);
         let mut totals: BTreeMap<&str, PlayerTotals> = BTreeMap::new();
         for n in 0..matches.len() {
             add_totals(archive, &mut totals, &matches.summary(n, Some(&mut notes)));
         }
         let players: Vec<PlayerTotals> = totals.into_values().collect();
         // What each format computes.
-        let knockout = (format == Format::Knockout).then(|| {
+        let knockout = (format == Format::Knockout || single_elimination).then(|| {
             knockout(
                 archive,
                 (0..matches.len()).map(|n| matches.summary(n, None)),
@@ -228,7 +249,24 @@ impl<'a> EventView<'a> {
         let tables = groups
             .as_ref()
             .map(|g| group_tables(&matches, g, format, options));
-        let bracket = (format == Format::GroupsKnockout).then(|| knockout_tree(&matches));
+        let bracket = match format {
+            Format::GroupsKnockout => Some(knockout_tree(&matches)),
+            _ if single_elimination => Some(tzdraft_bracket(&matches)),
+            _ => None,
+        };
+        let tzdraft = tzdraft.map(|kind| Tzdraft {
+            kind,
+            points: options.points,
+            tiebreaks: TZDRAFT_TIEBREAKS.to_vec(),
+            table: (kind == TzdraftKind::RoundRobin).then(|| tzdraft_table(&matches, options)),
+            still_in: knockout.as_ref().map(|k| {
+                k.ranking
+                    .iter()
+                    .filter(|r| r.eliminated_by.is_none())
+                    .map(|r| r.name.clone())
+                    .collect()
+            }),
+        });
         let swiss = (format == Format::Swiss)
             .then(|| swiss(archive, scored_games.as_deref().unwrap_or_default()));
         let round_robin = (format == Format::RoundRobin)
@@ -258,6 +296,7 @@ impl<'a> EventView<'a> {
             bracket,
             swiss,
             round_robin,
+            tzdraft,
         }
     }
 
@@ -282,6 +321,7 @@ impl<'a> EventView<'a> {
             decided_after: m.decided_after,
             limboti: m.limboti,
             undecided_reason: m.undecided_reason(),
+            settled_at_deadline: m.at_deadline,
             law: m.law,
             games: Vec::new(),
         }
@@ -356,6 +396,7 @@ impl<'a> EventView<'a> {
             bracket: self.bracket.clone(),
             swiss: self.swiss.clone(),
             round_robin: self.round_robin.clone(),
+            tzdraft: self.tzdraft.clone(),
         }
     }
 }
@@ -442,6 +483,9 @@ impl Serialize for MatchOut<'_, '_> {
         s.serialize_field("decided_after", &h.decided_after)?;
         s.serialize_field("limboti", &h.limboti)?;
         s.serialize_field("undecided_reason", &h.undecided_reason)?;
+        if h.settled_at_deadline {
+            s.serialize_field("settled_at_deadline", &true)?;
+        }
         if !h.law.is_limboti() {
             s.serialize_field("law", &h.law)?;
         }
@@ -479,6 +523,9 @@ impl Serialize for EventView<'_> {
         }
         if let Some(rows) = &self.round_robin {
             s.serialize_field("round_robin", rows)?;
+        }
+        if let Some(tzdraft) = &self.tzdraft {
+            s.serialize_field("tzdraft", tzdraft)?;
         }
         s.end()
     }

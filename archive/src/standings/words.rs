@@ -210,6 +210,43 @@ pub(super) fn warning(
                 Vec::new(),
             )
         }
+        Note::UnfinishedMatch { in_match, last } => {
+            let p = players(in_match);
+            let m = matches.summary(in_match as usize, None);
+            (
+                format!(
+                    "{} – {}: unfinished when its games ran out ({}): {}; not scored",
+                    p[0],
+                    p[1],
+                    a.at(last),
+                    m.undecided_reason().unwrap_or_default()
+                ),
+                match_games(matches, in_match),
+            )
+        }
+        Note::SettledAtDeadline { in_match, last } => {
+            let p = players(in_match);
+            let m = matches.summary(in_match as usize, None);
+            let verdict = match m.winner {
+                Some(w) => format!(
+                    "{} wins, ahead {}-{} in games",
+                    p[w],
+                    m.score[w],
+                    m.score[1 - w]
+                ),
+                None => "a drawn match".to_string(),
+            };
+            (
+                format!(
+                    "{} – {}: undecided when its games ran out ({}), settled at the round's \
+                     deadline: {verdict}",
+                    p[0],
+                    p[1],
+                    a.at(last),
+                ),
+                match_games(matches, in_match),
+            )
+        }
         Note::PlayedAfterElimination {
             in_match,
             first,
@@ -239,6 +276,15 @@ pub(super) fn warning(
     }
 }
 
+/// Where the games of match `in_match` are, in match order.
+fn match_games(matches: &EventMatches, in_match: u32) -> Vec<GameRef> {
+    matches
+        .games(in_match as usize)
+        .iter()
+        .map(|&g| matches.archive.at(g))
+        .collect()
+}
+
 /// What a note is about.
 pub(super) fn kind(note: &Note) -> WarningKind {
     match note {
@@ -255,5 +301,7 @@ pub(super) fn kind(note: &Note) -> WarningKind {
         Note::UngroupedPlayer { .. } => WarningKind::UngroupedPlayer,
         Note::NotAKnockout { .. } => WarningKind::NotAKnockout,
         Note::PlayedAfterElimination { .. } => WarningKind::PlayedAfterElimination,
+        Note::UnfinishedMatch { .. } => WarningKind::UnfinishedMatch,
+        Note::SettledAtDeadline { .. } => WarningKind::SettledAtDeadline,
     }
 }

@@ -211,7 +211,8 @@ pub fn run(args: Args) -> CommandResult {
             if played.index > 0 {
                 text.push('\n');
             }
-            let record = match_runner::record(played, variant, args.numeric.numeric);
+            let record =
+                match_runner::record(played, variant, args.numeric.numeric, "drafti match");
             drafti_pdn::write_game_to(&record, &mut text);
             if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
                 write_error.get_or_insert(e);

@@ -1,8 +1,9 @@
 //! `drafti standings`: matches and knockout tournaments by the Tanzanian laws, from game
 //! archives — match scores and winners, start-order checks, goals ("supa"), the knockout
 //! ranking; group tables, groups then a knock-out, round robins, Swiss results (each Event's
-//! format recognised from its pairings, or `--format`) — as text tables, JSON Lines (one
-//! object per Event) or CSV (one row per player), and `--html OUT`.
+//! format recognised from its pairings, or `--format`), TzDraft's tournaments (`--format
+//! tzdraft`) — as text tables, JSON Lines (one object per Event) or CSV (one row per
+//! player), and `--html OUT`.
 //!
 //! The laws and the decisions are documented in `drafti_archive::standings`.
 
@@ -59,6 +60,11 @@ pub struct Args {
     /// (two more games, four tege games, then a golden goal).
     #[arg(long, default_value = "limboti", value_parser = parse_tiebreak)]
     tiebreak: Tiebreak,
+    /// `--format tzdraft`: the round's deadline has passed; a match its games left undecided
+    /// is settled as TzDraft's server does (round robin: a drawn match; single elimination:
+    /// the player ahead in games wins).
+    #[arg(long)]
+    deadline_passed: bool,
     /// Also write the standings as one self-contained HTML page.
     #[arg(long, value_name = "OUT")]
     html: Option<PathBuf>,
@@ -139,6 +145,9 @@ pub fn run(args: Args) -> CommandResult {
             "--groups needs --format groups or --format groups+knockout (or no --format)",
         ));
     }
+    if args.deadline_passed && args.format != Some(Format::Tzdraft) {
+        return Err(CliError::new("--deadline-passed needs --format tzdraft"));
+    }
     if let Some(path) = &args.html {
         refuse_stdout("--html", path, "the standings")?;
         let files = args.input.files.iter().map(std::path::Path::new);
@@ -178,6 +187,7 @@ pub fn run(args: Args) -> CommandResult {
         tiebreak: args.tiebreak,
         points: args.points,
         qualifiers: args.qualifiers,
+        deadline_passed: args.deadline_passed,
     };
     if let Some(groups) = groups {
         games.set_groups(groups);

@@ -64,9 +64,10 @@ pub fn result(played: &PlayedGame) -> GameResult {
     }
 }
 
-/// The game as a PDN record: tags Event, Round, White, Black, Result, Termination, PlyCount,
-/// GameType (or Variant), SetUp and FEN from a set-up start; squares as numbers if `numeric`.
-pub fn record(played: &PlayedGame, variant: Variant, numeric: bool) -> GameRecord {
+/// The game as a PDN record: tags Event (`event`), Round, White, Black, Result, Termination,
+/// PlyCount, GameType (or Variant), SetUp and FEN from a set-up start; the players'
+/// evaluations as comments; squares as numbers if `numeric`.
+pub fn record(played: &PlayedGame, variant: Variant, numeric: bool, event: &str) -> GameRecord {
     let result = result(played);
     let mut nodes =
         drafti_analysis::selfplay::mainline(&played.start, variant, &played.moves, numeric);
@@ -80,7 +81,7 @@ pub fn record(played: &PlayedGame, variant: Variant, numeric: bool) -> GameRecor
     }
     let [white, black] = played.names.clone();
     let mut tags = vec![
-        Tag::new("Event", "drafti match"),
+        Tag::new("Event", event),
         Tag::new("Round", (played.index + 1).to_string()),
         Tag::new("White", white),
         Tag::new("Black", black),

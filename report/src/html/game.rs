@@ -1,10 +1,11 @@
 //! One game's `<article>`: its players and figures, its moves with the flagged ones marked,
 //! the record's comments and variations, and the viewer's data ([`super::viewer`]).
 
-use super::pct;
 use super::viewer;
-use crate::collect::{is_numeric, move_anchor, short_name};
+use crate::collect::{move_anchor, short_name};
+use crate::one_decimal;
 use crate::svg::escape;
+use drafti_analysis::json::is_numeric;
 use drafti_analysis::judge::{Judgement, SideSummary};
 use drafti_analysis::GameAnalysis;
 use drafti_archive::replay::ReplayedGame;
@@ -181,7 +182,7 @@ fn side_line(out: &mut String, color: Color, s: &SideSummary) {
         s.blunders,
         s.mistakes,
         s.inaccuracies,
-        pct(s.accuracy)
+        one_decimal(s.accuracy, "%", "–")
     );
 }
 

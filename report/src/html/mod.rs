@@ -20,7 +20,7 @@ pub mod viewer;
 
 use crate::collect::{win_text, Collector, IndexRow, RunInfo, Status, PAGE_GAMES};
 use crate::svg::escape;
-use crate::thousands;
+use crate::{one_decimal, thousands};
 use drafti_analysis::judge::{
     BLUNDER_DROP, INACCURACY_DROP, K, MISTAKE_DROP, PROVEN_INACCURACY_WC, PROVEN_MISTAKE_WC,
 };
@@ -59,11 +59,6 @@ pub fn games_text(n: u64) -> String {
     } else {
         format!("{} games", thousands(n))
     }
-}
-
-/// `54.7%`, or `–` without a value.
-pub(crate) fn pct(v: Option<f64>) -> String {
-    v.map_or_else(|| "–".to_string(), |x| format!("{x:.1}%"))
 }
 
 /// The document up to and including the summary (everything before the game sections).
@@ -162,14 +157,14 @@ fn players(out: &mut String, c: &mut Collector<'_>) {
             r#"<tr><td>{}</td><td class="r">{}</td><td class="r hide-s">{}</td><td class="r hide-s">{}</td><td class="r">{}</td><td class="r">{}</td><td class="r hide-s">{}</td><td class="r">{}</td><td class="r">{}</td></tr>"#,
             escape(name),
             thousands(p.games),
-            pct(p.score_pct()),
+            one_decimal(p.score_pct(), "%", "–"),
             thousands(p.moves),
             thousands(p.blunders),
             thousands(p.mistakes),
             thousands(p.inaccuracies),
             p.blunder_rate()
                 .map_or_else(|| "–".to_string(), |r| format!("{r:.2}")),
-            pct(p.accuracy()),
+            one_decimal(p.accuracy(), "%", "–"),
         );
     }
     if c.players.is_empty() {
@@ -240,7 +235,7 @@ fn openings(out: &mut String, c: &mut Collector<'_>) {
             t.white_wins,
             t.draws,
             t.black_wins,
-            pct(r.score_pct)
+            one_decimal(r.score_pct, "%", "–")
         );
     }
     out.push_str("</table></div>");

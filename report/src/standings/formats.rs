@@ -1,13 +1,13 @@
 //! The championship formats of `drafti standings` as text and CSV: the group tables (with
-//! their scoring and tie-break order stated), the knock-out tree, the round-robin table and
-//! the Swiss ranking.
+//! their scoring and tie-break order stated), the knock-out tree, the round-robin table,
+//! the Swiss ranking and TzDraft's tournaments (a tree, or a table ranked by match wins).
 
 use super::table::table;
 use crate::visible;
 use drafti_archive::csv::text_cell;
 use drafti_archive::standings::{
-    Bracket, EventView, GroupTable, MatchPoints, ScoreRow, TableRules, TieBreak, GROUP_TIEBREAKS,
-    ROUND_ROBIN_TIEBREAKS, SWISS_TIEBREAKS,
+    Bracket, EventView, GroupTable, MatchPoints, ScoreRow, TableRules, TieBreak, Tzdraft,
+    TzdraftRow, GROUP_TIEBREAKS, ROUND_ROBIN_TIEBREAKS, SWISS_TIEBREAKS,
 };
 use std::collections::HashMap;
 use std::io::Write;
@@ -173,6 +173,60 @@ pub fn score_cells(rows: &[ScoreRow]) -> Vec<Vec<String>> {
     cells
 }
 
+/// The heading of a TzDraft tournament's table or tree.
+pub fn tzdraft_heading(t: &Tzdraft) -> String {
+    match &t.table {
+        Some(_) => format!(
+            "Round robin (TzDraft: match {}; ranked by {})",
+            points_words(&t.points),
+            tiebreak_words(&t.tiebreaks)
+        ),
+        None => "Single elimination (TzDraft: the loser of a match is out)".to_string(),
+    }
+}
+
+/// A TzDraft round-robin table's cells, header first.
+pub fn tzdraft_cells(rows: &[TzdraftRow]) -> Vec<Vec<String>> {
+    let header = [
+        "#",
+        "player",
+        "matches",
+        "W",
+        "D",
+        "L",
+        "unfinished",
+        "games W-D-L",
+        "+/-",
+        "points",
+        "",
+    ];
+    let mut cells = vec![header.map(String::from).to_vec()];
+    for r in rows {
+        cells.push(vec![
+            r.rank.to_string(),
+            r.name.clone(),
+            r.played.to_string(),
+            r.won.to_string(),
+            r.drawn.to_string(),
+            r.lost.to_string(),
+            r.unfinished.to_string(),
+            format!("{}-{}-{}", r.games_won, r.games_drawn, r.games_lost),
+            signed(r.game_difference),
+            r.points.to_string(),
+            row_note(false, r.tiebreak),
+        ]);
+    }
+    cells
+}
+
+/// The players still in a single elimination, in words.
+pub fn still_in_line(names: &[String]) -> String {
+    match names {
+        [] => "Still in: nobody".to_string(),
+        names => format!("Still in: {}", names.join(", ")),
+    }
+}
+
 fn bracket_text<W: Write>(out: &mut W, b: &Bracket) -> std::io::Result<()> {
     writeln!(out)?;
     writeln!(out, "  Knock-out")?;
@@ -209,8 +263,22 @@ pub(crate) fn formats_text<W: Write>(out: &mut W, e: &EventView) -> std::io::Res
             }
         }
     }
+    // A single elimination is its tree (below).
+    if let Some((t, rows)) = e
+        .tzdraft
+        .as_ref()
+        .and_then(|t| Some((t, t.table.as_ref()?)))
+    {
+        writeln!(out)?;
+        writeln!(out, "  {}", tzdraft_heading(t))?;
+        let cells = tzdraft_cells(rows);
+        table(out, "    ", || cells.iter().cloned())?;
+    }
     if let Some(b) = &e.bracket {
         bracket_text(out, b)?;
+    }
+    if let Some(names) = e.tzdraft.as_ref().and_then(|t| t.still_in.as_ref()) {
+        writeln!(out, "  {}", visible(&still_in_line(names)))?;
     }
     // Swiss and round-robin Events have no matches: the blank line after the laws is there
     // already.
@@ -397,7 +465,30 @@ pub fn formats_csv_rows<W: Write>(out: &mut W, e: &EventView) -> std::io::Result
             shown(r.sonneborn_berger.map(|b| b.to_string())),
         ])?;
     }
-    if e.groups.is_none() && e.swiss.is_none() && e.round_robin.is_none() {
+    for r in e.tzdraft.iter().flat_map(|t| t.table.iter().flatten()) {
+        write(vec![
+            event.clone(),
+            format.into(),
+            "round-robin".into(),
+            String::new(),
+            r.rank.to_string(),
+            text(&r.name),
+            r.played.to_string(),
+            r.won.to_string(),
+            r.drawn.to_string(),
+            r.lost.to_string(),
+            r.games_won.to_string(),
+            r.games_lost.to_string(),
+            r.game_difference.to_string(),
+            r.points.to_string(),
+            String::new(),
+            String::new(),
+            r.tiebreak.map(|t| t.name().to_string()).unwrap_or_default(),
+            String::new(),
+            String::new(),
+        ])?;
+    }
+    if e.groups.is_none() && e.swiss.is_none() && e.round_robin.is_none() && e.tzdraft.is_none() {
         // An Event of matches (or a knockout) among Events of other formats: its players'
         // matches; under a knockout, its ranking and points (opponents eliminated).
         let ranked: HashMap<&str, (usize, u32)> = e

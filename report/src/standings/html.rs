@@ -4,7 +4,7 @@
 
 use super::formats::{
     bracket_line, group_cells, group_heading, group_notes, round_robin_heading, score_cells,
-    swiss_heading,
+    still_in_line, swiss_heading, tzdraft_cells, tzdraft_heading,
 };
 use super::{count, event_title_text, match_line_text, recognised_line};
 use crate::html::CSS;
@@ -102,6 +102,16 @@ pub fn event_html<W: Write>(out: &mut W, e: &EventView, n: usize) -> std::io::Re
             for note in group_notes(g) {
                 write!(out, "<p class=\"note\">{}</p>", escape(&note))?;
             }
+        }
+    }
+    if let Some(t) = &e.tzdraft {
+        write!(out, "<h3>{}</h3>", escape(&tzdraft_heading(t)))?;
+        if let Some(rows) = &t.table {
+            let cells = tzdraft_cells(rows);
+            html_table(out, &cells, 2..cells[0].len() - 1)?;
+        }
+        if let Some(names) = &t.still_in {
+            write!(out, "<p>{}</p>", escape(&still_in_line(names)))?;
         }
     }
     if let Some(b) = &e.bracket {

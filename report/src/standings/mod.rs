@@ -36,7 +36,10 @@ fn event_title(e: &EventView) -> String {
     } else {
         &e.event
     };
-    let format = e.format.name();
+    let format = match &e.tzdraft {
+        Some(t) => format!("{}: {}", e.format.name(), t.kind.words()),
+        None => e.format.name().to_string(),
+    };
     // Games scored one by one: players and games, no matches.
     let games = |rows: &mut dyn Iterator<Item = u32>| rows.fold((0, 0), |(n, g), r| (n + 1, g + r));
     let scored = (e
@@ -89,12 +92,19 @@ fn match_line(m: &MatchReport) -> String {
                         let _ = write!(v, " ({stage})");
                     }
                 }
+                MatchLaw::Tzdraft if m.settled_at_deadline => {
+                    v = format!("{w} wins at the round's deadline, ahead in games");
+                }
+                MatchLaw::Tzdraft => {}
                 _ if m.limboti > 0 => {
                     let _ = write!(v, " ({} limboti)", m.limboti);
                 }
                 _ => {}
             }
             v
+        }
+        (MatchStatus::Drawn, _) if m.settled_at_deadline => {
+            "drawn match at the round's deadline".to_string()
         }
         (MatchStatus::Drawn, _) => "drawn match".to_string(),
         _ => format!(
@@ -108,7 +118,8 @@ fn match_line(m: &MatchReport) -> String {
     )
 }
 
-fn game_row(g: &MatchGame, options: &StandingsOptions) -> Vec<String> {
+/// A game's row; `tzdraft`: games after the second are not limboti.
+fn game_row(g: &MatchGame, options: &StandingsOptions, tzdraft: bool) -> Vec<String> {
     let started = match (&g.started_by, g.first_mover) {
         (Some(p), Some(side)) => format!("{p} ({})", side_name(side)),
         _ => "unknown".to_string(),
@@ -125,8 +136,13 @@ fn game_row(g: &MatchGame, options: &StandingsOptions) -> Vec<String> {
     if !g.counted {
         notes.push("not counted".to_string());
     }
-    let number = if g.number > 2 && g.counted {
-        format!("{} {}", g.number, g.stage.unwrap_or("limboti"))
+    let stage = match (g.stage, tzdraft) {
+        (Some(stage), _) => Some(stage),
+        (None, false) if g.number > 2 => Some("limboti"),
+        (None, _) => None,
+    };
+    let number = if let (Some(stage), true) = (stage, g.counted) {
+        format!("{} {stage}", g.number)
     } else {
         g.number.to_string()
     };
@@ -159,6 +175,25 @@ pub fn laws(options: &StandingsOptions, format: Format) -> String {
             return "every game is a round's pairing: a win 1 point, a draw 1/2".to_string()
         }
         Format::RoundRobin => return "every game counts: a win 1 point, a draw 1/2".to_string(),
+        Format::Tzdraft => {
+            let mut laws = "TzDraft's matches: two losses in a row end a match, and so does a \
+                            leader after the third game or any later one; a draw never ends \
+                            one"
+            .to_string();
+            if options.supa {
+                laws.push_str("; supa wins count 12 goals");
+            }
+            if options.swap_colours {
+                laws.push_str("; players swap colours after every game");
+            }
+            if options.deadline_passed {
+                laws.push_str(
+                    "; the round's deadline has passed: an undecided match is a drawn match \
+                     (round robin) or won by the player ahead in games (single elimination)",
+                );
+            }
+            return laws;
+        }
         _ => {}
     }
     let mut laws = vec!["winner starts the next game"];
@@ -209,6 +244,7 @@ pub fn event_text<W: Write>(
         writeln!(out, "  {line}")?;
     }
     writeln!(out)?;
+    let tzdraft = e.format == Format::Tzdraft;
     for n in 0..e.match_count() {
         let line = match_line(&e.match_header(n));
         writeln!(out, "  Match {}: {}", n + 1, visible(&line))?;
@@ -224,10 +260,11 @@ pub fn event_text<W: Write>(
         .map(String::from)
         .to_vec();
         table(out, "    ", || {
-            std::iter::once(header.clone()).chain(e.match_games(n).map(|g| game_row(&g, options)))
+            std::iter::once(header.clone())
+                .chain(e.match_games(n).map(|g| game_row(&g, options, tzdraft)))
         })?;
     }
-    if e.groups.is_some() || e.swiss.is_some() || e.round_robin.is_some() {
+    if e.groups.is_some() || e.swiss.is_some() || e.round_robin.is_some() || tzdraft {
         formats_text(out, e)?;
     } else if let Some(ko) = &e.knockout {
         writeln!(out)?;

@@ -3,7 +3,7 @@
 //! with their control characters made [`visible`].
 
 use crate::collect::win_text;
-use crate::visible;
+use crate::{counted, visible};
 use drafti_analysis::batch::ArchiveGame;
 use drafti_analysis::judge::{win_percent, SideSummary};
 use drafti_analysis::{json, GameAnalysis};
@@ -17,17 +17,13 @@ fn tag<'a>(game: &'a ReplayedGame, name: &str) -> Option<&'a str> {
         .filter(|v| !v.is_empty() && *v != "?")
 }
 
-fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
-
 fn side_text(s: &SideSummary) -> String {
     let accuracy = s.accuracy.map_or("-".to_string(), |a| format!("{a:.1}%"));
     format!(
         "{}, {}, {}; accuracy {accuracy}",
-        plural(s.inaccuracies, "inaccuracy", "inaccuracies"),
-        plural(s.mistakes, "mistake", "mistakes"),
-        plural(s.blunders, "blunder", "blunders"),
+        counted(s.inaccuracies as u64, "inaccuracy", "inaccuracies"),
+        counted(s.mistakes as u64, "mistake", "mistakes"),
+        counted(s.blunders as u64, "blunder", "blunders"),
     )
 }
 
@@ -42,7 +38,7 @@ pub fn game_text(g: &ArchiveGame, game: &ReplayedGame, a: &GameAnalysis) -> Stri
         "{} game {}: {white} - {black}, {result}, {}",
         visible(&g.file),
         g.raw.index + 1,
-        plural(game.moves.len(), "ply", "plies")
+        counted(game.moves.len() as u64, "ply", "plies")
     );
     let _ = writeln!(out, "  White: {}", side_text(&a.white));
     let _ = writeln!(out, "  Black: {}", side_text(&a.black));

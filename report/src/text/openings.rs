@@ -2,7 +2,7 @@
 //! handed (the statistics are `drafti_archive::openings`'s). Text from the archive or a book
 //! (names, codes, files) is shown with its control characters made [`visible`].
 
-use crate::visible;
+use crate::{one_decimal, visible};
 use drafti_archive::csv::text_cell;
 use drafti_archive::openings::{
     Book, Candidate, RowKind, StatsRow, TableEnd, CLASSIFY_PLIES, CSV_HEADER,
@@ -111,11 +111,6 @@ pub fn write_per_game(
     }
 }
 
-fn pct(v: Option<f64>) -> String {
-    v.map(|x| format!("{x:.1}"))
-        .unwrap_or_else(|| "-".to_string())
-}
-
 /// The counting columns of the text tables.
 fn columns(r: &StatsRow) -> String {
     let t = &r.tally;
@@ -127,8 +122,8 @@ fn columns(r: &StatsRow) -> String {
         t.black_wins,
         t.unknown,
         t.black_first,
-        pct(r.score_pct),
-        pct(r.avg_plies)
+        one_decimal(r.score_pct, "", "-"),
+        one_decimal(r.avg_plies, "", "-")
     )
 }
 
@@ -261,7 +256,7 @@ pub fn write_candidates(
                     out,
                     "{:>7} {:>7} {:>5}  {}",
                     c.tally.games,
-                    pct(c.tally.score_pct()),
+                    one_decimal(c.tally.score_pct(), "", "-"),
                     c.depth,
                     c.moves
                 )?;

@@ -3,7 +3,7 @@
 //! the same input and search limits always give the same text.
 
 use crate::collect::{win_text, Collector, RunInfo};
-use crate::{thousands, visible};
+use crate::{one_decimal, thousands, visible};
 use drafti_analysis::judge::{BLUNDER_DROP, INACCURACY_DROP, MISTAKE_DROP};
 use drafti_archive::openings::{RowKind, CLASSIFY_PLIES};
 use std::fmt::Write as _;
@@ -14,10 +14,6 @@ const PLAYERS_SHOWN: usize = 15;
 const OPENINGS_SHOWN: usize = 12;
 /// Biggest blunders listed in the text summary.
 const BLUNDERS_SHOWN: usize = 5;
-
-fn pct(v: Option<f64>) -> String {
-    v.map_or_else(|| "-".to_string(), |x| format!("{x:.1}%"))
-}
 
 /// Cuts `text` to `width` characters (with `…`).
 fn fit(text: &str, width: usize) -> String {
@@ -159,14 +155,14 @@ fn players(out: &mut String, c: &mut Collector<'_>) {
             "  {:name_width$}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6}  {:>6}  {:>7}  {:>8}",
             fit(&visible(name), 24),
             thousands(p.games),
-            pct(p.score_pct()),
+            one_decimal(p.score_pct(), "%", "-"),
             thousands(p.moves),
             thousands(p.blunders),
             thousands(p.mistakes),
             thousands(p.inaccuracies),
             p.blunder_rate()
                 .map_or_else(|| "-".to_string(), |r| format!("{r:.2}")),
-            pct(p.accuracy()),
+            one_decimal(p.accuracy(), "%", "-"),
         );
     }
     if players.len() > PLAYERS_SHOWN {
@@ -189,7 +185,7 @@ fn players(out: &mut String, c: &mut Collector<'_>) {
         thousands(t.inaccuracies),
         t.blunder_rate()
             .map_or_else(|| "-".to_string(), |r| format!("{r:.2}")),
-        pct(t.accuracy()),
+        one_decimal(t.accuracy(), "%", "-"),
     );
 }
 
@@ -255,7 +251,7 @@ fn openings(out: &mut String, c: &mut Collector<'_>) {
             t.white_wins,
             t.draws,
             t.black_wins,
-            pct(r.score_pct),
+            one_decimal(r.score_pct, "%", "-"),
             r.name
         );
     }

@@ -16,7 +16,7 @@
 //! - `ussr-x-121.pdn`: game 121 of `tests/fixtures/corpora/russian-ussr-championship-x-153games.pdn`
 //!   (Russian rules), whose 21. g3-h4 the re-search at depth 10 calls a blunder (+3.47 ->
 //!   +0.80), the confirmation at depth 16 no blunder, and the 2,000,000-node reference a move
-//!   as good as its best (a drop of 0.01; from `bench --quality --sample 8 --moves`).
+//!   as good as its best (a drop of 0.01; from `drafti-lab quality --sample 8 --moves`).
 //! - `czech-2007-17.pdn`: game 17 of `tests/fixtures/corpora/czech-championship-2007-102games.pdn`
 //!   (Czech rules), whose 12. c3-d4 the confirmation at depth 14 calls a blunder from depth
 //!   12 on only, and every deep reference a mistake or less (2,000,000 nodes a position: a

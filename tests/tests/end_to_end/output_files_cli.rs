@@ -375,10 +375,6 @@ fn dash_is_stdout_or_refused_where_stdout_carries_something_else() {
             "--pdn -: stdout carries the match's summary; give --pdn a file name",
         ),
         (
-            vec!["bench", "--quality", "--moves", "-"],
-            "--moves -: stdout carries the tables; give --moves a file name",
-        ),
-        (
             vec!["analyze", &showcase, "--pdn", "-"],
             "--pdn -: stdout carries the analysis; give --pdn a file name",
         ),

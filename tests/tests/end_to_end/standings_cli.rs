@@ -465,3 +465,6 @@ mod formats;
 /// Round robins and Swiss events recognised from their pairings; the groups file's names
 /// checked against the games; the CSV safe for spreadsheets.
 mod recognised;
+
+/// `--format tzdraft`: TzDraft's single elimination and round robin.
+mod tzdraft;

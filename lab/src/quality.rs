@@ -1,4 +1,4 @@
-//! The pieces of the analysis quality benchmark (`drafti bench --quality`): a **reference**
+//! The pieces of the analysis quality benchmark (`drafti-lab quality`): a **reference**
 //! that searches every position of a game alone, uniformly, with a node limit (reproducible,
 //! one fresh table per search, so each position's result can be cached on its own), or, as
 //! the analysis does, every game as one sequence from its last position back, or judges
@@ -12,8 +12,8 @@
 //! candidate's judgement of move i  vs  reference's ──▶ per class: both / candidate / reference
 //! ```
 
-use crate::judge::{self, win_percent, Judgement, Verdict};
-use crate::{move_score, EndgameTables, GameAnalysis, PositionEval, Searcher};
+use drafti_analysis::judge::{self, win_percent, Judgement, Verdict};
+use drafti_analysis::{move_score, EndgameTables, GameAnalysis, PositionEval, Searcher};
 use drafti_archive::replay::ReplayedGame;
 use drafti_engine::{Limits, Score};
 use drafti_rules::{Position, Variant};
@@ -120,7 +120,7 @@ pub fn reference_moves(
     })
 }
 
-/// Move `ply` (1-based, as [`crate::MoveAnalysis::ply`]) of `game` judged again alone at
+/// Move `ply` (1-based, as [`drafti_analysis::MoveAnalysis::ply`]) of `game` judged again alone at
 /// `nodes`, as the analysis's re-search judges a move (the position searched with a fresh
 /// table, then the played move to the same depth; the deepest depth's verdict): how a verdict
 /// holds up under a deeper look.
@@ -174,7 +174,7 @@ pub fn reference_verdicts(game: &ReplayedGame, evals: &[ReferenceEval]) -> Vec<V
         .collect()
 }
 
-/// The first line of a reference's cache file (`drafti bench --quality --reference FILE`):
+/// The first line of a reference's cache file (`drafti-lab quality --reference FILE`):
 /// what its searches were made with. A file with another header is searched again.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReferenceHeader {
@@ -199,7 +199,7 @@ pub struct ReferenceHeader {
 /// one set; `0` is a loss on the spot.
 ///
 /// ```
-/// use drafti_analysis::quality::{score_fields, score_from_fields};
+/// use drafti_lab::quality::{score_fields, score_from_fields};
 /// use drafti_engine::Score;
 /// assert_eq!(score_fields(Score::centi_men(-35)), (Some(-35), None));
 /// assert_eq!(score_fields(Score::loss_in(0)), (None, Some(0)));

@@ -2,7 +2,7 @@
 //! each change:
 //!
 //! ```text
-//! cargo run --release -p drafti-hub --example duel -- --a lmr=1 --b lmr=0 \
+//! cargo run --release -p drafti-lab --example duel -- --a lmr=1 --b lmr=0 \
 //!     --budget nodes=20000 --games 400 --jobs 2 [--sprt 0,10] [--pdn games.pdn]
 //! ```
 //! Openings: distinct 4-ply positions with equal material (a fixed order), each played twice
@@ -13,22 +13,21 @@
 //! hold ends the game with their result, and both players probe them in their search
 //! (`--tables-for a|b|none` gives them to one player only, or to neither). `--a-weights FILE`
 //! / `--b-weights FILE`: evaluation weights for A / B instead of the shipped ones (a fit of
-//! `engine/examples/texel.rs`).
+//! `lab/examples/texel.rs`).
 //!
 //! The games are played by drafti-hub's runner with two in-process players, adjudicated by
 //! the rules, the ply cap (`--max-plies`, 300) and the tables; unlike `drafti match`, a
 //! repeated position does not end a game, so results stay comparable with earlier duels.
 #![allow(clippy::print_stdout, clippy::print_stderr, clippy::exit)]
 
+use drafti_cli::match_runner::record;
 use drafti_engine::egtb::Tables;
 use drafti_engine::{Config, Weights};
 use drafti_hub::openings::even_material;
 use drafti_hub::runner::{run, Adjudication, Control, MatchSettings, PlayedGame, Termination};
 use drafti_hub::stats::{Sprt, Tally, Verdict};
 use drafti_hub::{EnginePlayer, Player};
-use drafti_pdn::{GameRecord, GameResult, MoveNode, MoveNumber, MoveToken};
-use drafti_pdn::{Separator, Tag};
-use drafti_rules::{Color, MoveList, Outcome, Position, Variant};
+use drafti_rules::{Color, Outcome, Position, Variant};
 use std::process::exit;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -193,53 +192,6 @@ impl Counts {
             nb
         )
     }
-}
-
-/// The game as a PDN record (algebraic squares).
-fn record(game: &PlayedGame, variant: Variant) -> GameRecord {
-    let result = match game.winner() {
-        Some(Color::White) => GameResult::WhiteWin,
-        Some(Color::Black) => GameResult::BlackWin,
-        None => GameResult::Draw,
-    };
-    let [white, black] = game.names.clone();
-    let tags = vec![
-        Tag::new("Event", "duel".to_string()),
-        Tag::new("Round", (game.index + 1).to_string()),
-        Tag::new("White", white),
-        Tag::new("Black", black),
-        Tag::new("Result", result.as_str().to_string()),
-        Tag::new("Termination", game.termination.to_string()),
-    ];
-    let mut nodes = Vec::with_capacity(game.moves.len());
-    let mut pos = game.start;
-    let mut list = MoveList::new();
-    for (ply, mv) in game.moves.iter().enumerate() {
-        pos.generate_moves(variant, &mut list);
-        // Every landing square only where another capture shares start and end.
-        let text = mv.notation(list.as_slice(), false);
-        let separator = if mv.is_capture() {
-            Separator::Capture('x')
-        } else {
-            Separator::Dash
-        };
-        let token = if text.matches('x').count() > 1 {
-            MoveToken::new(mv.path(), separator, false)
-        } else {
-            MoveToken::new([mv.from(), mv.to()], separator, false)
-        };
-        let mut node = MoveNode::new(token);
-        if pos.turn() == Color::White || ply == 0 {
-            node.number = Some(MoveNumber {
-                number: (ply / 2 + 1) as u32,
-                ellipsis: pos.turn() == Color::Black,
-                span: Default::default(),
-            });
-        }
-        nodes.push(node);
-        pos = pos.play(mv);
-    }
-    GameRecord::new(tags, nodes, result)
 }
 
 fn main() {
@@ -415,7 +367,7 @@ fn main() {
             if i > 0 {
                 text.push('\n');
             }
-            drafti_pdn::write_game_to(&record(game, variant), &mut text);
+            drafti_pdn::write_game_to(&record(game, variant, false, "duel"), &mut text);
         }
         if let Err(e) = std::fs::write(&path, text) {
             fail(format!("--pdn {path}: {e}"));

@@ -4,12 +4,12 @@
 //!
 //! ```text
 //! # the hand-set starting point (today's terms in the learned layout)
-//! cargo run --release -p drafti-engine --example texel -- init > start.txt
+//! cargo run --release -p drafti-lab --example texel -- init > start.txt
 //! # positions: GAMES self-play games at NODES nodes a move, seeded, on JOBS threads
-//! cargo run --release -p drafti-engine --example texel -- gen --games 20000 --nodes 5000 \
+//! cargo run --release -p drafti-lab --example texel -- gen --games 20000 --nodes 5000 \
 //!     --seed 1 --jobs 2 [--weights W.txt] > positions.txt
 //! # the fit (deterministic: a fixed split into chunks summed in order, whatever the threads)
-//! cargo run --release -p drafti-engine --example texel -- fit --data positions.txt \
+//! cargo run --release -p drafti-lab --example texel -- fit --data positions.txt \
 //!     --start start.txt --epochs 400 --jobs 2 > engine/data/eval-weights.txt
 //! ```
 //! `gen` writes one quiet position a line (`FEN<TAB>result`, the result 1, 0.5 or 0 for

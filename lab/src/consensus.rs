@@ -1,5 +1,5 @@
 //! Verdicts scored against a **consensus** of two deep references (and the endgame tables
-//! where they hold a move), the measure of `drafti bench --quality`.
+//! where they hold a move), the measure of `drafti-lab quality`.
 //!
 //! One deep reference is not the truth: two uniform searches of this engine at 2,000,000 and
 //! 4,000,000 nodes a position agree on blunders only at precision 0.87 and recall 0.81. So a
@@ -19,7 +19,7 @@
 //! call less than a mistake; a **clear miss** a move both references drop by at least
 //! [`CLEAR_DROP`] that the candidate calls less than a mistake.
 
-use crate::judge::{Judgement, Verdict};
+use drafti_analysis::judge::{Judgement, Verdict};
 use serde::Serialize;
 
 /// The drop of winning chances (0–2) both references must see for a move the candidate
@@ -249,7 +249,7 @@ impl ConsensusTally {
     }
 }
 
-/// One level's scores, as `drafti bench --quality --json` writes them.
+/// One level's scores, as `drafti-lab quality --json` writes them.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LevelScore {
     /// `blunder` or `>= mistake`.

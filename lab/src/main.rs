@@ -1,35 +1,95 @@
-//! `drafti bench --quality`: the verdicts of an analysis of master games against deep
-//! references (docs/guide.md, "`drafti bench --quality`"); the measuring is
-//! `drafti_analysis::bench::quality`, this is its flags and its text.
+//! `drafti-lab`: drafti's laboratory, run from the source tree (`cargo run --release -p
+//! drafti-lab -- quality ...`). `quality` is the analysis quality benchmark (docs/guide.md,
+//! "The quality benchmark"): the verdicts of an analysis of master games against deep
+//! references, with the flags `drafti bench --quality` had; the measuring is
+//! `drafti_lab::benchmark`, this is its flags and its text.
+// A program for the terminal: its reports go to stdout and stderr.
+#![allow(clippy::print_stderr)]
+#![forbid(unsafe_code)]
 
-use super::bench_error;
-use crate::error::{report_written, CliError, CommandResult};
-use crate::runner::worker_pool;
-use drafti_analysis::bench::quality::{
+use clap::{Parser, Subcommand};
+use drafti_analysis::EndgameTables;
+use drafti_cli::args::{JobsArg, JsonArg, SearchArgs};
+use drafti_cli::error::{report_written, CliError, CommandResult};
+use drafti_cli::tables::TableArgs;
+use drafti_lab::benchmark::{
     quality as run_quality, sampled_games, ClassJson, ConsensusJson, QualitySettings,
     ReferenceMode, ReferenceSpec,
 };
-use drafti_analysis::consensus::Share;
-use drafti_analysis::EndgameTables;
+use drafti_lab::consensus::Share;
+use drafti_lab::LabError;
 use drafti_report::thousands;
 use drafti_rules::Variant;
 use std::io::{self, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-/// The settings of `drafti bench --quality`.
+/// drafti-lab — measurements of drafti that are not part of it.
+#[derive(Parser)]
+#[command(name = "drafti-lab", version, about, long_about = None)]
+struct Lab {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// The analysis quality benchmark on the real master games of --corpora: the verdicts of
+    /// `drafti analyze` (at --depth/--nodes, default its default) against a reference that
+    /// searches every position alone (or each game as one sequence) at --reference-nodes.
+    Quality(QualityArgs),
+}
+
+fn main() -> ExitCode {
+    let Lab { command } = Lab::parse();
+    let result = match command {
+        Command::Quality(args) => quality(&args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) if e.is_broken_pipe() => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("drafti-lab: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// The master-game archives the benchmark reads when --corpora is not given: the copies
+/// inside the repository (tests/fixtures/corpora/README.md says where they come from).
+fn default_corpora() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/corpora")
+}
+
+/// The threads of the candidate's analysis, the references' searches and the hold-up (deep
+/// searches want the larger stack, as drafti's own workers have).
+fn worker_pool(jobs: usize) -> Result<rayon::ThreadPool, CliError> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .stack_size(16 << 20)
+        .thread_name(|i| format!("drafti-lab-{i}"))
+        .build()
+        .map_err(|e| CliError::new(format!("cannot start the worker threads: {e}")))
+}
+
+fn lab_error(e: LabError) -> CliError {
+    CliError::new(e.to_string())
+}
+
+/// The settings of `drafti-lab quality`.
 #[derive(clap::Args)]
-pub struct QualityArgs {
+struct QualityArgs {
     /// The folder of master-game archives: files named `russian-*.pdn` are replayed under
-    /// Russian rules, `czech-*.pdn` under Czech (the files have no GameType tag).
-    #[arg(long, value_name = "DIR", default_value = "../shared/corpora")]
-    corpora: PathBuf,
+    /// Russian rules, `czech-*.pdn` under Czech (the files have no GameType tag). Default:
+    /// the repository's copies, tests/fixtures/corpora.
+    #[arg(long, value_name = "DIR")]
+    corpora: Option<PathBuf>,
     /// Every K-th game of each file, from its first (1: all games).
     #[arg(long, value_name = "K", default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..))]
     sample: u64,
     /// The candidate: the settings of `drafti analyze`.
     #[command(flatten)]
-    search: crate::args::SearchArgs,
+    search: SearchArgs,
     /// The reference: nodes of each position's search.
     #[arg(long, value_name = "N", default_value_t = 2_000_000)]
     reference_nodes: u64,
@@ -83,6 +143,11 @@ pub struct QualityArgs {
     /// with both sides' scores, best moves and depths: where the two disagree and why.
     #[arg(long, value_name = "FILE")]
     moves: Option<PathBuf>,
+    #[command(flatten)]
+    json: JsonArg,
+    // The candidate's analysis, the references' searches and the hold-up.
+    #[command(flatten)]
+    jobs: JobsArg,
 }
 
 fn write_class_rows(out: &mut impl Write, rows: &[ClassJson], candidate: &str) -> io::Result<()> {
@@ -107,10 +172,13 @@ fn write_class_rows(out: &mut impl Write, rows: &[ClassJson], candidate: &str) -
     Ok(())
 }
 
-/// `drafti bench --quality`.
-pub fn quality(args: &QualityArgs, jobs: usize, json: bool) -> CommandResult {
-    if let Some(path) = &args.moves {
-        crate::files::refuse_stdout("--moves", path, "the tables")?;
+/// `drafti-lab quality`.
+fn quality(args: &QualityArgs) -> CommandResult {
+    let (jobs, json) = (args.jobs.threads(), args.json.json);
+    if args.moves.as_deref() == Some(Path::new("-")) {
+        return Err(CliError::new(
+            "--moves -: stdout carries the tables; give --moves a file name",
+        ));
     }
     if args.reference.is_some() && args.reference == args.second_reference {
         // A reference file holds one reference: the second would overwrite the first.
@@ -119,21 +187,22 @@ pub fn quality(args: &QualityArgs, jobs: usize, json: bool) -> CommandResult {
         ));
     }
     let note = |line: String| eprintln!("{line}");
-    let Some(games) = sampled_games(&args.corpora, args.sample, &note).map_err(bench_error)? else {
+    let corpora = args.corpora.clone().unwrap_or_else(default_corpora);
+    let Some(games) = sampled_games(&corpora, args.sample, &note).map_err(lab_error)? else {
         eprintln!(
-            "bench --quality: no folder {} (the master-game archives): skipped",
-            args.corpora.display()
+            "quality: no folder {} (the master-game archives): skipped",
+            corpora.display()
         );
         return Ok(ExitCode::SUCCESS);
     };
     if games.is_empty() {
         eprintln!(
-            "bench --quality: no russian-*.pdn or czech-*.pdn games in {}: skipped",
-            args.corpora.display()
+            "quality: no russian-*.pdn or czech-*.pdn games in {}: skipped",
+            corpora.display()
         );
         return Ok(ExitCode::SUCCESS);
     }
-    let pool = worker_pool(jobs, "bench")?;
+    let pool = worker_pool(jobs)?;
     let mut options = args.search.options();
     // Only tables given with --egtb (the reference uses them too, and its cache says so).
     options.tables = args
@@ -148,7 +217,7 @@ pub fn quality(args: &QualityArgs, jobs: usize, json: bool) -> CommandResult {
             .map_err(|e| CliError::new(format!("--engine: {e}")))?;
     }
     let settle_tables = match &args.settle_egtb {
-        Some(dir) => crate::tables::TableArgs {
+        Some(dir) => TableArgs {
             egtb: Some(dir.clone()),
             no_egtb: false,
         }
@@ -172,7 +241,7 @@ pub fn quality(args: &QualityArgs, jobs: usize, json: bool) -> CommandResult {
         settle_tables: &settle_tables,
         hold_up: !args.no_hold_up,
     };
-    let report = run_quality(&games, &options, &settings, &pool, &note).map_err(bench_error)?;
+    let report = run_quality(&games, &options, &settings, &pool, &note).map_err(lab_error)?;
     let mut out = io::stdout().lock();
     if json {
         report_written(writeln!(out, "{}", serde_json::to_string(&report)?))?;
@@ -181,10 +250,10 @@ pub fn quality(args: &QualityArgs, jobs: usize, json: bool) -> CommandResult {
     let mut write = || -> io::Result<()> {
         writeln!(
             out,
-            "drafti bench --quality: {} games (every {} of each file in {}), {} positions, {} moves",
+            "drafti-lab quality: {} games (every {} of each file in {}), {} positions, {} moves",
             report.games,
             ordinal(args.sample),
-            args.corpora.display(),
+            corpora.display(),
             thousands(report.positions as u64),
             thousands(report.moves as u64)
         )?;

@@ -1,20 +1,21 @@
-//! The analysis quality benchmark (`drafti bench --quality`): the verdicts of an analysis
+//! The analysis quality benchmark (`drafti-lab quality`): the verdicts of an analysis
 //! of sampled master games against a reference's ([`crate::quality`]), the reference's
 //! searches kept in a cache file, the judged moves optionally written out, and the result as
 //! one report ([`QualityJson`], which is also the JSON the command prints).
 
-use super::{thousands, BenchError};
 use crate::consensus::{ConsensusTally, Judges, Level, LevelScore, Share, Standing};
-use crate::judge::{Judgement, Verdict};
 use crate::quality::{
     recheck_move, reference_evals, reference_evals_in_sequence, reference_moves,
     reference_verdicts, table_verdicts, Agreement, ClassAgreement, ReferenceEval, ReferenceHeader,
     ReferenceLine, REFERENCE_SEQUENCE_TT_MB, REFERENCE_TT_MB,
 };
-use crate::{analyse_games, AnalysisOptions, EndgameTables};
+use crate::LabError;
+use drafti_analysis::judge::{Judgement, Verdict};
+use drafti_analysis::{analyse_games, AnalysisOptions, EndgameTables};
 use drafti_archive::replay::{replay, ReplayOptions, ReplayedGame};
 use drafti_engine::Engine;
 use drafti_pdn::GameReader;
+use drafti_report::thousands;
 use drafti_rules::Variant;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -49,11 +50,7 @@ fn variant_of_file(name: &str) -> Option<Variant> {
 /// Every `every`-th game of every known archive in `dir` (`russian-*.pdn` replayed under
 /// Russian rules, `czech-*.pdn` under Czech), in file-name order; `None` when the folder is
 /// absent.
-pub fn sampled_games(
-    dir: &Path,
-    every: u64,
-    note: Note,
-) -> Result<Option<Vec<Sampled>>, BenchError> {
+pub fn sampled_games(dir: &Path, every: u64, note: Note) -> Result<Option<Vec<Sampled>>, LabError> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Ok(None);
     };
@@ -70,7 +67,7 @@ pub fn sampled_games(
             .unwrap_or_default();
         let Some(variant) = variant_of_file(&name) else {
             note(format!(
-                "bench --quality: {name}: not russian-* or czech-*, skipped"
+                "quality: {name}: not russian-* or czech-*, skipped"
             ));
             continue;
         };
@@ -78,7 +75,7 @@ pub fn sampled_games(
             variant_override: Some(variant),
             ..ReplayOptions::default()
         };
-        let file = std::fs::File::open(&path).map_err(|source| BenchError::Read {
+        let file = std::fs::File::open(&path).map_err(|source| LabError::Read {
             path: path.clone(),
             source,
         })?;
@@ -156,7 +153,7 @@ fn reference_runs(
     tables: &EndgameTables,
     pool: &rayon::ThreadPool,
     note: Note,
-) -> Result<Vec<Vec<ReferenceEval>>, BenchError> {
+) -> Result<Vec<Vec<ReferenceEval>>, LabError> {
     let header = ReferenceHeader {
         engine: Engine::fingerprint().to_string(),
         nodes: spec.nodes,
@@ -187,7 +184,7 @@ fn reference_runs(
                 }
             } else {
                 note(format!(
-                    "bench --quality: {} is for another engine or limit: searched again",
+                    "quality: {} is for another engine or limit: searched again",
                     path.display()
                 ));
             }
@@ -241,7 +238,7 @@ fn reference_runs(
                     let n = searched.fetch_add(all.len(), std::sync::atomic::Ordering::Relaxed)
                         + all.len();
                     note(format!(
-                        "bench --quality: reference {} game {}: {} positions searched in sequence ({} of at most {} in {:.0} s)",
+                        "quality: reference {} game {}: {} positions searched in sequence ({} of at most {} in {:.0} s)",
                         s.file,
                         s.index,
                         all.len(),
@@ -281,7 +278,7 @@ fn reference_runs(
             }
             done += fresh.len();
             note(format!(
-                "bench --quality: reference {} game {}: {} positions searched ({} of at most {} in {:.0} s)",
+                "quality: reference {} game {}: {} positions searched ({} of at most {} in {:.0} s)",
                 s.file,
                 s.index,
                 fresh.len(),
@@ -330,7 +327,7 @@ impl ClassJson {
     }
 }
 
-/// The result of a quality run, as `drafti bench --quality --json` prints it.
+/// The result of a quality run, as `drafti-lab quality --json` prints it.
 #[derive(Serialize)]
 pub struct QualityJson {
     pub bench: &'static str,
@@ -434,7 +431,7 @@ fn class_rows(a: &Agreement) -> Vec<ClassJson> {
     ]
 }
 
-/// One judged move of `bench --quality --moves`: the candidate's numbers and the
+/// One judged move of `drafti-lab quality --moves`: the candidate's numbers and the
 /// reference's (scores from the mover's side, as `analyze --json` has them).
 #[derive(Serialize)]
 struct JudgedMoveJson<'a> {
@@ -464,8 +461,8 @@ struct JudgedMoveJson<'a> {
 
 fn judged_move_json<'a>(
     s: &'a Sampled,
-    m: &crate::MoveAnalysis,
-    r: &crate::judge::Verdict,
+    m: &drafti_analysis::MoveAnalysis,
+    r: &Verdict,
     before: &ReferenceEval,
     after: &ReferenceEval,
 ) -> JudgedMoveJson<'a> {
@@ -491,7 +488,7 @@ fn judged_move_json<'a>(
         reference_after: crate::quality::score_fields(
             before
                 .played
-                .unwrap_or_else(|| crate::move_score(after.eval.score)),
+                .unwrap_or_else(|| drafti_analysis::move_score(after.eval.score)),
         ),
         reference_drop: r.drop,
         reference_depths: (
@@ -537,7 +534,7 @@ pub fn quality(
     settings: &QualitySettings,
     pool: &rayon::ThreadPool,
     note: Note,
-) -> Result<QualityJson, BenchError> {
+) -> Result<QualityJson, LabError> {
     let refs: Vec<&ReplayedGame> = games.iter().map(|s| &s.game).collect();
     let positions: usize = refs.iter().map(|g| g.positions.len()).sum();
     let start = Instant::now();
@@ -658,7 +655,7 @@ pub fn quality(
 
 fn disputed_json(
     s: &Sampled,
-    m: &crate::MoveAnalysis,
+    m: &drafti_analysis::MoveAnalysis,
     level: Level,
     reference: &Verdict,
     second: &Verdict,
@@ -681,7 +678,7 @@ fn disputed_json(
 /// blunder keeps it).
 fn hold_up(
     games: &[Sampled],
-    analyses: &[crate::GameAnalysis],
+    analyses: &[drafti_analysis::GameAnalysis],
     factor: u64,
     nodes: u64,
     options: &AnalysisOptions,
@@ -720,7 +717,7 @@ fn hold_up(
         Share::new(hits, of)
     };
     note(format!(
-        "bench --quality: hold-up at {factor}x ({} nodes): {} moves judged again in {seconds:.0} s",
+        "quality: hold-up at {factor}x ({} nodes): {} moves judged again in {seconds:.0} s",
         thousands(nodes),
         thousands(flagged.len() as u64)
     ));
@@ -738,8 +735,8 @@ fn json_line(value: &impl Serialize) -> String {
     serde_json::to_string(value).expect("serialisable")
 }
 
-fn written(path: &Path, source: std::io::Error) -> BenchError {
-    BenchError::Write {
+fn written(path: &Path, source: std::io::Error) -> LabError {
+    LabError::Write {
         path: path.to_path_buf(),
         source,
     }

@@ -10,11 +10,8 @@ use crate::error::{report_written, CliError, CommandResult};
 use crate::runner::worker_pool;
 use drafti_analysis::bench::{hot_paths, BenchError, Measurement};
 use drafti_report::thousands;
-use quality::{quality, QualityArgs};
 use std::io::{self, Write};
 use std::process::ExitCode;
-
-mod quality;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -24,17 +21,9 @@ pub struct Args {
     quick: bool,
     #[command(flatten)]
     json: JsonArg,
-    // For the parallel replay and the quality benchmark.
+    // For the parallel replay.
     #[command(flatten)]
     jobs: JobsArg,
-    /// Instead: the analysis quality benchmark on the real master games of --corpora: the
-    /// verdicts of `drafti analyze` (at --depth/--nodes, default its default) against a
-    /// reference that searches every position alone (or each game as one sequence) at
-    /// --reference-nodes.
-    #[arg(long)]
-    quality: bool,
-    #[command(flatten)]
-    quality_args: QualityArgs,
 }
 
 /// One measurement as a line of text or of JSON.
@@ -64,7 +53,7 @@ fn write_measurement(out: &mut impl Write, m: &Measurement, json: bool) -> io::R
 
 /// A benchmark's error: the report's write error as such (exit 2, or quiet for a closed
 /// pipe), the rest with its reason.
-pub(crate) fn bench_error(e: BenchError) -> CliError {
+fn bench_error(e: BenchError) -> CliError {
     match e {
         BenchError::Sink(e) => CliError::writing("the report", &e),
         e => CliError::new(e.to_string()),
@@ -73,9 +62,6 @@ pub(crate) fn bench_error(e: BenchError) -> CliError {
 
 pub fn run(args: Args) -> CommandResult {
     let (jobs, json) = (args.jobs.threads(), args.json.json);
-    if args.quality {
-        return quality(&args.quality_args, jobs, json);
-    }
     let pool = worker_pool(jobs, "bench")?;
     let mut out = io::stdout().lock();
     if !json {

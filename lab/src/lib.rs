@@ -1,0 +1,35 @@
+//! drafti's laboratory, outside the shipped crates (nothing shipped depends on it): the
+//! analysis quality benchmark ([`benchmark`], run by `drafti-lab quality`), its references
+//! ([`quality`]) and its consensus of two references ([`consensus`]). The engine duel and the
+//! Texel fit of the evaluation are its examples (`examples/duel.rs`, `examples/texel.rs`).
+//! Findings are written up in `docs/lab/`.
+
+#![forbid(unsafe_code)]
+
+pub mod benchmark;
+pub mod consensus;
+pub mod quality;
+
+use std::io;
+use std::path::PathBuf;
+
+/// What went wrong in a lab run.
+#[derive(Debug, thiserror::Error)]
+pub enum LabError {
+    /// A file could not be read.
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
+    /// A file could not be written.
+    #[error("cannot write {}: {source}", path.display())]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
+}

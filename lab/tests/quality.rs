@@ -1,0 +1,387 @@
+//! End-to-end tests of `drafti-lab quality`, the analysis quality benchmark: its references
+//! cached and read back, the consensus of two references, the hold-up, and its refusals.
+
+use serde_json::Value;
+
+/// The `drafti-lab` binary, with an empty temporary folder as its home and cache (nothing of
+/// the user's, such as endgame tables, changes what a test sees).
+fn lab() -> std::process::Command {
+    let home = std::env::temp_dir().join(format!("drafti-lab-home-{}", std::process::id()));
+    std::fs::create_dir_all(&home).unwrap();
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_drafti-lab"));
+    command.env("HOME", &home).env("XDG_CACHE_HOME", &home);
+    command
+}
+
+/// `quality` on one real master game (tests/fixtures/analyze/abatsiev-17.pdn) in a
+/// corpora folder of its own, at small limits: `--args` added to the common ones.
+fn quality_run(corpora: &std::path::Path, args: &[&str]) -> Value {
+    let out = lab()
+        .args(["quality", "--json", "--jobs", "2", "--sample", "1"])
+        .arg("--corpora")
+        .arg(corpora)
+        .args([
+            "--depth",
+            "4",
+            "--verify-depth",
+            "6",
+            "--confirm-depth",
+            "8",
+            "--confirm-nodes",
+            "20000",
+            "--no-egtb",
+            "--reference-nodes",
+            "20000",
+        ])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn a_second_reference_searched_alike_agrees_with_the_reference_on_every_verdict() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpora = dir.path().join("corpora");
+    std::fs::create_dir(&corpora).unwrap();
+    std::fs::copy(
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../tests/fixtures/analyze/abatsiev-17.pdn"
+        ),
+        corpora.join("russian-abatsiev-17.pdn"),
+    )
+    .unwrap();
+    let reference = dir.path().join("reference.jsonl");
+    let reference_arg = reference.to_str().unwrap();
+    let alike = quality_run(
+        &corpora,
+        &[
+            "--reference",
+            reference_arg,
+            "--second-reference-nodes",
+            "20000",
+        ],
+    );
+    assert_eq!(alike["games"], 1);
+    let moves = alike["moves"].as_u64().unwrap();
+    assert!(moves > 40, "{alike}");
+    // The same uniform searches (one fresh table each) give the same verdicts.
+    let second = &alike["second_reference"];
+    assert_eq!(second["nodes"], 20_000);
+    assert_eq!(second["mode"], "alone");
+    let classes = second["classes"].as_array().unwrap();
+    let flagged: u64 = classes
+        .iter()
+        .map(|c| c["reference"].as_u64().unwrap())
+        .sum();
+    assert!(flagged > 0, "{second}");
+    for c in classes {
+        assert_eq!(c["candidate"], c["reference"], "{second}");
+        assert_eq!(c["both"], c["reference"], "{second}");
+    }
+    // The cached reference is read back, not searched again: the same verdicts, and the
+    // file holds each position once (the header and one line a position).
+    let lines = std::fs::read_to_string(&reference).unwrap().lines().count();
+    assert_eq!(lines as u64, alike["positions"].as_u64().unwrap() + 1);
+    let again = quality_run(&corpora, &["--reference", reference_arg]);
+    assert_eq!(again["classes"], alike["classes"]);
+    assert_eq!(again.get("second_reference"), None);
+    assert_eq!(
+        std::fs::read_to_string(&reference).unwrap().lines().count(),
+        lines
+    );
+    // Judging every move alone (the played move searched to the position's depth) is as
+    // reproducible, and its cache keeps the played moves' scores.
+    let moves_file = dir.path().join("moves.jsonl");
+    let moves_arg = moves_file.to_str().unwrap();
+    let judged = [
+        dir.path().join("judged-1.jsonl"),
+        dir.path().join("judged-2.jsonl"),
+    ];
+    let by_move = quality_run(
+        &corpora,
+        &[
+            "--reference-moves",
+            "--reference",
+            moves_arg,
+            "--moves",
+            judged[0].to_str().unwrap(),
+            "--second-reference-nodes",
+            "20000",
+            "--second-reference-moves",
+        ],
+    );
+    assert_eq!(by_move["reference_mode"], "moves");
+    for c in by_move["second_reference"]["classes"].as_array().unwrap() {
+        assert_eq!(c["candidate"], c["reference"], "{by_move}");
+        assert_eq!(c["both"], c["reference"], "{by_move}");
+    }
+    let cached = std::fs::read_to_string(&moves_file).unwrap();
+    assert!(cached.lines().next().unwrap().contains(r#""moves":true"#));
+    assert!(cached.contains(r#""played_score":"#), "{cached}");
+    let again = quality_run(
+        &corpora,
+        &[
+            "--reference-moves",
+            "--reference",
+            moves_arg,
+            "--moves",
+            judged[1].to_str().unwrap(),
+        ],
+    );
+    assert_eq!(again["classes"], by_move["classes"]);
+    assert_eq!(std::fs::read_to_string(&moves_file).unwrap(), cached);
+    // Every judged move's reference scores (the played move's from the cache) read back.
+    let judged_text = std::fs::read_to_string(&judged[0]).unwrap();
+    assert!(judged_text.lines().count() > 3, "{judged_text}");
+    assert_eq!(std::fs::read_to_string(&judged[1]).unwrap(), judged_text);
+    // A second reference with twice the nodes, as one sequence, finds other verdicts: its
+    // agreement is a measure, not an identity.
+    let deeper = quality_run(
+        &corpora,
+        &[
+            "--second-reference-nodes",
+            "40000",
+            "--second-reference-sequence",
+        ],
+    );
+    assert_eq!(deeper["classes"], alike["classes"]);
+    assert_eq!(deeper["second_reference"]["mode"], "sequence");
+    let differs = deeper["second_reference"]["classes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|c| c["both"] != c["reference"] || c["candidate"] != c["reference"]);
+    assert!(differs, "{}", deeper["second_reference"]);
+}
+
+#[test]
+fn the_consensus_scores_settled_moves_and_lists_the_disputed() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpora = dir.path().join("corpora");
+    std::fs::create_dir(&corpora).unwrap();
+    std::fs::copy(
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../tests/fixtures/analyze/abatsiev-17.pdn"
+        ),
+        corpora.join("russian-abatsiev-17.pdn"),
+    )
+    .unwrap();
+    let files = [dir.path().join("ref.jsonl"), dir.path().join("ref2.jsonl")];
+    let with_second = |nodes: &str, second_file: &std::path::Path| {
+        quality_run(
+            &corpora,
+            &[
+                "--reference",
+                files[0].to_str().unwrap(),
+                "--second-reference-nodes",
+                nodes,
+                "--second-reference",
+                second_file.to_str().unwrap(),
+            ],
+        )
+    };
+    // Two references searched alike dispute nothing: the consensus is the reference, and
+    // its scores are the classes' own.
+    let alike = with_second("20000", &dir.path().join("alike.jsonl"));
+    let moves = alike["moves"].as_u64().unwrap();
+    let levels = alike["consensus"]["levels"].as_array().unwrap();
+    for (level, class) in levels.iter().zip([0, 3]) {
+        let c = &alike["classes"][class];
+        assert_eq!(level["disputed"], 0, "{level}");
+        assert_eq!(level["settled"], moves, "{level}");
+        assert_eq!(level["flags"], c["reference"], "{level} {c}");
+        assert_eq!(level["candidate_flags"], c["candidate"], "{level} {c}");
+        assert_eq!(level["precision"]["hits"], c["both"], "{level} {c}");
+        assert_eq!(level["recall"]["of"], c["reference"], "{level} {c}");
+    }
+    assert_eq!(alike["consensus"]["disputed"], serde_json::json!([]));
+    // A deeper second reference disputes some moves: each is listed with the two sides of
+    // its level, and never scored.
+    let deeper = with_second("60000", &files[1]);
+    let consensus = &deeper["consensus"];
+    let disputed = consensus["disputed"].as_array().unwrap();
+    assert!(!disputed.is_empty(), "{consensus}");
+    let rank = |j: &Value| match j.as_str() {
+        None => 0,
+        Some("inaccuracy") => 1,
+        Some("mistake") => 2,
+        Some("blunder") => 3,
+        Some(other) => panic!("{other}"),
+    };
+    for d in disputed {
+        let least = if d["level"] == "blunder" { 3 } else { 2 };
+        let (a, b) = (rank(&d["reference"][0]), rank(&d["second"][0]));
+        assert!((a >= least) != (b >= least), "{d}");
+    }
+    for level in consensus["levels"].as_array().unwrap() {
+        let settled = level["settled"].as_u64().unwrap();
+        assert_eq!(
+            settled + level["disputed"].as_u64().unwrap(),
+            moves,
+            "{level}"
+        );
+        assert_eq!(level["recall"]["of"], level["flags"], "{level}");
+        assert_eq!(
+            level["precision"]["of"], level["candidate_flags"],
+            "{level}"
+        );
+        let (lo, hi) = (
+            &level["recall"]["interval"][0],
+            &level["recall"]["interval"][1],
+        );
+        if let (Some(lo), Some(hi), Some(v)) =
+            (lo.as_f64(), hi.as_f64(), level["recall"]["value"].as_f64())
+        {
+            assert!(lo <= v && v <= hi, "{level}");
+        }
+    }
+    let blunder_disputes = disputed.iter().filter(|d| d["level"] == "blunder").count();
+    assert_eq!(consensus["levels"][0]["disputed"], blunder_disputes as u64);
+    // Both references cached: read back move for move, nothing searched again.
+    let sizes: Vec<String> = files
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .collect();
+    let again = with_second("60000", &files[1]);
+    assert_eq!(again["consensus"], deeper["consensus"]);
+    let after: Vec<String> = files
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .collect();
+    assert_eq!(after, sizes);
+    // The hold-up: every blunder and mistake of the candidate judged again at 16 and 64
+    // times its nodes a position.
+    let per_position = deeper["candidate_nodes_per_position"]
+        .as_f64()
+        .unwrap()
+        .round() as u64;
+    let hold_up = deeper["hold_up"].as_array().unwrap();
+    assert_eq!(hold_up.len(), 2);
+    for (h, factor) in hold_up.iter().zip([16, 64]) {
+        assert_eq!(h["factor"], factor);
+        assert_eq!(h["nodes"], per_position * factor);
+        assert_eq!(
+            h["blunders"]["of"], deeper["classes"][0]["candidate"],
+            "{h}"
+        );
+        assert_eq!(
+            h["mistakes"]["of"], deeper["classes"][1]["candidate"],
+            "{h}"
+        );
+        assert!(h["blunders"]["hits"].as_u64() <= h["blunders"]["of"].as_u64());
+    }
+    // A search idea as the candidate: its label says so; the references (cached for the
+    // shipped engine) are read back, not searched again.
+    let idea = quality_run(
+        &corpora,
+        &[
+            "--reference",
+            files[0].to_str().unwrap(),
+            "--engine",
+            "lmr=0",
+            "--no-hold-up",
+        ],
+    );
+    let label = idea["candidate"].as_str().unwrap();
+    assert!(label.ends_with("; engine settings lmr=0"), "{label}");
+    assert_eq!(std::fs::read_to_string(&files[0]).unwrap(), sizes[0]);
+    let bad = lab()
+        .args(["quality", "--engine", "qs-thret=1", "--corpora"])
+        .arg(&corpora)
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    let err = String::from_utf8(bad.stderr).unwrap();
+    assert!(
+        err.contains("--engine: unknown engine setting 'qs-thret'"),
+        "{err}"
+    );
+    // And it can be left out.
+    let quick = quality_run(
+        &corpora,
+        &["--reference", files[0].to_str().unwrap(), "--no-hold-up"],
+    );
+    assert_eq!(quick.get("hold_up"), None);
+}
+
+#[test]
+fn the_quality_bench_skips_cleanly_without_the_master_archives() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = lab()
+        .args(["quality", "--corpora"])
+        .arg(dir.path().join("absent"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("(the master-game archives): skipped"), "{err}");
+}
+
+#[test]
+fn one_file_cannot_hold_both_references() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("reference.jsonl");
+    let out = lab()
+        .args(["quality", "--second-reference-nodes", "1000"])
+        .arg("--reference")
+        .arg(&file)
+        .arg("--second-reference")
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("name the same file"), "{err}");
+    assert!(!file.exists());
+}
+
+/// The folder of the master games is not given: the repository's copies are read, never a
+/// folder outside it (it was `../shared/corpora`, relative to where it ran).
+#[test]
+fn the_default_corpora_are_the_repository_copies() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = lab()
+        .current_dir(dir.path())
+        .args(["quality", "--sample", "1000", "--no-egtb", "--depth", "1"])
+        .args([
+            "--reference-nodes",
+            "1000",
+            "--no-hold-up",
+            "--no-verify",
+            "--jobs",
+            "1",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let first = text.lines().next().unwrap();
+    // The first game of each of the four archives.
+    assert!(first.starts_with("drafti-lab quality: 4 games"), "{text}");
+    assert!(first.contains("tests/fixtures/corpora"), "{first}");
+}
+
+/// `--moves -` is refused: stdout carries the tables.
+#[test]
+fn the_judged_moves_are_never_written_to_stdout() {
+    let out = lab().args(["quality", "--moves", "-"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim_end(),
+        "drafti-lab: --moves -: stdout carries the tables; give --moves a file name"
+    );
+}
