@@ -1,5 +1,5 @@
 //! Switches for the engine's parts, so that each can be measured against the others in a
-//! match (`cargo run --release -p drafti-hub --example duel -- --a lmr=0`). The default is
+//! match (`cargo run --release -p drafti-lab --example duel -- --a lmr=0`). The default is
 //! the engine as shipped; docs/engine.md says what each switch was worth. Ideas measured as
 //! losses are deleted (their figures stay in docs/lab/); live ones are built only with the
 //! crate's `search-ideas` feature.

@@ -464,7 +464,7 @@ impl Engine {
     }
 }
 
-/// What the Texel trainer (`engine/examples/texel.rs`) needs: the evaluation's features and
+/// What the Texel trainer (`lab/examples/texel.rs`) needs: the evaluation's features and
 /// its parameter layout. Not for searching.
 pub mod tuning {
     pub use super::weights::{

@@ -1,6 +1,6 @@
 //! The evaluation's weights: the layout of its parameters and the data file that holds their
 //! values (`engine/data/eval-weights.txt`, embedded in the binary), fitted by Texel tuning
-//! (`engine/examples/texel.rs`; docs/engine.md says how to regenerate it).
+//! (`lab/examples/texel.rs`; docs/engine.md says how to regenerate it).
 //!
 //! Every parameter has two values, one for a full board (opening, `mg`) and one for an empty
 //! one (endgame, `eg`); the evaluation interpolates between them by the pieces on the board.

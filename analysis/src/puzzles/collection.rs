@@ -43,6 +43,8 @@ pub struct Source {
     pub site: Option<String>,
     /// TzDraft's id of the game (its `TzDraftId` tag, as `drafti import tzdraft` writes it).
     pub tzdraft_id: Option<String>,
+    /// The game's `Opening` tag (the opening's name), when present.
+    pub opening: Option<String>,
 }
 
 impl Source {
@@ -75,6 +77,7 @@ impl Source {
             previous: (ply > 0).then(|| (game.positions[ply - 1], game.moves[ply - 1])),
             site: tag(game, "Site"),
             tzdraft_id: tag(game, "TzDraftId"),
+            opening: tag(game, "Opening"),
         }
     }
 }

@@ -39,11 +39,13 @@
 //! ```
 
 mod collection;
+pub mod readings;
 pub mod solve;
 pub mod themes;
 pub mod verify;
 
 pub use collection::{Collection, Entry, Source};
+pub use readings::{other_reading, ReadingCheck};
 pub use solve::End;
 pub use themes::Themes;
 
@@ -256,10 +258,15 @@ pub struct Puzzle {
     pub depth: u32,
     /// 1 (easiest) to 5 ([`themes::difficulty`] of `depth`).
     pub difficulty: u8,
-    /// What the solution shows.
+    /// What the solution shows (its moves only, not the continuation's).
     pub themes: Themes,
     /// Judged by the endgame tables: the first move is the only one that wins, exactly.
     pub exact: bool,
+    /// The solver's material balance the gain is measured from (see the module's doc).
+    pub reference: i32,
+    /// The solution verified again under the other reading of the Tanzanian rules
+    /// ([`readings`]); `None` for Czech and Russian puzzles, or when not checked.
+    pub other_reading: Option<ReadingCheck>,
 }
 
 impl Puzzle {
@@ -410,13 +417,23 @@ pub fn mine_game(game: &ReplayedGame, options: &PuzzleOptions) -> MinedGame {
     if options.stop.is_raised() {
         return MinedGame::default();
     }
-    with_tables(game.variant, options.tt_mb, tables, |engine| {
+    let mut mined = with_tables(game.variant, options.tt_mb, tables, |engine| {
         engine.set_stop_flag(options.stop.clone());
         let mined = mine_with(engine, game, options);
         // The engine is the thread's: later work has a flag of its own.
         engine.set_stop_flag(StopFlag::new());
         mined
-    })
+    });
+    // Each puzzle verified again under the other reading of its rules, at the verification
+    // budget, on that reading's engine (after this game's: one engine at a time).
+    let nodes = options.nodes.saturating_mul(options.verify_factor.max(1));
+    for found in &mut mined.found {
+        if let Some((check, searched)) = readings::check(&found.puzzle, nodes, options) {
+            mined.stats.mine_nodes += searched;
+            found.puzzle.other_reading = Some(check);
+        }
+    }
+    mined
 }
 
 fn mine_with(engine: &mut Engine, game: &ReplayedGame, options: &PuzzleOptions) -> MinedGame {
@@ -550,12 +567,12 @@ fn build(
         End::Runaway => GainKind::Runaway,
         End::NoMoveLeft | End::ProvenWin => GainKind::Win,
     };
-    let mut whole = solution.clone();
-    whole.extend_from_slice(&verified.continuation);
     Puzzle {
         variant,
         position: *start,
-        themes: Themes::of(start, &whole),
+        // The solution's own themes: what the engine's continuation after it shows is not
+        // the puzzle's (a line that captures nothing is no combination).
+        themes: Themes::of(start, &solution),
         solution,
         continuation: verified.continuation.clone(),
         kind,
@@ -566,6 +583,8 @@ fn build(
         depth: first.depth_needed,
         difficulty: themes::difficulty(first.depth_needed),
         exact: first.exact,
+        reference,
+        other_reading: None,
     }
 }
 

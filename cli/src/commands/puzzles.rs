@@ -74,8 +74,12 @@ pub struct Args {
     /// Only puzzles of this difficulty (1 easiest … 5), or of a range such as 2-4.
     #[arg(long, value_name = "D|D-D", value_parser = parse_difficulty)]
     difficulty: Option<(u8, u8)>,
+    /// Only puzzles TzDraft's web and mobile puzzle players can enter: none of the
+    /// solver's moves takes two or more pieces (they take one jump at a time).
+    #[arg(long)]
+    tzdraft_enterable: bool,
     /// Check the records of FILES as puzzles instead of mining them.
-    #[arg(long, conflicts_with_all = ["pdn", "html", "difficulty"])]
+    #[arg(long, conflicts_with_all = ["pdn", "html", "difficulty", "tzdraft_enterable"])]
     verify: bool,
     #[command(flatten)]
     shard: ShardArg,
@@ -196,6 +200,7 @@ pub fn run(args: Args) -> CommandResult {
             args.difficulty
                 .is_none_or(|(low, high)| (low..=high).contains(&e.puzzle.difficulty))
         })
+        .filter(|e| !args.tzdraft_enterable || puzzles::tzdraft::enterable(&e.puzzle))
         .cloned()
         .collect();
     let entries = entries.as_slice();
@@ -205,7 +210,7 @@ pub fn run(args: Args) -> CommandResult {
     let left_out = puzzles::write_format(&mut out, entries, format)
         .and_then(|n| out.flush().map(|()| n))
         .map_err(|e| CliError::writing("the report", &e))?;
-    if let Some(note) = puzzles::left_out_note(format, left_out) {
+    for note in puzzles::left_out_notes(&left_out) {
         eprintln!("{note}");
     }
     if let (Some(path), Some(file)) = (&args.pdn, pdn_file) {
@@ -232,6 +237,9 @@ pub fn run(args: Args) -> CommandResult {
         summary_line(&stats, &collection, games, invalid),
         run.shard_text(args.shard.shard)
     );
+    if let Some(line) = puzzles::tzdraft_summary(entries) {
+        eprintln!("{line}");
+    }
     eprintln!(
         "{} nodes per search ({} to verify){tables} on {jobs} {}: {secs:.1} s, {} positions/s",
         thousands(options.nodes),

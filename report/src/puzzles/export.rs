@@ -17,49 +17,72 @@ pub enum Format {
     Lichess,
 }
 
-/// The puzzles `entries`, numbered from 1, in `format`. Returns how many puzzles the
-/// format cannot hold and were left out (TzDraft: not Tanzanian; lichess: no move before
-/// the puzzle in any source game).
+/// Why a format left a puzzle out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum LeftOut {
+    /// TzDraft: not Tanzanian.
+    NotTanzanian,
+    /// TzDraft: its solution does not hold under TzDraft's server reading.
+    UnsoundUnderTzDraft,
+    /// lichess: no source game has a move before the puzzle.
+    NoMoveBefore,
+}
+
+/// The puzzles `entries`, numbered from 1, in `format`. Returns the puzzles the format
+/// cannot hold and left out, each by why (TzDraft: not Tanzanian, or not sound under its
+/// reading; lichess: no move before the puzzle in any source game).
 pub fn write_format(
     out: &mut impl std::io::Write,
     entries: &[Entry],
     format: Format,
-) -> std::io::Result<usize> {
-    let one: fn(&Entry) -> Option<String> = match format {
+) -> std::io::Result<Vec<LeftOut>> {
+    let one: fn(&Entry) -> Result<String, LeftOut> = match format {
         Format::Text | Format::Json => {
             write_entries(out, entries, format == Format::Json)?;
-            return Ok(0);
+            return Ok(Vec::new());
         }
-        Format::Tzdraft => tzdraft::line,
+        Format::Tzdraft => |e| {
+            tzdraft::line(e).map_err(|refused| match refused {
+                tzdraft::Refused::OtherRules => LeftOut::NotTanzanian,
+                tzdraft::Refused::UnsoundUnderTzDraft => LeftOut::UnsoundUnderTzDraft,
+            })
+        },
         Format::Lichess => {
             out.write_all(lichess::HEADER.as_bytes())?;
-            lichess::row
+            |e| lichess::row(e).ok_or(LeftOut::NoMoveBefore)
         }
     };
-    let mut left_out = 0;
+    let mut left_out = Vec::new();
     for e in entries {
         match one(e) {
-            Some(text) => out.write_all(text.as_bytes())?,
-            None => left_out += 1,
+            Ok(text) => out.write_all(text.as_bytes())?,
+            Err(why) => left_out.push(why),
         }
     }
     Ok(left_out)
 }
 
-/// The line on stderr that says how many puzzles `format` left out and why, if any.
-pub fn left_out_note(format: Format, left_out: usize) -> Option<String> {
-    let why = match format {
-        _ if left_out == 0 => return None,
-        Format::Tzdraft => "tzdraft output: TzDraft plays Tanzanian draughts only",
-        Format::Lichess => {
-            "lichess output: no source game has a move before the puzzle (a row starts with it)"
-        }
-        Format::Text | Format::Json => return None,
-    };
-    Some(format!(
-        "{} left out of the {why}",
-        count(left_out as u64, "puzzle", "puzzles")
-    ))
+/// The lines on stderr that say how many puzzles were left out of the output and why.
+pub fn left_out_notes(left_out: &[LeftOut]) -> Vec<String> {
+    let mut reasons = left_out.to_vec();
+    reasons.sort();
+    reasons.dedup();
+    reasons
+        .into_iter()
+        .map(|why| {
+            let n = left_out.iter().filter(|&&w| w == why).count();
+            let why = match why {
+                LeftOut::NotTanzanian => "tzdraft output: TzDraft plays Tanzanian draughts only",
+                LeftOut::UnsoundUnderTzDraft => {
+                    "tzdraft output: the solution does not hold under TzDraft's server reading"
+                }
+                LeftOut::NoMoveBefore => {
+                    "lichess output: no source game has a move before the puzzle (a row starts with it)"
+                }
+            };
+            format!("{} left out of the {why}", count(n as u64, "puzzle", "puzzles"))
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -73,7 +96,7 @@ mod tests {
         let mut out = Vec::new();
         assert_eq!(
             write_format(&mut out, &entries, Format::Lichess).unwrap(),
-            1
+            [LeftOut::NoMoveBefore]
         );
         let text = String::from_utf8(out).unwrap();
         assert_eq!(text.lines().count(), 2, "{text}");
@@ -81,13 +104,21 @@ mod tests {
         let mut out = Vec::new();
         assert_eq!(
             write_format(&mut out, &entries, Format::Tzdraft).unwrap(),
-            0
+            []
         );
         assert_eq!(String::from_utf8(out).unwrap().lines().count(), 2);
-        assert_eq!(left_out_note(Format::Tzdraft, 0), None);
+        assert!(left_out_notes(&[]).is_empty());
         assert_eq!(
-            left_out_note(Format::Tzdraft, 2).unwrap(),
-            "2 puzzles left out of the tzdraft output: TzDraft plays Tanzanian draughts only"
+            left_out_notes(&[
+                LeftOut::UnsoundUnderTzDraft,
+                LeftOut::NotTanzanian,
+                LeftOut::NotTanzanian
+            ]),
+            [
+                "2 puzzles left out of the tzdraft output: TzDraft plays Tanzanian draughts only",
+                "1 puzzle left out of the tzdraft output: the solution does not hold under \
+                 TzDraft's server reading"
+            ]
         );
     }
 }

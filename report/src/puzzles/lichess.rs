@@ -12,17 +12,23 @@
 //!   last move.
 //! - `Rating`: from the difficulty, [`rating`] (1 → 1000, 2 → 1300, … 5 → 2200);
 //!   `RatingDeviation`: [`RATING_DEVIATION`] (350, lichess's deviation for a new rating).
+//! - `Popularity` 0 and `NbPlays` 0: nobody has voted on or played the puzzle yet.
 //! - `Themes`: [`themes`], space separated.
-//! - `GameUrl`: the source game's `Site` tag when it is a URL, else `FILE#GAME` (the input's
-//!   name and the game's number in it, from 1).
+//! - `GameUrl`: the source game's `Site` tag when it is an `http(s)://` address, else empty.
+//! - `OpeningTags`: the source game's `Opening` tag in lichess's shape ([`opening_tags`]),
+//!   else empty.
+//!
+//! No chess tool loads these rows: the FEN is a draughts FEN and the moves draughts moves;
+//! the rows follow lichess's conventions for a draughts site or tool that reads them.
 
 use super::platform::{fingerprint, is_endgame, solver_line};
-use drafti_analysis::puzzles::{Entry, GainKind, Puzzle, Source};
+use drafti_analysis::puzzles::{Entry, GainKind, Puzzle, Source, Themes};
 use drafti_archive::csv::text_cell;
 use drafti_rules::{Move, Position, Variant};
 
 /// The header row.
-pub const HEADER: &str = "PuzzleId,FEN,Moves,Rating,RatingDeviation,Themes,GameUrl\n";
+pub const HEADER: &str =
+    "PuzzleId,FEN,Moves,Rating,RatingDeviation,Popularity,NbPlays,Themes,GameUrl,OpeningTags\n";
 
 /// The rating deviation of every row: wide, the puzzle's rating not yet played in.
 pub const RATING_DEVIATION: u32 = 350;
@@ -45,13 +51,14 @@ pub fn puzzle_id(p: &Puzzle) -> String {
         .collect()
 }
 
-/// The themes, lichess's names where lichess has the idea: `advantage` or `crushing` (a
+/// The themes of the line a row gives ([`solver_line`]), lichess's names where lichess has
+/// the idea: `advantage` or `crushing` (a
 /// gain of 3 men or more, or the game), `sacrifice`, `promotion` (a man crowned), `endgame`
 /// (judged by the endgame tables, or 8 pieces or fewer), `oneMove` / `short` / `long` /
 /// `veryLong` (1, 2, 3, 4 or more solver moves); drafti's own otherwise: `shotN` (one move
 /// takes N pieces), `kingCapture`, `runaway` (a man through that nothing can stop).
 pub fn themes(p: &Puzzle) -> Vec<String> {
-    let t = &p.themes;
+    let t = Themes::of(&p.position, solver_line(p));
     let crushing = p.kind == GainKind::Win || p.gain_men() >= 3;
     let mut out = vec![if crushing { "crushing" } else { "advantage" }.to_string()];
     if t.sacrifice {
@@ -89,8 +96,22 @@ fn numeric(pos: &Position, variant: Variant, mv: &Move) -> String {
 fn game_url(s: &Source) -> String {
     match &s.site {
         Some(site) if site.starts_with("https://") || site.starts_with("http://") => site.clone(),
-        _ => format!("{}#{}", s.file, s.game),
+        _ => String::new(),
     }
+}
+
+/// An opening's name as lichess writes its opening tags: words joined by `_`, only ASCII
+/// letters and digits kept (`Kikwete's opening` → `Kikwetes_opening`).
+pub fn opening_tags(name: &str) -> String {
+    name.split(|c: char| c.is_whitespace() || c == '-' || c == ',' || c == ':')
+        .map(|word| {
+            word.chars()
+                .filter(char::is_ascii_alphanumeric)
+                .collect::<String>()
+        })
+        .filter(|word| !word.is_empty())
+        .collect::<Vec<_>>()
+        .join("_")
 }
 
 /// The puzzle `e` as one CSV row (newline-terminated), or `None` when no source game has a
@@ -113,8 +134,11 @@ pub fn row(e: &Entry) -> Option<String> {
         moves.join(" "),
         rating(p.difficulty).to_string(),
         RATING_DEVIATION.to_string(),
+        "0".to_string(),
+        "0".to_string(),
         themes(p).join(" "),
         game_url(s),
+        s.opening.as_deref().map(opening_tags).unwrap_or_default(),
     ];
     // Every cell as text: the URL and the file name come from the archive (formula-safe).
     let cells: Vec<_> = fields.iter().map(|f| text_cell(f)).collect();
@@ -133,13 +157,54 @@ mod tests {
         assert_eq!(
             row(e).unwrap(),
             format!(
-                "{id},\"B:W22,23,26,31:B7,8,11,12,14\",11-15 22-18 15x22 26x3,1000,350,\
-                 crushing sacrifice shot3 promotion short,club.pdn#1\n"
+                "{id},\"B:W22,23,26,31:B7,8,11,12,14\",11-15 22-18 15x22 26x3,1000,350,0,0,\
+                 crushing sacrifice shot3 promotion short,,\n"
             )
         );
         assert_eq!(id.len(), 8);
         assert_eq!(mined(SHOT_SET_UP)[0].puzzle.position, e.puzzle.position);
         assert_eq!(puzzle_id(&mined(SHOT_SET_UP)[0].puzzle), id);
+    }
+
+    #[test]
+    fn the_header_and_every_row_have_lichess_s_ten_columns() {
+        let columns: Vec<&str> = HEADER.trim_end().split(',').collect();
+        assert_eq!(
+            columns,
+            [
+                "PuzzleId",
+                "FEN",
+                "Moves",
+                "Rating",
+                "RatingDeviation",
+                "Popularity",
+                "NbPlays",
+                "Themes",
+                "GameUrl",
+                "OpeningTags"
+            ]
+        );
+        let tagged = SHOT.replace(
+            "[SetUp",
+            r#"[Site "https://example.org/g/7"] [Opening "Kikwete's opening, main line"] [SetUp"#,
+        );
+        let row = row(&mined(&tagged)[0]).unwrap();
+        let mut reader = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .from_reader(row.as_bytes());
+        let fields = reader.records().next().unwrap().unwrap();
+        assert_eq!(fields.len(), 10, "{row}");
+        assert_eq!(&fields[5], "0");
+        assert_eq!(&fields[6], "0");
+        assert_eq!(&fields[8], "https://example.org/g/7");
+        assert_eq!(&fields[9], "Kikwetes_opening_main_line");
+    }
+
+    #[test]
+    fn opening_names_become_lichess_s_tags() {
+        assert_eq!(opening_tags("Kikwete's opening"), "Kikwetes_opening");
+        assert_eq!(opening_tags("  Samba - Dar  "), "Samba_Dar");
+        assert_eq!(opening_tags("?!"), "");
     }
 
     #[test]
@@ -168,9 +233,9 @@ mod tests {
             game: 3,
             ..Source::default()
         };
-        assert_eq!(game_url(&s), "club.pdn#3");
+        assert_eq!(game_url(&s), "");
         s.site = Some("Dar es Salaam".into());
-        assert_eq!(game_url(&s), "club.pdn#3");
+        assert_eq!(game_url(&s), "");
         s.site = Some("https://example.org/g/1".into());
         assert_eq!(game_url(&s), "https://example.org/g/1");
     }

@@ -40,14 +40,15 @@ pub mod lichess;
 mod platform;
 pub mod tzdraft;
 
-pub use export::{left_out_note, write_format, Format};
+pub use export::{left_out_notes, write_format, Format, LeftOut};
 pub use platform::{fingerprint, is_endgame, solver_line};
 
 use crate::svg::{self, escape, Arrow};
 use crate::{thousands, visible};
 use drafti_analysis::puzzles::solve::played;
 use drafti_analysis::puzzles::{
-    Checked, Collection, Entry, GainKind, Puzzle, Source, Stats, VERIFY_FACTOR,
+    Checked, Collection, Entry, GainKind, Puzzle, ReadingCheck, Source, Stats, Themes,
+    VERIFY_FACTOR,
 };
 use drafti_analysis::selfplay::mainline;
 use drafti_analysis::Score;
@@ -77,6 +78,10 @@ fn men(n: i32) -> String {
 /// to do, for "White to play and …".
 fn gain_task(p: &Puzzle) -> String {
     let value = p.gain_men();
+    // The gain counts the whole line, the continuation's crowns and kings too.
+    let mut whole = p.solution.clone();
+    whole.extend_from_slice(&p.continuation);
+    let line = Themes::of(&p.position, &whole);
     match p.kind {
         GainKind::Win => "win".to_string(),
         GainKind::Runaway => match value {
@@ -84,7 +89,7 @@ fn gain_task(p: &Puzzle) -> String {
             v if v < 0 => format!("get a man through for {}", men(-v)),
             _ => "get a man through".to_string(),
         },
-        GainKind::Material if p.themes.crowning || p.themes.king_capture => {
+        GainKind::Material if line.crowning || line.king_capture => {
             format!("win material worth {}", men(value))
         }
         GainKind::Material => format!("win {}", men(value)),
@@ -191,6 +196,49 @@ fn source_text(s: &Source) -> String {
     out
 }
 
+/// The reading of the rules a check was made under, for people.
+fn reading_name(reading: Variant) -> &'static str {
+    match reading {
+        Variant::TzDraft => "TzDraft's server reading",
+        _ => "the article's rules",
+    }
+}
+
+/// Why a solution does not hold under the other reading: `at ply 3 of the solution: a move
+/// is not legal`.
+fn refuted_text(p: &Puzzle, check: &ReadingCheck) -> Option<String> {
+    let r = check.refuted.as_ref()?;
+    Some(if r.at < p.solution.len() {
+        format!("at ply {} of the solution: {}", r.at + 1, r.failure)
+    } else {
+        format!("at its end: {}", r.failure)
+    })
+}
+
+/// What the text says of a puzzle under TzDraft: whether its solution holds under the other
+/// reading of the rules, and whether TzDraft's puzzle players can enter it (only when not).
+fn readings_notes(p: &Puzzle) -> Vec<String> {
+    let mut notes = Vec::new();
+    if let Some(check) = &p.other_reading {
+        if let Some(why) = refuted_text(p, check) {
+            notes.push(format!(
+                "does not hold under {} ({why})",
+                reading_name(check.reading)
+            ));
+        }
+    }
+    if matches!(p.variant, Variant::Tanzanian | Variant::TzDraft) {
+        if let Some(i) = tzdraft::unenterable_move(p) {
+            notes.push(format!(
+                "TzDraft's puzzle players cannot enter its move {} (it takes {} pieces; they take one jump at a time)",
+                i / 2 + 1,
+                p.solution[i].capture_count()
+            ));
+        }
+    }
+    notes
+}
+
 fn themes_text(p: &Puzzle) -> String {
     let names = p.themes.names();
     if names.is_empty() {
@@ -225,6 +273,9 @@ pub fn text_entry(number: usize, e: &Entry) -> String {
         let _ = writeln!(out, "   then, for instance: {c}");
     }
     let _ = writeln!(out, "   from {}", source_text(&e.sources[0]));
+    for note in readings_notes(p) {
+        let _ = writeln!(out, "   {note}");
+    }
     if e.occurrences > 1 {
         let _ = writeln!(out, "   and {} more games", e.occurrences - 1);
     }
@@ -274,8 +325,19 @@ struct PuzzleJson<'a> {
     score: Score,
     second: Option<Score>,
     exact: bool,
+    other_reading: Option<ReadingJson>,
+    tzdraft_enterable: Option<bool>,
     occurrences: u64,
     sources: Vec<SourceJson<'a>>,
+}
+
+/// The solution verified again under the other reading of the Tanzanian rules.
+#[derive(Serialize)]
+struct ReadingJson {
+    rules: &'static str,
+    holds: bool,
+    refuted_at_ply: Option<usize>,
+    reason: Option<String>,
 }
 
 /// Each move of `moves` from `start` in notation.
@@ -324,6 +386,14 @@ pub fn json_entry(number: usize, e: &Entry) -> String {
         score: p.score,
         second: p.second,
         exact: p.exact,
+        other_reading: p.other_reading.as_ref().map(|c| ReadingJson {
+            rules: c.reading.name(),
+            holds: c.sound(),
+            refuted_at_ply: c.refuted.as_ref().map(|r| r.at + 1),
+            reason: c.refuted.as_ref().map(|r| r.failure.to_string()),
+        }),
+        tzdraft_enterable: matches!(p.variant, Variant::Tanzanian | Variant::TzDraft)
+            .then(|| tzdraft::unenterable_move(p).is_none()),
         occurrences: e.occurrences,
         sources: e
             .sources
@@ -648,6 +718,71 @@ pub fn summary_line(stats: &Stats, collection: &Collection, games: u64, invalid:
         thousands(collection.len() as u64),
         count(collection.duplicates(), "duplicate", "duplicates"),
     )
+}
+
+/// The summary's line on TzDraft, when some of `entries` are Tanzanian (or TzDraft's): how
+/// many do not hold under the other reading of the rules, and how many TzDraft's puzzle
+/// players cannot enter.
+pub fn tzdraft_summary(entries: &[Entry]) -> Option<String> {
+    let ours: Vec<&Puzzle> = entries
+        .iter()
+        .map(|e| &e.puzzle)
+        .filter(|p| matches!(p.variant, Variant::Tanzanian | Variant::TzDraft))
+        .collect();
+    if ours.is_empty() {
+        return None;
+    }
+    let article: Vec<&&Puzzle> = ours
+        .iter()
+        .filter(|p| p.variant == Variant::Tanzanian)
+        .collect();
+    let unsound = article
+        .iter()
+        .filter(|p| !tzdraft::sound_under_tzdraft(p))
+        .count();
+    let mut parts = Vec::new();
+    if !article.is_empty() {
+        parts.push(format!(
+            "{} of {} {} under its server's reading (left out of --format tzdraft)",
+            thousands(unsound as u64),
+            thousands(article.len() as u64),
+            if unsound == 1 {
+                "does not hold"
+            } else {
+                "do not hold"
+            }
+        ));
+    }
+    let theirs: Vec<&&Puzzle> = ours
+        .iter()
+        .filter(|p| p.variant == Variant::TzDraft)
+        .collect();
+    if !theirs.is_empty() {
+        let unsound = theirs
+            .iter()
+            .filter(|p| p.other_reading.as_ref().is_some_and(|c| !c.sound()))
+            .count();
+        parts.push(format!(
+            "{} of {} mined under it {} under the article's rules",
+            thousands(unsound as u64),
+            thousands(theirs.len() as u64),
+            if unsound == 1 {
+                "does not hold"
+            } else {
+                "do not hold"
+            }
+        ));
+    }
+    let unenterable = ours
+        .iter()
+        .filter(|p| tzdraft::unenterable_move(p).is_some())
+        .count();
+    parts.push(format!(
+        "{} of {} cannot be entered in its puzzle players (a move that takes 2 or more pieces; --tzdraft-enterable leaves them out)",
+        thousands(unenterable as u64),
+        thousands(ours.len() as u64)
+    ));
+    Some(format!("TzDraft: {}", parts.join("; ")))
 }
 
 /// `1 game`, `2,004 games`.

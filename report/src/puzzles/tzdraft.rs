@@ -18,12 +18,19 @@
 //! | `setupMove`, `setupPieces` | the opponent's move that led to the puzzle (`{from, to, captures}`, as TzDraft's miner writes it) and the pieces before it; `null` for a record that starts at the puzzle |
 //!
 //! Squares are TzDraft's: its square `n` is drafti's `33 − n`
-//! ([`drafti_archive::import::tzdraft::tzdraft_number`]). TzDraft plays Tanzanian draughts
-//! only: [`line()`] gives `None` for a puzzle of another variant.
+//! ([`drafti_archive::import::tzdraft::tzdraft_number`]).
+//!
+//! **What TzDraft can take.** TzDraft plays Tanzanian draughts as its server reads them
+//! ([`Variant::TzDraft`]): [`line()`] leaves out a puzzle of another variant, and a Tanzanian
+//! puzzle whose solution does not hold under TzDraft's reading ([`sound_under_tzdraft`]).
+//! TzDraft's web and mobile puzzle players (`PuzzleClient.tsx`, `puzzle-player.tsx`) offer
+//! one jump at a time and compare it with the solution's `from` and `to`: a solver move that
+//! takes two or more pieces cannot be entered ([`unenterable_move`]); such puzzles are
+//! written, and counted, and `drafti puzzles --tzdraft-enterable` leaves them out.
 
 use super::platform::{fingerprint, is_endgame, solver_line};
 use super::task;
-use drafti_analysis::puzzles::{Entry, GainKind, Puzzle};
+use drafti_analysis::puzzles::{Entry, Puzzle, Themes};
 use drafti_archive::import::tzdraft::tzdraft_number;
 use drafti_rules::{Color, Move, Position, Square, Variant};
 use serde::Serialize;
@@ -97,22 +104,25 @@ fn move_json(mv: &Move, is_opp: bool) -> MoveJson {
     }
 }
 
-/// TzDraft's theme for a puzzle, in the priority of TzDraft's own classifier: `king-trap`
-/// (a king is captured), `sacrifice`, `endgame` (judged by the endgame tables, or 8 pieces
-/// or fewer), `promotion` (a man crowned or through), `capture-trap` (a quiet first move,
-/// then a capture), `combination` (a shot of 2 or more), else `tactical` (TzDraft's default).
+/// TzDraft's theme for a puzzle, read off the line it is given ([`solver_line`]: the
+/// solution up to the solver's last move), in the priority of TzDraft's own classifier:
+/// `king-trap` (a king is captured), `sacrifice`, `endgame` (judged by the endgame tables, or
+/// 8 pieces or fewer), `promotion` (a man crowned or through), `capture-trap` (a quiet first
+/// move, then a capture), `combination` (a shot of 2 or more), else `tactical` (TzDraft's
+/// default).
 pub fn theme(p: &Puzzle) -> &'static str {
-    let t = &p.themes;
-    let later_capture = p.solution.iter().step_by(2).skip(1).any(Move::is_capture);
+    let shown = solver_line(p);
+    let t = Themes::of(&p.position, shown);
+    let later_capture = shown.iter().step_by(2).skip(1).any(Move::is_capture);
     if t.king_capture {
         "king-trap"
     } else if t.sacrifice {
         "sacrifice"
     } else if is_endgame(p) {
         "endgame"
-    } else if t.crowning || t.runaway || p.kind == GainKind::Runaway {
+    } else if t.crowning || t.runaway {
         "promotion"
-    } else if p.solution.first().is_some_and(|m| !m.is_capture()) && later_capture {
+    } else if shown.first().is_some_and(|m| !m.is_capture()) && later_capture {
         "capture-trap"
     } else if t.shot >= 2 {
         "combination"
@@ -121,12 +131,55 @@ pub fn theme(p: &Puzzle) -> &'static str {
     }
 }
 
-/// The puzzle `e` as one line of TzDraft's puzzle JSON (newline-terminated), or `None` when
-/// it is not Tanzanian.
-pub fn line(e: &Entry) -> Option<String> {
+/// Whether the puzzle's solution holds under TzDraft's server reading: a puzzle mined under
+/// it, or a Tanzanian one verified again under it ([`Puzzle::other_reading`]).
+pub fn sound_under_tzdraft(p: &Puzzle) -> bool {
+    match p.variant {
+        Variant::TzDraft => true,
+        Variant::Tanzanian => p
+            .other_reading
+            .as_ref()
+            .is_some_and(|c| c.reading == Variant::TzDraft && c.sound()),
+        Variant::Czech | Variant::Russian => false,
+    }
+}
+
+/// The index in the solution of the first solver move TzDraft's puzzle players cannot
+/// enter: a capture of two or more pieces (they take one jump per tap and compare it with
+/// the move's `from` and `to`); `None` when every solver move can be entered.
+pub fn unenterable_move(p: &Puzzle) -> Option<usize> {
+    solver_line(p)
+        .iter()
+        .enumerate()
+        .step_by(2)
+        .find(|(_, mv)| mv.capture_count() >= 2)
+        .map(|(i, _)| i)
+}
+
+/// Whether TzDraft's puzzle players can take the puzzle: Tanzanian (or TzDraft's), and no
+/// solver move they cannot enter ([`unenterable_move`]).
+pub fn enterable(p: &Puzzle) -> bool {
+    matches!(p.variant, Variant::Tanzanian | Variant::TzDraft) && unenterable_move(p).is_none()
+}
+
+/// Why a puzzle has no line in TzDraft's format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refused {
+    /// Not Tanzanian (TzDraft plays nothing else).
+    OtherRules,
+    /// Tanzanian, but its solution does not hold under TzDraft's reading.
+    UnsoundUnderTzDraft,
+}
+
+/// The puzzle `e` as one line of TzDraft's puzzle JSON (newline-terminated), or why TzDraft
+/// cannot take it.
+pub fn line(e: &Entry) -> Result<String, Refused> {
     let p = &e.puzzle;
-    if p.variant != Variant::Tanzanian {
-        return None;
+    if !matches!(p.variant, Variant::Tanzanian | Variant::TzDraft) {
+        return Err(Refused::OtherRules);
+    }
+    if !sound_under_tzdraft(p) {
+        return Err(Refused::UnsoundUnderTzDraft);
     }
     let s = &e.sources[0];
     let eval_gap = p
@@ -156,9 +209,9 @@ pub fn line(e: &Entry) -> Option<String> {
         setup_move: s.previous.as_ref().map(|(_, mv)| move_json(mv, false)),
         setup_pieces: s.previous.as_ref().map(|(pos, _)| pieces(pos)),
     };
-    let mut text = serde_json::to_string(&value).ok()?;
+    let mut text = serde_json::to_string(&value).expect("serializable");
     text.push('\n');
-    Some(text)
+    Ok(text)
 }
 
 /// A 128-bit fingerprint as a UUID string (version 8, "custom", RFC 9562: its version and
@@ -213,9 +266,62 @@ mod tests {
     #[test]
     fn only_tanzanian_puzzles_go_to_tzdraft() {
         let mut e = mined(SHOT_SET_UP).remove(0);
-        assert!(line(&e).is_some());
+        assert!(line(&e).is_ok());
         e.puzzle.variant = Variant::Russian;
-        assert_eq!(line(&e), None);
+        assert_eq!(line(&e), Err(Refused::OtherRules));
+    }
+
+    #[test]
+    fn a_capture_of_two_or_more_pieces_cannot_be_entered_in_tzdraft_s_players() {
+        // c3-d4 e5xc3 d2xb4xd6xf8: the third ply takes three pieces in one move.
+        let e = mined(SHOT).remove(0);
+        assert_eq!(unenterable_move(&e.puzzle), Some(2));
+        assert!(!enterable(&e.puzzle));
+        // The sacrifice alone (one quiet move) can be entered; a Russian puzzle cannot.
+        let mut p = e.puzzle.clone();
+        p.solution.truncate(1);
+        assert_eq!(unenterable_move(&p), None);
+        assert!(enterable(&p));
+        p.variant = Variant::Russian;
+        assert!(!enterable(&p));
+    }
+
+    #[test]
+    fn a_puzzle_that_does_not_hold_under_tzdraft_s_reading_is_left_out() {
+        use drafti_analysis::puzzles::verify::Refuted;
+        use drafti_analysis::puzzles::{Failure, ReadingCheck};
+        let mut e = mined(SHOT).remove(0);
+        // Mined under the article's rules and verified again under TzDraft's: it holds.
+        let check = e.puzzle.other_reading.clone().unwrap();
+        assert_eq!(check.reading, Variant::TzDraft);
+        assert!(check.sound());
+        assert!(line(&e).is_ok());
+        e.puzzle.other_reading = Some(ReadingCheck {
+            reading: Variant::TzDraft,
+            refuted: Some(Refuted {
+                at: 2,
+                failure: Failure::IllegalMove,
+            }),
+        });
+        assert_eq!(line(&e), Err(Refused::UnsoundUnderTzDraft));
+        // Not checked: not known to hold, left out too.
+        e.puzzle.other_reading = None;
+        assert_eq!(line(&e), Err(Refused::UnsoundUnderTzDraft));
+        // A puzzle mined under TzDraft's reading is TzDraft's own.
+        e.puzzle.variant = Variant::TzDraft;
+        assert!(line(&e).is_ok());
+    }
+
+    #[test]
+    fn the_theme_is_read_off_the_line_given() {
+        // The shot's line is themed by its sacrifice; cut to its quiet first move, nothing
+        // is captured: no combination, no sacrifice, whatever the puzzle's own themes say.
+        let e = mined(SHOT).remove(0);
+        assert_eq!(theme(&e.puzzle), "sacrifice");
+        let mut p = e.puzzle.clone();
+        p.solution.truncate(1);
+        assert!(p.themes.sacrifice && p.themes.shot == 3);
+        assert_eq!(theme(&p), "tactical");
     }
 
     #[test]

@@ -402,7 +402,13 @@ fn mined_as(format: &'static str, jobs: &'static str) -> String {
         jobs,
     ]);
     assert_eq!(code, 0, "{stderr}");
-    assert!(!stderr.contains("left out"), "{stderr}");
+    // Only TzDraft leaves puzzles out of the sample: those its reading does not hold.
+    for note in stderr.lines().filter(|l| l.contains("left out of the ")) {
+        assert!(
+            format == "tzdraft" && note.ends_with("does not hold under TzDraft's server reading"),
+            "{stderr}"
+        );
+    }
     runs.lock().unwrap().insert(key, stdout.clone());
     stdout
 }
@@ -529,7 +535,11 @@ const TZDRAFT_THEMES: [&str; 9] = [
 #[test]
 fn the_tzdraft_puzzles_follow_tzdraft_s_model_and_replay_from_their_pieces() {
     let (json, _) = mined_sample();
-    let found = json_lines(json);
+    // TzDraft takes the puzzles that hold under its server's reading.
+    let found: Vec<serde_json::Value> = json_lines(json)
+        .into_iter()
+        .filter(|p| p["other_reading"]["holds"] == true)
+        .collect();
     let tz = json_lines(&mined_as("tzdraft", "2"));
     assert_eq!(tz.len(), found.len());
     let mut ids = std::collections::HashSet::new();
@@ -602,15 +612,18 @@ fn the_lichess_rows_parse_as_csv_and_replay_from_the_opponent_s_last_move() {
             "Moves",
             "Rating",
             "RatingDeviation",
+            "Popularity",
+            "NbPlays",
             "Themes",
-            "GameUrl"
+            "GameUrl",
+            "OpeningTags"
         ]
     );
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
     assert_eq!(rows.len(), found.len());
     let mut ids = std::collections::HashSet::new();
     for (row, p) in rows.iter().zip(&found) {
-        assert_eq!(row.len(), 7, "{row:?}");
+        assert_eq!(row.len(), 10, "{row:?}");
         let id = &row[0];
         assert!(
             id.len() == 8 && id.chars().all(|c| c.is_ascii_alphanumeric()),
@@ -639,13 +652,35 @@ fn the_lichess_rows_parse_as_csv_and_replay_from_the_opponent_s_last_move() {
         let difficulty = p["difficulty"].as_u64().unwrap();
         assert_eq!(row[3], (1000 + 300 * (difficulty - 1)).to_string());
         assert_eq!(&row[4], "350");
-        assert!(!row[5].is_empty() && !row[5].contains(','), "{row:?}");
-        let source = &p["sources"][0];
-        assert_eq!(
-            row[6],
-            format!("{}#{}", source["file"].as_str().unwrap(), source["game"])
-        );
+        // Nobody has voted on or played it yet.
+        assert_eq!((&row[5], &row[6]), ("0", "0"), "{row:?}");
+        assert!(!row[7].is_empty() && !row[7].contains(','), "{row:?}");
+        // The corpus's games have no address and no opening's name.
+        assert_eq!((&row[8], &row[9]), ("", ""), "{row:?}");
     }
+}
+
+#[test]
+fn the_lichess_row_takes_the_game_s_address_and_opening_name() {
+    let dir = temp_dir("lichess-tags");
+    let path = dir.join("tagged.pdn");
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(CONSTRUCTED))
+        .unwrap()
+        .replacen(
+            "[Result \"1-0\"]",
+            "[Result \"1-0\"]\n[Site \"https://example.org/game/7\"]\n[Opening \"Kikwete's opening\"]",
+            1,
+        );
+    std::fs::write(&path, text).unwrap();
+    let (code, stdout, stderr) = puzzles(&[path.to_str().unwrap(), "--format", "lichess"]);
+    assert_eq!(code, 0, "{stderr}");
+    let mut reader = csv::ReaderBuilder::new().from_reader(stdout.as_bytes());
+    assert_eq!(reader.headers().unwrap().len(), 10);
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), 1, "{stdout}");
+    assert_eq!(rows[0].len(), 10, "{stdout}");
+    assert_eq!(&rows[0][8], "https://example.org/game/7");
+    assert_eq!(&rows[0][9], "Kikwetes_opening");
 }
 
 #[test]
@@ -688,7 +723,7 @@ fn a_puzzle_with_no_move_before_it_is_left_out_of_the_lichess_rows() {
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(
         stdout,
-        "PuzzleId,FEN,Moves,Rating,RatingDeviation,Themes,GameUrl\n"
+        "PuzzleId,FEN,Moves,Rating,RatingDeviation,Popularity,NbPlays,Themes,GameUrl,OpeningTags\n"
     );
     assert!(
         stderr.contains(
@@ -752,4 +787,257 @@ fn the_text_shows_terminal_escapes_of_the_source_game_visibly() {
     let stdout = String::from_utf8(output.stdout).unwrap();
     assert!(stdout.contains("(Asha\\x1b[2J - Baraka)"), "{stdout}");
     assert!(!stdout.contains('\u{1b}'), "{stdout:?}");
+}
+
+// ---------------------------------------------------------------------------------------
+// TzDraft's reading of the rules and TzDraft's puzzle players.
+
+/// A king landing the article allows and TzDraft's server forbids (game 1), the shot with a
+/// capture of three (game 2), and the same shot in a game played on TzDraft (game 3).
+const READINGS: &str = "fixtures/puzzles/readings.pdn";
+
+/// Five games of the bundled corpus (corpus/showcase.pdn game 3, corpus/selfplay.pdn games
+/// 29, 33, 55, 65) whose puzzles' solutions stop before the gain is realised: the engine's
+/// continuation after them captures, crowns or gives material.
+const CONTINUATIONS: &str = "fixtures/puzzles/continuations.pdn";
+
+#[test]
+fn a_puzzle_sound_under_the_article_but_not_under_tzdraft_s_reading_is_left_out_and_marked() {
+    let (code, json, stderr) = puzzles(&[READINGS, "--json"]);
+    assert_eq!(code, 0, "{stderr}");
+    let found = json_lines(&json);
+    assert_eq!(found.len(), 3, "{json}");
+    // Game 1: d4xa1 is the article's only winning move; TzDraft's server forbids it.
+    assert_eq!(found[0]["solution"], serde_json::json!(["d4xa1"]));
+    assert_eq!(
+        found[0]["other_reading"],
+        serde_json::json!({"rules": "tzdraft", "holds": false, "refuted_at_ply": 1,
+                           "reason": "a move is not legal"})
+    );
+    // The shot holds under both readings, each checked under the other.
+    assert_eq!(found[1]["other_reading"]["rules"], "tzdraft");
+    assert_eq!(found[1]["other_reading"]["holds"], true);
+    assert_eq!(found[2]["variant"], "tzdraft");
+    assert_eq!(found[2]["other_reading"]["rules"], "tz");
+    assert_eq!(found[2]["other_reading"]["holds"], true);
+    assert!(
+        stderr.contains("TzDraft: 1 of 2 does not hold under its server's reading"),
+        "{stderr}"
+    );
+
+    // The TzDraft output leaves game 1's puzzle out and says so; it takes the puzzle mined
+    // under TzDraft's own reading.
+    let (code, stdout, stderr) = puzzles(&[READINGS, "--format", "tzdraft"]);
+    assert_eq!(code, 0, "{stderr}");
+    let tz = json_lines(&stdout);
+    assert_eq!(tz.len(), 2, "{stdout}");
+    for t in &tz {
+        let pos = tzdraft_position(&t["pieces"], &t["sideToMove"]);
+        assert_eq!(pos.to_fen(), found[1]["fen"].as_str().unwrap(), "{t}");
+    }
+    assert!(
+        stderr.contains(
+            "1 puzzle left out of the tzdraft output: the solution does not hold under \
+             TzDraft's server reading"
+        ),
+        "{stderr}"
+    );
+    // The text says it too.
+    let (_, text, _) = puzzles(&[READINGS]);
+    assert!(
+        text.contains(
+            "does not hold under TzDraft's server reading (at ply 1 of the solution: a move \
+             is not legal)"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_solver_move_of_several_jumps_is_marked_not_enterable_and_the_option_leaves_it_out() {
+    let (code, json, stderr) = puzzles(&[READINGS, "--json"]);
+    assert_eq!(code, 0, "{stderr}");
+    let enterable: Vec<&serde_json::Value> = json_lines(&json)
+        .iter()
+        .map(|p| p["tzdraft_enterable"].clone())
+        .collect::<Vec<_>>()
+        .leak()
+        .iter()
+        .collect();
+    // d4xa1 takes one piece; d2xb4xd6xf8 takes three in one move.
+    assert_eq!(
+        enterable,
+        [&serde_json::json!(true), &false.into(), &false.into()]
+    );
+    assert!(
+        stderr.contains("2 of 3 cannot be entered in its puzzle players"),
+        "{stderr}"
+    );
+    let (code, json, stderr) = puzzles(&[READINGS, "--json", "--tzdraft-enterable"]);
+    assert_eq!(code, 0, "{stderr}");
+    let kept = json_lines(&json);
+    assert_eq!(kept.len(), 1, "{json}");
+    assert_eq!(kept[0]["solution"], serde_json::json!(["d4xa1"]));
+    assert!(
+        stderr.contains("0 of 1 cannot be entered in its puzzle players"),
+        "{stderr}"
+    );
+    // A Russian puzzle is none of TzDraft's: the option leaves it out too.
+    let (code, json, _) = puzzles(&[
+        CONSTRUCTED,
+        "--variant",
+        "russian",
+        "--json",
+        "--tzdraft-enterable",
+    ]);
+    assert_eq!((code, json.as_str()), (0, ""));
+}
+
+/// Material of `color` in `pos`: a man 1, a king 3.
+fn material(pos: &Position, color: drafti_rules::Color) -> i32 {
+    let kings = pos.kings(color).count() as i32;
+    pos.pieces(color).count() as i32 + 2 * kings
+}
+
+/// The solver's balance (its material less the opponent's) in `pos`.
+fn balance(pos: &Position, solver: drafti_rules::Color) -> i32 {
+    material(pos, solver) - material(pos, solver.other())
+}
+
+/// What a line of moves from `start` (the solver to move) shows, read off the moves alone:
+/// the most pieces one solver move takes, a king taken, a man crowned, a first move that
+/// gives material (the solver down after the reply), a quiet first move then a capture.
+#[derive(Debug, Default)]
+struct Shown {
+    shot: usize,
+    king_capture: bool,
+    crowning: bool,
+    sacrifice: bool,
+    capture_trap: bool,
+}
+
+fn shown(start: &Position, line: &[Move]) -> Shown {
+    let solver = start.turn();
+    let mut s = Shown::default();
+    let mut pos = *start;
+    for (i, mv) in line.iter().enumerate() {
+        if i % 2 == 0 {
+            s.shot = s.shot.max(mv.capture_count());
+            s.king_capture |= mv.captured().0 & pos.kings(solver.other()).0 != 0;
+            s.crowning |= mv.promotes();
+            s.capture_trap |= i > 0 && mv.is_capture() && !line[0].is_capture();
+        }
+        pos = pos.play(mv);
+        if i == 1 {
+            s.sacrifice = balance(&pos, solver) < balance(start, solver);
+        }
+    }
+    s
+}
+
+#[test]
+fn the_themes_agree_with_the_lines_exported() {
+    let (code, json, stderr) = puzzles(&[CONTINUATIONS, "--json"]);
+    assert_eq!(code, 0, "{stderr}");
+    let found = json_lines(&json);
+    assert!(found.len() >= 4, "{json}");
+    // Some solutions stop before the gain: the engine's continuation is not the puzzle's.
+    assert!(found
+        .iter()
+        .any(|p| !p["continuation"].as_array().unwrap().is_empty()));
+    for p in &found {
+        let (start, solution) = json_solution(p);
+        let s = shown(&start, &solution);
+        let themes: Vec<&str> = p["themes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t.as_str().unwrap())
+            .collect();
+        let has = |name: &str| themes.contains(&name);
+        assert_eq!(p["shot"], s.shot, "{p}");
+        assert_eq!(has(&format!("shot_{}", s.shot)), s.shot >= 2, "{p}");
+        assert_eq!(
+            themes.iter().filter(|t| t.starts_with("shot_")).count(),
+            usize::from(s.shot >= 2),
+            "{p}"
+        );
+        assert_eq!(has("king_capture"), s.king_capture, "{p}");
+        assert_eq!(has("crowning"), s.crowning, "{p}");
+        assert_eq!(has("sacrifice"), s.sacrifice, "{p}");
+    }
+
+    // TzDraft's theme, read against the line it is given.
+    let (code, stdout, stderr) = puzzles(&[CONTINUATIONS, "--format", "tzdraft"]);
+    assert_eq!(code, 0, "{stderr}");
+    let tz = json_lines(&stdout);
+    assert!(!tz.is_empty());
+    for t in &tz {
+        let start = tzdraft_position(&t["pieces"], &t["sideToMove"]);
+        let mut pos = start;
+        let line: Vec<Move> = t["solution"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|mv| {
+                let played = tzdraft_move(&pos, mv);
+                pos = pos.play(&played);
+                played
+            })
+            .collect();
+        let s = shown(&start, &line);
+        match t["theme"].as_str().unwrap() {
+            "king-trap" => assert!(s.king_capture, "{t}"),
+            "sacrifice" => assert!(s.sacrifice && !s.king_capture, "{t}"),
+            "capture-trap" => assert!(s.capture_trap, "{t}"),
+            "combination" => assert!(s.shot >= 2 && !s.capture_trap, "{t}"),
+            "promotion" | "endgame" | "tactical" => {
+                assert!(!s.king_capture && !s.sacrifice, "{t}")
+            }
+            other => panic!("theme {other}: {t}"),
+        }
+        if t["theme"] == "tactical" {
+            assert!(s.shot < 2 && !s.crowning && !s.capture_trap, "{t}");
+        }
+    }
+
+    // lichess's themes, read against the row's moves (the first is the opponent's).
+    let (code, stdout, stderr) = puzzles(&[CONTINUATIONS, "--format", "lichess"]);
+    assert_eq!(code, 0, "{stderr}");
+    let mut reader = csv::ReaderBuilder::new().from_reader(stdout.as_bytes());
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert!(!rows.is_empty());
+    for row in &rows {
+        let mut pos = Position::from_fen(&row[1]).unwrap();
+        let mut line = Vec::new();
+        for (i, text) in row[2].split(' ').enumerate() {
+            let mv = pos.parse_move(Variant::Tanzanian, text).unwrap()[0];
+            pos = pos.play(&mv);
+            if i == 0 {
+                continue;
+            }
+            line.push(mv);
+        }
+        let start = Position::from_fen(&row[1])
+            .unwrap()
+            .play(&pos_first(&row[1], &row[2]));
+        let s = shown(&start, &line);
+        let themes: Vec<&str> = row[7].split(' ').collect();
+        let shots: Vec<&&str> = themes.iter().filter(|t| t.starts_with("shot")).collect();
+        if s.shot >= 2 {
+            assert_eq!(shots, [&format!("shot{}", s.shot).as_str()], "{row:?}");
+        } else {
+            assert!(shots.is_empty(), "{row:?}");
+        }
+        assert_eq!(themes.contains(&"sacrifice"), s.sacrifice, "{row:?}");
+        assert_eq!(themes.contains(&"promotion"), s.crowning, "{row:?}");
+        assert_eq!(themes.contains(&"kingCapture"), s.king_capture, "{row:?}");
+    }
+}
+
+/// The first move of a lichess row (the opponent's), parsed in the row's FEN.
+fn pos_first(fen: &str, moves: &str) -> Move {
+    let pos = Position::from_fen(fen).unwrap();
+    let first = moves.split(' ').next().unwrap();
+    pos.parse_move(Variant::Tanzanian, first).unwrap()[0]
 }
