@@ -10,6 +10,10 @@
 //! ([`analyse_games`]); the re-search of a nominated move and any move judged again alone
 //! ([`recheck`]); what it finds ([`GameAnalysis`]); the record annotated with it
 //! ([`annotate`]).
+
+#![warn(missing_docs)]
+#![forbid(unsafe_code)]
+
 mod annotate;
 pub mod batch;
 pub mod bench;

@@ -119,18 +119,26 @@ pub struct AnalysisOverrides {
     /// The pass's depth and nodes: either or both replace its limits (with both, whichever
     /// is reached first).
     pub depth: Option<u32>,
+    /// The pass's nodes (see `depth`).
     pub nodes: Option<u64>,
     /// No re-search of nominated moves; else its depth and nodes.
     pub no_verify: bool,
+    /// The re-search's depth.
     pub verify_depth: Option<u32>,
+    /// The re-search's nodes.
     pub verify_nodes: Option<u64>,
     /// No confirmation; else its depth and nodes (from the default confirmation when the base
     /// has none).
     pub no_confirm: bool,
+    /// The confirmation's depth.
     pub confirm_depth: Option<u32>,
+    /// The confirmation's nodes.
     pub confirm_nodes: Option<u64>,
+    /// The re-search's drops (from, below) that send a move to the confirmation.
     pub confirm_band: Option<(f64, f64)>,
+    /// The pass's drop of winning chances (0…2) from which a move is nominated.
     pub nominate: Option<f64>,
+    /// Of how many deepest completed depths a re-searched blunder must be the verdict.
     pub blunder_depths: Option<u32>,
 }
 

@@ -8,6 +8,10 @@
 //! bytes ──drafti-pdn──▶ GameRecord ──replay──▶ ReplayedGame ──▶ openings, standings
 //!                         (batch: many files, rayon, input order, shards)
 //! ```
+
+#![warn(missing_docs)]
+#![forbid(unsafe_code)]
+
 pub mod batch;
 pub mod csv;
 pub mod import;

@@ -15,7 +15,7 @@ use std::io::Write;
 ///   the value is dropped without a commit (an error, an early return) and when the process
 ///   is interrupted (Ctrl-C, SIGTERM, SIGHUP); one left by a process killed outright
 ///   (SIGKILL, a crash) is removed by the next run that writes the same output (see
-///   [`remove_stale_parts`]);
+///   `remove_stale_parts`);
 /// - a symbolic link: what it points to, as above, beside the link's target (the link
 ///   stays);
 /// - an existing FIFO or character device (`/dev/null`, a terminal), or a `/dev/stdout`-like
@@ -45,6 +45,8 @@ static PENDING_OUTPUTS: std::sync::Mutex<Vec<std::path::PathBuf>> =
 
 /// Removes the pending temporary files on Ctrl-C (and SIGTERM, SIGHUP), then exits with the
 /// usual code of an interrupted command (130). Installed with the first output file.
+// The exit is the binary's: only `drafti`'s commands create output files.
+#[allow(clippy::exit)]
 fn remove_outputs_on_interrupt() {
     static INSTALL: std::sync::Once = std::sync::Once::new();
     INSTALL.call_once(|| {
@@ -67,6 +69,84 @@ pub fn refuse_stdout(flag: &str, path: &std::path::Path, carries: &str) -> Resul
         )));
     }
     Ok(())
+}
+
+/// Refuses `FLAG OUTPUT` when OUTPUT is one of `inputs`, by whatever path it is named (a
+/// link, `./a.pdn` for `a.pdn`, a hard link): its replacement would destroy what is read.
+/// Called before any work; `-` and paths that are no regular file (yet) never clash.
+pub fn refuse_input_as_output(
+    flag: &str,
+    output: &std::path::Path,
+    inputs: impl IntoIterator<Item = impl AsRef<std::path::Path>>,
+) -> Result<(), CliError> {
+    let Some(written) = regular_file(output) else {
+        return Ok(());
+    };
+    for input in inputs {
+        let input = input.as_ref();
+        if regular_file(input).is_some_and(|read| read == written) {
+            return Err(CliError::new(format!(
+                "{flag} {}: that is the input {}, which the output would replace; give {flag} another file",
+                output.display(),
+                input.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Refuses to read `inputs` when stdout is one of them (`drafti fmt a.pdn >> a.pdn`): what
+/// the command writes would land in what it reads (GNU cat refuses the same). Under `>` the
+/// shell emptied the file already: saying so beats reading nothing.
+pub fn refuse_stdout_as_input(
+    inputs: impl IntoIterator<Item = impl AsRef<std::path::Path>>,
+) -> Result<(), CliError> {
+    let Some(stdout) = stdout_file() else {
+        return Ok(());
+    };
+    for input in inputs {
+        let input = input.as_ref();
+        if regular_file(input).is_some_and(|read| read == stdout) {
+            return Err(CliError::new(format!(
+                "stdout is the input {}: the output would be written into what is read; send it to another file",
+                input.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Stdout, when it is a regular file (a copy of its descriptor: a closed stdout is `None`,
+/// never closed again).
+fn stdout_file() -> Option<same_file::Handle> {
+    #[cfg(unix)]
+    let file = {
+        use std::os::fd::AsFd;
+        std::fs::File::from(std::io::stdout().as_fd().try_clone_to_owned().ok()?)
+    };
+    #[cfg(windows)]
+    let file = {
+        use std::os::windows::io::AsHandle;
+        std::fs::File::from(std::io::stdout().as_handle().try_clone_to_owned().ok()?)
+    };
+    #[cfg(not(any(unix, windows)))]
+    return None;
+    #[cfg(any(unix, windows))]
+    {
+        if !file.metadata().ok()?.is_file() {
+            return None;
+        }
+        same_file::Handle::from_file(file).ok()
+    }
+}
+
+/// The file at `path` (links followed) to compare with others, when it is a regular file:
+/// a FIFO or a device is never opened here (that could block, or take what it holds).
+fn regular_file(path: &std::path::Path) -> Option<same_file::Handle> {
+    if path == std::path::Path::new("-") || !std::fs::metadata(path).ok()?.is_file() {
+        return None;
+    }
+    same_file::Handle::from_path(path).ok()
 }
 
 /// What an output path names, once its links are followed.

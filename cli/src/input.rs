@@ -76,6 +76,7 @@ pub fn open_inputs_of(
             "'-' (stdin) can be given only once".to_string(),
         ));
     }
+    crate::files::refuse_stdout_as_input(&names)?;
     let mut inputs = Vec::with_capacity(names.len());
     let mut total = Some(0u64);
     for name in names {

@@ -4,17 +4,17 @@
 //! 0 success (every game valid), 1 the input has invalid games, 2 usage or I/O error.
 // The binary talks to the terminal; stdout goes through writers whose errors are handled.
 #![allow(clippy::print_stderr, clippy::exit)]
+#![forbid(unsafe_code)]
 
 mod commands;
 mod db_filters;
-mod files;
 mod progress;
 mod report;
 mod runner;
 
-// The flag groups and errors, in the crate's library (drafti-lab shares them), under the names
-// every command uses.
-use drafti_cli::{args, error, input, match_runner, tables};
+// The flag groups, errors and output files, in the crate's library (drafti-lab shares them),
+// under the names every command uses.
+use drafti_cli::{args, error, files, input, match_runner, tables};
 
 use clap::{Parser, Subcommand};
 use std::io::Write;

@@ -47,6 +47,8 @@
 //! assert_eq!(seen.moves.len(), 1); // c3-d4, three times
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod bits;
 mod books;
 mod build;

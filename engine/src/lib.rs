@@ -24,6 +24,8 @@
 //! assert!(result.nodes > 0);
 //! ```
 
+#![warn(missing_docs)]
+
 mod clock;
 mod config;
 pub mod egtb;

@@ -2,6 +2,7 @@
 //! reader must refuse what is not a run's lines with an error naming the part and line, and
 //! never panic, whatever a line holds (scores, moves, records, shards).
 #![no_main]
+#![forbid(unsafe_code)]
 
 use drafti_analysis::parts::Parts;
 use drafti_archive::batch::Input;

@@ -4,6 +4,7 @@
 //! made right, so the header's checks and the probes behind them are fuzzed too (few
 //! mutations keep a CRC-32 right by chance).
 #![no_main]
+#![forbid(unsafe_code)]
 
 use drafti_engine::egtb::{file_name, Header, Signature, Tables};
 use drafti_rules::{Position, Variant};

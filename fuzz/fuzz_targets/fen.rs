@@ -1,6 +1,7 @@
 //! Any text as a FEN: the reader must not panic; a position it accepts writes back to a FEN
 //! that reads as the same position, and writing is idempotent.
 #![no_main]
+#![forbid(unsafe_code)]
 
 use drafti_rules::Position;
 use libfuzzer_sys::fuzz_target;

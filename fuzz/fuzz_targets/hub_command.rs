@@ -3,6 +3,7 @@
 //! writes back in a form that parses the same. The input is cut into lines as a peer's
 //! reader cuts it (a line holds no line break, which no written line can hold either).
 #![no_main]
+#![forbid(unsafe_code)]
 
 use drafti_hub::protocol::{parse_position, position_string, Command, HubMove, Message};
 use drafti_rules::Variant;

@@ -1,6 +1,7 @@
 //! Any bytes as an opening book (`--book FILE`, TSV: code, name, moves): parsed, it is a book
 //! or an error naming the row, column and problem; never a panic.
 #![no_main]
+#![forbid(unsafe_code)]
 
 use drafti_archive::openings::Book;
 use libfuzzer_sys::fuzz_target;

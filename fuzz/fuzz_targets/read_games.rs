@@ -1,6 +1,7 @@
 //! Any bytes: the reader must not panic, and every game it reads must survive the writer:
 //! parsing the written text gives the same content, and writing again gives the same text.
 #![no_main]
+#![forbid(unsafe_code)]
 
 use drafti_pdn::{parse_games, write_game, GameReader, WarningKind};
 use libfuzzer_sys::fuzz_target;

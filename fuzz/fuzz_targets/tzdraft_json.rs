@@ -3,6 +3,7 @@
 //! that reads back as one game, replays with the same moves, and is valid when the import
 //! found the game valid.
 #![no_main]
+#![forbid(unsafe_code)]
 
 use drafti_archive::import::tzdraft::import;
 use drafti_archive::replay::{replay, ReplayOptions};

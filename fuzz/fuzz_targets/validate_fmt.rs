@@ -4,6 +4,7 @@
 //! that replays the same moves (valid if the original was valid), and formatting it again
 //! must give the same text (idempotence).
 #![no_main]
+#![forbid(unsafe_code)]
 
 use drafti_archive::replay::{canonical_record, replay, replay_partial, Notation, ReplayOptions};
 use drafti_pdn::{parse_games, write_game, GameReader, ReadError};

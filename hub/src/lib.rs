@@ -17,6 +17,8 @@
 //! (endgame tables, somewhere to say what went wrong) is handed in ([`engine::Host`]), and
 //! errors are typed values.
 
+#![warn(missing_docs)]
+
 pub mod client;
 pub mod engine;
 pub mod openings;

@@ -273,12 +273,19 @@ pub enum Command {
     /// `hub`: the engine names itself and its parameters, then `wait`.
     Hub,
     /// `set-param name=... value=...`.
-    SetParam { name: String, value: String },
+    SetParam {
+        /// The parameter.
+        name: String,
+        /// Its new value, as text.
+        value: String,
+    },
     /// `init`: allocate, then `ready`.
     Init,
     /// `pos pos=... [moves="..."]`.
     Pos {
+        /// The start position.
         position: Position,
+        /// The moves played from it since.
         moves: Vec<HubMove>,
     },
     /// `level ...`.
@@ -300,26 +307,43 @@ pub enum Command {
 /// Why a line is not a command the engine can take.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CommandError {
+    /// The line's arguments do not read (an open quote, `=` without a name).
     #[error("{0}")]
     Syntax(#[from] SyntaxError),
+    /// A command the protocol does not have.
     #[error("unknown command '{0}'")]
     Unknown(String),
+    /// A required argument is absent.
     #[error("{command} needs {what}")]
     Missing {
+        /// The command.
         command: &'static str,
+        /// The argument it needs.
         what: &'static str,
     },
+    /// An argument's value is out of range or not of its type.
     #[error("{command}: {argument}={value:?} is not {expected}")]
     BadValue {
+        /// The command.
         command: &'static str,
+        /// The argument's name.
         argument: String,
+        /// The value given.
         value: String,
+        /// What the value should be.
         expected: &'static str,
     },
+    /// `pos`'s position is no position.
     #[error("pos: {0}")]
     Position(#[from] PositionError),
+    /// A move of `pos`'s `moves` that does not read as one.
     #[error("pos: move '{text}': {reason}")]
-    MoveSyntax { text: String, reason: &'static str },
+    MoveSyntax {
+        /// The move as written.
+        text: String,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
 }
 
 fn bad_value(
@@ -465,14 +489,24 @@ impl Command {
 /// Why a position string is not a position.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PositionError {
+    /// Not 33 characters (the side and 32 squares).
     #[error("a position is W or B and 32 squares of w, b, W, B or e (got {0} characters)")]
     Length(usize),
+    /// The first character is not `W` or `B`.
     #[error("the side to move is W or B, not '{0}'")]
     Side(char),
+    /// A square's character is none of the five.
     #[error("square {square}: '{found}' is none of w, b, W, B, e")]
-    Square { square: u8, found: char },
+    Square {
+        /// The square (1–32).
+        square: u8,
+        /// The character found there.
+        found: char,
+    },
+    /// The pieces do not make a position (a man on its crowning row, too many pieces).
     #[error("{0}")]
     Setup(String),
+    /// A FEN that does not read.
     #[error("FEN: {0}")]
     Fen(String),
 }
@@ -565,8 +599,10 @@ pub struct HubMove {
 /// Why a Hub move is not legal in a position.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum MoveError {
+    /// No legal move goes that way.
     #[error("move {0} is not legal in the position")]
     Illegal(String),
+    /// Several captures match the squares written.
     #[error("move {0} can be several captures: write every captured square")]
     Ambiguous(String),
 }

@@ -81,13 +81,19 @@ impl Scoreboard {
 /// Where an SPRT ended, for the summary.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct SprtSummary {
+    /// The Elo difference of the null hypothesis (H0).
     pub elo0: f64,
+    /// The Elo difference of the alternative hypothesis (H1).
     pub elo1: f64,
+    /// The false-positive rate asked for.
     pub alpha: f64,
+    /// The false-negative rate asked for.
     pub beta: f64,
     /// The log-likelihood ratio, and the bounds it is tested against (3 decimals).
     pub llr: f64,
+    /// The bound below which H0 is accepted.
     pub lower: f64,
+    /// The bound above which H1 is accepted.
     pub upper: f64,
     /// `H1`, `H0` or `continue`.
     pub verdict: &'static str,
@@ -97,20 +103,31 @@ pub struct SprtSummary {
 /// bound is `None`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct MatchSummary {
+    /// The two engines' names, in the order given.
     pub engines: [String; 2],
+    /// Games played.
     pub games: u32,
+    /// Games the first engine won.
     pub wins: u32,
+    /// Games drawn.
     pub draws: u32,
+    /// Games the first engine lost.
     pub losses: u32,
     /// Pairs that scored 0, ½, 1, 1½ and 2 points for the first engine.
     pub pairs: [u32; 5],
+    /// The first engine's share of the points, 0 to 1.
     pub score: f64,
+    /// The first engine's Elo advantage (`None` when infinite).
     pub elo: Option<f64>,
+    /// The low end of its 95% interval (`None` when infinite).
     pub elo_low: Option<f64>,
+    /// The high end of its 95% interval (`None` when infinite).
     pub elo_high: Option<f64>,
     /// `pentanomial` or `trinomial`.
     pub model: &'static str,
+    /// Where the SPRT ended, when one was run.
     pub sprt: Option<SprtSummary>,
+    /// How the games ended (results, adjudications, failures).
     pub terminations: Terminations,
     /// The Elo difference and its interval as computed (infinite for a clean sweep), for
     /// the text.

@@ -4,6 +4,8 @@
 //! Texel fit of the evaluation are its examples (`examples/duel.rs`, `examples/texel.rs`).
 //! Findings are written up in `docs/lab/`.
 
+#![forbid(unsafe_code)]
+
 pub mod benchmark;
 pub mod consensus;
 pub mod quality;

@@ -5,6 +5,7 @@
 //! `drafti_lab::benchmark`, this is its flags and its text.
 // A program for the terminal: its reports go to stdout and stderr.
 #![allow(clippy::print_stderr)]
+#![forbid(unsafe_code)]
 
 use clap::{Parser, Subcommand};
 use drafti_analysis::EndgameTables;

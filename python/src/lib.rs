@@ -19,6 +19,8 @@
 //! Every entry point runs inside [`errors::guard`]: a Rust panic becomes
 //! `drafti.InternalError`, never a `PanicException`.
 
+#![forbid(unsafe_code)]
+
 mod args;
 mod engine;
 mod errors;

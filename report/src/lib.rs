@@ -24,6 +24,9 @@
 //! report's summary, `analyze`, `openings`, the problems of a record); [`standings`] the
 //! outputs of `drafti standings`; [`puzzles`] the outputs of `drafti puzzles`.
 
+#![warn(missing_docs)]
+#![forbid(unsafe_code)]
+
 pub mod collect;
 pub mod describe;
 pub mod html;

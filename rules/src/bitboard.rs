@@ -107,13 +107,18 @@ impl IntoIterator for Bitboard {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u8)]
 pub enum Direction {
+    /// Towards a8: up and to the left.
     NorthWest = 0,
+    /// Towards h8: up and to the right.
     NorthEast = 1,
+    /// Towards a1: down and to the left.
     SouthWest = 2,
+    /// Towards h1: down and to the right.
     SouthEast = 3,
 }
 
 impl Direction {
+    /// The four directions, in the order of their discriminants (for per-direction tables).
     pub const ALL: [Direction; 4] = [
         Direction::NorthWest,
         Direction::NorthEast,

@@ -21,7 +21,9 @@ pub enum FenError {
     },
     /// A square name that is not a square (e.g. `33`, `i9`).
     Square {
+        /// The part that holds it.
         part: String,
+        /// Why it is no square.
         error: ParseSquareError,
     },
     /// A square listed twice.

@@ -44,6 +44,8 @@
 //! assert_eq!(perft(&start, Variant::Czech, 5), 7361);
 //! ```
 
+#![warn(missing_docs)]
+
 mod bitboard;
 mod fen;
 mod movegen;

@@ -23,7 +23,9 @@ pub enum Separator {
 /// A move as written: its squares (start, intermediates, end) and separator.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct MoveText {
+    /// The squares in the order written: start, intermediate landings, end.
     pub squares: Vec<Square>,
+    /// What stands between the squares: `-`, `x` or nothing.
     pub separator: Separator,
 }
 

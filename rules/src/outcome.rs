@@ -122,7 +122,12 @@ pub enum KingEnding {
     FewKings,
     /// Three kings of `strong` against one; `diagonal` says whether one of the three is on
     /// the main diagonal.
-    ThreeAgainstOne { strong: Color, diagonal: bool },
+    ThreeAgainstOne {
+        /// The side with the three kings.
+        strong: Color,
+        /// Whether one of the three is on the main diagonal.
+        diagonal: bool,
+    },
 }
 
 impl Position {

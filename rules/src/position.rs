@@ -7,7 +7,9 @@ use std::fmt;
 /// A side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Color {
+    /// The side whose men start on rows 1–3 (squares 21–32).
     White,
+    /// The side whose men start on rows 6–8 (squares 1–12).
     Black,
 }
 
@@ -47,7 +49,9 @@ impl fmt::Display for Color {
 /// A piece: a man or a king of a colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Piece {
+    /// Whose piece it is.
     pub color: Color,
+    /// A king (crowned man) rather than a man.
     pub king: bool,
 }
 

@@ -11,7 +11,7 @@
 
 use crate::args::{InputArgs, JsonArg, SearchArgs, ShardArg};
 use crate::error::{CliError, CommandResult};
-use crate::files::OutputFile;
+use crate::files::{refuse_input_as_output, OutputFile};
 use crate::runner::{run_analysis, Output};
 use drafti_analysis::batch::{ArchiveGame, ArchiveOptions};
 use drafti_analysis::{annotate, json};
@@ -149,6 +149,9 @@ impl Writer<'_> {
 }
 
 pub fn run(args: Args) -> CommandResult {
+    if let Some(path) = &args.pdn {
+        refuse_input_as_output("--pdn", std::path::Path::new(path), &args.input.files)?;
+    }
     let opened = args.input.open()?;
     let (variant, shard) = (args.input.variant(), args.shard.shard);
     let mut options = args.search.options();

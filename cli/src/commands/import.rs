@@ -7,7 +7,7 @@
 
 use crate::args::JsonArg;
 use crate::error::{exit_code, CliError, CommandResult};
-use crate::files::OutputFile;
+use crate::files::{refuse_input_as_output, refuse_stdout_as_input, OutputFile};
 use drafti_archive::import::tzdraft::{import, ImportError, Imported};
 use drafti_archive::input::describe;
 use drafti_archive::replay::ReplayOptions;
@@ -66,6 +66,10 @@ struct Counts {
 
 fn tzdraft(args: TzdraftArgs) -> CommandResult {
     let name = args.file.clone().unwrap_or_else(|| "-".to_string());
+    match &args.out {
+        Some(path) => refuse_input_as_output("--out", path, [&name])?,
+        None => refuse_stdout_as_input([&name])?,
+    }
     let reader: Box<dyn BufRead + Send> = if name == "-" {
         if std::io::stdin().is_terminal() {
             eprintln!(

@@ -4,6 +4,7 @@
 use crate::args::{InputArgs, ShardArg};
 use crate::db_filters::open_index;
 use crate::error::{report_written, CliError, CommandResult};
+use crate::files::refuse_input_as_output;
 use crate::progress::Progress;
 use crate::runner::{warn_empty_inputs, Output, VariantCheck};
 use drafti_db::{build_index, merge_parts, text, BuildOptions, IndexInfo, ShardSpec};
@@ -77,6 +78,7 @@ pub fn run(args: Args) -> CommandResult {
 }
 
 fn build(args: BuildArgs) -> CommandResult {
+    refuse_input_as_output("--output", &args.output, &args.input.files)?;
     let opened = args.input.open()?;
     let names: Vec<String> = opened.inputs.iter().map(|i| i.name.clone()).collect();
     if names.iter().any(|n| n == "-") {
@@ -136,6 +138,7 @@ fn build(args: BuildArgs) -> CommandResult {
 }
 
 fn merge(args: MergeArgs) -> CommandResult {
+    refuse_input_as_output("--output", &args.output, &args.parts)?;
     let meta = merge_parts(&args.parts, &args.output).map_err(|e| CliError::new(e.to_string()))?;
     let bytes = std::fs::metadata(&args.output)
         .map(|m| m.len())

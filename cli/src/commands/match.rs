@@ -104,6 +104,10 @@ pub struct Args {
 const DAY_MS: u64 = 86_400_000;
 
 pub fn run(args: Args) -> CommandResult {
+    if let Some(path) = &args.pdn {
+        let path = std::path::Path::new(path);
+        crate::files::refuse_input_as_output("--pdn", path, &args.openings)?;
+    }
     if args.engines.len() != 2 {
         return Err(CliError::new(format!(
             "--engine is needed twice (got {})",

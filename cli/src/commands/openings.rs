@@ -271,6 +271,7 @@ fn merge(args: &Args, book: &Book, format: Format) -> CommandResult {
             "--per-game does not apply to merge".to_string(),
         ));
     }
+    crate::files::refuse_stdout_as_input(parts_files)?;
     let mut parts = Vec::new();
     for path in parts_files {
         // Opened as every input is (a folder, a binary file named as such), read whole.

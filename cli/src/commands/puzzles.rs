@@ -15,7 +15,7 @@
 use crate::args::{parse_difficulty, InputArgs, JsonArg, ShardArg, CORPUS_FILES_HELP};
 use crate::error::report_written;
 use crate::error::{CliError, CommandResult};
-use crate::files::{refuse_stdout, write_file, OutputFile};
+use crate::files::{refuse_input_as_output, refuse_stdout, write_file, OutputFile};
 use crate::input::{stdin_is_empty, stdin_is_piped, Inputs};
 use crate::progress::Progress;
 use crate::report::corpus;
@@ -145,6 +145,11 @@ fn choose_inputs(input: &InputArgs) -> Result<(Inputs, String), CliError> {
 pub fn run(args: Args) -> CommandResult {
     if args.verify {
         return run_verify(&args);
+    }
+    for (flag, path) in [("--pdn", &args.pdn), ("--html", &args.html)] {
+        if let Some(path) = path {
+            refuse_input_as_output(flag, path, &args.input.files)?;
+        }
     }
     let (inputs, source) = choose_inputs(&args.input)?;
     let jobs = args.input.jobs.threads();

@@ -96,6 +96,10 @@ fn describe_game(g: ArchiveGame, settings: &WorkSettings<'_>) -> GameOut {
 }
 
 pub fn run(args: Args) -> CommandResult {
+    if let Some(path) = &args.html {
+        let inputs = args.input.files.iter().chain(&args.from_analysis);
+        crate::files::refuse_input_as_output("--html", path, inputs)?;
+    }
     if !args.from_analysis.is_empty() {
         return from_analysis(args);
     }

@@ -3,7 +3,7 @@
 
 use crate::args::{parse_fen, ReadAsArg};
 use crate::error::{report_written, CliError, CommandResult};
-use crate::files::OutputFile;
+use crate::files::{refuse_input_as_output, OutputFile};
 use crate::input::{open_inputs, EncodingArg};
 use drafti_archive::replay::{replay, ReplayOptions};
 use drafti_archive::validation::{VariantEvidence, VariantGuess};
@@ -132,6 +132,9 @@ fn game_position(
 }
 
 pub fn run(args: Args) -> CommandResult {
+    if let (Some(path), Some(_)) = (&args.svg, args.game) {
+        refuse_input_as_output("--svg", path, [&args.target])?;
+    }
     let shown = match args.game {
         Some(n) => game_position(
             &args.target,

@@ -9,7 +9,7 @@
 
 use crate::args::{CsvArg, InputArgs, JsonArg};
 use crate::error::{CliError, CommandResult};
-use crate::files::{refuse_stdout, OutputFile};
+use crate::files::{refuse_input_as_output, refuse_stdout, OutputFile};
 use crate::progress::Progress;
 use crate::runner::{run_inputs, Output};
 use drafti_archive::batch::GameJob;
@@ -148,10 +148,12 @@ pub fn run(args: Args) -> CommandResult {
     if args.deadline_passed && args.format != Some(Format::Tzdraft) {
         return Err(CliError::new("--deadline-passed needs --format tzdraft"));
     }
-    let groups = args.groups.as_deref().map(read_groups).transpose()?;
     if let Some(path) = &args.html {
         refuse_stdout("--html", path, "the standings")?;
+        let files = args.input.files.iter().map(std::path::Path::new);
+        refuse_input_as_output("--html", path, files.chain(args.groups.as_deref()))?;
     }
+    let groups = args.groups.as_deref().map(read_groups).transpose()?;
     let mut html = args.html.as_deref().map(OutputFile::create).transpose()?;
     let opened = args.input.open()?;
     let batch = args.input.batch(None);

@@ -51,18 +51,31 @@ const OPEN: u8 = 255;
 #[derive(Clone, Copy, Debug)]
 pub enum BuildEvent {
     /// The plan: signatures to build (kept ones included) and their positions (indices).
-    Plan { signatures: usize, positions: u64 },
+    Plan {
+        /// Signatures in the plan.
+        signatures: usize,
+        /// Their positions (indices, layers included).
+        positions: u64,
+    },
     /// A finished table was found, checked and kept.
     Kept {
+        /// The table's material.
         signature: Signature,
+        /// Its positions (indices, layers included).
         positions: u64,
     },
     /// This many more positions went through the forward pass.
-    Progress { positions: u64 },
+    Progress {
+        /// Positions done since the last report.
+        positions: u64,
+    },
     /// A table was built and written.
     Built {
+        /// The table's material.
         signature: Signature,
+        /// Its positions (indices, layers included).
         positions: u64,
+        /// The longest win or loss in it, in plies.
         max_distance: u32,
     },
 }

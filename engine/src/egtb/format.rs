@@ -80,14 +80,23 @@ pub(crate) fn variant_code(variant: Variant) -> u8 {
 /// What a table's header says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Header {
+    /// The rules the table was built under.
     pub variant: Variant,
+    /// Whether the draw laws were adjudicated, and law 2's move count.
     pub laws: DrawLaws,
+    /// Layers of indices: 12 for Tanzanian three kings against one (one per lone-king move count), else 1.
     pub layers: u32,
+    /// The material: men and kings of the side to move, then of the other side.
     pub signature: Signature,
+    /// The longest distance to a result in the table, in plies.
     pub max_distance: u32,
+    /// Bytes of the payload: layers × indices per layer.
     pub entries: u64,
+    /// Positions the side to move wins (indices that are no position left out).
     pub wins: u64,
+    /// Positions that are drawn.
     pub draws: u64,
+    /// Positions the side to move loses.
     pub losses: u64,
 }
 

@@ -59,9 +59,13 @@ const MAN_SQUARES: u32 = 28;
 /// The material of a table: men and kings of the side to move (White) and of the other side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Signature {
+    /// Men of the side to move.
     pub white_men: u8,
+    /// Kings of the side to move.
     pub white_kings: u8,
+    /// Men of the other side.
     pub black_men: u8,
+    /// Kings of the other side.
     pub black_kings: u8,
 }
 

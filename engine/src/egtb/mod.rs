@@ -114,21 +114,41 @@ pub enum EgtbError {
     /// Reading or writing a file failed.
     #[error("{}: {source}", path.display())]
     Io {
+        /// The file.
         path: PathBuf,
+        /// What the system said.
         source: std::io::Error,
     },
     /// A table file is damaged: bad header, wrong length, checksum mismatch.
     #[error("{}: corrupt endgame table: {reason}", path.display())]
-    Corrupt { path: PathBuf, reason: String },
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong in it.
+        reason: String,
+    },
     /// A table file is for other rules than the folder it is in, or than asked for.
     #[error("{}: {reason}", path.display())]
-    WrongRules { path: PathBuf, reason: String },
+    WrongRules {
+        /// The file.
+        path: PathBuf,
+        /// Whose rules it has, and whose were wanted.
+        reason: String,
+    },
     /// A file named as a table that is not a regular file (a folder, a FIFO, a device).
     #[error("{}: not an endgame table: it is {kind} (tables are regular files)", path.display())]
-    NotAFile { path: PathBuf, kind: &'static str },
+    NotAFile {
+        /// The path.
+        path: PathBuf,
+        /// What it is instead (`a folder`, `a FIFO`…).
+        kind: &'static str,
+    },
     /// No table file in the folder.
     #[error("{}: no endgame tables here", path.display())]
-    NoTables { path: PathBuf },
+    NoTables {
+        /// The folder.
+        path: PathBuf,
+    },
     /// A table needed to build another is missing (built out of order).
     #[error("the table {0} is needed but missing")]
     MissingTable(Signature),

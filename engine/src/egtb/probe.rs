@@ -12,7 +12,9 @@ use std::path::{Path, PathBuf};
 /// One table of a set, as `drafti egtb info` lists it.
 #[derive(Clone, Debug)]
 pub struct TableInfo {
+    /// What the file's header says (rules, material, counts).
     pub header: format::Header,
+    /// Where the file is.
     pub path: PathBuf,
     /// The file's size in bytes.
     pub bytes: u64,

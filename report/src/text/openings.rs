@@ -13,22 +13,34 @@ use std::io::Write;
 /// The output's form: text tables, JSON Lines or CSV.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Format {
+    /// Aligned tables for a reader.
     Text,
+    /// One JSON object a line.
     Json,
+    /// Comma-separated values with a header.
     Csv,
 }
 
 /// One game, as `--per-game --json` prints it.
 #[derive(Serialize)]
 pub struct PerGame<'a> {
+    /// The input the game is in.
     pub file: &'a str,
+    /// Its number in that file, from 1.
     pub index: usize,
+    /// `white` or `black`: who moved first.
     pub first_mover: &'static str,
+    /// The game's result as written (`1-0`, …), empty when none.
     pub result: &'static str,
+    /// The plies the game has.
     pub plies: usize,
+    /// The opening's code in the book, empty when no book position was reached.
     pub code: &'a str,
+    /// The opening's name, `(no book position)` when none was reached.
     pub name: &'a str,
+    /// The ply at which the game reached the opening's position.
     pub ply: Option<usize>,
+    /// The opening's moves as the book gives them.
     pub moves: &'a str,
 }
 

@@ -2,7 +2,8 @@
 //! interrupted run (Ctrl-C) leaves an older OUT as it was and no temporary file behind. What
 //! OUT is stays what it was: a FIFO or a device is written into, a symbolic link is followed
 //! (its target replaced, the link kept), a replaced file keeps its mode and owner; `-` is
-//! stdout, or refused where stdout carries something else.
+//! stdout, or refused where stdout carries something else. An output that is one of the
+//! command's inputs, by whatever path, is refused before any work.
 
 use drafti_tests::{drafti, drafti_command, drafti_path};
 use std::path::{Path, PathBuf};
@@ -495,4 +496,291 @@ fn a_killed_runs_part_is_removed_by_the_next_run() {
     let again = drafti().args(quick).output().unwrap();
     assert!(again.status.success());
     assert_eq!(others(&dir, "out.pdn"), Vec::<String>::new());
+}
+
+/// The files of `dir`, each with its bytes (links as where they point).
+fn contents(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let path = e.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            let bytes = match std::fs::read_link(&path) {
+                Ok(target) => target.to_string_lossy().as_bytes().to_vec(),
+                Err(_) => std::fs::read(&path).unwrap(),
+            };
+            (name, bytes)
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// A folder holding `games.pdn` (two short games), for the commands to read and write.
+fn with_games(name: &str) -> PathBuf {
+    let dir = temp_dir(name);
+    let games = format!(
+        "{}/fixtures/standings/two-nil.pdn",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::copy(games, dir.join("games.pdn")).unwrap();
+    dir
+}
+
+/// `drafti ARGS` run in `dir` is refused before any work (exit 2), its message naming
+/// `input` as the input the output is, and leaves every file of `dir` as it was.
+fn refused_as_input(dir: &Path, args: &[&str], input: &str) {
+    let before = contents(dir);
+    let output = drafti().current_dir(dir).args(args).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(
+        stderr.contains(&format!("that is the input {input},")),
+        "{args:?}: {stderr}"
+    );
+    assert_eq!(contents(dir), before, "{args:?}");
+}
+
+#[test]
+fn analyze_refuses_a_pdn_that_is_its_input_by_any_path() {
+    // Issue 41: `analyze --pdn OUT` with OUT the input replaced the games read with the
+    // annotated ones, silently.
+    let dir = with_games("input-analyze");
+    std::os::unix::fs::symlink("games.pdn", dir.join("link.pdn")).unwrap();
+    std::fs::hard_link(dir.join("games.pdn"), dir.join("hard.pdn")).unwrap();
+    let nodes = ["--nodes", "100", "--jobs", "1"];
+    for (input, output) in [
+        ("games.pdn", "games.pdn"),
+        ("./games.pdn", "games.pdn"),
+        ("games.pdn", "link.pdn"),
+        ("link.pdn", "games.pdn"),
+        ("games.pdn", "hard.pdn"),
+    ] {
+        let args = [&["analyze", input, "--pdn", output][..], &nodes].concat();
+        refused_as_input(&dir, &args, input);
+    }
+    // Among other inputs, with --json: the same.
+    let args = [
+        "analyze",
+        "-",
+        "games.pdn",
+        "--json",
+        "--pdn",
+        "./games.pdn",
+    ];
+    refused_as_input(&dir, &[&args[..], &nodes].concat(), "games.pdn");
+    // Another file is written as usual.
+    drafti()
+        .current_dir(&dir)
+        .args([&["analyze", "games.pdn", "--pdn", "out.pdn"][..], &nodes].concat())
+        .assert()
+        .success();
+    assert!(dir.join("out.pdn").exists());
+}
+
+#[test]
+fn puzzles_refuse_a_pdn_or_html_that_is_their_input() {
+    let dir = with_games("input-puzzles");
+    for flag in ["--pdn", "--html"] {
+        let args = ["puzzles", "games.pdn", flag, "./games.pdn", "--jobs", "1"];
+        refused_as_input(&dir, &args, "games.pdn");
+    }
+}
+
+#[test]
+fn report_refuses_an_html_that_is_its_input_or_analysis_part() {
+    let dir = with_games("input-report");
+    let nodes = ["--nodes", "100", "--jobs", "1"];
+    let args = [
+        &["report", "games.pdn", "--html", "./games.pdn"][..],
+        &nodes,
+    ]
+    .concat();
+    refused_as_input(&dir, &args, "games.pdn");
+    let part = drafti()
+        .current_dir(&dir)
+        .args([&["analyze", "games.pdn", "--json"][..], &nodes].concat())
+        .output()
+        .unwrap();
+    assert!(part.status.success());
+    std::fs::write(dir.join("part.jsonl"), part.stdout).unwrap();
+    let args = [
+        "report",
+        "--from-analysis",
+        "part.jsonl",
+        "--html",
+        "part.jsonl",
+    ];
+    refused_as_input(&dir, &args, "part.jsonl");
+}
+
+#[test]
+fn standings_refuse_an_html_that_is_an_archive_or_the_groups_file() {
+    let dir = with_games("input-standings");
+    let groups = format!(
+        "{}/fixtures/standings/championship-groups.txt",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::copy(groups, dir.join("groups.txt")).unwrap();
+    refused_as_input(
+        &dir,
+        &["standings", "games.pdn", "--html", "./games.pdn"],
+        "games.pdn",
+    );
+    let args = ["standings", "games.pdn", "--groups", "groups.txt"];
+    refused_as_input(
+        &dir,
+        &[&args[..], &["--html", "groups.txt"]].concat(),
+        "groups.txt",
+    );
+}
+
+#[test]
+fn import_refuses_an_out_that_is_its_input() {
+    let dir = temp_dir("input-import");
+    let json = format!(
+        "{}/fixtures/tzdraft/promotion.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::copy(json, dir.join("games.json")).unwrap();
+    let args = ["import", "tzdraft", "games.json", "--out", "./games.json"];
+    refused_as_input(&dir, &args, "games.json");
+}
+
+#[test]
+fn show_refuses_an_svg_that_is_the_game_file() {
+    let dir = with_games("input-show");
+    let args = ["show", "games.pdn", "--game", "1", "--svg", "./games.pdn"];
+    refused_as_input(&dir, &args, "games.pdn");
+}
+
+#[test]
+fn index_build_and_merge_refuse_an_output_that_is_an_input() {
+    let dir = with_games("input-index");
+    let args = [
+        "index",
+        "build",
+        "games.pdn",
+        "-o",
+        "./games.pdn",
+        "--jobs",
+        "1",
+    ];
+    refused_as_input(&dir, &args, "games.pdn");
+    for k in ["1", "2"] {
+        let shard = format!("{k}/2");
+        let part = format!("p{k}.idx");
+        let args = [
+            "index",
+            "build",
+            "games.pdn",
+            "--shard",
+            &shard,
+            "-o",
+            &part,
+        ];
+        drafti().current_dir(&dir).args(args).assert().success();
+    }
+    let args = ["index", "merge", "p1.idx", "p2.idx", "-o", "./p2.idx"];
+    refused_as_input(&dir, &args, "p2.idx");
+}
+
+#[test]
+fn match_refuses_a_pdn_that_is_its_openings_file() {
+    let dir = temp_dir("input-match");
+    std::fs::write(dir.join("openings.txt"), "W:WK1,K10:B28\n").unwrap();
+    let engine = format!("{} hub", drafti_path().display());
+    let args = [
+        "match",
+        "--engine",
+        &engine,
+        "--engine",
+        &engine,
+        "--games",
+        "2",
+        "--nodes",
+        "100",
+        "--openings",
+        "openings.txt",
+        "--pdn",
+        "./openings.txt",
+    ];
+    refused_as_input(&dir, &args, "openings.txt");
+}
+
+#[test]
+fn a_command_whose_stdout_is_its_input_refuses_to_read_it() {
+    // `drafti validate a.pdn >> a.pdn` appended the summary to the archive it read; `fmt`
+    // would read its own output back.
+    let dir = with_games("input-stdout");
+    let games = dir.join("games.pdn");
+    for command in [&["validate"][..], &["fmt"], &["openings", "--per-game"]] {
+        let before = std::fs::read(&games).unwrap();
+        let stdout = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&games)
+            .unwrap();
+        let output = drafti_command()
+            .current_dir(&dir)
+            .args(command)
+            .arg("./games.pdn")
+            .stdout(stdout)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{command:?}: {stderr}");
+        assert!(
+            stderr.contains("stdout is the input ./games.pdn"),
+            "{command:?}: {stderr}"
+        );
+        assert_eq!(std::fs::read(&games).unwrap(), before, "{command:?}");
+    }
+    // The readers of other files: TzDraft's JSON, the parts `openings merge` adds.
+    let json = format!(
+        "{}/fixtures/tzdraft/promotion.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::copy(json, dir.join("games.json")).unwrap();
+    let part = drafti_command()
+        .current_dir(&dir)
+        .args(["openings", "games.pdn", "--json"])
+        .output()
+        .unwrap();
+    std::fs::write(dir.join("part.json"), part.stdout).unwrap();
+    for (command, input) in [
+        (&["import", "tzdraft", "games.json"][..], "games.json"),
+        (&["openings", "merge", "part.json"], "part.json"),
+    ] {
+        let before = std::fs::read(dir.join(input)).unwrap();
+        let stdout = std::fs::OpenOptions::new()
+            .append(true)
+            .open(dir.join(input))
+            .unwrap();
+        let output = drafti_command()
+            .current_dir(&dir)
+            .args(command)
+            .stdout(stdout)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{command:?}: {stderr}");
+        assert!(
+            stderr.contains(&format!("stdout is the input {input}")),
+            "{stderr}"
+        );
+        assert_eq!(
+            std::fs::read(dir.join(input)).unwrap(),
+            before,
+            "{command:?}"
+        );
+    }
+    // Stdout on another file: as usual.
+    let other = std::fs::File::create(dir.join("out.txt")).unwrap();
+    let output = drafti_command()
+        .current_dir(&dir)
+        .args(["validate", "games.pdn"])
+        .stdout(other)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
 }

@@ -11,50 +11,73 @@ use serde_json::Value;
 #[derive(Debug, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct TzGame {
+    /// TzDraft's id of the game (`[TzDraftId]`).
     pub id: Option<String>,
+    /// The game's state on the server (`[TzDraftStatus]`).
     pub status: Option<String>,
+    /// The kind of game, named in the `[Event]`; `AI`: against the engine (then Black's name).
     #[serde(alias = "game_type")]
     pub game_type: Option<String>,
+    /// The server's rules version (`[TzDraftRuleVersion]`).
     #[serde(alias = "rule_version")]
     pub rule_version: Option<String>,
+    /// Each side's starting time in milliseconds: the `[TimeControl]`.
     #[serde(alias = "initial_time_ms")]
     pub initial_time_ms: Option<Value>,
+    /// White's user id: the name when the record has no player object.
     #[serde(alias = "white_player_id")]
     pub white_player_id: Option<String>,
+    /// Black's user id (none in a game against the engine).
     #[serde(alias = "black_player_id")]
     pub black_player_id: Option<String>,
+    /// White's rating when the game was played (`[WhiteElo]`).
     #[serde(alias = "white_elo")]
     pub white_elo: Option<Value>,
+    /// Black's rating when the game was played (`[BlackElo]`).
     #[serde(alias = "black_elo")]
     pub black_elo: Option<Value>,
+    /// The engine's level in a game against it (the engine player's name).
     #[serde(alias = "ai_level")]
     pub ai_level: Option<Value>,
+    /// The invitation code the game was made with (`[TzDraftInviteCode]`).
     #[serde(alias = "invite_code")]
     pub invite_code: Option<String>,
+    /// The colour the game's creator chose (`[TzDraftCreatorColor]`).
     #[serde(alias = "creator_color")]
     pub creator_color: Option<String>,
+    /// `WHITE`, `BLACK` or `DRAW`: the `[Result]`.
     pub winner: Option<String>,
+    /// How the game ended (`RESIGN`, `TIME`, `DRAW_REPETITION`…): the `[Termination]`.
     #[serde(alias = "end_reason")]
     pub end_reason: Option<String>,
+    /// Whose move it was when the record was taken (`[TzDraftCurrentTurn]`).
     #[serde(alias = "current_turn")]
     pub current_turn: Option<String>,
+    /// When the game was created: the `[Date]` when it has no start time.
     #[serde(alias = "created_at")]
     pub created_at: Option<String>,
+    /// When play began: the `[Date]` and the moves' clock times.
     #[serde(alias = "started_at")]
     pub started_at: Option<String>,
+    /// When the game ended (`[TzDraftEndedAt]`).
     #[serde(alias = "ended_at")]
     pub ended_at: Option<String>,
+    /// The tournament match the game belongs to (`[TzDraftTournamentMatchGameId]`).
     #[serde(alias = "tournament_match_game_id")]
     pub tournament_match_game_id: Option<String>,
+    /// The league game it belongs to (`[TzDraftLeagueGameId]`).
     #[serde(alias = "league_game_id")]
     pub league_game_id: Option<String>,
     /// `clockInfo` in the game entity's JSON, `clock` in a database row.
     #[serde(alias = "clockInfo", alias = "clock_info")]
     pub clock: Option<TzClock>,
+    /// White's user record, when the API embeds it.
     #[serde(alias = "white_player")]
     pub white_player: Option<TzPlayer>,
+    /// Black's user record, when the API embeds it.
     #[serde(alias = "black_player")]
     pub black_player: Option<TzPlayer>,
+    /// The replay endpoint's players.
     pub players: Option<TzPlayers>,
     /// The moves; `None` when the record has no `moves` field at all (then it is no game).
     pub moves: Option<Vec<TzMove>>,
@@ -67,8 +90,10 @@ pub struct TzGame {
     /// Fields that tell other rows apart (a puzzle, a move), to say what a record is when it
     /// is no game.
     pub solution: Option<IgnoredAny>,
+    /// A puzzle row's field: a record that has it is no game.
     #[serde(alias = "side_to_move")]
     pub side_to_move: Option<IgnoredAny>,
+    /// A move row's field: a record that has it is no game.
     #[serde(alias = "from_square")]
     pub from_square: Option<IgnoredAny>,
 }
@@ -77,10 +102,13 @@ pub struct TzGame {
 #[derive(Debug, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct TzClock {
+    /// White's time left, in milliseconds.
     #[serde(alias = "white_time_ms")]
     pub white_time_ms: Option<Value>,
+    /// Black's time left, in milliseconds.
     #[serde(alias = "black_time_ms")]
     pub black_time_ms: Option<Value>,
+    /// When the last move was played (the clock's reference time).
     #[serde(alias = "last_move_at")]
     pub last_move_at: Option<String>,
 }
@@ -89,10 +117,14 @@ pub struct TzClock {
 #[derive(Debug, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct TzPlayer {
+    /// The user id.
     pub id: Option<String>,
+    /// The login name: the player's name when there is no display name.
     pub username: Option<String>,
+    /// The name shown on the site: the player's name in the PDN.
     #[serde(alias = "display_name")]
     pub display_name: Option<String>,
+    /// The country code (`[TzDraftWhiteCountry]`, `[TzDraftBlackCountry]`).
     pub country: Option<String>,
 }
 
@@ -100,7 +132,9 @@ pub struct TzPlayer {
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct TzPlayers {
+    /// White's user record.
     pub white: Option<TzPlayer>,
+    /// Black's user record.
     pub black: Option<TzPlayer>,
 }
 
@@ -109,17 +143,24 @@ pub struct TzPlayers {
 #[derive(Debug, Default, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct TzMove {
+    /// The ply's number from 1: the moves are put in this order (gaps and repeats are errors).
     #[serde(alias = "move_number")]
     pub move_number: Option<i64>,
+    /// `WHITE` or `BLACK`: checked against the side to move.
     pub player: Option<String>,
+    /// Where the piece starts, in TzDraft's numbering.
     #[serde(alias = "from_square")]
     pub from_square: Option<i64>,
+    /// Where it ends, in TzDraft's numbering.
     #[serde(alias = "to_square")]
     pub to_square: Option<i64>,
+    /// The squares of the pieces it takes, in TzDraft's numbering (empty for a plain move).
     #[serde(alias = "captured_squares")]
     pub captured_squares: Vec<i64>,
+    /// Whether the move crowns a man: checked against the replay.
     #[serde(alias = "is_promotion")]
     pub is_promotion: Option<bool>,
+    /// The server's text of the move: how errors about it name it.
     pub notation: Option<String>,
     /// Centipawn-like, from White's side (a man is 100).
     #[serde(alias = "engine_eval")]
