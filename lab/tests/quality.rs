@@ -345,7 +345,7 @@ fn one_file_cannot_hold_both_references() {
 }
 
 /// The folder of the master games is not given: the repository's copies are read, never a
-/// folder outside it (it was `../shared/corpora`, relative to where it ran).
+/// folder outside the repository.
 #[test]
 fn the_default_corpora_are_the_repository_copies() {
     let dir = tempfile::tempdir().unwrap();
