@@ -3,9 +3,9 @@
 //! players' tables (text and HTML), the cards, the index of games, the game's moves and the
 //! numbers its board shows.
 //!
-//! Two games of `shared/corpora`, copied byte for byte: game 44 of the 1950 USSR
-//! championship, whose 20... c7-d6 the report's pass calls a blunder and the re-check (and
-//! `drafti analyze`'s default) does not; game 4 of the 2007 Czech championship (its blank
+//! Two games of `shared/corpora`, copied byte for byte: game 19 of the 1950 USSR
+//! championship, whose 19... b6:d4 the report's pass calls a blunder and the re-check calls
+//! a mistake; game 4 of the 2007 Czech championship (its blank
 //! lines after the result left out), whose 18. g3-h4 the re-check judges with other numbers
 //! than the pass.
 
