@@ -13,7 +13,9 @@ use crate::format::IndexError;
 use crate::game::{IndexedGame, WINDOW};
 use crate::key::{MoveCode, PositionKey, KEY_BYTES};
 use crate::record::{GameInfo, NONE_U32, RECORD_SIZE};
-use crate::write::{write_all, IndexWriter, InputIdentity, Meta, PositionGroup, ShardSpec};
+use crate::write::{
+    write_all, IndexWriter, InputIdentity, Meta, PositionGroup, ShardSpec, TOTALS_MIN_GAMES,
+};
 use std::collections::{BinaryHeap, HashMap};
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Read};
@@ -31,6 +33,9 @@ pub struct BuildOptions {
     pub run_entries: usize,
     /// Where the temporary files go (default: the system's temporary directory).
     pub temp_dir: Option<PathBuf>,
+    /// A position of at least this many games carries its moves' totals (a part only says
+    /// so, for the merge that makes the whole index).
+    pub totals_min_games: u64,
 }
 
 impl Default for BuildOptions {
@@ -40,6 +45,7 @@ impl Default for BuildOptions {
             single_game_positions: false,
             run_entries: 1 << 21,
             temp_dir: None,
+            totals_min_games: TOTALS_MIN_GAMES,
         }
     }
 }
@@ -226,7 +232,11 @@ impl IndexBuilder {
             .map(|&i| std::mem::take(&mut self.name_list[i as usize]))
             .collect();
 
-        let mut writer = IndexWriter::create(out, self.options.single_game_positions)?;
+        let mut writer = IndexWriter::create(
+            out,
+            self.options.single_game_positions,
+            self.options.totals_min_games,
+        )?;
         writer.strings(&names)?;
         let records_path = self.records_path.clone();
         let mut records = BufReader::with_capacity(
@@ -300,6 +310,7 @@ impl IndexBuilder {
             positions,
             books: self.books.clone(),
             variants: self.variants,
+            totals_min_games: self.options.totals_min_games,
         };
         writer.finish(&meta)?;
         let bytes = std::fs::metadata(out)

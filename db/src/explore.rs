@@ -50,6 +50,14 @@ impl Stats {
         self.last_date = self.last_date.max(r.date);
     }
 
+    /// Adds the counts of other games.
+    pub fn merge(&mut self, other: &Stats) {
+        self.tally.merge(&other.tally);
+        self.rating_sum += other.rating_sum;
+        self.rated += other.rated;
+        self.last_date = self.last_date.max(other.last_date);
+    }
+
     /// The average rating, if any game has one.
     pub fn avg_rating(&self) -> Option<u32> {
         (self.rated > 0).then(|| (self.rating_sum as f64 / self.rated as f64).round() as u32)
@@ -115,13 +123,20 @@ pub fn explore(
 ) -> Result<Explored, IndexError> {
     let target = *query.line.last().expect("a line has a position");
     let key = PositionKey::new(&target, query.variant);
-    let mut rows: Vec<(MoveCode, Vec<u64>)> = Vec::new();
-    let found = match index.lookup(key)? {
-        Some(group) => {
+    // Each move, its games, and its counts when the index keeps them and every game counts.
+    let mut rows: Vec<(MoveCode, Vec<u64>, Option<Stats>)> = Vec::new();
+    let unfiltered = query.filter.is_empty();
+    let listed = unfiltered.then_some(query.max_games);
+    let found = match index.lookup_totals(key, listed)? {
+        Some((group, totals)) => {
+            let mut totals = totals.filter(|_| unfiltered).map(Vec::into_iter);
             rows = group
                 .moves
                 .into_iter()
-                .map(|(c, ids)| (c, ids.into_iter().map(u64::from).collect()))
+                .map(|(c, ids)| {
+                    let stats = totals.as_mut().and_then(Iterator::next);
+                    (c, ids.into_iter().map(u64::from).collect(), stats)
+                })
                 .collect();
             Found::Index
         }
@@ -139,9 +154,9 @@ pub fn explore(
             };
             for id in games {
                 if let Some(code) = code_at(index, id, &target, query.variant)? {
-                    match rows.iter_mut().find(|(c, _)| *c == code) {
-                        Some((_, list)) => list.push(id),
-                        None => rows.push((code, vec![id])),
+                    match rows.iter_mut().find(|(c, _, _)| *c == code) {
+                        Some((_, list, _)) => list.push(id),
+                        None => rows.push((code, vec![id], None)),
                     }
                 }
             }
@@ -150,9 +165,18 @@ pub fn explore(
     };
     let mut total = Stats::default();
     let mut moves = Vec::new();
-    for (code, ids) in rows {
+    for (code, ids, counted) in rows {
         let mut stats = Stats::default();
         let mut games = Vec::new();
+        let ids = match counted {
+            Some(counted) => {
+                stats = counted;
+                total.merge(&counted);
+                games = ids.into_iter().take(query.max_games).collect();
+                Vec::new()
+            }
+            None => ids,
+        };
         for id in ids {
             let Some(local) = index.local_of(id) else {
                 continue;

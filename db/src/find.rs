@@ -11,6 +11,7 @@ use crate::game::move_bits;
 use crate::index::Index;
 use crate::query::{MaterialQuery, Pattern, PositionQuery};
 use crate::record::{GameInfo, Material};
+use drafti_rules::Position;
 use rayon::prelude::*;
 
 /// What to look for inside the games (besides the filters).
@@ -44,6 +45,8 @@ pub struct Match {
     pub id: u64,
     /// The ply (0: the start position).
     pub ply: Option<usize>,
+    /// The position at that ply (kept so that a listing need not replay the game again).
+    pub position: Option<Position>,
 }
 
 /// How many games a find looked at.
@@ -121,7 +124,11 @@ fn scan_range(
         s.filtered += 1;
         let id = index.game_id(local);
         if inside.is_empty() {
-            out.push(Match { id, ply: None });
+            out.push(Match {
+                id,
+                ply: None,
+                position: None,
+            });
             return Ok(true);
         }
         if !inside.possible(r) {
@@ -151,11 +158,15 @@ fn scan_range(
             {
                 return true;
             }
-            hit = Some(ply);
+            hit = Some((ply, *pos));
             false
         })?;
-        if let Some(ply) = hit {
-            out.push(Match { id, ply: Some(ply) });
+        if let Some((ply, position)) = hit {
+            out.push(Match {
+                id,
+                ply: Some(ply),
+                position: Some(position),
+            });
         }
         Ok(true)
     })?;

@@ -22,7 +22,7 @@ pub const MAGIC: &[u8; 8] = b"DRAFTIDX";
 /// The last bytes.
 const END_MAGIC: &[u8; 8] = b"XDITFARD";
 /// The format version this build writes and reads.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 /// The size of a checked page of a large section.
 pub const PAGE: usize = 64 * 1024;
 

@@ -2,11 +2,12 @@
 //! their games, from a read-only map of the file, each page checked the first time it is read.
 
 use crate::bits::{Reader, Truncated};
+use crate::explore::Stats;
 use crate::format::{Container, IndexError, Section};
 use crate::game::{decode_moves, BadMoves};
 use crate::key::{MoveCode, PositionKey, KEY_BYTES};
 use crate::record::{GameInfo, NONE_U32, RECORD_SIZE};
-use crate::write::{Meta, PositionGroup, DIR_ENTRY, MOVE_INDEX_STEP};
+use crate::write::{Meta, PositionGroup, DIR_ENTRY, MOVE_INDEX_STEP, STATS_NUMBERS};
 use drafti_rules::{Move, Position};
 use memmap2::Mmap;
 use std::fs::File;
@@ -340,6 +341,17 @@ impl Index {
 
     /// The games that reached `key` (in their first plies), by the move they played.
     pub fn lookup(&self, key: PositionKey) -> Result<Option<PositionGroup>, IndexError> {
+        Ok(self.lookup_totals(key, None)?.map(|(group, _)| group))
+    }
+
+    /// As [`lookup`](Self::lookup), with each move's totals when the index keeps them for
+    /// the position; then only the first `listed` games of each move are read (all when
+    /// `None`, or when the position has no totals).
+    pub fn lookup_totals(
+        &self,
+        key: PositionKey,
+        listed: Option<usize>,
+    ) -> Result<Option<(PositionGroup, Option<Vec<Stats>>)>, IndexError> {
         let dir = self.raw(Section::BlockDir);
         let first_key = |i: usize| {
             PositionKey::from_bytes(
@@ -372,8 +384,8 @@ impl Index {
             }
             if entry == key {
                 return blocks
-                    .moves(self.meta.archive_games)
-                    .map(|moves| Some(PositionGroup { key, moves }))
+                    .moves(self.meta.archive_games, listed)
+                    .map(|(moves, totals)| Some((PositionGroup { key, moves }, totals)))
                     .map_err(|_| {
                         self.damaged(format!("the games of a position in block {}", lo - 1))
                     });
@@ -409,8 +421,8 @@ impl Index {
             match r.next_key() {
                 Ok(Some(key)) => {
                     return Some(
-                        r.moves(self.meta.archive_games)
-                            .map(|moves| PositionGroup { key, moves })
+                        r.moves(self.meta.archive_games, None)
+                            .map(|(moves, _)| PositionGroup { key, moves })
                             .map_err(|_| damaged()),
                     )
                 }
@@ -460,32 +472,56 @@ impl<'a> BlockReader<'a> {
 
     fn skip_moves(&mut self) -> Result<(), Truncated> {
         let n = self.r.varint()?;
-        for _ in 0..n {
+        for _ in 0..n >> 1 {
             self.r.u8()?;
             self.r.varint()?;
             let len = self.r.varint()?;
+            if n & 1 == 1 {
+                for _ in 0..STATS_NUMBERS {
+                    self.r.varint()?;
+                }
+            }
             self.r.skip(usize::try_from(len).map_err(|_| Truncated)?)?;
         }
         Ok(())
     }
 
-    fn moves(&mut self, games: u64) -> Result<Vec<(MoveCode, Vec<u32>)>, Truncated> {
+    /// The moves of a position and their games; with their totals when the position has
+    /// them, and then only the first `listed` games of each move.
+    #[allow(clippy::type_complexity)]
+    fn moves(
+        &mut self,
+        games: u64,
+        listed: Option<usize>,
+    ) -> Result<(Vec<(MoveCode, Vec<u32>)>, Option<Vec<Stats>>), Truncated> {
         let n = self.r.varint()?;
+        let (n, has_totals) = (n >> 1, n & 1 == 1);
         if n > 256 {
             return Err(Truncated);
         }
         let mut out = Vec::with_capacity(n as usize);
+        let mut totals = Vec::new();
         for _ in 0..n {
             let code = self.r.u8()?;
             let count = self.r.varint()?;
             let len = usize::try_from(self.r.varint()?).map_err(|_| Truncated)?;
+            if count > games {
+                return Err(Truncated);
+            }
+            if has_totals {
+                totals.push(read_stats(&mut self.r, count)?);
+            }
             let mut p = Reader::new(self.r.bytes(len)?);
             if count > games || count > len as u64 {
                 return Err(Truncated);
             }
-            let mut ids = Vec::with_capacity(count as usize);
+            let read = match listed {
+                Some(k) if has_totals => count.min(k as u64),
+                _ => count,
+            };
+            let mut ids = Vec::with_capacity(read as usize);
             let mut at = 0u64;
-            for i in 0..count {
+            for i in 0..read {
                 let gap = p.varint()?;
                 if i > 0 && gap == 0 {
                     return Err(Truncated);
@@ -496,11 +532,98 @@ impl<'a> BlockReader<'a> {
                 }
                 ids.push(at as u32);
             }
-            if !p.is_empty() {
+            if read == count && !p.is_empty() {
                 return Err(Truncated);
             }
             out.push((code, ids));
         }
-        Ok(out)
+        Ok((out, has_totals.then_some(totals)))
+    }
+}
+
+/// The totals of a move of `games` games (written by `put_stats`); numbers that no set of
+/// games gives are a damaged file.
+fn read_stats(r: &mut Reader<'_>, games: u64) -> Result<Stats, Truncated> {
+    let mut v = [0u64; STATS_NUMBERS];
+    for x in &mut v {
+        *x = r.varint()?;
+    }
+    let [white_wins, draws, black_wins, unknown, white_first, first_mover_wins, second_mover_wins, total_plies, rating_sum, rated, last_date] =
+        v;
+    let decided = white_wins.checked_add(black_wins).ok_or(Truncated)?;
+    let sound = decided
+        .checked_add(draws)
+        .and_then(|x| x.checked_add(unknown))
+        == Some(games)
+        && white_first <= games
+        && first_mover_wins.checked_add(second_mover_wins) == Some(decided)
+        && total_plies <= games * u16::MAX as u64
+        && rated <= games
+        && rating_sum <= rated * u16::MAX as u64
+        && last_date <= 99_991_231;
+    if !sound {
+        return Err(Truncated);
+    }
+    let mut s = Stats::default();
+    let t = &mut s.tally;
+    t.games = games;
+    t.white_wins = white_wins;
+    t.draws = draws;
+    t.black_wins = black_wins;
+    t.unknown = unknown;
+    t.white_first = white_first;
+    t.black_first = games - white_first;
+    t.first_mover_wins = first_mover_wins;
+    t.second_mover_wins = second_mover_wins;
+    t.total_plies = total_plies;
+    s.rating_sum = rating_sum;
+    s.rated = rated;
+    s.last_date = last_date as u32;
+    Ok(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::{GameInfo, Outcome};
+    use crate::write::put_stats;
+    use drafti_rules::Color;
+
+    #[test]
+    fn totals_read_back_and_impossible_ones_are_refused() {
+        let mut stats = Stats::default();
+        for (outcome, first_mover, elo, date) in [
+            (Outcome::WhiteWin, Color::White, 2100, 19650101),
+            (Outcome::BlackWin, Color::Black, 0, 0),
+            (Outcome::Draw, Color::White, 1900, 20071124),
+            (Outcome::None, Color::White, 0, 0),
+        ] {
+            stats.add(&GameInfo {
+                outcome,
+                first_mover,
+                white_elo: elo,
+                date,
+                plies: 40,
+                unreadable: false,
+                ..GameInfo::unreadable()
+            });
+        }
+        let mut bytes = Vec::new();
+        put_stats(&mut bytes, &stats);
+        assert_eq!(read_stats(&mut Reader::new(&bytes), 4), Ok(stats));
+        // Four games cannot have these results as three, nor as five.
+        for games in [3, 5] {
+            assert_eq!(read_stats(&mut Reader::new(&bytes), games), Err(Truncated));
+        }
+        // Every byte changed, every cut: an error or other numbers, never a panic.
+        for at in 0..bytes.len() {
+            let mut bad = bytes.clone();
+            bad[at] ^= 0x41;
+            let _ = read_stats(&mut Reader::new(&bad), 4);
+            assert_eq!(
+                read_stats(&mut Reader::new(&bytes[..at]), 4),
+                Err(Truncated)
+            );
+        }
     }
 }

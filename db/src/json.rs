@@ -235,9 +235,10 @@ pub struct FoundGame {
 impl FoundGame {
     /// The line of a match.
     pub fn of(index: &Index, m: &Match) -> Result<FoundGame, IndexError> {
-        let fen = match m.ply {
-            None => None,
-            Some(ply) => {
+        let fen = match (m.ply, m.position) {
+            (None, _) => None,
+            (Some(_), Some(position)) => Some(position.to_fen()),
+            (Some(ply), None) => {
                 let local = index.local_of(m.id).ok_or_else(|| {
                     IndexError::damaged(index.path(), "a match outside the index")
                 })?;

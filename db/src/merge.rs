@@ -57,7 +57,7 @@ pub fn merge_parts(paths: &[PathBuf], out: &Path) -> Result<Meta, MergeError> {
     }
 
     let games: u64 = parts.iter().map(|p| p.local_games()).sum();
-    let mut writer = IndexWriter::create(out, false)?;
+    let mut writer = IndexWriter::create(out, false, first.totals_min_games)?;
     writer.strings(&all)?;
     // Game g of the archive is record g / N of part g % N.
     let record = |g: u64| -> Result<GameInfo, IndexError> {
@@ -137,6 +137,7 @@ pub fn merge_parts(paths: &[PathBuf], out: &Path) -> Result<Meta, MergeError> {
         positions,
         books: first.books.clone(),
         variants,
+        totals_min_games: first.totals_min_games,
     };
     writer.finish(&meta)?;
     Ok(meta)
@@ -183,9 +184,10 @@ fn check(parts: &[Index]) -> Result<Vec<usize>, MergeError> {
         if m.inputs != m0.inputs {
             return bad(format!("{} and {} were built from different archives (their inputs' names, games, sizes or checksums differ)", name(0), name(i)));
         }
-        if m.books != m0.books || m.window != m0.window {
+        if m.books != m0.books || m.window != m0.window || m.totals_min_games != m0.totals_min_games
+        {
             return bad(format!(
-                "{} and {} were built with different named-opening books or windows",
+                "{} and {} were built with different named-opening books, windows or totals thresholds",
                 name(0),
                 name(i)
             ));

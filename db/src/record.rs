@@ -46,7 +46,7 @@ impl Outcome {
         }
     }
 
-    fn code(self) -> u8 {
+    pub(crate) fn code(self) -> u8 {
         match self {
             Outcome::None => 0,
             Outcome::WhiteWin => 1,
@@ -57,7 +57,7 @@ impl Outcome {
         }
     }
 
-    fn from_code(code: u8) -> Option<Outcome> {
+    pub(crate) fn from_code(code: u8) -> Option<Outcome> {
         Some(match code {
             0 => Outcome::None,
             1 => Outcome::WhiteWin,

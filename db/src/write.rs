@@ -5,11 +5,18 @@
 //! `shared:u8 key-suffix` (bytes shared with the previous key of the block, then the rest),
 //! `moves:varint`, then per move `code:u8 games:varint bytes:varint` and the game ids as
 //! varint gaps (the first from 0).
+//!
+//! The moves count is written doubled, plus one when the position carries its moves' totals
+//! (a whole index does for a position of at least [`TOTALS_MIN_GAMES`] games): then each
+//! move's `bytes` is followed by its games' counts ([`put_stats`]), so that an unfiltered
+//! explorer query reads no game record and no game id beyond those it lists.
 
 use crate::bits::put_varint;
+use crate::explore::Stats;
 use crate::format::{ContainerWriter, IndexError, Section};
 use crate::key::{MoveCode, PositionKey, KEY_BYTES};
-use crate::record::{GameInfo, RECORD_SIZE};
+use crate::record::{GameInfo, Outcome, NONE_U32, RECORD_SIZE};
+use drafti_rules::Color;
 use serde::{Deserialize, Serialize};
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -19,6 +26,11 @@ use std::path::Path;
 pub const BLOCK_POSITIONS: usize = 64;
 /// Games per entry of the move index.
 pub const MOVE_INDEX_STEP: u64 = 64;
+/// By default, a position reached by at least this many games carries its moves' totals
+/// (below, reading the games' records is quick).
+pub const TOTALS_MIN_GAMES: u64 = 512;
+/// The count of numbers [`put_stats`] writes.
+pub const STATS_NUMBERS: usize = 11;
 /// Bytes of a block directory entry.
 pub const DIR_ENTRY: usize = KEY_BYTES + 8 + 4 + 4;
 
@@ -70,6 +82,8 @@ pub struct Meta {
     pub books: String,
     /// Games per variant: Tanzanian, Czech, Russian, TzDraft (`Variant::ALL`'s order).
     pub variants: [u64; 4],
+    /// A position of at least this many games carries its moves' totals (in a whole index).
+    pub totals_min_games: u64,
 }
 
 /// One position and the games that reached it, by the move they played from it.
@@ -93,6 +107,57 @@ pub struct IndexWriter {
     container: ContainerWriter<BufWriter<tempfile::NamedTempFile>>,
     path: std::path::PathBuf,
     moves_lens: Vec<u16>,
+    /// What the totals need of each game (a whole index only): [`pack_summary`].
+    summaries: Option<Vec<u64>>,
+    totals_min_games: u64,
+}
+
+/// What the explorer counts of a game, in 64 bits: result, first mover, plies, rating, date.
+fn pack_summary(r: &GameInfo) -> u64 {
+    r.outcome.code() as u64
+        | ((r.first_mover == Color::Black) as u64) << 3
+        | (r.plies as u64) << 4
+        | (r.rating().unwrap_or(0) as u64) << 20
+        | ((r.date as u64) & ((1 << 28) - 1)) << 36
+}
+
+/// A record with what [`pack_summary`] kept (the rest as in an unreadable record).
+fn unpack_summary(v: u64) -> GameInfo {
+    GameInfo {
+        outcome: Outcome::from_code((v & 7) as u8).unwrap_or(Outcome::None),
+        first_mover: if v >> 3 & 1 == 1 {
+            Color::Black
+        } else {
+            Color::White
+        },
+        plies: (v >> 4) as u16,
+        white_elo: (v >> 20) as u16,
+        date: (v >> 36) as u32,
+        unreadable: false,
+        white: NONE_U32,
+        ..GameInfo::unreadable()
+    }
+}
+
+/// Writes the counts of a move's games: results, first movers and their wins, plies,
+/// ratings, the latest date (the games themselves are the move's count).
+pub(crate) fn put_stats(out: &mut Vec<u8>, s: &Stats) {
+    let t = &s.tally;
+    for v in [
+        t.white_wins,
+        t.draws,
+        t.black_wins,
+        t.unknown,
+        t.white_first,
+        t.first_mover_wins,
+        t.second_mover_wins,
+        t.total_plies,
+        s.rating_sum,
+        s.rated,
+        s.last_date as u64,
+    ] {
+        put_varint(out, v);
+    }
 }
 
 fn io_err(path: &Path) -> impl Fn(std::io::Error) -> IndexError + '_ {
@@ -101,7 +166,11 @@ fn io_err(path: &Path) -> impl Fn(std::io::Error) -> IndexError + '_ {
 
 impl IndexWriter {
     /// Starts writing the index `path` (a temporary file beside it until [`finish`](Self::finish)).
-    pub fn create(path: &Path, single_game_positions: bool) -> Result<IndexWriter, IndexError> {
+    pub fn create(
+        path: &Path,
+        single_game_positions: bool,
+        totals_min_games: u64,
+    ) -> Result<IndexWriter, IndexError> {
         let dir = path
             .parent()
             .filter(|p| !p.as_os_str().is_empty())
@@ -119,6 +188,8 @@ impl IndexWriter {
             container,
             path: path.to_path_buf(),
             moves_lens: Vec::new(),
+            summaries: (!single_game_positions).then(Vec::new),
+            totals_min_games,
         })
     }
 
@@ -154,6 +225,9 @@ impl IndexWriter {
         for r in records {
             let r = r?;
             self.moves_lens.push(r.moves_len);
+            if let Some(s) = &mut self.summaries {
+                s.push(pack_summary(&r));
+            }
             buf.extend_from_slice(&r.to_bytes());
             if buf.len() >= RECORD_SIZE * 4096 {
                 s.write(&buf).map_err(io_err(&path))?;
@@ -246,7 +320,14 @@ impl IndexWriter {
             block.push(shared as u8);
             block.extend_from_slice(&key[shared..]);
             prev = key;
-            put_varint(&mut block, g.moves.len() as u64);
+            let summaries = self
+                .summaries
+                .as_deref()
+                .filter(|_| g.games() as u64 >= self.totals_min_games);
+            put_varint(
+                &mut block,
+                (g.moves.len() as u64) << 1 | summaries.is_some() as u64,
+            );
             let mut postings = Vec::new();
             for (code, games) in &g.moves {
                 postings.clear();
@@ -263,6 +344,16 @@ impl IndexWriter {
                 block.push(*code);
                 put_varint(&mut block, games.len() as u64);
                 put_varint(&mut block, postings.len() as u64);
+                if let Some(summaries) = summaries {
+                    let mut stats = Stats::default();
+                    for &id in games {
+                        let packed = summaries.get(id as usize).ok_or_else(|| {
+                            IndexError::damaged(&path, format!("game {id} has no record"))
+                        })?;
+                        stats.add(&unpack_summary(*packed));
+                    }
+                    put_stats(&mut block, &stats);
+                }
                 block.extend_from_slice(&postings);
             }
             in_block += 1;

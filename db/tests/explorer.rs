@@ -115,6 +115,61 @@ fn the_explorers_counts_equal_the_openings_tree_on_the_russian_corpora() {
 }
 
 #[test]
+fn per_move_totals_give_the_counts_the_records_give() {
+    // Every position of two games or more carries its moves' totals in one index, none in
+    // the other: every answer is the same, and the same as the openings tree's.
+    let options = BuildOptions {
+        totals_min_games: 2,
+        ..BuildOptions::default()
+    };
+    check_against_openings(&RUSSIAN, Variant::Russian, options.clone());
+    let dir = tempfile::tempdir().unwrap();
+    let (with, without) = (dir.path().join("with.idx"), dir.path().join("without.idx"));
+    build(&RUSSIAN, &[], Variant::Russian, options, &with);
+    let none = BuildOptions {
+        totals_min_games: u64::MAX,
+        ..BuildOptions::default()
+    };
+    build(&RUSSIAN, &[], Variant::Russian, none, &without);
+    let (with, without) = (Index::open(&with).unwrap(), Index::open(&without).unwrap());
+    let books = Books::shipped().unwrap();
+    let all = GameFilter::new(&with, &books, &Filters::default())
+        .unwrap()
+        .unwrap();
+    let wins = Filters {
+        result: Some(drafti_db::Outcome::WhiteWin),
+        ..Filters::default()
+    };
+    let wins = GameFilter::new(&with, &books, &wins).unwrap().unwrap();
+    let mut positions = 0;
+    for group in with.groups() {
+        let group = group.unwrap();
+        let (_, totals) = with.lookup_totals(group.key, Some(1)).unwrap().unwrap();
+        assert_eq!(totals.map(|t| t.len()), Some(group.moves.len()));
+        let (_, none) = without.lookup_totals(group.key, Some(1)).unwrap().unwrap();
+        assert!(none.is_none());
+        let (position, variant) = group.key.position().unwrap();
+        for (filter, max_games) in [(&all, 0), (&all, 1), (&all, 50), (&wins, 3)] {
+            let query = ExploreQuery {
+                line: vec![position],
+                variant,
+                filter,
+                max_games,
+            };
+            let a = explore(&with, &books, &query).unwrap();
+            let b = explore(&without, &books, &query).unwrap();
+            assert_eq!(a.stats, b.stats);
+            assert_eq!(a.moves.len(), b.moves.len());
+            for (x, y) in a.moves.iter().zip(&b.moves) {
+                assert_eq!((x.mv, x.stats, &x.games), (y.mv, y.stats, &y.games));
+            }
+        }
+        positions += 1;
+    }
+    assert!(positions > 500, "{positions} positions");
+}
+
+#[test]
 fn the_explorers_counts_equal_the_openings_tree_on_the_czech_corpora_from_a_part() {
     // A part keeps the single-game positions: every position is in the index.
     let part = BuildOptions {

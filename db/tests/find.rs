@@ -66,6 +66,7 @@ fn find_agrees_with_a_replay_of_every_game() {
                     .map(|ply| Match {
                         id: id as u64,
                         ply: Some(ply),
+                        position: Some(positions[ply]),
                     })
             })
             .collect()

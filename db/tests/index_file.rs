@@ -31,6 +31,49 @@ fn parts(dir: &Path, n: u64, files: &[&str]) -> Vec<PathBuf> {
 }
 
 #[test]
+fn a_sharded_build_with_totals_merges_into_the_whole_build_byte_for_byte() {
+    // Every position of two games or more carries its moves' totals.
+    let dir = tempfile::tempdir().unwrap();
+    let whole = dir.path().join("whole.idx");
+    let totals = BuildOptions {
+        totals_min_games: 2,
+        ..BuildOptions::default()
+    };
+    let summary = build(&RUSSIAN, &[], Variant::Russian, totals, &whole);
+    let bytes = std::fs::read(&whole).unwrap();
+    assert!(bytes != std::fs::read(default_build(dir.path())).unwrap());
+    for n in [1, 3] {
+        let parts: Vec<PathBuf> = (1..=n)
+            .map(|k| {
+                let p = dir.path().join(format!("part{k}.idx"));
+                let options = BuildOptions {
+                    totals_min_games: 2,
+                    ..part(k, n)
+                };
+                build(&RUSSIAN, &[], Variant::Russian, options, &p);
+                p
+            })
+            .collect();
+        let merged = dir.path().join(format!("merged{n}.idx"));
+        let meta = merge_parts(&parts, &merged).unwrap();
+        assert_eq!(meta, summary.meta);
+        assert!(std::fs::read(&merged).unwrap() == bytes, "{n} parts");
+    }
+}
+
+fn default_build(dir: &Path) -> PathBuf {
+    let path = dir.join("default.idx");
+    build(
+        &RUSSIAN,
+        &[],
+        Variant::Russian,
+        BuildOptions::default(),
+        &path,
+    );
+    path
+}
+
+#[test]
 fn a_sharded_build_merges_into_the_whole_build_byte_for_byte() {
     let dir = tempfile::tempdir().unwrap();
     let whole = dir.path().join("whole.idx");
@@ -117,17 +160,24 @@ fn use_index(path: &Path) -> Result<(), IndexError> {
 
 #[test]
 fn every_damaged_byte_and_every_cut_is_an_error_that_names_the_file() {
+    damaged_bytes_and_cuts(BuildOptions::default());
+}
+
+#[test]
+fn every_damaged_byte_of_an_index_with_totals_is_an_error_that_names_the_file() {
+    // Its positions of two games or more carry their moves' totals.
+    damaged_bytes_and_cuts(BuildOptions {
+        totals_min_games: 2,
+        ..BuildOptions::default()
+    });
+}
+
+fn damaged_bytes_and_cuts(options: BuildOptions) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("small.idx");
     let text = "[Event \"Э\"]\n[White \"A\"]\n[Black \"B\"]\n1. c3-d4 d6-c5 2. b2-c3 f6-g5 3. c3-b4 g5-h4 1-0\n\n\
                 [White \"B\"]\n[Black \"A\"]\n1. c3-d4 d6-c5 2. b2-c3 f6-g5 0-1\n\n1. c3-d4 f6-g5 *\n";
-    build(
-        &[],
-        &[("mem", text)],
-        Variant::Russian,
-        BuildOptions::default(),
-        &path,
-    );
+    build(&[], &[("mem", text)], Variant::Russian, options, &path);
     use_index(&path).unwrap();
     let good = std::fs::read(&path).unwrap();
     let bad = dir.path().join("bad.idx");

@@ -12,6 +12,7 @@ use drafti_db::{
 };
 use drafti_pdn::GameSplitter;
 use drafti_rules::Position;
+use rayon::prelude::*;
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -128,15 +129,7 @@ pub fn run(args: Args) -> CommandResult {
         (matches.len() as u64) < limit
     })?;
     if args.list || args.json.json {
-        for m in &matches {
-            let line = FoundGame::of(&index, m)?;
-            if args.json.json {
-                serde_json::to_writer(&mut out, &line).map_err(|e| CliError::new(e.to_string()))?;
-                writeln!(out)?;
-            } else {
-                text::write_found(&mut out, &line)?;
-            }
-        }
+        write_lines(&index, &matches, args.json.json, &mut out)?;
     } else {
         let ids: std::collections::HashSet<u64> = matches.iter().map(|m| m.id).collect();
         write_pdn(&index, &args.encoding, &mut out, |id| ids.contains(&id))?;
@@ -155,6 +148,39 @@ pub fn run(args: Args) -> CommandResult {
         summary.replayed
     );
     Ok(ExitCode::from(u8::from(matches.is_empty())))
+}
+
+/// Writes a line (text or JSON) for each match, in order. The lines are made on every core,
+/// a chunk of matches each, and written in order a batch of chunks at a time.
+fn write_lines(
+    index: &Index,
+    matches: &[drafti_db::Match],
+    json: bool,
+    out: &mut impl Write,
+) -> Result<(), CliError> {
+    const CHUNK: usize = 2048;
+    let line_of = |chunk: &[drafti_db::Match]| -> Result<Vec<u8>, CliError> {
+        let mut buf = Vec::with_capacity(chunk.len() * 96);
+        for m in chunk {
+            let line = FoundGame::of(index, m)?;
+            if json {
+                serde_json::to_writer(&mut buf, &line).map_err(|e| CliError::new(e.to_string()))?;
+                buf.push(b'\n');
+            } else {
+                text::write_found(&mut buf, &line)?;
+            }
+        }
+        Ok(buf)
+    };
+    let chunks: Vec<&[drafti_db::Match]> = matches.chunks(CHUNK).collect();
+    for batch in chunks.chunks(rayon::current_num_threads().max(1) * 4) {
+        let made: Vec<Result<Vec<u8>, CliError>> =
+            batch.par_iter().map(|chunk| line_of(chunk)).collect();
+        for buf in made {
+            out.write_all(&buf?)?;
+        }
+    }
+    Ok(())
 }
 
 /// Writes the original text of the games `keep` takes, reading the archive the index was
