@@ -12,7 +12,7 @@
 use crate::format::IndexError;
 use crate::game::{IndexedGame, WINDOW};
 use crate::key::{MoveCode, PositionKey, KEY_BYTES};
-use crate::record::{GameInfo, NONE_U32, RECORD_SIZE};
+use crate::record::{GameInfo, RecordLayout, NONE_U32, RECORD_SIZE};
 use crate::write::{
     write_all, IndexWriter, InputIdentity, Meta, PositionGroup, ShardSpec, TOTALS_MIN_GAMES,
 };
@@ -93,6 +93,8 @@ pub struct IndexBuilder {
     games: u64,
     variants: [u64; 4],
     books: String,
+    /// What the games' records hold (their dates, ratings, book names).
+    layout: RecordLayout,
 }
 
 /// What a finished build wrote.
@@ -136,6 +138,7 @@ impl IndexBuilder {
             games: 0,
             variants: [0; 4],
             books,
+            layout: RecordLayout::for_names(0),
         })
     }
 
@@ -174,6 +177,7 @@ impl IndexBuilder {
             self.variants[crate::key::variant_code(info.variant) as usize] += 1;
         }
         let moves = &game.moves[..game.moves.len().min(info.moves_len as usize)];
+        self.layout.take(&info);
         write_all(&mut self.records, &info.to_bytes(), &self.records_path)?;
         write_all(&mut self.moves, moves, &self.moves_path)?;
         for (key, code) in game.entries {
@@ -250,30 +254,37 @@ impl IndexBuilder {
                 renumber[id as usize]
             }
         };
+        let layout = RecordLayout {
+            name_bytes: RecordLayout::for_names(names.len()).name_bytes,
+            ..self.layout
+        };
         let mut left = self.games;
-        writer.records(std::iter::from_fn(|| {
-            if left == 0 {
-                return None;
-            }
-            left -= 1;
-            let mut b = [0u8; RECORD_SIZE];
-            Some(
-                records
-                    .read_exact(&mut b)
-                    .map_err(|e| IndexError::io(&records_path, e))
-                    .and_then(|()| {
-                        GameInfo::from_bytes(&b).ok_or_else(|| {
-                            IndexError::damaged(&records_path, "a record of the build")
+        writer.records(
+            layout,
+            std::iter::from_fn(|| {
+                if left == 0 {
+                    return None;
+                }
+                left -= 1;
+                let mut b = [0u8; RECORD_SIZE];
+                Some(
+                    records
+                        .read_exact(&mut b)
+                        .map_err(|e| IndexError::io(&records_path, e))
+                        .and_then(|()| {
+                            GameInfo::from_bytes(&b).ok_or_else(|| {
+                                IndexError::damaged(&records_path, "a record of the build")
+                            })
                         })
-                    })
-                    .map(|mut r| {
-                        r.white = map(r.white);
-                        r.black = map(r.black);
-                        r.event = map(r.event);
-                        r
-                    }),
-            )
-        }))?;
+                        .map(|mut r| {
+                            r.white = map(r.white);
+                            r.black = map(r.black);
+                            r.event = map(r.event);
+                            r
+                        }),
+                )
+            }),
+        )?;
         let moves_path = self.moves_path.clone();
         writer.moves(|sink| {
             let mut f = BufReader::with_capacity(
@@ -311,6 +322,7 @@ impl IndexBuilder {
             books: self.books.clone(),
             variants: self.variants,
             totals_min_games: self.options.totals_min_games,
+            record: layout,
         };
         writer.finish(&meta)?;
         let bytes = std::fs::metadata(out)

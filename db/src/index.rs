@@ -6,7 +6,7 @@ use crate::explore::Stats;
 use crate::format::{Container, IndexError, Section};
 use crate::game::{decode_moves, BadMoves};
 use crate::key::{MoveCode, PositionKey, KEY_BYTES};
-use crate::record::{GameInfo, NONE_U32, RECORD_SIZE};
+use crate::record::{GameInfo, NONE_U32};
 use crate::write::{Meta, PositionGroup, DIR_ENTRY, MOVE_INDEX_STEP, STATS_NUMBERS};
 use drafti_rules::{Move, Position};
 use memmap2::Mmap;
@@ -63,7 +63,7 @@ impl Index {
             .map_err(|e| IndexError::damaged(path, format!("the meta section: {e}")))?;
         let damaged = |reason: String| IndexError::damaged(path, reason);
         let records = container.raw(data, Section::Records).len();
-        if records != meta.games as usize * RECORD_SIZE {
+        if meta.games.checked_mul(meta.record.size() as u64) != Some(records as u64) {
             return Err(damaged(format!(
                 "{} games, but the game table holds {records} bytes",
                 meta.games
@@ -82,6 +82,12 @@ impl Index {
         let need = 4u64 + 4 * (strings as u64 + 1);
         if need > container.raw(data, Section::Strings).len() as u64 {
             return Err(damaged("the names section is cut short".into()));
+        }
+        if !meta.record.fits(strings) {
+            return Err(damaged(format!(
+                "records of {}-byte name ids for {strings} names",
+                meta.record.name_bytes
+            )));
         }
         if let Some(s) = meta.shard {
             if s.index == 0 || s.index > s.count {
@@ -200,9 +206,12 @@ impl Index {
         if local >= self.meta.games {
             return Err(self.damaged(format!("game {local} is not in the index")));
         }
-        let bytes = self.read(Section::Records, local as usize * RECORD_SIZE, RECORD_SIZE)?;
-        let r = GameInfo::from_bytes(bytes)
-            .ok_or_else(|| self.damaged(format!("the record of game {local} is not a record")))?;
+        let size = self.meta.record.size();
+        let bytes = self.read(Section::Records, local as usize * size, size)?;
+        let r =
+            self.meta.record.get(bytes).ok_or_else(|| {
+                self.damaged(format!("the record of game {local} is not a record"))
+            })?;
         for id in [r.white, r.black, r.event] {
             if id != NONE_U32 && id >= self.strings {
                 return Err(self.damaged(format!(

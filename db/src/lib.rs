@@ -88,5 +88,5 @@ pub use json::{
 pub use key::{move_code, move_of_code, normalised, variant_code, MoveCode, PositionKey, NO_MOVE};
 pub use merge::{merge_parts, MergeError};
 pub use query::{MaterialQuery, Pattern, PositionQuery, QueryError};
-pub use record::{parse_date, GameInfo, Material, Outcome, RECORD_SIZE};
+pub use record::{parse_date, GameInfo, Material, Outcome, RecordLayout, RECORD_SIZE};
 pub use write::{InputIdentity, Meta, PositionGroup, ShardSpec};

@@ -6,7 +6,7 @@
 use crate::format::IndexError;
 use crate::index::Index;
 use crate::key::MoveCode;
-use crate::record::{GameInfo, NONE_U32};
+use crate::record::{GameInfo, RecordLayout, NONE_U32};
 use crate::write::{IndexWriter, Meta, PositionGroup};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -75,7 +75,15 @@ pub fn merge_parts(paths: &[PathBuf], out: &Path) -> Result<Meta, MergeError> {
         r.event = map(r.event);
         Ok(r)
     };
-    writer.records((0..games).map(record))?;
+    let layout = parts
+        .iter()
+        .fold(RecordLayout::for_names(all.len()), |layout, p| {
+            RecordLayout {
+                name_bytes: layout.name_bytes,
+                ..layout.join(p.meta().record)
+            }
+        });
+    writer.records(layout, (0..games).map(record))?;
     writer.moves(|sink| {
         for g in 0..games {
             sink(parts[(g % n) as usize].moves_bytes(g / n)?)?;
@@ -138,6 +146,7 @@ pub fn merge_parts(paths: &[PathBuf], out: &Path) -> Result<Meta, MergeError> {
         books: first.books.clone(),
         variants,
         totals_min_games: first.totals_min_games,
+        record: layout,
     };
     writer.finish(&meta)?;
     Ok(meta)

@@ -8,7 +8,7 @@ use crate::key::{variant_code, variant_from_code};
 use drafti_pdn::GameResult;
 use drafti_rules::{Color, Position, Variant};
 
-/// The bytes of one record.
+/// The bytes of one record in the full layout ([`RecordLayout::FULL`]).
 pub const RECORD_SIZE: usize = 37;
 
 /// No string, no opening.
@@ -215,56 +215,179 @@ impl GameInfo {
         }
     }
 
-    /// The record's bytes.
+    /// The record's bytes in the full layout (every field, 4-byte name ids).
     pub fn to_bytes(&self) -> [u8; RECORD_SIZE] {
-        let mut out = [0u8; RECORD_SIZE];
-        let mut at = 0;
-        let mut put = |bytes: &[u8]| {
-            out[at..at + bytes.len()].copy_from_slice(bytes);
-            at += bytes.len();
-        };
-        put(&self.date.to_le_bytes());
-        put(&self.white.to_le_bytes());
-        put(&self.black.to_le_bytes());
-        put(&self.event.to_le_bytes());
-        put(&self.white_elo.to_le_bytes());
-        put(&self.black_elo.to_le_bytes());
-        put(&self.plies.to_le_bytes());
-        let flags = self.outcome.code()
-            | ((self.first_mover == Color::Black) as u8) << 3
-            | variant_code(self.variant) << 4
-            | (self.unreadable as u8) << 6
-            | (self.stopped as u8) << 7;
-        put(&[flags]);
-        put(&[
-            self.last.white_men << 4 | self.last.white_kings,
-            self.last.black_men << 4 | self.last.black_kings,
-            self.max_white_kings << 4 | self.max_black_kings,
-            self.white_home_men << 4 | self.black_home_men,
-            self.min_balance as u8,
-            self.max_balance as u8,
-        ]);
-        put(&self.opening.to_le_bytes());
-        put(&self.fmjd.to_le_bytes());
-        put(&self.idf.to_le_bytes());
-        put(&self.moves_len.to_le_bytes());
-        debug_assert_eq!(at, RECORD_SIZE);
-        out
+        let mut out = Vec::with_capacity(RECORD_SIZE);
+        RecordLayout::FULL.put(self, &mut out);
+        out.try_into().expect("the full layout's size")
     }
 
-    /// A record from its bytes; `None` when a field holds a value no record has.
+    /// A record from its bytes in the full layout; `None` when a field holds a value no
+    /// record has.
     pub fn from_bytes(bytes: &[u8]) -> Option<GameInfo> {
+        RecordLayout::FULL.get(bytes)
+    }
+
+    /// The average of the ratings the record gives (one or both), if any.
+    pub fn rating(&self) -> Option<u16> {
+        match (self.white_elo, self.black_elo) {
+            (0, 0) => None,
+            (w, 0) => Some(w),
+            (0, b) => Some(b),
+            (w, b) => Some(((w as u32 + b as u32) / 2) as u16),
+        }
+    }
+}
+
+/// The fields a game table's records hold, sized to the archive: name ids as wide as the
+/// names need, and dates, ratings and book names only when some game has one. Every record
+/// of a table has the same size, so that record N is found without reading the others.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct RecordLayout {
+    /// Bytes of each name id (White, Black, Event): 0 (no names) to 4.
+    pub name_bytes: u8,
+    /// Whether records hold a date.
+    pub dates: bool,
+    /// Whether records hold the players' ratings.
+    pub ratings: bool,
+    /// Whether records hold the named opening and the two ballots.
+    pub books: bool,
+}
+
+impl RecordLayout {
+    /// Every field, 4-byte name ids ([`RECORD_SIZE`] bytes).
+    pub const FULL: RecordLayout = RecordLayout {
+        name_bytes: 4,
+        dates: true,
+        ratings: true,
+        books: true,
+    };
+
+    /// The smallest layout: no names, dates, ratings or books (widened by [`RecordLayout::take`]).
+    pub fn for_names(names: usize) -> RecordLayout {
+        let name_bytes = match names {
+            0 => 0,
+            n if n < 0xFF => 1,
+            n if n < 0xFFFF => 2,
+            n if n < 0xFF_FFFF => 3,
+            _ => 4,
+        };
+        RecordLayout {
+            name_bytes,
+            dates: false,
+            ratings: false,
+            books: false,
+        }
+    }
+
+    /// Widens the layout to hold what `r` has.
+    pub fn take(&mut self, r: &GameInfo) {
+        self.dates |= r.date != 0;
+        self.ratings |= r.white_elo != 0 || r.black_elo != 0;
+        self.books |= r.opening != NONE_U16 || r.fmjd != NONE_U16 || r.idf != NONE_U16;
+    }
+
+    /// Joins two layouts (the parts of a sharded build).
+    pub fn join(self, o: RecordLayout) -> RecordLayout {
+        RecordLayout {
+            name_bytes: self.name_bytes.max(o.name_bytes),
+            dates: self.dates || o.dates,
+            ratings: self.ratings || o.ratings,
+            books: self.books || o.books,
+        }
+    }
+
+    /// Whether a table of `names` names can use it.
+    pub fn fits(&self, names: u32) -> bool {
+        self.name_bytes == 4 || self.name_bytes < 4 && names <= self.no_name()
+    }
+
+    /// The bytes of a record.
+    pub fn size(&self) -> usize {
+        11 + 3 * self.name_bytes as usize
+            + 4 * self.dates as usize
+            + 4 * self.ratings as usize
+            + 6 * self.books as usize
+    }
+
+    /// The id that stands for no name.
+    fn no_name(&self) -> u32 {
+        match self.name_bytes {
+            0 => 0,
+            4 => u32::MAX,
+            w => (1u32 << (8 * w as u32)) - 1,
+        }
+    }
+
+    /// Appends `r`'s record (fields the layout leaves out are dropped: the caller made the
+    /// layout from every record with [`take`](Self::take)).
+    pub fn put(&self, r: &GameInfo, out: &mut Vec<u8>) {
+        if self.dates {
+            out.extend_from_slice(&r.date.to_le_bytes());
+        }
+        let w = self.name_bytes as usize;
+        for id in [r.white, r.black, r.event] {
+            let id = if id == NONE_U32 { self.no_name() } else { id };
+            out.extend_from_slice(&id.to_le_bytes()[..w]);
+        }
+        if self.ratings {
+            out.extend_from_slice(&r.white_elo.to_le_bytes());
+            out.extend_from_slice(&r.black_elo.to_le_bytes());
+        }
+        out.extend_from_slice(&r.plies.to_le_bytes());
+        let flags = r.outcome.code()
+            | ((r.first_mover == Color::Black) as u8) << 3
+            | variant_code(r.variant) << 4
+            | (r.unreadable as u8) << 6
+            | (r.stopped as u8) << 7;
+        out.push(flags);
+        out.extend_from_slice(&[
+            r.last.white_men << 4 | r.last.white_kings,
+            r.last.black_men << 4 | r.last.black_kings,
+            r.max_white_kings << 4 | r.max_black_kings,
+            r.white_home_men << 4 | r.black_home_men,
+            r.min_balance as u8,
+            r.max_balance as u8,
+        ]);
+        if self.books {
+            out.extend_from_slice(&r.opening.to_le_bytes());
+            out.extend_from_slice(&r.fmjd.to_le_bytes());
+            out.extend_from_slice(&r.idf.to_le_bytes());
+        }
+        out.extend_from_slice(&r.moves_len.to_le_bytes());
+    }
+
+    /// A record from its bytes; `None` when they are not [`size`](Self::size) long or a field
+    /// holds a value no record has.
+    pub fn get(&self, bytes: &[u8]) -> Option<GameInfo> {
+        if bytes.len() != self.size() {
+            return None;
+        }
         let read = |r: &mut Reader| -> Result<GameInfo, Truncated> {
-            let date = r.u32()?;
-            let white = r.u32()?;
-            let black = r.u32()?;
-            let event = r.u32()?;
-            let white_elo = r.u16()?;
-            let black_elo = r.u16()?;
+            let date = if self.dates { r.u32()? } else { 0 };
+            let mut names = [NONE_U32; 3];
+            for name in &mut names {
+                let mut b = [0u8; 4];
+                b[..self.name_bytes as usize].copy_from_slice(r.bytes(self.name_bytes as usize)?);
+                let id = u32::from_le_bytes(b);
+                if id != self.no_name() {
+                    *name = id;
+                }
+            }
+            let (white_elo, black_elo) = if self.ratings {
+                (r.u16()?, r.u16()?)
+            } else {
+                (0, 0)
+            };
             let plies = r.u16()?;
             let flags = r.u8()?;
             let n = r.bytes(6)?;
-            let (opening, fmjd, idf, moves_len) = (r.u16()?, r.u16()?, r.u16()?, r.u16()?);
+            let (opening, fmjd, idf) = if self.books {
+                (r.u16()?, r.u16()?, r.u16()?)
+            } else {
+                (NONE_U16, NONE_U16, NONE_U16)
+            };
+            let moves_len = r.u16()?;
             let outcome = Outcome::from_code(flags & 7).ok_or(Truncated)?;
             let variant = variant_from_code(flags >> 4 & 3).ok_or(Truncated)?;
             let hi = |b: u8| b >> 4;
@@ -280,9 +403,9 @@ impl GameInfo {
             }
             Ok(GameInfo {
                 date,
-                white,
-                black,
-                event,
+                white: names[0],
+                black: names[1],
+                event: names[2],
                 white_elo,
                 black_elo,
                 plies,
@@ -308,20 +431,7 @@ impl GameInfo {
                 moves_len,
             })
         };
-        if bytes.len() != RECORD_SIZE {
-            return None;
-        }
         read(&mut Reader::new(bytes)).ok()
-    }
-
-    /// The average of the ratings the record gives (one or both), if any.
-    pub fn rating(&self) -> Option<u16> {
-        match (self.white_elo, self.black_elo) {
-            (0, 0) => None,
-            (w, 0) => Some(w),
-            (0, b) => Some(b),
-            (w, b) => Some(((w as u32 + b as u32) / 2) as u16),
-        }
     }
 }
 
@@ -413,5 +523,45 @@ mod tests {
         assert_eq!(GameInfo::from_bytes(&bytes[1..]), None);
         let u = GameInfo::unreadable();
         assert_eq!(GameInfo::from_bytes(&u.to_bytes()), Some(u));
+    }
+
+    #[test]
+    fn layouts_sized_to_the_archive_keep_what_their_records_hold() {
+        let mut info = GameInfo {
+            white: 200,
+            black: NONE_U32,
+            event: 0,
+            plies: 71,
+            outcome: Outcome::Draw,
+            unreadable: false,
+            moves_len: 30,
+            ..GameInfo::unreadable()
+        };
+        let mut layout = RecordLayout::for_names(201);
+        layout.take(&info);
+        assert_eq!(layout, RecordLayout::for_names(201));
+        assert_eq!(layout.size(), 14);
+        let mut bytes = Vec::new();
+        layout.put(&info, &mut bytes);
+        assert_eq!(bytes.len(), 14);
+        assert_eq!(layout.get(&bytes), Some(info));
+        assert_eq!(layout.get(&bytes[1..]), None);
+        // A date, ratings or a book name widen the layout; the record then holds them.
+        info.date = 19650101;
+        info.black_elo = 2300;
+        info.idf = 4;
+        layout.take(&info);
+        assert!(layout.dates && layout.ratings && layout.books);
+        assert_eq!(layout.size(), 28);
+        bytes.clear();
+        layout.put(&info, &mut bytes);
+        assert_eq!(layout.get(&bytes), Some(info));
+        // Name ids fit their width: 255 stands for no name in one byte.
+        assert!(RecordLayout::for_names(254).fits(254));
+        assert!(!RecordLayout::for_names(254).fits(256));
+        assert_eq!(RecordLayout::for_names(255).name_bytes, 2);
+        assert_eq!(RecordLayout::for_names(0).size(), 11);
+        assert!(RecordLayout::for_names(0).fits(0) && !RecordLayout::for_names(0).fits(1));
+        assert_eq!(RecordLayout::FULL.size(), RECORD_SIZE);
     }
 }

@@ -15,7 +15,7 @@ use crate::bits::put_varint;
 use crate::explore::Stats;
 use crate::format::{ContainerWriter, IndexError, Section};
 use crate::key::{MoveCode, PositionKey, KEY_BYTES};
-use crate::record::{GameInfo, Outcome, NONE_U32, RECORD_SIZE};
+use crate::record::{GameInfo, Outcome, RecordLayout, NONE_U32};
 use drafti_rules::Color;
 use serde::{Deserialize, Serialize};
 use std::fs::File;
@@ -84,6 +84,8 @@ pub struct Meta {
     pub variants: [u64; 4],
     /// A position of at least this many games carries its moves' totals (in a whole index).
     pub totals_min_games: u64,
+    /// The fields the game table's records hold.
+    pub record: RecordLayout,
 }
 
 /// One position and the games that reached it, by the move they played from it.
@@ -214,22 +216,23 @@ impl IndexWriter {
         s.finish().map_err(io_err(&path))
     }
 
-    /// The records section, then the move index.
+    /// The records section in `layout` (made from every record), then the move index.
     pub fn records(
         &mut self,
+        layout: RecordLayout,
         records: impl Iterator<Item = Result<GameInfo, IndexError>>,
     ) -> Result<(), IndexError> {
         let path = self.path.clone();
         let mut s = self.container.section(Section::Records);
-        let mut buf = Vec::with_capacity(RECORD_SIZE * 4096);
+        let mut buf = Vec::with_capacity(layout.size() * 4096);
         for r in records {
             let r = r?;
             self.moves_lens.push(r.moves_len);
             if let Some(s) = &mut self.summaries {
                 s.push(pack_summary(&r));
             }
-            buf.extend_from_slice(&r.to_bytes());
-            if buf.len() >= RECORD_SIZE * 4096 {
+            layout.put(&r, &mut buf);
+            if buf.len() >= layout.size() * 4096 {
                 s.write(&buf).map_err(io_err(&path))?;
                 buf.clear();
             }

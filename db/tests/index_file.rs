@@ -74,6 +74,52 @@ fn default_build(dir: &Path) -> PathBuf {
 }
 
 #[test]
+fn records_are_sized_to_what_the_archive_has() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bare.idx");
+    let bare = "1. c3-d4 d6-c5 2. b2-c3 f6-g5 1-0\n\n1. c3-d4 f6-g5 *\n";
+    let summary = build(
+        &[],
+        &[("bare", bare)],
+        Variant::Tanzanian,
+        BuildOptions::default(),
+        &path,
+    );
+    // No names, dates, ratings or book names (Tanzanian games have none): 11 bytes a record.
+    assert_eq!(summary.meta.record.size(), 11);
+    let index = Index::open(&path).unwrap();
+    let table = index
+        .section_bytes()
+        .into_iter()
+        .find(|(n, _)| *n == "game table");
+    assert_eq!(table, Some(("game table", 22)));
+    let r = index.record(0).unwrap();
+    assert_eq!((r.white, r.date, r.white_elo, r.plies), (u32::MAX, 0, 0, 4));
+    // One game with a rating and a name: every record holds them, the others as none.
+    let tagged = "[White \"A\"]\n[WhiteElo \"2200\"]\n1. c3-d4 f6-g5 0-1\n\n".to_string() + bare;
+    let path = dir.path().join("tagged.idx");
+    let summary = build(
+        &[],
+        &[("tagged", &tagged)],
+        Variant::Tanzanian,
+        BuildOptions::default(),
+        &path,
+    );
+    let layout = summary.meta.record;
+    assert!(
+        layout.ratings && !layout.dates && layout.name_bytes == 1,
+        "{layout:?}"
+    );
+    let index = Index::open(&path).unwrap();
+    let (first, second) = (index.record(0).unwrap(), index.record(1).unwrap());
+    assert_eq!(
+        (index.string(first.white).unwrap(), first.white_elo),
+        ("A", 2200)
+    );
+    assert_eq!((second.white, second.white_elo), (u32::MAX, 0));
+}
+
+#[test]
 fn a_sharded_build_merges_into_the_whole_build_byte_for_byte() {
     let dir = tempfile::tempdir().unwrap();
     let whole = dir.path().join("whole.idx");
