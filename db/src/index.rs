@@ -360,7 +360,7 @@ impl Index {
         &self,
         key: PositionKey,
         listed: Option<usize>,
-    ) -> Result<Option<(PositionGroup, Option<Vec<Stats>>)>, IndexError> {
+    ) -> Result<Option<GroupTotals>, IndexError> {
         let dir = self.raw(Section::BlockDir);
         let first_key = |i: usize| {
             PositionKey::from_bytes(
@@ -445,6 +445,12 @@ impl Index {
     }
 }
 
+/// A position's games by move, and each move's totals when the index keeps them.
+pub type GroupTotals = (PositionGroup, Option<Vec<Stats>>);
+
+/// The moves of a position with their games, and their totals when it has them.
+type MovesTotals = (Vec<(MoveCode, Vec<u32>)>, Option<Vec<Stats>>);
+
 /// Reads the positions of one block.
 struct BlockReader<'a> {
     r: Reader<'a>,
@@ -497,12 +503,7 @@ impl<'a> BlockReader<'a> {
 
     /// The moves of a position and their games; with their totals when the position has
     /// them, and then only the first `listed` games of each move.
-    #[allow(clippy::type_complexity)]
-    fn moves(
-        &mut self,
-        games: u64,
-        listed: Option<usize>,
-    ) -> Result<(Vec<(MoveCode, Vec<u32>)>, Option<Vec<Stats>>), Truncated> {
+    fn moves(&mut self, games: u64, listed: Option<usize>) -> Result<MovesTotals, Truncated> {
         let n = self.r.varint()?;
         let (n, has_totals) = (n >> 1, n & 1 == 1);
         if n > 256 {

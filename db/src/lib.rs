@@ -17,6 +17,9 @@
 //! which Black moved first (Tanzanian rules) is looked at through its mirrored board, as
 //! `drafti openings` does. A whole index keeps the positions that two or more games reach;
 //! one that a single game reaches is found from the games' packed moves.
+//! A position of many games also keeps each move's totals, so that an unfiltered explorer
+//! query reads no game record; the game table's records are sized to the archive
+//! ([`RecordLayout`]: no bytes for dates, ratings or book names that no game has).
 //!
 //! **The file** ([`format`](mod@format)) is versioned and checked: a header, sections, and a trailer of
 //! places and checksums; large sections are checked a 64 KiB page at a time as they are read.
@@ -80,7 +83,7 @@ pub use filter::{FilterError, Filters, GameFilter};
 pub use find::{find, twins, FindSummary, InGame, Match, Twin, TwinKind};
 pub use format::IndexError;
 pub use game::{decode_moves, IndexedGame, WINDOW};
-pub use index::Index;
+pub use index::{GroupTotals, Index};
 pub use json::{
     date_text, explore_rows, ExploreKind, ExploreRow, FoundGame, GameRef, IndexInfo, NameJson,
     StatsJson, TwinJson,
