@@ -124,7 +124,7 @@ pub fn explore(
     let target = *query.line.last().expect("a line has a position");
     let key = PositionKey::new(&target, query.variant);
     // Each move, its games, and its counts when the index keeps them and every game counts.
-    let mut rows: Vec<(MoveCode, Vec<u64>, Option<Stats>)> = Vec::new();
+    let mut rows: Vec<(MoveCode, Vec<u32>, Option<Stats>)> = Vec::new();
     let unfiltered = query.filter.is_empty();
     let listed = unfiltered.then_some(query.max_games);
     let found = match index.lookup_totals(key, listed)? {
@@ -135,7 +135,7 @@ pub fn explore(
                 .into_iter()
                 .map(|(c, ids)| {
                     let stats = totals.as_mut().and_then(Iterator::next);
-                    (c, ids.into_iter().map(u64::from).collect(), stats)
+                    (c, ids, stats)
                 })
                 .collect();
             Found::Index
@@ -154,6 +154,10 @@ pub fn explore(
             };
             for id in games {
                 if let Some(code) = code_at(index, id, &target, query.variant)? {
+                    // Game ids fit 32 bits: a build refuses more games.
+                    let id = u32::try_from(id).map_err(|_| {
+                        IndexError::damaged(index.path(), format!("game {id} of an index"))
+                    })?;
                     match rows.iter_mut().find(|(c, _, _)| *c == code) {
                         Some((_, list, _)) => list.push(id),
                         None => rows.push((code, vec![id], None)),
@@ -172,12 +176,16 @@ pub fn explore(
             Some(counted) => {
                 stats = counted;
                 total.merge(&counted);
-                games = ids.into_iter().take(query.max_games).collect();
+                games = ids
+                    .iter()
+                    .take(query.max_games)
+                    .map(|&id| id as u64)
+                    .collect();
                 Vec::new()
             }
             None => ids,
         };
-        for id in ids {
+        for id in ids.into_iter().map(u64::from) {
             let Some(local) = index.local_of(id) else {
                 continue;
             };

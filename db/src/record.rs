@@ -3,7 +3,7 @@
 //! replaying it (final material, the most kings, the range of the material balance, men on
 //! the home rows, the number of plies).
 
-use crate::bits::{Reader, Truncated};
+use crate::bits::Truncated;
 use crate::key::{variant_code, variant_from_code};
 use drafti_pdn::GameResult;
 use drafti_rules::{Color, Position, Variant};
@@ -363,31 +363,42 @@ impl RecordLayout {
         if bytes.len() != self.size() {
             return None;
         }
-        let read = |r: &mut Reader| -> Result<GameInfo, Truncated> {
-            let date = if self.dates { r.u32()? } else { 0 };
+        // The length is checked: every read below is inside `bytes`.
+        let mut at = 0usize;
+        let mut le = |n: usize| -> u32 {
+            let mut v = 0u32;
+            for (k, &b) in bytes[at..at + n].iter().enumerate() {
+                v |= (b as u32) << (8 * k);
+            }
+            at += n;
+            v
+        };
+        let mut read = || -> Result<GameInfo, Truncated> {
+            let date = if self.dates { le(4) } else { 0 };
             let mut names = [NONE_U32; 3];
             for name in &mut names {
-                let mut b = [0u8; 4];
-                b[..self.name_bytes as usize].copy_from_slice(r.bytes(self.name_bytes as usize)?);
-                let id = u32::from_le_bytes(b);
+                let id = le(self.name_bytes as usize);
                 if id != self.no_name() {
                     *name = id;
                 }
             }
             let (white_elo, black_elo) = if self.ratings {
-                (r.u16()?, r.u16()?)
+                (le(2) as u16, le(2) as u16)
             } else {
                 (0, 0)
             };
-            let plies = r.u16()?;
-            let flags = r.u8()?;
-            let n = r.bytes(6)?;
+            let plies = le(2) as u16;
+            let flags = le(1) as u8;
+            let mut n = [0u8; 6];
+            for x in &mut n {
+                *x = le(1) as u8;
+            }
             let (opening, fmjd, idf) = if self.books {
-                (r.u16()?, r.u16()?, r.u16()?)
+                (le(2) as u16, le(2) as u16, le(2) as u16)
             } else {
                 (NONE_U16, NONE_U16, NONE_U16)
             };
-            let moves_len = r.u16()?;
+            let moves_len = le(2) as u16;
             let outcome = Outcome::from_code(flags & 7).ok_or(Truncated)?;
             let variant = variant_from_code(flags >> 4 & 3).ok_or(Truncated)?;
             let hi = |b: u8| b >> 4;
@@ -431,7 +442,7 @@ impl RecordLayout {
                 moves_len,
             })
         };
-        read(&mut Reader::new(bytes)).ok()
+        read().ok()
     }
 }
 
