@@ -83,6 +83,15 @@ impl<'a> Reader<'a> {
         ))
     }
 
+    /// The bytes of the next `n` varints.
+    pub fn varints(&mut self, n: u64) -> Result<&'a [u8], Truncated> {
+        let start = self.at;
+        for _ in 0..n {
+            self.varint()?;
+        }
+        Ok(&self.data[start..self.at])
+    }
+
     /// An unsigned LEB128 varint of at most 10 bytes.
     #[inline]
     pub fn varint(&mut self) -> Result<u64, Truncated> {

@@ -7,7 +7,7 @@ use crate::format::{Container, IndexError, Section};
 use crate::game::{decode_moves, BadMoves};
 use crate::key::{MoveCode, PositionKey, KEY_BYTES};
 use crate::record::{GameInfo, NONE_U32};
-use crate::write::{Meta, PositionGroup, DIR_ENTRY, MOVE_INDEX_STEP, STATS_NUMBERS};
+use crate::write::{Meta, PositionGroup, DIR_ENTRY, MOVE_INDEX_STEP, SHORT_LIST, STATS_NUMBERS};
 use drafti_rules::{Move, Position};
 use memmap2::Mmap;
 use std::fs::File;
@@ -489,14 +489,23 @@ impl<'a> BlockReader<'a> {
         let n = self.r.varint()?;
         for _ in 0..n >> 1 {
             self.r.u8()?;
-            self.r.varint()?;
-            let len = self.r.varint()?;
+            let count = self.r.varint()?;
+            let len = if count > SHORT_LIST {
+                Some(self.r.varint()?)
+            } else {
+                None
+            };
             if n & 1 == 1 {
                 for _ in 0..STATS_NUMBERS {
                     self.r.varint()?;
                 }
             }
-            self.r.skip(usize::try_from(len).map_err(|_| Truncated)?)?;
+            match len {
+                Some(len) => self.r.skip(usize::try_from(len).map_err(|_| Truncated)?)?,
+                None => {
+                    self.r.varints(count)?;
+                }
+            }
         }
         Ok(())
     }
@@ -514,17 +523,23 @@ impl<'a> BlockReader<'a> {
         for _ in 0..n {
             let code = self.r.u8()?;
             let count = self.r.varint()?;
-            let len = usize::try_from(self.r.varint()?).map_err(|_| Truncated)?;
             if count > games {
                 return Err(Truncated);
             }
+            let len = if count > SHORT_LIST {
+                Some(usize::try_from(self.r.varint()?).map_err(|_| Truncated)?)
+            } else {
+                None
+            };
             if has_totals {
                 totals.push(read_stats(&mut self.r, count)?);
             }
-            let mut p = Reader::new(self.r.bytes(len)?);
-            if count > games || count > len as u64 {
-                return Err(Truncated);
-            }
+            let ids = match len {
+                Some(len) if count > len as u64 => return Err(Truncated),
+                Some(len) => self.r.bytes(len)?,
+                None => self.r.varints(count)?,
+            };
+            let mut p = Reader::new(ids);
             let read = match listed {
                 Some(k) if has_totals => count.min(k as u64),
                 _ => count,

@@ -4,7 +4,8 @@
 //! A block of positions holds up to [`BLOCK_POSITIONS`] positions in key order; each is
 //! `shared:u8 key-suffix` (bytes shared with the previous key of the block, then the rest),
 //! `moves:varint`, then per move `code:u8 games:varint bytes:varint` and the game ids as
-//! varint gaps (the first from 0).
+//! varint gaps (the first from 0); a move of at most [`SHORT_LIST`] games leaves out `bytes`
+//! (its ids are read to find their end).
 //!
 //! The moves count is written doubled, plus one when the position carries its moves' totals
 //! (a whole index does for a position of at least [`TOTALS_MIN_GAMES`] games): then each
@@ -29,6 +30,8 @@ pub const MOVE_INDEX_STEP: u64 = 64;
 /// By default, a position reached by at least this many games carries its moves' totals
 /// (below, reading the games' records is quick).
 pub const TOTALS_MIN_GAMES: u64 = 512;
+/// A move of at most this many games does not state its ids' length in bytes.
+pub const SHORT_LIST: u64 = 8;
 /// The count of numbers [`put_stats`] writes.
 pub const STATS_NUMBERS: usize = 11;
 /// Bytes of a block directory entry.
@@ -346,7 +349,9 @@ impl IndexWriter {
                 }
                 block.push(*code);
                 put_varint(&mut block, games.len() as u64);
-                put_varint(&mut block, postings.len() as u64);
+                if games.len() as u64 > SHORT_LIST {
+                    put_varint(&mut block, postings.len() as u64);
+                }
                 if let Some(summaries) = summaries {
                     let mut stats = Stats::default();
                     for &id in games {
