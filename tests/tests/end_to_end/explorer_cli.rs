@@ -253,3 +253,59 @@ fn an_untagged_archive_of_other_rules_leaves_no_index_and_names_the_variant() {
     assert_eq!(code, 0, "{err}");
     assert!(index.exists());
 }
+
+#[test]
+fn find_lists_thousands_of_games_in_archive_order_each_with_its_own_position() {
+    // More matches than one chunk of lines (2,048), made on several cores: written in
+    // archive order, each game's line with the position of that game.
+    let dir = temp_dir("find-order");
+    let openings = [
+        "1. c3-d4 f6-g5 2. b2-c3 g7-f6",
+        "1. c3-b4 b6-a5 2. b2-c3 f6-e5",
+        "1. e3-f4 d6-c5 2. f2-e3 c7-d6",
+    ];
+    let mut text = String::new();
+    for i in 0..5000 {
+        text.push_str(&format!("{} 1-0\n\n", openings[i % 3]));
+    }
+    let archive = dir.join("many.pdn");
+    std::fs::write(&archive, text).unwrap();
+    let index = dir.join("many.idx").display().to_string();
+    let archive = archive.display().to_string();
+    let (code, _, err) = run_drafti(&[
+        "index",
+        "build",
+        "--variant",
+        "russian",
+        &archive,
+        "-o",
+        &index,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = run_drafti(&["find", &index, "--material", "ply>=3", "--list"]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 5000, "{err}");
+    let mut fens = [None, None, None];
+    for (i, line) in lines.iter().enumerate() {
+        assert!(line.contains(&format!(" #{} ", i + 1)), "line {i}: {line}");
+        let fen = line.rsplit("  ").next().unwrap();
+        assert!(line.contains("  ply 3  "), "line {i}: {line}");
+        match &fens[i % 3] {
+            None => fens[i % 3] = Some(fen.to_string()),
+            Some(f) => assert_eq!(f, fen, "line {i}"),
+        }
+    }
+    assert!(fens[0] != fens[1] && fens[1] != fens[2] && fens[0] != fens[2]);
+    let (code, out, _) = run_drafti(&["find", &index, "--material", "ply>=3", "--json"]);
+    assert_eq!(code, 0);
+    let rows = json_lines(&out);
+    assert_eq!(rows.len(), 5000);
+    for (i, row) in rows.iter().enumerate() {
+        assert_eq!(
+            (row["number"].as_u64(), row["ply"].as_u64()),
+            (Some(i as u64 + 1), Some(3))
+        );
+        assert_eq!(row["fen"].as_str(), fens[i % 3].as_deref());
+    }
+}
