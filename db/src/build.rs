@@ -4,17 +4,20 @@
 //!
 //! ```text
 //! IndexedGame ──add──▶ records (temp) │ moves (temp) │ positions → run buffer ──sort──▶ run files
-//! finish: names sorted ─▶ records renumbered ─▶ moves copied ─▶ runs merged into positions
+//! finish: names sorted ─▶ records renumbered ─▶ moves copied ─▶ games ordered by their moves
+//!         ─▶ runs merged into positions (games renumbered in that order)
 //! ```
 //! Game ids are the games' numbers in the archive (from 0, across the inputs), so the parts
-//! of a sharded build hold the ids the whole build would, and merge into the same file.
+//! of a sharded build hold the ids the whole build would, and merge into the same file. A
+//! whole build keeps 24 bytes a game (the start of its moves) to order the games at the end.
 
 use crate::format::IndexError;
-use crate::game::{IndexedGame, WINDOW};
+use crate::game::{order_key, IndexedGame, ORDER_KEY, WINDOW};
 use crate::key::{MoveCode, PositionKey, KEY_BYTES};
 use crate::record::{GameInfo, RecordLayout, NONE_U32, RECORD_SIZE};
 use crate::write::{
-    write_all, IndexWriter, InputIdentity, Meta, PositionGroup, ShardSpec, TOTALS_MIN_GAMES,
+    game_order, write_all, IndexWriter, InputIdentity, Meta, PositionGroup, ShardSpec,
+    TOTALS_MIN_GAMES,
 };
 use std::collections::{BinaryHeap, HashMap};
 use std::fs::File;
@@ -95,6 +98,8 @@ pub struct IndexBuilder {
     books: String,
     /// What the games' records hold (their dates, ratings, book names).
     layout: RecordLayout,
+    /// Each game's [`order_key`] (a whole build only): 24 bytes a game, sorted at the end.
+    order_keys: Vec<[u8; ORDER_KEY]>,
 }
 
 /// What a finished build wrote.
@@ -139,6 +144,7 @@ impl IndexBuilder {
             variants: [0; 4],
             books,
             layout: RecordLayout::for_names(0),
+            order_keys: Vec::new(),
         })
     }
 
@@ -180,6 +186,9 @@ impl IndexBuilder {
         self.layout.take(&info);
         write_all(&mut self.records, &info.to_bytes(), &self.records_path)?;
         write_all(&mut self.moves, moves, &self.moves_path)?;
+        if self.options.shard.is_none() {
+            self.order_keys.push(order_key(moves));
+        }
         for (key, code) in game.entries {
             self.buffer.push(Entry {
                 key: key.0,
@@ -301,6 +310,13 @@ impl IndexBuilder {
                 f.consume(n);
             }
         })?;
+        // A part keeps the archive's numbers; its merge numbers the games.
+        let order = self
+            .options
+            .shard
+            .is_none()
+            .then(|| game_order(&std::mem::take(&mut self.order_keys)));
+        writer.game_order(order)?;
         let keep = self.options.single_game_positions;
         let groups = RunMerge::open(&self.runs)?.groups(keep);
         let positions = writer.positions(groups)?;

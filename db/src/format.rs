@@ -22,7 +22,7 @@ pub const MAGIC: &[u8; 8] = b"DRAFTIDX";
 /// The last bytes.
 const END_MAGIC: &[u8; 8] = b"XDITFARD";
 /// The format version this build writes and reads.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 /// The size of a checked page of a large section.
 pub const PAGE: usize = 64 * 1024;
 
@@ -45,16 +45,20 @@ pub enum Section {
     BlockDir = 6,
     /// The CRCs of the pages of the paged sections.
     PageCrcs = 7,
+    /// Each game's number in the archive, in the order the positions number the games
+    /// (bit-packed; empty in a part of a sharded build, whose positions use the archive's).
+    GameOrder = 8,
 }
 
 /// How many sections there are.
-pub const SECTIONS: usize = 8;
+pub const SECTIONS: usize = 9;
 /// The paged sections, in the order of their CRC tables in [`Section::PageCrcs`].
-pub const PAGED: [Section; 4] = [
+pub const PAGED: [Section; 5] = [
     Section::Strings,
     Section::Records,
     Section::Moves,
     Section::Positions,
+    Section::GameOrder,
 ];
 
 const TRAILER: usize = SECTIONS * 20 + 4 + 8;

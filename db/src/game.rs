@@ -228,6 +228,22 @@ pub fn decode_moves(
     Ok(())
 }
 
+/// The bytes of a game's key in the order that numbers the games of the positions section.
+pub const ORDER_KEY: usize = 24;
+
+/// What a whole index numbers its games by in the positions section: the start of the game's
+/// packed moves (its header without the pad count, then the first moves' bits, zero-padded).
+/// Games that share their first moves get consecutive numbers, so a position's games are
+/// mostly a few runs of numbers.
+pub fn order_key(moves: &[u8]) -> [u8; ORDER_KEY] {
+    let mut key = [0u8; ORDER_KEY];
+    for (k, b) in key.iter_mut().zip(moves) {
+        *k = *b;
+    }
+    key[0] &= 3;
+    key
+}
+
 /// A game's packed moves as a string of bits: the start (its header without the pad
 /// count), the packed bytes and how many of their bits are moves. Two games are the same
 /// game, or one the start of the other, exactly when their starts are equal and one's bits

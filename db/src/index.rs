@@ -7,7 +7,9 @@ use crate::format::{Container, IndexError, Section};
 use crate::game::{decode_moves, BadMoves};
 use crate::key::{MoveCode, PositionKey, KEY_BYTES};
 use crate::record::{GameInfo, NONE_U32};
-use crate::write::{Meta, PositionGroup, DIR_ENTRY, MOVE_INDEX_STEP, SHORT_LIST, STATS_NUMBERS};
+use crate::write::{
+    order_width, Meta, PositionGroup, DIR_ENTRY, MOVE_INDEX_STEP, SHORT_LIST, STATS_NUMBERS,
+};
 use drafti_rules::{Move, Position};
 use memmap2::Mmap;
 use std::fs::File;
@@ -94,6 +96,16 @@ impl Index {
                 return Err(damaged(format!("shard {}/{}", s.index, s.count)));
             }
         }
+        let order_bytes = match meta.shard {
+            Some(_) => 0,
+            None => meta
+                .games
+                .checked_mul(order_width(meta.games) as u64)
+                .map_or(u64::MAX, |bits| bits.div_ceil(8)),
+        };
+        if container.raw(data, Section::GameOrder).len() as u64 != order_bytes {
+            return Err(damaged("the game order does not match the games".into()));
+        }
         Ok(Index {
             path: path.to_path_buf(),
             bytes,
@@ -129,6 +141,20 @@ impl Index {
         self.container.read(self.data(), section, start, len)
     }
 
+    /// The table from the positions' game numbers to the archive's (checked), or `None`
+    /// when they are the archive's (a part of a sharded build).
+    fn game_order(&self) -> Result<Option<GameOrder<'_>>, IndexError> {
+        if self.meta.shard.is_some() || self.meta.games < 2 {
+            return Ok(None);
+        }
+        let bytes = self.read(Section::GameOrder, 0, self.raw(Section::GameOrder).len())?;
+        Ok(Some(GameOrder {
+            bytes,
+            width: order_width(self.meta.games),
+            games: self.meta.games,
+        }))
+    }
+
     /// The size of the file in bytes.
     pub fn file_bytes(&self) -> u64 {
         self.data().len() as u64
@@ -144,6 +170,7 @@ impl Index {
             ("moves", Section::Moves),
             ("positions", Section::Positions),
             ("block directory", Section::BlockDir),
+            ("game order", Section::GameOrder),
             ("page checksums", Section::PageCrcs),
             ("meta", Section::Meta),
         ]
@@ -392,8 +419,9 @@ impl Index {
                 return Ok(None);
             }
             if entry == key {
+                let order = self.game_order()?;
                 return blocks
-                    .moves(self.meta.archive_games, listed)
+                    .moves(self.meta.archive_games, listed, order.as_ref())
                     .map(|(moves, totals)| Some((PositionGroup { key, moves }, totals)))
                     .map_err(|_| {
                         self.damaged(format!("the games of a position in block {}", lo - 1))
@@ -408,9 +436,20 @@ impl Index {
 
     /// Every position in key order (a merge reads parts this way).
     pub fn groups(&self) -> impl Iterator<Item = Result<PositionGroup, IndexError>> + '_ {
+        let order = self.game_order();
         let mut block = 0usize;
         let mut reader: Option<BlockReader<'_>> = None;
         std::iter::from_fn(move || loop {
+            let order = match &order {
+                Ok(o) => o.as_ref(),
+                Err(e) => {
+                    if block >= self.blocks {
+                        return None;
+                    }
+                    block = self.blocks;
+                    return Some(Err(self.damaged(format!("the game order: {e}"))));
+                }
+            };
             if reader.is_none() {
                 if block >= self.blocks {
                     return None;
@@ -430,7 +469,7 @@ impl Index {
             match r.next_key() {
                 Ok(Some(key)) => {
                     return Some(
-                        r.moves(self.meta.archive_games, None)
+                        r.moves(self.meta.archive_games, None, order)
                             .map(|(moves, _)| PositionGroup { key, moves })
                             .map_err(|_| damaged()),
                     )
@@ -502,17 +541,21 @@ impl<'a> BlockReader<'a> {
             }
             match len {
                 Some(len) => self.r.skip(usize::try_from(len).map_err(|_| Truncated)?)?,
-                None => {
-                    self.r.varints(count)?;
-                }
+                None => read_game_list(&mut self.r, count, u64::MAX, u64::MAX, |_| Ok(()))?,
             }
         }
         Ok(())
     }
 
-    /// The moves of a position and their games; with their totals when the position has
-    /// them, and then only the first `listed` games of each move.
-    fn moves(&mut self, games: u64, listed: Option<usize>) -> Result<MovesTotals, Truncated> {
+    /// The moves of a position and their games (the archive's numbers, ascending); with their
+    /// totals when the position has them, and then only the first `listed` games of each move.
+    /// `order` maps the positions' game numbers to the archive's.
+    fn moves(
+        &mut self,
+        games: u64,
+        listed: Option<usize>,
+        order: Option<&GameOrder<'_>>,
+    ) -> Result<MovesTotals, Truncated> {
         let n = self.r.varint()?;
         let (n, has_totals) = (n >> 1, n & 1 == 1);
         if n > 256 {
@@ -520,6 +563,7 @@ impl<'a> BlockReader<'a> {
         }
         let mut out = Vec::with_capacity(n as usize);
         let mut totals = Vec::new();
+        let numbers = order.map_or(games, |o| o.games);
         for _ in 0..n {
             let code = self.r.u8()?;
             let count = self.r.varint()?;
@@ -534,35 +578,173 @@ impl<'a> BlockReader<'a> {
             if has_totals {
                 totals.push(read_stats(&mut self.r, count)?);
             }
-            let ids = match len {
-                Some(len) if count > len as u64 => return Err(Truncated),
+            let list = match len {
                 Some(len) => self.r.bytes(len)?,
-                None => self.r.varints(count)?,
+                None => {
+                    let mut probe = self.r;
+                    read_game_list(&mut probe, count, numbers, u64::MAX, |_| Ok(()))?;
+                    self.r.bytes(probe.position() - self.r.position())?
+                }
             };
-            let mut p = Reader::new(ids);
-            let read = match listed {
+            let mut p = Reader::new(list);
+            let wanted = match listed {
                 Some(k) if has_totals => count.min(k as u64),
                 _ => count,
             };
-            let mut ids = Vec::with_capacity(read as usize);
-            let mut at = 0u64;
-            for i in 0..read {
-                let gap = p.varint()?;
-                if i > 0 && gap == 0 {
-                    return Err(Truncated);
+            let mut ids = Vec::with_capacity(wanted as usize);
+            match order {
+                _ if wanted == 0 => {}
+                // Numbered as in the archive: the first `wanted` are the ones listed.
+                None => read_game_list(&mut p, count, games, wanted, |g| {
+                    ids.push(g as u32);
+                    Ok(())
+                })?,
+                Some(order) => {
+                    let mut sorted = ArchiveOrder::new(count, games);
+                    read_game_list(&mut p, count, numbers, u64::MAX, |g| {
+                        sorted.add(order.get(g)?)
+                    })?;
+                    ids = sorted.first(wanted as usize)?;
                 }
-                at = at.checked_add(gap).ok_or(Truncated)?;
-                if at >= games {
-                    return Err(Truncated);
-                }
-                ids.push(at as u32);
             }
-            if read == count && !p.is_empty() {
+            if wanted == count && !p.is_empty() {
                 return Err(Truncated);
             }
             out.push((code, ids));
         }
         Ok((out, has_totals.then_some(totals)))
+    }
+}
+
+/// The table of [`Section::GameOrder`]: the archive number of each of the positions' games.
+struct GameOrder<'a> {
+    bytes: &'a [u8],
+    width: u32,
+    games: u64,
+}
+
+impl GameOrder<'_> {
+    /// The archive number of the positions' game `n`.
+    fn get(&self, n: u64) -> Result<u32, Truncated> {
+        if n >= self.games {
+            return Err(Truncated);
+        }
+        let bit = n * self.width as u64;
+        let at = usize::try_from(bit / 8).map_err(|_| Truncated)?;
+        let mut word = [0u8; 8];
+        let end = (at + 8).min(self.bytes.len());
+        let have = self.bytes.get(at..end).ok_or(Truncated)?;
+        word[..have.len()].copy_from_slice(have);
+        let v = u64::from_le_bytes(word) >> (bit % 8) & ((1u64 << self.width) - 1);
+        u32::try_from(v).map_err(|_| Truncated)
+    }
+}
+
+/// Reads a move's list of `count` games (written by `put_game_list`), calling `visit` with
+/// each number in increasing order, and stops after `limit` of them; every number must be
+/// below `bound`, and the pieces must make exactly `count` games.
+fn read_game_list(
+    r: &mut Reader<'_>,
+    count: u64,
+    bound: u64,
+    limit: u64,
+    mut visit: impl FnMut(u64) -> Result<(), Truncated>,
+) -> Result<(), Truncated> {
+    let (mut next, mut read) = (0u64, 0u64);
+    while read < count && read < limit {
+        let v = r.varint()?;
+        let start = next.checked_add(v >> 1).ok_or(Truncated)?;
+        let len = if v & 1 == 1 {
+            r.varint()?.checked_add(2).ok_or(Truncated)?
+        } else {
+            1
+        };
+        if len > count - read {
+            return Err(Truncated);
+        }
+        let end = start.checked_add(len).ok_or(Truncated)?;
+        if end > bound {
+            return Err(Truncated);
+        }
+        for g in start..end.min(start.saturating_add(limit - read)) {
+            visit(g)?;
+        }
+        read += len;
+        next = end;
+    }
+    Ok(())
+}
+
+/// A move's games (archive numbers, given in the positions' order) put in archive order; a
+/// number twice or not below the archive's games is a damaged file.
+enum ArchiveOrder {
+    /// Many games: a bitmap of the archive, read in order, is linear and allocates no list.
+    Bitmap { seen: Vec<u64>, games: u64 },
+    /// A few: sorted.
+    List { ids: Vec<u32>, games: u64 },
+}
+
+impl ArchiveOrder {
+    fn new(count: u64, games: u64) -> ArchiveOrder {
+        if count.saturating_mul(32) >= games {
+            ArchiveOrder::Bitmap {
+                seen: vec![0u64; games.div_ceil(64) as usize],
+                games,
+            }
+        } else {
+            ArchiveOrder::List {
+                ids: Vec::with_capacity(count as usize),
+                games,
+            }
+        }
+    }
+
+    fn add(&mut self, game: u32) -> Result<(), Truncated> {
+        let games = match self {
+            ArchiveOrder::Bitmap { games, .. } | ArchiveOrder::List { games, .. } => *games,
+        };
+        if game as u64 >= games {
+            return Err(Truncated);
+        }
+        match self {
+            ArchiveOrder::Bitmap { seen, .. } => {
+                let word = seen.get_mut(game as usize / 64).ok_or(Truncated)?;
+                let bit = 1u64 << (game % 64);
+                if *word & bit != 0 {
+                    return Err(Truncated);
+                }
+                *word |= bit;
+            }
+            ArchiveOrder::List { ids, .. } => ids.push(game),
+        }
+        Ok(())
+    }
+
+    /// The first `keep` games in archive order.
+    fn first(self, keep: usize) -> Result<Vec<u32>, Truncated> {
+        match self {
+            ArchiveOrder::Bitmap { seen, .. } => {
+                let mut ids = Vec::with_capacity(keep.min(1 << 16));
+                'words: for (w, mut bits) in seen.into_iter().enumerate() {
+                    while bits != 0 {
+                        if ids.len() == keep {
+                            break 'words;
+                        }
+                        ids.push((w * 64) as u32 + bits.trailing_zeros());
+                        bits &= bits - 1;
+                    }
+                }
+                Ok(ids)
+            }
+            ArchiveOrder::List { mut ids, .. } => {
+                ids.sort_unstable();
+                if ids.windows(2).any(|w| w[0] == w[1]) {
+                    return Err(Truncated);
+                }
+                ids.truncate(keep);
+                Ok(ids)
+            }
+        }
     }
 }
 
@@ -610,9 +792,108 @@ fn read_stats(r: &mut Reader<'_>, games: u64) -> Result<Stats, Truncated> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bits::put_varint;
     use crate::record::{GameInfo, Outcome};
-    use crate::write::put_stats;
+    use crate::write::{put_game_list, put_stats};
     use drafti_rules::Color;
+
+    fn decoded(bytes: &[u8], count: u64, bound: u64) -> Result<Vec<u64>, Truncated> {
+        let mut r = Reader::new(bytes);
+        let mut out = Vec::new();
+        read_game_list(&mut r, count, bound, u64::MAX, |g| {
+            out.push(g);
+            Ok(())
+        })?;
+        if !r.is_empty() {
+            return Err(Truncated);
+        }
+        Ok(out)
+    }
+
+    #[test]
+    fn game_lists_read_back_as_runs_and_single_games() {
+        let lists: [&[u32]; 6] = [
+            &[0],
+            &[5, 6, 7, 8, 100, 102, 103, 999],
+            &[1, 3, 5, 7],
+            &[0, 1],
+            &[17, 200_000, 200_001, 200_002, 200_003, 999_999],
+            &[4_000_000_000, 4_000_000_001, u32::MAX],
+        ];
+        for ids in lists {
+            let mut bytes = Vec::new();
+            put_game_list(&mut bytes, ids);
+            let want: Vec<u64> = ids.iter().map(|&g| g as u64).collect();
+            assert_eq!(decoded(&bytes, ids.len() as u64, 1 << 32), Ok(want));
+            // The first few only, and a list that does not make its count, or goes past the
+            // games, is refused.
+            let mut r = Reader::new(&bytes);
+            let mut first = Vec::new();
+            read_game_list(&mut r, ids.len() as u64, 1 << 32, 2, |g| {
+                first.push(g as u32);
+                Ok(())
+            })
+            .unwrap();
+            assert_eq!(first, ids[..ids.len().min(2)]);
+            assert_eq!(
+                decoded(&bytes, ids.len() as u64 - 1, 1 << 32),
+                Err(Truncated)
+            );
+            assert_eq!(
+                decoded(&bytes, ids.len() as u64, *ids.last().unwrap() as u64),
+                Err(Truncated)
+            );
+        }
+        // A run of 100,000 games takes 6 bytes where their gaps took 100,000.
+        let run: Vec<u32> = (70_000..170_000).collect();
+        let mut bytes = Vec::new();
+        put_game_list(&mut bytes, &run);
+        assert_eq!(bytes.len(), 6);
+    }
+
+    #[test]
+    fn a_damaged_game_list_is_an_error_or_other_games_never_a_panic() {
+        let ids = [3u32, 4, 5, 6, 40, 41, 90];
+        let mut bytes = Vec::new();
+        put_game_list(&mut bytes, &ids);
+        for at in 0..bytes.len() {
+            for flip in [0x01, 0x41, 0x80, 0xff] {
+                let mut bad = bytes.clone();
+                bad[at] ^= flip;
+                if let Ok(games) = decoded(&bad, 7, 100) {
+                    assert_eq!(games.len(), 7);
+                    assert!(games.windows(2).all(|w| w[0] < w[1]) && games[6] < 100);
+                }
+            }
+            assert_eq!(decoded(&bytes[..at], 7, 100), Err(Truncated));
+        }
+        // A run longer than the move's games.
+        let mut run = Vec::new();
+        put_varint(&mut run, 1);
+        put_varint(&mut run, 7);
+        assert_eq!(decoded(&run, 8, 100), Err(Truncated));
+        assert_eq!(decoded(&run, 9, 100), Ok((0..9).collect()));
+    }
+
+    #[test]
+    fn a_game_order_that_names_a_game_twice_is_refused() {
+        let sorted = |ids: &[u32], games: u64, keep: usize| {
+            let mut order = ArchiveOrder::new(ids.len() as u64, games);
+            for &g in ids {
+                order.add(g)?;
+            }
+            order.first(keep)
+        };
+        // 10 games: a bitmap; a million: a sorted list.
+        for games in [10u64, 1 << 20] {
+            assert_eq!(sorted(&[4, 2, 4], games, 3), Err(Truncated));
+            assert_eq!(sorted(&[9, 2, 7, 3], games, 2), Ok(vec![2, 3]));
+            assert_eq!(sorted(&[9, 2, 7, 3], games, 9), Ok(vec![2, 3, 7, 9]));
+        }
+        assert_eq!(sorted(&[3, 12], 12, 2), Err(Truncated));
+        assert_eq!(sorted(&[3, 12], 1 << 20, 2), Ok(vec![3, 12]));
+        assert_eq!(sorted(&[3, 1 << 20], 1 << 20, 2), Err(Truncated));
+    }
 
     #[test]
     fn totals_read_back_and_impossible_ones_are_refused() {

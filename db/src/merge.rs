@@ -4,10 +4,11 @@
 //! shards 1/N to N/N of one split, each once.
 
 use crate::format::IndexError;
+use crate::game::{order_key, ORDER_KEY};
 use crate::index::Index;
 use crate::key::MoveCode;
 use crate::record::{GameInfo, RecordLayout, NONE_U32};
-use crate::write::{IndexWriter, Meta, PositionGroup};
+use crate::write::{game_order, IndexWriter, Meta, PositionGroup};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -90,6 +91,16 @@ pub fn merge_parts(paths: &[PathBuf], out: &Path) -> Result<Meta, MergeError> {
         }
         Ok(())
     })?;
+    // The games in the order of their moves, as one build orders them.
+    let mut keys = vec![[0u8; ORDER_KEY]; games as usize];
+    for (k, p) in parts.iter().enumerate() {
+        p.for_each_game(0..p.local_games(), |local, _, moves| {
+            keys[(local * n) as usize + k] = order_key(moves);
+            Ok(true)
+        })?;
+    }
+    writer.game_order(Some(game_order(&keys)))?;
+    drop(keys);
     let mut streams: Vec<_> = parts.iter().map(|p| p.groups().peekable()).collect();
     let groups = std::iter::from_fn(move || loop {
         // The smallest key among the parts' next positions.

@@ -3,9 +3,15 @@
 //!
 //! A block of positions holds up to [`BLOCK_POSITIONS`] positions in key order; each is
 //! `shared:u8 key-suffix` (bytes shared with the previous key of the block, then the rest),
-//! `moves:varint`, then per move `code:u8 games:varint bytes:varint` and the game ids as
-//! varint gaps (the first from 0); a move of at most [`SHORT_LIST`] games leaves out `bytes`
-//! (its ids are read to find their end).
+//! `moves:varint`, then per move `code:u8 games:varint bytes:varint` and its games as runs
+//! and single games ([`put_game_list`]); a move of at most [`SHORT_LIST`] games leaves out
+//! `bytes` (its list is read to find its end).
+//!
+//! A whole index numbers the games of its positions in the order of their moves
+//! ([`crate::game::order_key`]), so that the games that reached a position along one line are
+//! one run of numbers; the game order section maps these numbers back to the archive's
+//! (each in as many bits as the largest needs). A part of a sharded build uses the
+//! archive's numbers, and its merge renumbers.
 //!
 //! The moves count is written doubled, plus one when the position carries its moves' totals
 //! (a whole index does for a position of at least [`TOTALS_MIN_GAMES`] games): then each
@@ -115,6 +121,8 @@ pub struct IndexWriter {
     /// What the totals need of each game (a whole index only): [`pack_summary`].
     summaries: Option<Vec<u64>>,
     totals_min_games: u64,
+    /// Each archive game's number in the positions section (a whole index only).
+    rank: Option<Vec<u32>>,
 }
 
 /// What the explorer counts of a game, in 64 bits: result, first mover, plies, rating, date.
@@ -195,6 +203,7 @@ impl IndexWriter {
             moves_lens: Vec::new(),
             summaries: (!single_game_positions).then(Vec::new),
             totals_min_games,
+            rank: None,
         })
     }
 
@@ -278,6 +287,39 @@ impl IndexWriter {
         s.finish().map_err(io_err(&path))
     }
 
+    /// The game order section: `order[i]` is the archive number of the positions' game `i`
+    /// (a permutation of the games), or `None` for a part, whose positions keep the archive's
+    /// numbers. Written before [`positions`](Self::positions), which renumbers by it.
+    pub fn game_order(&mut self, order: Option<Vec<u32>>) -> Result<(), IndexError> {
+        let path = self.path.clone();
+        let mut packed = Vec::new();
+        if let Some(order) = order {
+            let width = order_width(order.len() as u64);
+            let mut rank = vec![u32::MAX; order.len()];
+            let (mut acc, mut filled) = (0u64, 0u32);
+            for (i, &g) in order.iter().enumerate() {
+                let slot = rank.get_mut(g as usize).filter(|r| **r == u32::MAX);
+                *slot.ok_or_else(|| {
+                    IndexError::damaged(&path, format!("game {g} numbered twice or out of range"))
+                })? = i as u32;
+                acc |= (g as u64) << filled;
+                filled += width;
+                while filled >= 8 {
+                    packed.push(acc as u8);
+                    acc >>= 8;
+                    filled -= 8;
+                }
+            }
+            if filled > 0 {
+                packed.push(acc as u8);
+            }
+            self.rank = Some(rank);
+        }
+        let mut s = self.container.section(Section::GameOrder);
+        s.write(&packed).map_err(io_err(&path))?;
+        s.finish().map_err(io_err(&path))
+    }
+
     /// The positions section and its block directory, from groups in increasing key order;
     /// returns the number of positions.
     pub fn positions(
@@ -335,17 +377,21 @@ impl IndexWriter {
                 (g.moves.len() as u64) << 1 | summaries.is_some() as u64,
             );
             let mut postings = Vec::new();
+            let mut numbers = Vec::new();
             for (code, games) in &g.moves {
                 postings.clear();
-                let mut before = 0u64;
-                for (i, &id) in games.iter().enumerate() {
-                    let gap = if i == 0 {
-                        id as u64
-                    } else {
-                        id as u64 - before
-                    };
-                    put_varint(&mut postings, gap);
-                    before = id as u64;
+                match &self.rank {
+                    Some(rank) => {
+                        numbers.clear();
+                        for &id in games {
+                            numbers.push(*rank.get(id as usize).ok_or_else(|| {
+                                IndexError::damaged(&path, format!("game {id} has no number"))
+                            })?);
+                        }
+                        numbers.sort_unstable();
+                        put_game_list(&mut postings, &numbers);
+                    }
+                    None => put_game_list(&mut postings, games),
                 }
                 block.push(*code);
                 put_varint(&mut block, games.len() as u64);
@@ -393,6 +439,45 @@ impl IndexWriter {
         tmp.persist(&path)
             .map_err(|e| IndexError::io(&path, e.error))?;
         Ok(())
+    }
+}
+
+/// The bits of each entry of the game order section for `games` games.
+pub(crate) fn order_width(games: u64) -> u32 {
+    64 - games.saturating_sub(1).leading_zeros()
+}
+
+/// The game order of games whose [`order_key`](crate::game::order_key)s are `keys` (in
+/// archive order): sorted by key, games of equal keys in archive order.
+pub(crate) fn game_order(keys: &[[u8; crate::game::ORDER_KEY]]) -> Vec<u32> {
+    let mut order: Vec<u32> = (0..keys.len() as u32).collect();
+    order.sort_by(|&a, &b| keys[a as usize].cmp(&keys[b as usize]));
+    order
+}
+
+/// Appends a move's games (ascending, distinct numbers) as pieces: a run of two or more
+/// consecutive numbers is `varint(gap << 1 | 1) varint(length - 2)`, a single game
+/// `varint(gap << 1)`, where `gap` is how many numbers lie between the previous piece's
+/// end and this piece's start (from 0 for the first).
+pub(crate) fn put_game_list(out: &mut Vec<u8>, ids: &[u32]) {
+    let mut next = 0u64;
+    let mut i = 0;
+    while i < ids.len() {
+        let start = ids[i] as u64;
+        let mut end = i + 1;
+        while end < ids.len() && ids[end] as u64 == start + (end - i) as u64 {
+            end += 1;
+        }
+        let len = (end - i) as u64;
+        let gap = start - next;
+        if len >= 2 {
+            put_varint(out, gap << 1 | 1);
+            put_varint(out, len - 2);
+        } else {
+            put_varint(out, gap << 1);
+        }
+        next = start + len;
+        i = end;
     }
 }
 

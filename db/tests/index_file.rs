@@ -288,3 +288,106 @@ fn games_under_tzdrafts_reading_are_counted_and_read_back_as_such() {
     let group = index.groups().next().unwrap().unwrap();
     assert_eq!(group.key.position().map(|(_, v)| v), Some(Variant::TzDraft));
 }
+
+/// Games of one archive that meet by transposition, repeat, and part (Russian rules).
+const TRANSPOSED: [&str; 10] = [
+    "1. a3-b4 b6-a5 2. g3-h4 h6-g5 3. b2-a3 g7-h6 *",
+    "1. g3-h4 h6-g5 2. a3-b4 b6-a5 3. b2-a3 g7-h6 *",
+    "1. g3-h4 b6-a5 2. a3-b4 h6-g5 3. b2-a3 *",
+    "1. a3-b4 h6-g5 2. g3-h4 b6-a5 *",
+    "1. g3-h4 h6-g5 2. a3-b4 b6-a5 3. b2-a3 g7-h6 *",
+    "1. c3-d4 d6-e5 2. b2-c3 *",
+    "1. c3-d4 f6-g5 *",
+    "1. c3-d4 d6-e5 2. b2-c3 f6-g5 *",
+    "1. a3-b4 b6-a5 2. g3-h4 h6-g5 3. b2-a3 g7-h6 *",
+    "1. a3-b4 b6-a5 *",
+];
+
+#[test]
+fn each_position_holds_exactly_the_games_that_reached_it_whatever_their_numbering() {
+    use drafti_archive::replay::{replay, ReplayOptions};
+    use drafti_db::{IndexedGame, PositionKey};
+    use std::collections::{BTreeMap, BTreeSet};
+
+    // What each position's moves should hold: every game's own positions, each once.
+    let books = Books::shipped().unwrap();
+    let options = ReplayOptions {
+        variant_override: Some(Variant::Russian),
+        ..ReplayOptions::default()
+    };
+    let mut expected: BTreeMap<PositionKey, BTreeMap<u8, BTreeSet<u32>>> = BTreeMap::new();
+    for (id, text) in TRANSPOSED.iter().enumerate() {
+        let record = drafti_pdn::parse_games(text.as_bytes()).remove(0).unwrap();
+        let game = replay(record, &options);
+        let indexed = IndexedGame::new(Ok(&game), &books);
+        assert!(
+            !indexed.info.unreadable && indexed.entries.len() > 2,
+            "{text}"
+        );
+        for (key, code) in indexed.entries {
+            let games = expected.entry(key).or_default().entry(code).or_default();
+            assert!(
+                games.insert(id as u32),
+                "a position counted twice in game {id}"
+            );
+        }
+    }
+    expected.retain(|_, moves| moves.values().map(BTreeSet::len).sum::<usize>() >= 2);
+    // The game after four plies of games 0 to 4 and 8 (in four move orders).
+    assert!(expected.values().any(|m| m.values().flatten().count() == 6));
+
+    let texts: Vec<(String, &str)> = TRANSPOSED
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (format!("g{i}.pdn"), *t))
+        .collect();
+    let texts: Vec<(&str, &str)> = texts.iter().map(|(n, t)| (n.as_str(), *t)).collect();
+    let dir = tempfile::tempdir().unwrap();
+    let whole = dir.path().join("whole.idx");
+    let totals = BuildOptions {
+        totals_min_games: 2,
+        ..BuildOptions::default()
+    };
+    build(&[], &texts, Variant::Russian, totals.clone(), &whole);
+    // The whole index numbers its games by their moves, a part by the archive: both read
+    // back as the archive's games.
+    let one_part = dir.path().join("part.idx");
+    let options = BuildOptions {
+        totals_min_games: 2,
+        ..part(1, 1)
+    };
+    build(&[], &texts, Variant::Russian, options, &one_part);
+    for path in [&whole, &one_part] {
+        let index = Index::open(path).unwrap();
+        let mut found: BTreeMap<PositionKey, BTreeMap<u8, BTreeSet<u32>>> = BTreeMap::new();
+        for group in index.groups() {
+            let group = group.unwrap();
+            if group.games() < 2 {
+                continue;
+            }
+            for (code, ids) in group.moves {
+                assert!(ids.windows(2).all(|w| w[0] < w[1]), "in archive order");
+                found
+                    .entry(group.key)
+                    .or_default()
+                    .insert(code, ids.into_iter().collect());
+            }
+        }
+        assert_eq!(found, expected, "{}", path.display());
+    }
+    // Two parts merge into the whole build, renumbered as it is.
+    let merged = dir.path().join("merged.idx");
+    let two: Vec<PathBuf> = (1..=2)
+        .map(|k| {
+            let p = dir.path().join(format!("part{k}of2.idx"));
+            let options = BuildOptions {
+                totals_min_games: 2,
+                ..part(k, 2)
+            };
+            build(&[], &texts, Variant::Russian, options, &p);
+            p
+        })
+        .collect();
+    merge_parts(&two, &merged).unwrap();
+    assert!(std::fs::read(&merged).unwrap() == std::fs::read(&whole).unwrap());
+}
