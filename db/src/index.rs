@@ -564,6 +564,8 @@ impl<'a> BlockReader<'a> {
         let mut out = Vec::with_capacity(n as usize);
         let mut totals = Vec::new();
         let numbers = order.map_or(games, |o| o.games);
+        // The archive's bitmap, made once for the moves of many games.
+        let mut bitmap = Vec::new();
         for _ in 0..n {
             let code = self.r.u8()?;
             let count = self.r.varint()?;
@@ -600,7 +602,7 @@ impl<'a> BlockReader<'a> {
                     Ok(())
                 })?,
                 Some(order) => {
-                    let mut sorted = ArchiveOrder::new(count, games);
+                    let mut sorted = ArchiveOrder::new(count, games, &mut bitmap);
                     read_game_list(&mut p, count, numbers, u64::MAX, |g| {
                         sorted.add(order.get(g)?)
                     })?;
@@ -631,11 +633,17 @@ impl GameOrder<'_> {
         }
         let bit = n * self.width as u64;
         let at = usize::try_from(bit / 8).map_err(|_| Truncated)?;
-        let mut word = [0u8; 8];
-        let end = (at + 8).min(self.bytes.len());
-        let have = self.bytes.get(at..end).ok_or(Truncated)?;
-        word[..have.len()].copy_from_slice(have);
-        let v = u64::from_le_bytes(word) >> (bit % 8) & ((1u64 << self.width) - 1);
+        let word = match self.bytes.get(at..at.saturating_add(8)) {
+            Some(eight) => u64::from_le_bytes(eight.try_into().expect("8 bytes")),
+            // The last entries: fewer than 8 bytes left.
+            None => {
+                let mut word = [0u8; 8];
+                let have = self.bytes.get(at..).ok_or(Truncated)?;
+                word[..have.len()].copy_from_slice(have);
+                u64::from_le_bytes(word)
+            }
+        };
+        let v = word >> (bit % 8) & ((1u64 << self.width) - 1);
         u32::try_from(v).map_err(|_| Truncated)
     }
 }
@@ -677,19 +685,27 @@ fn read_game_list(
 
 /// A move's games (archive numbers, given in the positions' order) put in archive order; a
 /// number twice or not below the archive's games is a damaged file.
-enum ArchiveOrder {
-    /// Many games: a bitmap of the archive, read in order, is linear and allocates no list.
-    Bitmap { seen: Vec<u64>, games: u64 },
+enum ArchiveOrder<'b> {
+    /// Many games: a bitmap of the archive, read in order, is linear.
+    Bitmap {
+        seen: &'b mut Vec<u64>,
+        games: u64,
+        count: u64,
+    },
     /// A few: sorted.
     List { ids: Vec<u32>, games: u64 },
 }
 
-impl ArchiveOrder {
-    fn new(count: u64, games: u64) -> ArchiveOrder {
+impl ArchiveOrder<'_> {
+    /// For a move of `count` games of an archive of `games`; `bitmap` is reused.
+    fn new(count: u64, games: u64, bitmap: &mut Vec<u64>) -> ArchiveOrder<'_> {
         if count.saturating_mul(32) >= games {
+            bitmap.clear();
+            bitmap.resize(games.div_ceil(64) as usize, 0);
             ArchiveOrder::Bitmap {
-                seen: vec![0u64; games.div_ceil(64) as usize],
+                seen: bitmap,
                 games,
+                count,
             }
         } else {
             ArchiveOrder::List {
@@ -723,9 +739,10 @@ impl ArchiveOrder {
     /// The first `keep` games in archive order.
     fn first(self, keep: usize) -> Result<Vec<u32>, Truncated> {
         match self {
-            ArchiveOrder::Bitmap { seen, .. } => {
-                let mut ids = Vec::with_capacity(keep.min(1 << 16));
-                'words: for (w, mut bits) in seen.into_iter().enumerate() {
+            ArchiveOrder::Bitmap { seen, count, .. } => {
+                let mut ids = Vec::with_capacity(keep.min(count as usize));
+                'words: for (w, &bits) in seen.iter().enumerate() {
+                    let mut bits = bits;
                     while bits != 0 {
                         if ids.len() == keep {
                             break 'words;
@@ -878,7 +895,8 @@ mod tests {
     #[test]
     fn a_game_order_that_names_a_game_twice_is_refused() {
         let sorted = |ids: &[u32], games: u64, keep: usize| {
-            let mut order = ArchiveOrder::new(ids.len() as u64, games);
+            let mut bitmap = Vec::new();
+            let mut order = ArchiveOrder::new(ids.len() as u64, games, &mut bitmap);
             for &g in ids {
                 order.add(g)?;
             }
