@@ -1,6 +1,6 @@
 //! Named sets of analysis settings a user can choose (`--preset` of `drafti analyze`,
-//! `drafti report` and `drafti-lab quality`): how much search every verdict gets, from the
-//! report's minute on the bundled corpus to the budgets of the big analysis sites.
+//! `drafti report` and `drafti-lab quality`): how much search every verdict gets, from a
+//! quick look to the budgets of the big analysis sites.
 //! docs/engine.md, "Quality on master games", has each one's measured verdicts and speed.
 
 use crate::options::{AnalysisOptions, DEFAULT_VERIFY_NODES};
@@ -8,9 +8,9 @@ use drafti_engine::Limits;
 use std::fmt;
 use std::str::FromStr;
 
-/// The report's pass: every position searched this many plies (shallower than analyze's 6, so
-/// the bundled corpus, 144,000 positions of noisy engine games, stays about a minute's work on
-/// two cores; docs/engine.md, "Judgement", has the measurements).
+/// The fast pass: every position searched this many plies (the bundled corpus's 144,000
+/// positions of noisy engine games are about a minute's work on two cores; docs/engine.md,
+/// "Judgement", has the measurements).
 pub const FAST_DEPTH: u32 = 5;
 
 /// The fast re-search of nominated moves, plies.
@@ -40,14 +40,37 @@ pub const DEEP_CONFIRM_NODES: u64 = 5_000_000;
 /// default 16.
 pub const DEEP_TT_MB: usize = 64;
 
+/// How `fast` held on `--sample 2` of the master games (189 games, engine 523923ee0b110d82,
+/// measured 2026-12-05; docs/engine.md).
+const MEASURED_FAST: Measured = Measured {
+    games: 189,
+    false_alarms: (4, 115),
+    clear_misses: (13, 96),
+};
+
+/// How `default` held on `--sample 2` of the master games (as [`MEASURED_FAST`]).
+const MEASURED_DEFAULT: Measured = Measured {
+    games: 189,
+    false_alarms: (3, 153),
+    clear_misses: (2, 96),
+};
+
+/// How `deep` held on `--sample 40` of the master games (11 games: its references cost too
+/// much for more; docs/engine.md).
+const MEASURED_DEEP: Measured = Measured {
+    games: 11,
+    false_alarms: (0, 13),
+    clear_misses: (0, 8),
+};
+
 /// A named set of analysis settings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Preset {
-    /// `drafti report`'s default: depth 5, re-searched to depth 8, confirmed at depth 10
-    /// within 100,000 nodes.
+    /// A quick look: depth 5, re-searched to depth 8, confirmed at depth 10 within 100,000
+    /// nodes; about a tenth of the default's work, and it misses more game-losing moves.
     Fast,
-    /// `drafti analyze`'s default: 20,000 nodes a position, re-searched to depth 10 within
-    /// 1,000,000 nodes, confirmed at depth 16 within 500,000.
+    /// `drafti analyze`'s and `drafti report`'s default: 20,000 nodes a position,
+    /// re-searched to depth 10 within 1,000,000 nodes, confirmed at depth 16 within 500,000.
     Default,
     /// 1,000,000 nodes a position, re-searched within 2,000,000, confirmed within 5,000,000:
     /// the budgets of the big analysis sites, meant for sharded runs.
@@ -110,6 +133,115 @@ impl Preset {
                 options.tt_mb = DEEP_TT_MB;
                 options
             }
+        }
+    }
+}
+
+/// How a preset's verdicts held against deep searches of real master games: what the report's
+/// header tells a player about how far to trust it. Measured with `drafti-lab quality --sample 2
+/// --no-egtb --reference ref2m.jsonl --second-reference-nodes 1000000 --second-reference
+/// ref1m.jsonl --preset NAME` (docs/engine.md, "Quality on master games"); an engine or
+/// budget change measures it again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Measured {
+    /// The master games the verdicts were judged on.
+    pub games: u32,
+    /// Blunders the preset flagged that both deep references call less than a mistake, and
+    /// all the blunders it flagged.
+    pub false_alarms: (u32, u32),
+    /// Moves both references drop by 0.45 or more (game-losing moves) that the preset calls
+    /// less than a mistake, and all such moves.
+    pub clear_misses: (u32, u32),
+}
+
+impl Measured {
+    /// The figures in a player's words, for a report's header.
+    ///
+    /// ```
+    /// use drafti_analysis::preset::Measured;
+    /// let m = Measured { games: 189, false_alarms: (2, 150), clear_misses: (0, 96) };
+    /// assert_eq!(
+    ///     m.in_words(),
+    ///     "on 189 master games judged again by two far deeper searches, 2 of its 150 blunders \
+    ///      were not even mistakes, and it missed none of 96 game-losing moves"
+    /// );
+    /// ```
+    pub fn in_words(&self) -> String {
+        let (wrong, flagged) = self.false_alarms;
+        let (missed, losing) = self.clear_misses;
+        let wrong = match wrong {
+            0 => format!("none of its {flagged} blunders was less than a mistake"),
+            1 => format!("1 of its {flagged} blunders was not even a mistake"),
+            n => format!("{n} of its {flagged} blunders were not even mistakes"),
+        };
+        let missed = match missed {
+            0 => format!("it missed none of {losing} game-losing moves"),
+            n => format!("it missed {n} of {losing} game-losing moves"),
+        };
+        format!(
+            "on {} master games judged again by two far deeper searches, {wrong}, and {missed}",
+            self.games
+        )
+    }
+}
+
+impl Preset {
+    /// The preset whose settings `options` are (endgame tables, the table size and the stop
+    /// flag aside: they change no verdict's meaning), if any.
+    ///
+    /// ```
+    /// use drafti_analysis::{preset::Preset, AnalysisOptions};
+    /// assert_eq!(Preset::of(&AnalysisOptions::default()), Some(Preset::Default));
+    /// let mut options = Preset::Fast.options();
+    /// assert_eq!(Preset::of(&options), Some(Preset::Fast));
+    /// options.nominate_drop = 0.02;
+    /// assert_eq!(Preset::of(&options), None);
+    /// ```
+    pub fn of(options: &AnalysisOptions) -> Option<Preset> {
+        Preset::ALL.into_iter().find(|preset| {
+            let p = preset.options();
+            p.limits == options.limits
+                && p.verify == options.verify
+                && p.nominate_drop == options.nominate_drop
+                && p.confirm == options.confirm
+                && p.confirm_band == options.confirm_band
+                && p.blunder_depths == options.blunder_depths
+                && p.engine == options.engine
+        })
+    }
+
+    /// The preset whose settings an analysis's label ([`AnalysisOptions::label`], what
+    /// `drafti analyze --json` writes in its header) names, endgame tables allowed; `None`
+    /// for any other settings, or the shipped engine changed by switches.
+    ///
+    /// ```
+    /// use drafti_analysis::preset::Preset;
+    /// let label = Preset::Fast.options().label();
+    /// assert_eq!(Preset::of_label(&label), Some(Preset::Fast));
+    /// let tables = format!("{label}; endgame tables: tz up to 5 pieces");
+    /// assert_eq!(Preset::of_label(&tables), Some(Preset::Fast));
+    /// assert_eq!(Preset::of_label(&format!("{label}; engine settings lmr=0")), None);
+    /// assert_eq!(Preset::of_label("depth 3; not re-searched"), None);
+    /// ```
+    pub fn of_label(label: &str) -> Option<Preset> {
+        Preset::ALL.into_iter().find(|preset| {
+            let own = preset.options().label();
+            match label.strip_prefix(own.as_str()) {
+                Some("") => true,
+                Some(rest) => {
+                    rest.starts_with("; endgame tables: ") && !rest.contains("; engine settings")
+                }
+                None => false,
+            }
+        })
+    }
+
+    /// How its verdicts held on master games ([`Measured`]).
+    pub fn measured(self) -> Measured {
+        match self {
+            Preset::Fast => MEASURED_FAST,
+            Preset::Default => MEASURED_DEFAULT,
+            Preset::Deep => MEASURED_DEEP,
         }
     }
 }

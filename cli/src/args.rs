@@ -232,24 +232,24 @@ pub struct NotationArg {
 /// `drafti report` and `drafti-lab quality` share.
 #[derive(clap::Args, Clone, Debug)]
 pub struct SearchArgs {
-    /// A named set of the settings below, which the flags given with it change: fast (the
-    /// report's default: depth 5, re-searched to depth 8, confirmed at depth 10 within
-    /// 100,000 nodes), default (analyze's default: 20,000 nodes a position, re-searched to
-    /// depth 10, confirmed at depth 16 within 500,000 nodes) or deep (1,000,000 nodes a position,
-    /// re-searched within 2,000,000, confirmed within 5,000,000: the big analysis sites'
-    /// budgets, for sharded runs).
+    /// A named set of the settings below, which the flags given with it change: default
+    /// (analyze's and the report's: 20,000 nodes a position, re-searched to depth 10,
+    /// confirmed at depth 16 within 500,000 nodes), fast (depth 5, re-searched to depth 8,
+    /// confirmed at depth 10 within 100,000 nodes: about ten times quicker, and it misses more
+    /// game-losing moves) or deep (1,000,000 nodes a position, re-searched within 2,000,000,
+    /// confirmed within 5,000,000: the big analysis sites' budgets, for sharded runs).
     #[arg(long, value_name = "NAME", value_parser = parse_preset)]
     pub preset: Option<Preset>,
-    /// The pass: search every position to this depth in plies (report: 5; with --nodes,
-    /// whichever is reached first; alone, it replaces analyze's 20,000 nodes).
+    /// The pass: search every position to this depth in plies (fast: 5; with --nodes,
+    /// whichever is reached first; alone, it replaces the default's 20,000 nodes).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
     pub depth: Option<u32>,
     /// The pass: search every position about this many nodes (deepest completed iteration;
-    /// analyze: 20000; with --depth, whichever is reached first).
+    /// default: 20000; with --depth, whichever is reached first).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: Option<u64>,
-    /// Re-search every nominated move (best and played move) to this depth (analyze: 10,
-    /// report: 8).
+    /// Re-search every nominated move (best and played move) to this depth (default: 10,
+    /// fast: 8).
     #[arg(long, value_name = "DEPTH", value_parser = clap::value_parser!(u32).range(1..=60))]
     pub verify_depth: Option<u32>,
     /// The node bound of each re-search (default 1000000).
@@ -259,10 +259,10 @@ pub struct SearchArgs {
     #[arg(long, conflicts_with_all = ["verify_depth", "verify_nodes", "confirm_depth", "confirm_nodes"])]
     pub no_verify: bool,
     /// Confirm a re-searched verdict near the blunder threshold (a drop of 0.2-0.7, or a
-    /// proven result) with a second re-search to this depth (analyze: 16; report: 10).
+    /// proven result) with a second re-search to this depth (default: 16; fast: 10).
     #[arg(long, value_name = "DEPTH", value_parser = clap::value_parser!(u32).range(1..=60))]
     pub confirm_depth: Option<u32>,
-    /// The node bound of each confirmation (analyze: 500000; report: 100000).
+    /// The node bound of each confirmation (default: 500000; fast: 100000).
     #[arg(long, value_name = "NODES", value_parser = clap::value_parser!(u64).range(1..))]
     pub confirm_nodes: Option<u64>,
     /// Keep the first re-search's verdicts: no confirmation.

@@ -14,6 +14,7 @@
 
 use drafti_analysis::json::is_numeric;
 use drafti_analysis::judge::{win_percent, Judgement, SideSummary};
+use drafti_analysis::preset::Preset;
 use drafti_analysis::{
     GameAnalysis, MoveAnalysis, MoveToCheck, Searcher, RECHECK_DEPTH, RECHECK_NODES,
 };
@@ -103,6 +104,40 @@ pub struct RunInfo {
     pub source: String,
     /// The search of every position (`1,000 nodes per position`).
     pub search: String,
+    /// How far to trust the verdicts, in a player's words: how the preset these settings are
+    /// held against deep searches of master games, or that they were not measured.
+    pub trust: String,
+}
+
+impl RunInfo {
+    /// The header of a run over `source` whose analysis `search` labels
+    /// ([`drafti_analysis::AnalysisOptions::label`]).
+    ///
+    /// ```
+    /// use drafti_analysis::preset::Preset;
+    /// use drafti_report::collect::RunInfo;
+    /// let info = RunInfo::new("a.pdn".into(), Preset::Fast.options().label());
+    /// assert!(info.trust.contains("master games judged again"), "{}", info.trust);
+    /// let custom = RunInfo::new("a.pdn".into(), "depth 2; not re-searched".into());
+    /// assert!(custom.trust.contains("not measured"), "{}", custom.trust);
+    /// ```
+    pub fn new(source: String, search: String) -> RunInfo {
+        let trust = match Preset::of_label(&search) {
+            Some(preset) => format!(
+                "How far to trust the verdicts: at these settings (preset {preset}), {}.",
+                preset.measured().in_words()
+            ),
+            None => "How far to trust the verdicts: these settings are no preset's, so their \
+                     verdicts were not measured against deeper searches (the presets' are in \
+                     docs/engine.md, \"Quality on master games\")."
+                .to_string(),
+        };
+        RunInfo {
+            source,
+            search,
+            trust,
+        }
+    }
 }
 
 /// A flagged move, as the summary lists it.

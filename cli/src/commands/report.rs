@@ -17,8 +17,7 @@ use crate::report::output::HtmlOutput;
 use crate::runner::{run_analysis, warn_empty_inputs, worker_pool, Output, VariantCheck};
 use drafti_analysis::batch::{ArchiveGame, ArchiveOptions};
 use drafti_analysis::parts::Parts;
-use drafti_analysis::preset::Preset;
-use drafti_analysis::{recheck_blunders, AnalysisOptions, EndgameTables};
+use drafti_analysis::{recheck_blunders, EndgameTables};
 use drafti_archive::batch::{GameJob, Input};
 use drafti_archive::openings::Book;
 use drafti_archive::replay::ReplayOptions;
@@ -32,16 +31,13 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// The report's analysis when no flag changes it: the fast preset, so that the bundled corpus
-/// stays about a minute's work on two cores.
-pub fn report_defaults() -> AnalysisOptions {
-    Preset::Fast.options()
-}
-
 #[derive(clap::Args)]
 #[command(after_help = "\
-With no FILES and nothing piped in, the report covers the corpus bundled in the binary (engine \
-self-play games and annotated showcase records; see corpus/README.md).
+With no FILES and nothing piped in, the report covers the corpus bundled in the binary (the \
+annotated showcase records and the first 500 engine self-play games; see corpus/README.md).
+
+Every position is analysed at analyze's default settings (--preset default), whose verdicts \
+on master games the header states; --preset fast is about ten times quicker and misses more.
 
 Winning chances are the engine's estimate of a side's chance to win (50% = even). A blunder \
 (??) costs at least 15 points of them or a proven result, a mistake (?) 7.5, an inaccuracy \
@@ -105,11 +101,8 @@ pub fn run(args: Args) -> CommandResult {
     }
     let (inputs, total_bytes, source): (Vec<Input>, Option<u64>, String) =
         if args.input.files.is_empty() && (!stdin_is_piped() || stdin_is_empty()?) {
-            (
-                corpus::inputs(),
-                Some(corpus::total_bytes()),
-                "the bundled corpus (corpus/showcase.pdn, corpus/selfplay.pdn)".to_string(),
-            )
+            let (inputs, bytes, source) = corpus::report_inputs();
+            (inputs, Some(bytes), source)
         } else {
             let opened = args.input.open()?;
             let names: Vec<String> = opened.inputs.iter().map(|i| i.name.clone()).collect();
@@ -120,10 +113,10 @@ pub fn run(args: Args) -> CommandResult {
             (opened.inputs, opened.total_bytes, source)
         };
     let names: Vec<String> = inputs.iter().map(|i| i.name.clone()).collect();
-    let mut analysis = args.search.options_from(report_defaults());
+    let mut analysis = args.search.options();
     analysis.tables = args.search.tables.for_rules(args.input.variant())?;
     let search = analysis.label();
-    let info = RunInfo { source, search };
+    let info = RunInfo::new(source, search);
     let jobs = args.input.jobs.threads();
     let book = Book::builtin();
     let settings = WorkSettings {
@@ -283,7 +276,7 @@ fn from_analysis(args: Args) -> CommandResult {
     let done = finish(
         collector,
         html_out,
-        &RunInfo { source, search },
+        &RunInfo::new(source, search),
         (&tables, args.input.jobs.threads()),
     )?;
     warn_empty_inputs(&names, &done.games_per_input);

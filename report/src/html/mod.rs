@@ -73,9 +73,10 @@ pub(crate) fn head_and_summary(c: &mut Collector<'_>, info: &RunInfo) -> String 
     );
     let _ = write!(
         out,
-        r##"<header class="top"><div><h1>drafti report</h1><p>{} from {}. Every position searched by the drafti engine ({}).</p><p class="nojs note">Turn on JavaScript to step through every game on a board with the engine's evaluation.</p><nav><a href="#health">Archive health</a><a href="#players">Players</a><a href="#blunders">Biggest blunders</a><a href="#openings">Openings</a><a href="#games">Games</a><a href="#reading">How to read</a></nav></div></header><main>"##,
+        r##"<header class="top"><div><h1>drafti report</h1><p>{} from {}. {}</p><p class="note">Every position searched by the drafti engine ({}).</p><p class="nojs note">Turn on JavaScript to step through every game on a board with the engine's evaluation.</p><nav><a href="#health">Archive health</a><a href="#players">Players</a><a href="#blunders">Biggest blunders</a><a href="#openings">Openings</a><a href="#games">Games</a><a href="#reading">How to read</a></nav></div></header><main>"##,
         games_text(c.games),
         escape(&info.source),
+        escape(&info.trust),
         escape(&info.search)
     );
     let t = &c.totals;

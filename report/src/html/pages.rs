@@ -65,7 +65,7 @@ fn copy_sections(
 /// let batch = BatchOptions { jobs: 1, ..BatchOptions::default() };
 /// run_games(inputs, &batch, |_| {}, |job| describe(job, &settings, |g| analyse_game(g, &options)), added).unwrap();
 ///
-/// let info = RunInfo { source: "one.pdn".into(), search: "depth 2".into() };
+/// let info = RunInfo::new("one.pdn".into(), "depth 2".into());
 /// let mut page = Vec::new();
 /// pages::write_single(&mut page, &mut collector, &info, &mut &sections[..]).unwrap();
 /// let page = String::from_utf8(page).unwrap();
@@ -162,7 +162,7 @@ impl PageError {
 ///     collector.sections.push(section.len());
 ///     sections.push_str(&section);
 /// }
-/// let info = RunInfo { source: "nothing".into(), search: "none".into() };
+/// let info = RunInfo::new("nothing".into(), "none".into());
 /// let mut memory = Memory::default();
 /// write_pages(&mut memory, &mut collector, &info, &mut sections.as_bytes()).unwrap();
 /// let Memory(written) = memory;

@@ -51,7 +51,7 @@ fn fit(text: &str, width: usize) -> String {
 /// };
 /// run_games(inputs, &batch, |_| {}, |job| describe(job, &settings, |g| analyse_game(g, &options)), added).unwrap();
 ///
-/// let info = RunInfo { source: "two.pdn".into(), search: "depth 2".into() };
+/// let info = RunInfo::new("two.pdn".into(), "depth 2".into());
 /// let mut out = Vec::new();
 /// drafti_report::text::summary::write_summary(&mut out, &mut collector, &info).unwrap();
 /// let text = String::from_utf8(out).unwrap();
@@ -76,6 +76,7 @@ fn summary(c: &mut Collector<'_>, info: &RunInfo) -> String {
         if c.games == 1 { "" } else { "s" },
         info.source
     );
+    let _ = writeln!(out, "{}", info.trust);
     let _ = writeln!(
         out,
         "Every position searched by the drafti engine ({}).",

@@ -99,7 +99,7 @@ fn the_viewer_shows_the_rules_cores_position_at_every_step() {
     let page = dir.join("report.html");
     let output = drafti()
         .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args(["report", SMALL, "--nodes", "400", "--html"])
+        .args(["report", SMALL, "--preset", "fast", "--nodes", "400", "--html"])
         .arg(&page)
         .output()
         .expect("drafti runs");
@@ -157,15 +157,10 @@ fn the_viewer_shows_the_rules_cores_position_at_every_step() {
         .args([
             "analyze",
             "--json",
+            "--preset",
+            "fast",
             "--nodes",
             "400",
-            "--verify-depth",
-            "8",
-            // The report's confirmation.
-            "--confirm-depth",
-            "10",
-            "--confirm-nodes",
-            "100000",
             SMALL,
         ])
         .output()

@@ -4,7 +4,7 @@
 //! numbers its board shows.
 //!
 //! Two games of `shared/corpora`, copied byte for byte: game 19 of the 1950 USSR
-//! championship, whose 19... b6:d4 the report's pass calls a blunder and the re-check calls
+//! championship, whose 19... b6:d4 the fast preset's pass calls a blunder and the re-check calls
 //! a mistake; game 4 of the 2007 Czech championship (its blank
 //! lines after the result left out), whose 18. g3-h4 the re-check judges with other numbers
 //! than the pass.
@@ -12,7 +12,7 @@
 use drafti_tests::drafti;
 use std::collections::HashMap;
 
-/// Game 44 of the X USSR championship (1950), Russian draughts.
+/// Game 19 of the X USSR championship (1950), Russian draughts.
 const USSR_19: &str = "fixtures/report/ussr-1950-game-19.pdn";
 
 /// Game 4 of the Czech championship (2007), Czech draughts.
@@ -25,7 +25,7 @@ struct Report {
     html: String,
 }
 
-/// Runs the report with its default analysis on one thread.
+/// Runs the report with the fast preset (whose pass flags the moves above) on one thread.
 fn report(file: &str, variant: &str, name: &str) -> Report {
     let out = drafti_tests::temp_dir(&format!("verdicts-{name}")).join("report.html");
     let output = drafti()
@@ -35,6 +35,8 @@ fn report(file: &str, variant: &str, name: &str) -> Report {
             file,
             "--variant",
             variant,
+            "--preset",
+            "fast",
             "--jobs",
             "1",
             "--html",
@@ -316,6 +318,8 @@ fn a_blunder_the_recheck_drops_is_no_blunder_anywhere() {
             USSR_19,
             "--variant",
             "russian",
+            "--preset",
+            "fast",
             "--jobs",
             "1",
             "--html-dir",
