@@ -68,9 +68,18 @@ mod tests {
             text.lines().filter(|l| l.starts_with("[Event ")).count(),
             REPORT_SELFPLAY_GAMES
         );
-        assert!(text.trim_end().ends_with(['0', '1', '2', '*']), "ends with a result");
+        assert!(
+            text.trim_end().ends_with(['0', '1', '2', '*']),
+            "ends with a result"
+        );
         assert!(SELFPLAY[cut.len()..].starts_with(b"[Event "));
-        assert_eq!(first_games(b"[Event \"a\"]\n1-0\n", 5), b"[Event \"a\"]\n1-0\n");
-        assert_eq!(first_games(b"[Event \"a\"]\n1-0\n\n[Event \"b\"]\n", 1), b"[Event \"a\"]\n1-0\n\n");
+        assert_eq!(
+            first_games(b"[Event \"a\"]\n1-0\n", 5),
+            b"[Event \"a\"]\n1-0\n"
+        );
+        assert_eq!(
+            first_games(b"[Event \"a\"]\n1-0\n\n[Event \"b\"]\n", 1),
+            b"[Event \"a\"]\n1-0\n\n"
+        );
     }
 }

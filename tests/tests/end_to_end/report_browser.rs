@@ -99,7 +99,9 @@ fn the_viewer_shows_the_rules_cores_position_at_every_step() {
     let page = dir.join("report.html");
     let output = drafti()
         .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args(["report", SMALL, "--preset", "fast", "--nodes", "400", "--html"])
+        .args([
+            "report", SMALL, "--preset", "fast", "--nodes", "400", "--html",
+        ])
         .arg(&page)
         .output()
         .expect("drafti runs");
@@ -155,13 +157,7 @@ fn the_viewer_shows_the_rules_cores_position_at_every_step() {
     let analysis = drafti()
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .args([
-            "analyze",
-            "--json",
-            "--preset",
-            "fast",
-            "--nodes",
-            "400",
-            SMALL,
+            "analyze", "--json", "--preset", "fast", "--nodes", "400", SMALL,
         ])
         .output()
         .expect("drafti runs");

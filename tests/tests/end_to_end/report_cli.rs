@@ -303,10 +303,7 @@ fn no_input_reports_on_the_bundled_corpus() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     names.sort();
-    assert_eq!(
-        names,
-        ["games-0001.html", "games-0002.html", "index.html"]
-    );
+    assert_eq!(names, ["games-0001.html", "games-0002.html", "index.html"]);
     // Every page is well-formed and self-contained, and every link (in the page, or to a
     // game of another page) has its target; every game is on a page, once.
     let pages: Vec<(String, String)> = names
