@@ -95,6 +95,40 @@ pub fn refuse_input_as_output(
     Ok(())
 }
 
+/// Refuses `FLAG DIR` when a page the command would write in the folder DIR (a file already
+/// there whose name `is_page` accepts) is one of `inputs`, by whatever path it is named: as
+/// [`refuse_input_as_output`] for a single file. A folder not made yet never clashes.
+pub fn refuse_input_as_page(
+    flag: &str,
+    dir: &std::path::Path,
+    is_page: impl Fn(&str) -> bool,
+    inputs: impl IntoIterator<Item = impl AsRef<std::path::Path>>,
+) -> Result<(), CliError> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Ok(());
+    };
+    let pages: Vec<(std::path::PathBuf, same_file::Handle)> = entries
+        .flatten()
+        .filter(|e| e.file_name().to_str().is_some_and(&is_page))
+        .filter_map(|e| regular_file(&e.path()).map(|h| (e.path(), h)))
+        .collect();
+    for input in inputs {
+        let input = input.as_ref();
+        let Some(read) = regular_file(input) else {
+            continue;
+        };
+        if let Some((page, _)) = pages.iter().find(|(_, written)| *written == read) {
+            return Err(CliError::new(format!(
+                "{flag} {}: the page {} there is the input {}, which the output would replace; give {flag} another folder",
+                dir.display(),
+                page.display(),
+                input.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// Refuses to read `inputs` when stdout is one of them (`drafti fmt a.pdn >> a.pdn`): what
 /// the command writes would land in what it reads (GNU cat refuses the same). Under `>` the
 /// shell emptied the file already: saying so beats reading nothing.

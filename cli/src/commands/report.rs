@@ -96,6 +96,10 @@ pub fn run(args: Args) -> CommandResult {
         let inputs = args.input.files.iter().chain(&args.from_analysis);
         crate::files::refuse_input_as_output("--html", path, inputs)?;
     }
+    if let Some(dir) = &args.html_dir {
+        let inputs = args.input.files.iter().chain(&args.from_analysis);
+        crate::files::refuse_input_as_page("--html-dir", dir, is_report_page, inputs)?;
+    }
     if !args.from_analysis.is_empty() {
         return from_analysis(args);
     }
@@ -162,6 +166,16 @@ pub fn run(args: Args) -> CommandResult {
     Ok(done.exit)
 }
 
+/// Whether a file of an `--html-dir` folder is a page the report writes: `index.html` or a
+/// page of games (`games-0001.html`, as `drafti_report::collect::page_name` names them).
+fn is_report_page(name: &str) -> bool {
+    name == "index.html"
+        || name
+            .strip_prefix("games-")
+            .and_then(|rest| rest.strip_suffix(".html"))
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
 /// Where `--html` or `--html-dir` sends the HTML (its game sections are written while the
 /// summary is gathered: output.rs).
 fn html_output(args: &Args) -> Result<Option<HtmlOutput>, CliError> {
@@ -216,7 +230,10 @@ fn finish(
             written.path.display(),
             games_text(collector.index.len() as u64),
             if written.files > 1 {
-                format!(" in {} pages and the index", written.files - 1)
+                format!(
+                    " in {} and the index",
+                    counted(written.files as u64 - 1, "page", "pages")
+                )
             } else {
                 String::new()
             },

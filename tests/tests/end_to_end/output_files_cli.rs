@@ -615,6 +615,64 @@ fn report_refuses_an_html_that_is_its_input_or_analysis_part() {
 }
 
 #[test]
+fn report_refuses_an_html_dir_whose_pages_are_its_inputs() {
+    // `--html-dir DIR` writes DIR/index.html and DIR/games-0001.html…: an input that is one
+    // of them, by whatever path, is refused before any work, as `--html` is.
+    let dir = with_games("input-report-pages");
+    let pages = dir.join("pages");
+    std::fs::create_dir(&pages).unwrap();
+    std::fs::copy(dir.join("games.pdn"), pages.join("index.html")).unwrap();
+    std::fs::hard_link(dir.join("games.pdn"), pages.join("games-0001.html")).unwrap();
+    std::fs::copy(dir.join("games.pdn"), pages.join("games.pdn")).unwrap();
+    let nodes = [
+        "--preset",
+        "fast",
+        "--depth",
+        "1",
+        "--no-verify",
+        "--jobs",
+        "1",
+    ];
+    for (input, page) in [
+        ("pages/index.html", "pages/index.html"),
+        ("./pages/index.html", "pages/index.html"),
+        ("games.pdn", "pages/games-0001.html"),
+    ] {
+        let args = [&["report", input, "--html-dir", "pages"][..], &nodes].concat();
+        let before = contents(&pages);
+        let output = drafti().current_dir(&dir).args(&args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains(&format!("the page {page} there is the input {input},")),
+            "{args:?}: {stderr}"
+        );
+        assert_eq!(contents(&pages), before, "{args:?}");
+    }
+    // A file of the folder that is no page is read, and the pages written around it.
+    let output = drafti()
+        .current_dir(&dir)
+        .args(
+            [
+                &["report", "pages/games.pdn", "--html-dir", "pages"][..],
+                &nodes,
+            ]
+            .concat(),
+        )
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("wrote pages/index.html (2 games in 1 page and the index,"),
+        "{stderr}"
+    );
+    let index = std::fs::read_to_string(pages.join("index.html")).unwrap();
+    assert!(index.contains("drafti report"), "the index page is written");
+    assert!(pages.join("games.pdn").exists());
+}
+
+#[test]
 fn standings_refuse_an_html_that_is_an_archive_or_the_groups_file() {
     let dir = with_games("input-standings");
     let groups = format!(
