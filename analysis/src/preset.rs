@@ -189,30 +189,6 @@ impl Measured {
 }
 
 impl Preset {
-    /// The preset whose settings `options` are (endgame tables, the table size and the stop
-    /// flag aside: they change no verdict's meaning), if any.
-    ///
-    /// ```
-    /// use drafti_analysis::{preset::Preset, AnalysisOptions};
-    /// assert_eq!(Preset::of(&AnalysisOptions::default()), Some(Preset::Default));
-    /// let mut options = Preset::Fast.options();
-    /// assert_eq!(Preset::of(&options), Some(Preset::Fast));
-    /// options.nominate_drop = 0.02;
-    /// assert_eq!(Preset::of(&options), None);
-    /// ```
-    pub fn of(options: &AnalysisOptions) -> Option<Preset> {
-        Preset::ALL.into_iter().find(|preset| {
-            let p = preset.options();
-            p.limits == options.limits
-                && p.verify == options.verify
-                && p.nominate_drop == options.nominate_drop
-                && p.confirm == options.confirm
-                && p.confirm_band == options.confirm_band
-                && p.blunder_depths == options.blunder_depths
-                && p.engine == options.engine
-        })
-    }
-
     /// The preset whose settings an analysis's label ([`AnalysisOptions::label`], what
     /// `drafti analyze --json` writes in its header) names, endgame tables allowed; `None`
     /// for any other settings, or the shipped engine changed by switches.

@@ -45,15 +45,12 @@ pub fn report_inputs() -> (Vec<Input>, u64, String) {
 
 /// The first `n` games of a self-play file: up to the `[Event` line that starts game `n + 1`.
 fn first_games(pdn: &'static [u8], n: usize) -> &'static [u8] {
-    let starts = pdn
+    let mut starts = pdn
         .windows(8)
         .enumerate()
         .filter(|&(at, w)| w == b"\n[Event " || (at == 0 && w.starts_with(b"[Event ")))
         .map(|(at, _)| if at == 0 { 0 } else { at + 1 });
-    match starts.clone().nth(n) {
-        Some(end) => &pdn[..end],
-        None => pdn,
-    }
+    starts.nth(n).map_or(pdn, |end| &pdn[..end])
 }
 
 #[cfg(test)]
