@@ -13,7 +13,8 @@
 //! hold ends the game with their result, and both players probe them in their search
 //! (`--tables-for a|b|none` gives them to one player only, or to neither). `--a-weights FILE`
 //! / `--b-weights FILE`: evaluation weights for A / B instead of the shipped ones (a fit of
-//! `lab/examples/texel.rs`).
+//! `lab/examples/texel.rs`). `--variant tz|czech|russian` (default tz): the rules the games
+//! are played under, each engine with its variant's shipped weights unless given others.
 //!
 //! The games are played by drafti-hub's runner with two in-process players, adjudicated by
 //! the rules, the ply cap (`--max-plies`, 300) and the tables; unlike `drafti match`, a
@@ -225,7 +226,9 @@ fn main() {
     let tt = number("--tt", 16);
     let jobs = number("--jobs", 2);
     let progress_every = number("--progress", 25);
-    let variant = Variant::Tanzanian;
+    let variant: Variant = value("--variant")
+        .map_or(Ok(Variant::Tanzanian), |v| v.parse())
+        .unwrap_or_else(|e| fail(format!("--variant: {e}")));
     let openings: Vec<_> = even_material(variant, number("--plies", 4))
         .into_iter()
         .skip(offset)
