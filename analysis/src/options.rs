@@ -30,11 +30,14 @@ pub const DEFAULT_CONFIRM_DEPTH: u32 = 16;
 /// (bounding them costs less precision than the time they take; `docs/engine.md`).
 pub const DEFAULT_CONFIRM_NODES: u64 = 500_000;
 
-/// A re-search's drop of winning chances in this range (around the blunder's 0.3, and up to
-/// the drops of 0.5-0.7 that the fitted evaluation overstates at depth 10) sends the move to
-/// the confirmation, as does a proven result; outside it the re-search's verdict stands
-/// (`docs/engine.md`, "Quality on master games", has the measurements).
-pub const DEFAULT_CONFIRM_BAND: (f64, f64) = (0.2, 0.7);
+/// A re-search's drop of winning chances in this range (from a little under the blunder's
+/// 0.3, and up to the drops of 0.5-0.7 that the fitted evaluation overstates at depth 10)
+/// sends the move to the confirmation, as does a proven result; outside it the re-search's
+/// verdict stands. From 0.25 rather than 0.2: the confirmations of drops of 0.2-0.25 cost 13%
+/// of the default's nodes and seldom made a blunder, though without them more of those moves
+/// stay mistakes that a deeper search would clear (`docs/engine.md`, "Quality on master
+/// games", has the measurements).
+pub const DEFAULT_CONFIRM_BAND: (f64, f64) = (0.25, 0.7);
 
 /// A move whose drop of winning chances in the pass reaches this is re-searched (a little
 /// under the inaccuracy's 0.075, so a verdict near a threshold is checked).
@@ -42,10 +45,11 @@ pub const DEFAULT_NOMINATE_DROP: f64 = 0.05;
 
 /// A re-searched move is a blunder only when its last search called it one at this many of
 /// its deepest completed depths (from there on); one that became a blunder later is reported
-/// as a mistake, [`crate::MoveAnalysis::unsettled`]. On the master games a blunder that held at 4
-/// depths or more is the deep reference's far more often than one that did not
-/// (`docs/lab/verdict-quality-one-reference.md`, "Blunders that settle").
-pub const DEFAULT_BLUNDER_DEPTHS: u32 = 4;
+/// as a mistake, [`crate::MoveAnalysis::unsettled`]. On the master games a blunder that held at
+/// several depths is the deep reference's far more often than one that did not
+/// (`docs/lab/verdict-quality-one-reference.md`, "Blunders that settle"); 3 keeps that
+/// precision and finds more of the game-losing moves than 4 (`docs/engine.md`).
+pub const DEFAULT_BLUNDER_DEPTHS: u32 = 3;
 
 /// The table of each task's engine, MiB.
 pub const DEFAULT_TT_MB: usize = 16;

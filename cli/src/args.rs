@@ -258,7 +258,7 @@ pub struct SearchArgs {
     /// Report the pass's verdicts without re-searching them.
     #[arg(long, conflicts_with_all = ["verify_depth", "verify_nodes", "confirm_depth", "confirm_nodes"])]
     pub no_verify: bool,
-    /// Confirm a re-searched verdict near the blunder threshold (a drop of 0.2-0.7, or a
+    /// Confirm a re-searched verdict near the blunder threshold (a drop of 0.25-0.7, or a
     /// proven result) with a second re-search to this depth (default: 16; fast: 10).
     #[arg(long, value_name = "DEPTH", value_parser = clap::value_parser!(u32).range(1..=60))]
     pub confirm_depth: Option<u32>,
@@ -269,7 +269,7 @@ pub struct SearchArgs {
     #[arg(long, conflicts_with_all = ["confirm_depth", "confirm_nodes", "confirm_band"])]
     pub no_confirm: bool,
     /// The re-search drops of winning chances (0-2) that are confirmed, as LOW-HIGH (default
-    /// 0.2-0.7; a proven result is confirmed whatever its drop).
+    /// 0.25-0.7; a proven result is confirmed whatever its drop).
     #[arg(long, value_name = "LOW-HIGH", value_parser = parse_band)]
     pub confirm_band: Option<(f64, f64)>,
     /// Nominate for the re-search every move whose drop of winning chances (0-2) in the
@@ -278,7 +278,7 @@ pub struct SearchArgs {
     pub nominate: Option<f64>,
     /// A re-searched move is a blunder only when its last search called it one at this many
     /// of its deepest completed depths; otherwise it is judged a mistake, `unsettled`
-    /// (default 4; 1: every blunder stands).
+    /// (default 3; 1: every blunder stands).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=60))]
     pub blunder_depths: Option<u32>,
     #[command(flatten)]
