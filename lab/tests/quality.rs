@@ -2,21 +2,29 @@
 //! cached and read back, the consensus of two references, the hold-up, and its refusals.
 
 use serde_json::Value;
+use std::path::Path;
 
-/// The `drafti-lab` binary, with an empty temporary folder as its home and cache (nothing of
-/// the user's, such as endgame tables, changes what a test sees).
-fn lab() -> std::process::Command {
-    let home = std::env::temp_dir().join(format!("drafti-lab-home-{}", std::process::id()));
-    std::fs::create_dir_all(&home).unwrap();
+/// An empty folder for the home and cache of one test's `drafti-lab` runs (nothing of the
+/// user's, such as endgame tables, changes what a test sees), removed when it drops.
+fn empty_home() -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix("drafti-lab-home-")
+        .tempdir()
+        .unwrap()
+}
+
+/// The `drafti-lab` binary, with `home` (an [`empty_home`]) as its home and cache.
+fn lab(home: &Path) -> std::process::Command {
     let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_drafti-lab"));
-    command.env("HOME", &home).env("XDG_CACHE_HOME", &home);
+    command.env("HOME", home).env("XDG_CACHE_HOME", home);
     command
 }
 
 /// `quality` on one real master game (tests/fixtures/analyze/abatsiev-17.pdn) in a
-/// corpora folder of its own, at small limits: `--args` added to the common ones.
-fn quality_run(corpora: &std::path::Path, args: &[&str]) -> Value {
-    let out = lab()
+/// corpora folder of its own, at small limits: `--args` added to the common ones; `home` as
+/// in [`lab`].
+fn quality_run(home: &Path, corpora: &Path, args: &[&str]) -> Value {
+    let out = lab(home)
         .args(["quality", "--json", "--jobs", "2", "--sample", "1"])
         .arg("--corpora")
         .arg(corpora)
@@ -46,6 +54,7 @@ fn quality_run(corpora: &std::path::Path, args: &[&str]) -> Value {
 
 #[test]
 fn a_second_reference_searched_alike_agrees_with_the_reference_on_every_verdict() {
+    let home = empty_home();
     let dir = tempfile::tempdir().unwrap();
     let corpora = dir.path().join("corpora");
     std::fs::create_dir(&corpora).unwrap();
@@ -60,6 +69,7 @@ fn a_second_reference_searched_alike_agrees_with_the_reference_on_every_verdict(
     let reference = dir.path().join("reference.jsonl");
     let reference_arg = reference.to_str().unwrap();
     let alike = quality_run(
+        home.path(),
         &corpora,
         &[
             "--reference",
@@ -89,7 +99,7 @@ fn a_second_reference_searched_alike_agrees_with_the_reference_on_every_verdict(
     // file holds each position once (the header and one line a position).
     let lines = std::fs::read_to_string(&reference).unwrap().lines().count();
     assert_eq!(lines as u64, alike["positions"].as_u64().unwrap() + 1);
-    let again = quality_run(&corpora, &["--reference", reference_arg]);
+    let again = quality_run(home.path(), &corpora, &["--reference", reference_arg]);
     assert_eq!(again["classes"], alike["classes"]);
     assert_eq!(again.get("second_reference"), None);
     assert_eq!(
@@ -105,6 +115,7 @@ fn a_second_reference_searched_alike_agrees_with_the_reference_on_every_verdict(
         dir.path().join("judged-2.jsonl"),
     ];
     let by_move = quality_run(
+        home.path(),
         &corpora,
         &[
             "--reference-moves",
@@ -126,6 +137,7 @@ fn a_second_reference_searched_alike_agrees_with_the_reference_on_every_verdict(
     assert!(cached.lines().next().unwrap().contains(r#""moves":true"#));
     assert!(cached.contains(r#""played_score":"#), "{cached}");
     let again = quality_run(
+        home.path(),
         &corpora,
         &[
             "--reference-moves",
@@ -144,6 +156,7 @@ fn a_second_reference_searched_alike_agrees_with_the_reference_on_every_verdict(
     // A second reference with twice the nodes, as one sequence, finds other verdicts: its
     // agreement is a measure, not an identity.
     let deeper = quality_run(
+        home.path(),
         &corpora,
         &[
             "--second-reference-nodes",
@@ -163,6 +176,7 @@ fn a_second_reference_searched_alike_agrees_with_the_reference_on_every_verdict(
 
 #[test]
 fn the_consensus_scores_settled_moves_and_lists_the_disputed() {
+    let home = empty_home();
     let dir = tempfile::tempdir().unwrap();
     let corpora = dir.path().join("corpora");
     std::fs::create_dir(&corpora).unwrap();
@@ -177,6 +191,7 @@ fn the_consensus_scores_settled_moves_and_lists_the_disputed() {
     let files = [dir.path().join("ref.jsonl"), dir.path().join("ref2.jsonl")];
     let with_second = |nodes: &str, second_file: &std::path::Path| {
         quality_run(
+            home.path(),
             &corpora,
             &[
                 "--reference",
@@ -281,6 +296,7 @@ fn the_consensus_scores_settled_moves_and_lists_the_disputed() {
     // A search idea as the candidate: its label says so; the references (cached for the
     // shipped engine) are read back, not searched again.
     let idea = quality_run(
+        home.path(),
         &corpora,
         &[
             "--reference",
@@ -293,7 +309,7 @@ fn the_consensus_scores_settled_moves_and_lists_the_disputed() {
     let label = idea["candidate"].as_str().unwrap();
     assert!(label.ends_with("; engine settings lmr=0"), "{label}");
     assert_eq!(std::fs::read_to_string(&files[0]).unwrap(), sizes[0]);
-    let bad = lab()
+    let bad = lab(home.path())
         .args(["quality", "--engine", "qs-thret=1", "--corpora"])
         .arg(&corpora)
         .output()
@@ -306,6 +322,7 @@ fn the_consensus_scores_settled_moves_and_lists_the_disputed() {
     );
     // And it can be left out.
     let quick = quality_run(
+        home.path(),
         &corpora,
         &["--reference", files[0].to_str().unwrap(), "--no-hold-up"],
     );
@@ -314,8 +331,9 @@ fn the_consensus_scores_settled_moves_and_lists_the_disputed() {
 
 #[test]
 fn the_quality_bench_skips_cleanly_without_the_master_archives() {
+    let home = empty_home();
     let dir = tempfile::tempdir().unwrap();
-    let out = lab()
+    let out = lab(home.path())
         .args(["quality", "--corpora"])
         .arg(dir.path().join("absent"))
         .output()
@@ -328,9 +346,10 @@ fn the_quality_bench_skips_cleanly_without_the_master_archives() {
 
 #[test]
 fn one_file_cannot_hold_both_references() {
+    let home = empty_home();
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("reference.jsonl");
-    let out = lab()
+    let out = lab(home.path())
         .args(["quality", "--second-reference-nodes", "1000"])
         .arg("--reference")
         .arg(&file)
@@ -348,8 +367,9 @@ fn one_file_cannot_hold_both_references() {
 /// folder outside the repository.
 #[test]
 fn the_default_corpora_are_the_repository_copies() {
+    let home = empty_home();
     let dir = tempfile::tempdir().unwrap();
-    let out = lab()
+    let out = lab(home.path())
         .current_dir(dir.path())
         .args(["quality", "--sample", "1000", "--no-egtb", "--depth", "1"])
         .args([
@@ -377,7 +397,11 @@ fn the_default_corpora_are_the_repository_copies() {
 /// `--moves -` is refused: stdout carries the tables.
 #[test]
 fn the_judged_moves_are_never_written_to_stdout() {
-    let out = lab().args(["quality", "--moves", "-"]).output().unwrap();
+    let home = empty_home();
+    let out = lab(home.path())
+        .args(["quality", "--moves", "-"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());
     assert_eq!(

@@ -71,8 +71,10 @@ fn peak_heap_is_bounded_on_cr_only_and_one_line_archives() {
         "/../corpus/selfplay.pdn"
     ))
     .unwrap();
-    let dir = std::env::temp_dir().join(format!("drafti-pdn-memory-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tempfile::Builder::new()
+        .prefix("drafti-pdn-memory-")
+        .tempdir()
+        .unwrap();
     let mut peaks = Vec::new();
     for (name, separator) in [("lf", &b"\n"[..]), ("cr", b"\r"), ("line", b" ")] {
         for copies in [1usize, 4] {
@@ -87,7 +89,7 @@ fn peak_heap_is_bounded_on_cr_only_and_one_line_archives() {
                     }
                 }
             }
-            let path = dir.join(format!("{name}-{copies}.pdn"));
+            let path = dir.path().join(format!("{name}-{copies}.pdn"));
             std::fs::write(&path, &text).unwrap();
             drop(text);
             let (games, errors, peak) = read_counting(&path);
@@ -95,7 +97,6 @@ fn peak_heap_is_bounded_on_cr_only_and_one_line_archives() {
             peaks.push((name, copies, peak));
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
     eprintln!("peaks: {peaks:?}");
     for &(name, copies, peak) in &peaks {
         // The reader's buffer (64 KiB), at most one piece of a long line (128 KiB) and one

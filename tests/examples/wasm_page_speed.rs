@@ -58,9 +58,12 @@ fn main() -> Result<(), String> {
         base64::engine::general_purpose::STANDARD.encode(&module),
         requests.join(",")
     );
-    let dir = std::env::temp_dir().join(format!("drafti-page-speed-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    let file = dir.join("speed.html");
+    // Removed when it drops, after the browser (declared later, dropped first).
+    let dir = tempfile::Builder::new()
+        .prefix("drafti-page-speed-")
+        .tempdir()
+        .map_err(|e| e.to_string())?;
+    let file = dir.path().join("speed.html");
     std::fs::write(&file, page).map_err(|e| e.to_string())?;
     let mut browser = Browser::launch(800, 600, false)?;
     browser.navigate(&file_url(&file))?;
@@ -95,7 +98,5 @@ fn main() -> Result<(), String> {
         ratios[0] * 100.0,
         ratios[ratios.len() - 1] * 100.0
     );
-    drop(browser);
-    let _ = std::fs::remove_dir_all(dir);
     Ok(())
 }

@@ -4,7 +4,7 @@
 pub mod browser;
 
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock, PoisonError};
 
 /// A command running the `drafti` binary of this build profile, built first if need be,
 /// with the empty [`isolated_home`] as its `HOME` and `XDG_CACHE_HOME` (a test that wants
@@ -38,17 +38,64 @@ pub fn isolate(command: &mut std::process::Command) -> &mut std::process::Comman
         .env("XDG_CACHE_HOME", isolated_home())
 }
 
-/// An empty folder of this test process (`<temp>/drafti-home-<pid>`), the home and cache of
+/// An empty folder of this test process (`<temp>/drafti-home-XXXXXX`), the home and cache of
 /// every drafti the tests run: nothing of the user's (endgame tables built in
 /// `~/.cache/drafti/egtb`) changes what a test sees.
+///
+/// Every test of the process shares it (drafti is spawned from some 200 places, each would
+/// need a guard of its own), so it is a [`process_temp_dir`], removed as the process exits.
 pub fn isolated_home() -> &'static Path {
     static HOME: OnceLock<PathBuf> = OnceLock::new();
-    HOME.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("drafti-home-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("the tests' home folder");
-        dir
-    })
+    HOME.get_or_init(|| process_temp_dir("home"))
+}
+
+/// A fresh folder shared by the tests of this process (`<temp>/drafti-<name>-XXXXXX`, made
+/// once and kept in a static), removed with everything in it when the process exits.
+///
+/// A static is never dropped, so no guard can remove such a folder: the process removes it
+/// in an `atexit` handler, which runs whether the tests passed or failed (only a process
+/// killed by a signal or aborted leaves it behind). A folder for one test is a [`temp_dir`].
+pub fn process_temp_dir(name: &str) -> PathBuf {
+    let dir = temp_dir(name).keep();
+    remove_at_exit(dir.clone());
+    dir
+}
+
+/// The folders [`process_temp_dir`] made, removed by [`remove_process_temp_dirs`].
+static PROCESS_TEMP_DIRS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn remove_at_exit(dir: PathBuf) {
+    PROCESS_TEMP_DIRS
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .push(dir);
+    #[cfg(unix)]
+    {
+        static REGISTERED: std::sync::Once = std::sync::Once::new();
+        REGISTERED.call_once(|| {
+            // SAFETY: the handler is a plain function that never unwinds and touches only a
+            // static.
+            let registered = unsafe { libc::atexit(remove_process_temp_dirs) };
+            assert_eq!(
+                registered, 0,
+                "atexit registers the removal of the tests' folders"
+            );
+        });
+    }
+}
+
+/// Removes the folders of [`process_temp_dir`] as the process exits.
+#[cfg(unix)]
+extern "C" fn remove_process_temp_dirs() {
+    // `try_lock`: a thread stopped holding the lock at exit must not hang the process.
+    let dirs = match PROCESS_TEMP_DIRS.try_lock() {
+        Ok(dirs) => dirs,
+        Err(std::sync::TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
+        Err(std::sync::TryLockError::WouldBlock) => return,
+    };
+    for dir in dirs.iter() {
+        let _ = std::fs::remove_dir_all(dir);
+    }
 }
 
 /// The path of the `drafti` binary of this build profile (built first if need be). Spawn it
@@ -92,14 +139,51 @@ pub fn drafti_path() -> &'static Path {
     bin
 }
 
-/// A fresh folder for one test's files: `<temp>/drafti-<name>-<pid>-<n>`, a new one at each
-/// call (the tests share one process, and two may pick the same name).
-pub fn temp_dir(name: &str) -> PathBuf {
-    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let n = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!("drafti-{name}-{}-{n}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temporary folder");
-    dir
+/// A fresh folder for one test's files, `<temp>/drafti-<name>-XXXXXX` (a new one at each call),
+/// removed with everything in it when the returned guard drops, whether the test passed or
+/// failed: keep the guard alive as long as the folder's paths are used.
+pub fn temp_dir(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("drafti-{name}-"))
+        .tempdir()
+        .expect("temporary folder")
+}
+
+/// The path `<temp>/drafti-<dir_name>-XXXXXX/<file_name>` in a fresh [`temp_dir`] of its own
+/// (the file is not made): the folder, with whatever was written in it, is removed when this
+/// drops. It reads as its [`Path`] (`&path` as an argument, `path.display()`).
+pub fn temp_path(dir_name: &str, file_name: &str) -> TempPath {
+    let dir = temp_dir(dir_name);
+    TempPath {
+        path: dir.path().join(file_name),
+        _dir: dir,
+    }
+}
+
+/// A path in a folder of its own, removed when this drops: see [`temp_path`].
+#[derive(Debug)]
+pub struct TempPath {
+    path: PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+impl std::ops::Deref for TempPath {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl AsRef<Path> for TempPath {
+    fn as_ref(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl AsRef<std::ffi::OsStr> for TempPath {
+    fn as_ref(&self) -> &std::ffi::OsStr {
+        self.path.as_os_str()
+    }
 }
 
 /// Runs `drafti ARGS` in the tests crate's folder (so fixture paths read the same on every

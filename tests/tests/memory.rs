@@ -33,12 +33,11 @@ fn peak_rss_kib(args: &[&str]) -> (i32, i64) {
     (libc::WEXITSTATUS(status), usage.ru_maxrss)
 }
 
-/// Writes the bundled self-play archive `copies` times with `\n` replaced by `sep`.
-fn write_archive(name: &str, copies: usize, sep: &[u8]) -> String {
+/// Writes the bundled self-play archive `copies` times with `\n` replaced by `sep`, in a
+/// fresh folder removed when the returned path drops.
+fn write_archive(name: &str, copies: usize, sep: &[u8]) -> drafti_tests::TempPath {
     let corpus = concat!(env!("CARGO_MANIFEST_DIR"), "/../corpus/selfplay.pdn");
-    let dir = std::env::temp_dir().join(format!("drafti-memory-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
+    let path = drafti_tests::temp_path("memory", name);
     let mut out = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
     for _ in 0..copies {
         let text = std::fs::read(corpus).unwrap();
@@ -48,38 +47,28 @@ fn write_archive(name: &str, copies: usize, sep: &[u8]) -> String {
         }
     }
     out.flush().unwrap();
-    path.to_string_lossy().into_owned()
-}
-
-/// Removes an archive of [`write_archive`], and its directory once it is empty (the other
-/// test may still be using it).
-fn remove_archive(path: &str) {
-    let path = std::path::Path::new(path);
-    std::fs::remove_file(path).ok();
-    if let Some(dir) = path.parent() {
-        std::fs::remove_dir(dir).ok();
-    }
+    drop(out);
+    path
 }
 
 #[test]
 fn validate_memory_is_flat_on_long_lines() {
-    let stars = std::env::temp_dir().join(format!("drafti-memory-stars-{}", std::process::id()));
+    let stars = drafti_tests::temp_path("memory-stars", "stars.pdn");
     std::fs::write(&stars, "* ".repeat(40_000)).unwrap();
     // 40,000 games on one 80 KB line: 1.8 GB before the fix.
     let (code, peak) = peak_rss_kib(&["validate", "-j2", stars.to_str().unwrap()]);
-    std::fs::remove_file(&stars).ok();
     assert_eq!(code, 0);
     assert!(peak < 64 << 10, "peak RSS {peak} KiB");
 
     let lf = write_archive("lf.pdn", 1, b"\n");
-    let (code, base) = peak_rss_kib(&["validate", "-j2", &lf]);
+    let (code, base) = peak_rss_kib(&["validate", "-j2", lf.to_str().unwrap()]);
     assert_eq!(code, 0);
     for (name, sep) in [("cr", &b"\r"[..]), ("line", b" ")] {
         for copies in [1, 4] {
             // 1.8 MB and 7 MB; the bundled corpus with CR-only line ends needed 7 GB.
             let file = write_archive(&format!("{name}{copies}.pdn"), copies, sep);
-            let (code, peak) = peak_rss_kib(&["validate", "-j2", &file]);
-            remove_archive(&file);
+            let (code, peak) = peak_rss_kib(&["validate", "-j2", file.to_str().unwrap()]);
+            drop(file);
             assert_eq!(code, 0, "{name} x{copies}");
             assert!(
                 peak < base + (8 << 10),
@@ -87,14 +76,13 @@ fn validate_memory_is_flat_on_long_lines() {
             );
         }
     }
-    remove_archive(&lf);
 }
 
 #[test]
 fn a_stray_parenthesis_loses_no_game_in_flat_memory() {
     // Five games, a `(` line, then 200,000 games (7 MB): before, the `(` opened a variation
     // that swallowed every later game (6 games in all).
-    let path = std::env::temp_dir().join(format!("drafti-memory-paren-{}", std::process::id()));
+    let path = drafti_tests::temp_path("memory-paren", "paren.pdn");
     let mut out = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
     let game = b"1. c3-d4 f6-g5 2. g3-h4 g7-f6 1-0\n\n";
     for i in 0..200_005 {
@@ -111,7 +99,6 @@ fn a_stray_parenthesis_loses_no_game_in_flat_memory() {
         .args(["validate", "-j2", file])
         .output()
         .unwrap();
-    std::fs::remove_file(&path).ok();
     assert_eq!(code, 1);
     assert!(peak < 64 << 10, "peak RSS {peak} KiB");
     let stderr = String::from_utf8_lossy(&summary.stderr);
@@ -123,7 +110,7 @@ fn a_stray_parenthesis_loses_no_game_in_flat_memory() {
 
 #[test]
 fn jobs_is_capped_and_the_cap_stays_in_bounded_memory() {
-    let path = std::env::temp_dir().join(format!("drafti-memory-jobs-{}", std::process::id()));
+    let path = drafti_tests::temp_path("memory-jobs", "one.pdn");
     std::fs::write(&path, "1. c3-d4 f6-g5 1-0\n").unwrap();
     let file = path.to_str().unwrap();
     // Before: --jobs 16000 on one game was killed at 120 s with 3.4 GB; now refused.
@@ -132,7 +119,6 @@ fn jobs_is_capped_and_the_cap_stays_in_bounded_memory() {
     assert!(peak < 32 << 10, "peak RSS {peak} KiB");
     // The cap itself: 1024 threads, about 250 MB.
     let (code, peak) = peak_rss_kib(&["validate", "--jobs", "1024", file]);
-    std::fs::remove_file(&path).ok();
     assert_eq!(code, 0);
     assert!(peak < 512 << 10, "peak RSS {peak} KiB");
 }
@@ -142,16 +128,14 @@ fn standings_memory_stays_close_to_validate_on_one_big_event() {
     // 32,000 games, 28 MB, one Event of 3 matches with 48,000 game_after_decision warnings:
     // before, standings kept a ~0.9 KB summary a game and the Event's whole report (peak
     // 50-100 MB over validate's); now 32-byte records and 24-byte warnings (10-20 MB over).
-    let file = write_archive("event16.pdn", 16, b"\n");
-    let (code, validate) = peak_rss_kib(&["validate", "-j2", &file]);
+    let archive = write_archive("event16.pdn", 16, b"\n");
+    let file = archive.to_str().unwrap();
+    let (code, validate) = peak_rss_kib(&["validate", "-j2", file]);
     assert_eq!(code, 0);
     for format in [None, Some("--json"), Some("--csv")] {
-        let mut args = vec!["standings", "-j2", &file];
+        let mut args = vec!["standings", "-j2", file];
         args.extend(format);
         let (code, peak) = peak_rss_kib(&args);
-        if format == Some("--csv") {
-            remove_archive(&file);
-        }
         assert_eq!(
             code, 1,
             "{format:?}: the archive has game_after_decision warnings"
@@ -340,8 +324,8 @@ fn import_tzdraft_reads_json_lines_in_bounded_memory() {
     let jsonl = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/tzdraft/games.jsonl");
     let text = std::fs::read_to_string(jsonl).unwrap();
     let game = text.lines().next().unwrap();
-    let dir = std::env::temp_dir().join(format!("drafti-memory-tz-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = drafti_tests::temp_dir("memory-tz");
+    let dir = scratch.path();
     let write = |name: &str, games: usize, long_line: bool| {
         let path = dir.join(name);
         let mut out = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
@@ -377,8 +361,4 @@ fn import_tzdraft_reads_json_lines_in_bounded_memory() {
         peak < base + (12 << 10),
         "a 100 MB line: peak RSS {peak} KiB, one game {base} KiB"
     );
-    for file in [one, many, long] {
-        std::fs::remove_file(file).ok();
-    }
-    std::fs::remove_dir(&dir).ok();
 }

@@ -263,8 +263,8 @@ fn a_blunder_that_has_not_settled_with_depth_is_reported_as_a_mistake() {
         "{line}"
     );
     // The annotated PDN gives it a mistake's NAG and says why in its comment.
-    let dir = std::env::temp_dir().join(format!("drafti-unsettled-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = drafti_tests::temp_dir("unsettled");
+    let dir = scratch.path();
     let out = dir.join("annotated.pdn");
     let (code, _) = analyze(&[
         game.as_str(),
@@ -286,7 +286,6 @@ fn a_blunder_that_has_not_settled_with_depth_is_reported_as_a_mistake() {
         ),
         "{pdn}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -424,8 +423,8 @@ fn the_text_report_names_the_blunder_and_the_best_line() {
 #[test]
 fn jobs_1_and_jobs_2_give_identical_output() {
     let mixed = fixture("mixed.pdn");
-    let dir = std::env::temp_dir().join(format!("drafti-analyze-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = drafti_tests::temp_dir("analyze");
+    let dir = scratch.path();
     let mut outputs = Vec::new();
     for jobs in ["1", "2"] {
         let pdn = dir.join(format!("out{jobs}.pdn"));
@@ -442,7 +441,6 @@ fn jobs_1_and_jobs_2_give_identical_output() {
     assert_eq!(outputs[0].0, outputs[1].0, "text report");
     assert_eq!(outputs[0].1, outputs[1].1, "JSON Lines");
     assert_eq!(outputs[0].2, outputs[1].2, "annotated PDN");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -522,8 +520,8 @@ fn invalid_games_are_reported_and_skipped() {
 
 #[test]
 fn the_annotated_pdn_carries_nags_and_comments_and_still_validates() {
-    let dir = std::env::temp_dir().join(format!("drafti-analyze-pdn-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = drafti_tests::temp_dir("analyze-pdn");
+    let dir = scratch.path();
     let out = dir.join("annotated.pdn");
     let out = out.to_str().unwrap();
     let (code, _) = analyze(&[&fixture("planted.pdn"), "--depth", "4", "--pdn", out]);
@@ -559,7 +557,6 @@ fn the_annotated_pdn_carries_nags_and_comments_and_still_validates() {
     );
     let status = drafti().args(["validate", out]).output().unwrap().status;
     assert!(status.success());
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -754,8 +751,8 @@ fn verdicts_in_table_positions_are_exact_and_say_so() {
 /// GameType tag of that variant, so the file reads back under the same rules.
 #[test]
 fn the_annotated_pdn_of_a_variant_run_names_its_variant() {
-    let dir = std::env::temp_dir().join(format!("drafti-analyze-variant-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = drafti_tests::temp_dir("analyze-variant");
+    let dir = scratch.path();
     let input = dir.join("untagged.pdn");
     std::fs::write(&input, "1. c3-d4 f6-g5 2. g3-h4 g7-f6 *\n").unwrap();
     let out = dir.join("czech.pdn");
@@ -774,7 +771,6 @@ fn the_annotated_pdn_of_a_variant_run_names_its_variant() {
     let text = std::fs::read_to_string(&out).unwrap();
     let reread = drafti_pdn::parse_games(text.as_bytes()).remove(0).unwrap();
     assert_eq!(reread.tag("GameType"), Some("29"), "{text}");
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 /// Issue 27, item 18: `--json-moves` is the per-move table of `--json`, flat: one row per
@@ -941,7 +937,8 @@ fn a_win_the_lone_side_draws_by_law_3_is_not_called_won() {
     // f4-h2 wins in 3 if Black must play on (b8xf4 is forced, h2xb8 takes the king), but
     // Black may claim law 3 first: crown a7, then take e5 into two kings against one, law
     // 1's draw. So the analysis calls 1. f4-h2 a draw, not a win in 3.
-    let dir = drafti_tests::temp_dir("analyze-law3");
+    let scratch = drafti_tests::temp_dir("analyze-law3");
+    let dir = scratch.path();
     let pdn = dir.join("law3.pdn");
     std::fs::write(
         &pdn,
@@ -963,5 +960,4 @@ fn a_win_the_lone_side_draws_by_law_3_is_not_called_won() {
         "{first}"
     );
     assert_eq!(first["judgement"], Value::Null);
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -137,7 +137,8 @@ fn check(
 
 #[test]
 fn the_quoted_outputs_are_current() {
-    let work = temp_dir("docs");
+    let work_scratch = temp_dir("docs");
+    let work = work_scratch.path();
     let repo = repository().canonicalize().unwrap();
     for dir in ["corpus", "tests"] {
         let link = work.join(dir);
@@ -158,7 +159,7 @@ fn the_quoted_outputs_are_current() {
         let mut lines: Vec<String> = text.lines().map(String::from).collect();
         // From the end, so that a rewritten block leaves the lines before it in place.
         for (line, block) in checked_blocks(&text).into_iter().rev() {
-            let now = check(document, line, &block, &work, &path_var, update);
+            let now = check(document, line, &block, work, &path_var, update);
             lines.splice(line + 1..line + 1 + block.len(), now);
             checked += 1;
         }
@@ -170,7 +171,6 @@ fn the_quoted_outputs_are_current() {
         checked >= 8,
         "only {checked} checked blocks in the documents"
     );
-    let _ = std::fs::remove_dir_all(&work);
 }
 
 #[test]

@@ -4,14 +4,15 @@
 
 use drafti_tests::{drafti, drafti_command, drafti_into_full_disk, isolated_home};
 use serde_json::Value;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-/// Tanzanian tables of at most four pieces, built once for this test process.
+/// Tanzanian tables of at most four pieces, built once for this test process (in a folder
+/// removed when it exits: a `TempDir` in a static is never dropped).
 fn tables() -> &'static Path {
-    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = drafti_tests::process_temp_dir("egtb-tables");
         let out = run(
             &[
                 "egtb",
@@ -19,7 +20,7 @@ fn tables() -> &'static Path {
                 "--pieces",
                 "4",
                 "--dir",
-                dir.path().to_str().unwrap(),
+                dir.to_str().unwrap(),
             ],
             0,
         );
@@ -27,7 +28,6 @@ fn tables() -> &'static Path {
         assert!(out.contains("built KKKvK"), "{out}");
         dir
     })
-    .path()
 }
 
 fn dir() -> &'static str {

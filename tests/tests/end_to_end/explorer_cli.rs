@@ -34,8 +34,9 @@ fn json_lines(text: &str) -> Vec<Value> {
 
 #[test]
 fn explore_lists_every_move_from_a_named_opening_with_its_games() {
-    let dir = temp_dir("explore");
-    let index = build(&dir);
+    let scratch = temp_dir("explore");
+    let dir = scratch.path();
+    let index = build(dir);
     let (code, out, err) = run_drafti(&[
         "explore",
         &index,
@@ -99,8 +100,9 @@ fn explore_lists_every_move_from_a_named_opening_with_its_games() {
 
 #[test]
 fn find_writes_the_original_text_lists_where_and_says_what_is_wrong() {
-    let dir = temp_dir("find");
-    let index = build(&dir);
+    let scratch = temp_dir("find");
+    let dir = scratch.path();
+    let index = build(dir);
     let (code, out, err) = run_drafti(&["find", &index, "--material", "xk=2 yk=1", "--json"]);
     assert_eq!(code, 0, "{err}");
     let rows = json_lines(&out);
@@ -143,7 +145,8 @@ fn find_writes_the_original_text_lists_where_and_says_what_is_wrong() {
 
 #[test]
 fn twins_are_reported_and_removed_and_a_changed_archive_is_refused() {
-    let dir = temp_dir("twins");
+    let scratch = temp_dir("twins");
+    let dir = scratch.path();
     let source = std::fs::read_to_string(format!("{}/{USSR}", env!("CARGO_MANIFEST_DIR"))).unwrap();
     let games: Vec<&str> = source.split("\r\n\r\n[White").collect();
     // The archive with its third game copied at the end.
@@ -185,8 +188,9 @@ fn twins_are_reported_and_removed_and_a_changed_archive_is_refused() {
 
 #[test]
 fn sharded_builds_merge_into_the_whole_index() {
-    let dir = temp_dir("shards");
-    let whole = build(&dir);
+    let scratch = temp_dir("shards");
+    let dir = scratch.path();
+    let whole = build(dir);
     let mut parts = Vec::new();
     for k in 1..=2 {
         let p = dir.join(format!("p{k}.idx")).display().to_string();
@@ -225,7 +229,8 @@ fn sharded_builds_merge_into_the_whole_index() {
 /// writes no index and names the `--variant` to give; `--variant tz` still reads them so.
 #[test]
 fn an_untagged_archive_of_other_rules_leaves_no_index_and_names_the_variant() {
-    let dir = temp_dir("index-variant");
+    let scratch = temp_dir("index-variant");
+    let dir = scratch.path();
     let index = dir.join("guess.idx");
     let (code, _, err) = run_drafti(&[
         "index",
@@ -258,7 +263,8 @@ fn an_untagged_archive_of_other_rules_leaves_no_index_and_names_the_variant() {
 fn find_lists_thousands_of_games_in_archive_order_each_with_its_own_position() {
     // More matches than one chunk of lines (2,048), made on several cores: written in
     // archive order, each game's line with the position of that game.
-    let dir = temp_dir("find-order");
+    let scratch = temp_dir("find-order");
+    let dir = scratch.path();
     let openings = [
         "1. c3-d4 f6-g5 2. b2-c3 g7-f6",
         "1. c3-b4 b6-a5 2. b2-c3 f6-e5",

@@ -115,7 +115,8 @@ fn records_rewritten_under_a_variant_carry_its_game_type() {
 /// next did not fit), without a word. It is written unchanged with an error (exit 1).
 #[test]
 fn fmt_refuses_move_numbers_past_the_largest() {
-    let dir = drafti_tests::temp_dir("fmt-numbers");
+    let scratch = drafti_tests::temp_dir("fmt-numbers");
+    let dir = scratch.path();
     let file = dir.join("big.pdn");
     let text = "[FEN \"W:W21-32:B1-12\"]\n\n4294967295. c3-d4 f6-g5 d4-c5 1-0\n";
     std::fs::write(&file, text).unwrap();

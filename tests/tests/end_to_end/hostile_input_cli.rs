@@ -5,7 +5,6 @@
 
 use drafti_tests::{drafti, drafti_command, drafti_into_full_disk};
 use serde_json::Value;
-use std::path::PathBuf;
 
 struct Run {
     code: i32,
@@ -33,12 +32,34 @@ fn corpus(name: &str) -> String {
     format!("{}/../corpus/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
-fn temp_file(name: &str, bytes: &[u8]) -> String {
-    let dir = std::env::temp_dir().join(format!("drafti-hostile-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path: PathBuf = dir.join(name);
-    std::fs::write(&path, bytes).unwrap();
-    path.to_string_lossy().into_owned()
+/// `name` holding `bytes` in a fresh folder, removed when the returned file drops; it reads
+/// as its path (`&file` where a `&str` is wanted).
+fn temp_file(name: &str, bytes: &[u8]) -> TempFile {
+    let file = drafti_tests::temp_path("hostile", name);
+    std::fs::write(&file, bytes).unwrap();
+    TempFile {
+        path: file.to_string_lossy().into_owned(),
+        _file: file,
+    }
+}
+
+/// A file of [`temp_file`]: its path as text, and the guard of its folder.
+struct TempFile {
+    path: String,
+    _file: drafti_tests::TempPath,
+}
+
+impl std::ops::Deref for TempFile {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.path
+    }
+}
+
+impl std::fmt::Display for TempFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.path)
+    }
 }
 
 /// `drafti validate --json FILE ARGS`: exit code, one object per game, stderr.

@@ -59,7 +59,8 @@ fn tag<'a>(pdn: &'a str, name: &str) -> Option<&'a str> {
 
 /// `drafti validate` of a PDN text: (exit code, stderr).
 fn validate(pdn: &str, name: &str) -> (i32, String) {
-    let dir = temp_dir(name);
+    let scratch = temp_dir(name);
+    let dir = scratch.path();
     let path = dir.join("games.pdn");
     std::fs::write(&path, pdn).unwrap();
     let (code, _, stderr) = run_drafti(&["validate", path.to_str().unwrap()]);
@@ -299,7 +300,8 @@ fn a_malformed_json_line_is_named_and_the_others_imported() {
 #[test]
 fn stdin_and_out_give_the_same_pdn() {
     let (_, expected, _) = run_drafti(&["import", "tzdraft", &fixture("ranked.json")]);
-    let dir = temp_dir("import-out");
+    let scratch = temp_dir("import-out");
+    let dir = scratch.path();
     let out = dir.join("ranked.pdn");
     let input = std::fs::File::open(format!(
         "{}/fixtures/tzdraft/ranked.json",
@@ -334,7 +336,8 @@ fn input_that_cannot_be_read_exits_2() {
     let (code, _, stderr) = run_drafti(&["import", "tzdraft", "fixtures/tzdraft"]);
     assert_eq!(code, 2);
     assert_eq!(stderr, "drafti: fixtures/tzdraft is a directory\n");
-    let png = temp_dir("import-png").join("board.png");
+    let scratch = temp_dir("import-png");
+    let png = scratch.path().join("board.png");
     std::fs::write(&png, b"\n\x89PNG\r\n\x1a\n\0\0").unwrap();
     let (code, out, stderr) = run_drafti(&["import", "tzdraft", png.to_str().unwrap()]);
     assert_eq!((code, out.as_str()), (2, ""));
@@ -368,7 +371,8 @@ fn a_winner_the_final_position_contradicts_is_named() {
     // The ranked game ends with Black unable to move: a record saying Black won is wrong.
     let mut game = read_fixture("ranked.json");
     game["data"]["game"]["winner"] = "BLACK".into();
-    let path = temp_dir("import-winner").join("wrong.json");
+    let scratch = temp_dir("import-winner");
+    let path = scratch.path().join("wrong.json");
     std::fs::write(&path, game.to_string()).unwrap();
     let (code, _, stderr) = run_drafti(&["import", "tzdraft", path.to_str().unwrap()]);
     assert_eq!(code, 1);
@@ -415,7 +419,8 @@ fn server_games_are_kept_whole_with_warnings_and_read_back_without_flags() {
     )));
     // The PDN names its rules, so validate and analyze read it back without --variant.
     assert_eq!(pdn.matches("[Variant \"TzDraft\"]").count(), 4);
-    let dir = temp_dir("import-server");
+    let scratch = temp_dir("import-server");
+    let dir = scratch.path();
     let file = dir.join("server.pdn");
     std::fs::write(&file, &pdn).unwrap();
     let file = file.to_str().unwrap();
@@ -489,7 +494,8 @@ fn strict_makes_server_only_moves_errors_that_cut_their_game() {
 
 #[test]
 fn rows_that_are_no_games_are_refused_and_database_rows_read() {
-    let dir = temp_dir("import-rows");
+    let scratch = temp_dir("import-rows");
+    let dir = scratch.path();
     let file = dir.join("rows.jsonl");
     std::fs::write(
         &file,

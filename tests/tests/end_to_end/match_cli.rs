@@ -22,10 +22,9 @@ fn summary(stdout: &[u8]) -> Value {
     serde_json::from_slice(stdout).expect("one JSON object")
 }
 
-fn temp(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("drafti-match-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+/// `name` in a fresh folder, removed when the returned path drops.
+fn temp(name: &str) -> drafti_tests::TempPath {
+    drafti_tests::temp_path("match", name)
 }
 
 #[test]

@@ -172,8 +172,8 @@ fn transpositions_and_black_first_games_get_the_same_opening() {
 
 #[test]
 fn merging_the_shards_of_a_run_equals_the_unsharded_run() {
-    let dir = std::env::temp_dir().join(format!("drafti-openings-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = drafti_tests::temp_dir("openings");
+    let dir = scratch.path();
     let archive = fixture("random300.pdn");
     for plies in ["3", "6"] {
         let whole = openings(&[&archive, "--plies", plies, "--json"], 0);
@@ -209,13 +209,12 @@ fn merging_the_shards_of_a_run_equals_the_unsharded_run() {
     let one = openings(&[&archive, "--json", "--jobs", "1"], 0);
     let two = openings(&[&archive, "--json", "--jobs", "2"], 0);
     assert_eq!(one, two);
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn merge_refuses_parts_that_do_not_add_up() {
-    let dir = std::env::temp_dir().join(format!("drafti-openings-bad-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = drafti_tests::temp_dir("openings-bad");
+    let dir = scratch.path();
     let archive = fixture("random300.pdn");
     let write = |name: &str, args: &[&str]| {
         let path = dir.join(name);
@@ -242,13 +241,12 @@ fn merge_refuses_parts_that_do_not_add_up() {
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(stderr.contains(message), "{stderr}");
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn merge_refuses_a_part_cut_short_repeated_overflowing_or_not_adding_up() {
-    let dir = std::env::temp_dir().join(format!("drafti-openings-cut-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = drafti_tests::temp_dir("openings-cut");
+    let dir = scratch.path();
     let archive = fixture("random300.pdn");
     let p1 = openings(&[&archive, "--json", "--shard", "1/2"], 0);
     let p2 = openings(&[&archive, "--json", "--shard", "2/2"], 0);
@@ -386,7 +384,6 @@ fn merge_refuses_a_part_cut_short_repeated_overflowing_or_not_adding_up() {
         assert_eq!(code, Some(2), "{name}: {stderr}");
         assert!(stderr.contains(message), "{name}: {stderr}");
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -443,8 +440,8 @@ fn discover_lists_unnamed_lines_with_book_rows() {
 /// serde's words.
 #[test]
 fn merge_says_what_is_wrong_with_a_part_in_the_users_terms() {
-    let dir = std::env::temp_dir().join(format!("drafti-openings-words-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = drafti_tests::temp_dir("openings-words");
+    let dir = scratch.path();
     let archive = fixture("random300.pdn");
     let whole = openings(&[&archive, "--json"], 0);
     let p1 = openings(&[&archive, "--json", "--shard", "1/2"], 0);
@@ -496,13 +493,12 @@ fn merge_says_what_is_wrong_with_a_part_in_the_users_terms() {
             format!("drafti: {part}{why}\n")
         );
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn merge_refuses_shards_of_an_archive_that_changed_between_the_runs() {
-    let dir = std::env::temp_dir().join(format!("drafti-openings-grown-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = drafti_tests::temp_dir("openings-grown");
+    let dir = scratch.path();
     let text = std::fs::read_to_string(fixture("random300.pdn")).unwrap();
     let starts: Vec<usize> = text.match_indices("[Event").map(|(i, _)| i).collect();
     let first = |n: usize| &text[..starts[n]];
@@ -552,5 +548,4 @@ fn merge_refuses_shards_of_an_archive_that_changed_between_the_runs() {
     std::fs::write(&archive, first(60)).unwrap();
     let p2 = part(2);
     openings(&["merge", &p1, &p2, &p3], 0);
-    std::fs::remove_dir_all(&dir).ok();
 }

@@ -6,15 +6,13 @@
 //! command's inputs, by whatever path, is refused before any work.
 
 use drafti_tests::{drafti, drafti_command, drafti_path};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("drafti-out-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh folder for one test, removed when the returned guard drops.
+fn temp_dir(name: &str) -> tempfile::TempDir {
+    drafti_tests::temp_dir(&format!("out-{name}"))
 }
 
 fn corpus(name: &str) -> String {
@@ -58,7 +56,8 @@ fn interrupt_while_writing(args: &[&str], dir: &Path) -> Option<i32> {
 
 #[test]
 fn interrupted_analyze_keeps_the_older_pdn_and_leaves_nothing() {
-    let dir = temp_dir("analyze");
+    let scratch = temp_dir("analyze");
+    let dir = scratch.path();
     let out = dir.join("out.pdn");
     std::fs::write(&out, "older\n").unwrap();
     let code = interrupt_while_writing(
@@ -72,16 +71,17 @@ fn interrupted_analyze_keeps_the_older_pdn_and_leaves_nothing() {
             "--pdn",
             out.to_str().unwrap(),
         ],
-        &dir,
+        dir,
     );
     assert_eq!(code, Some(130));
     assert_eq!(std::fs::read_to_string(&out).unwrap(), "older\n");
-    assert_eq!(others(&dir, "out.pdn"), Vec::<String>::new());
+    assert_eq!(others(dir, "out.pdn"), Vec::<String>::new());
 }
 
 #[test]
 fn interrupted_report_keeps_the_older_html_and_leaves_nothing() {
-    let dir = temp_dir("report");
+    let scratch = temp_dir("report");
+    let dir = scratch.path();
     let out = dir.join("r.html");
     std::fs::write(&out, "older\n").unwrap();
     let code = interrupt_while_writing(
@@ -95,16 +95,17 @@ fn interrupted_report_keeps_the_older_html_and_leaves_nothing() {
             "--html",
             out.to_str().unwrap(),
         ],
-        &dir,
+        dir,
     );
     assert_eq!(code, Some(130));
     assert_eq!(std::fs::read_to_string(&out).unwrap(), "older\n");
-    assert_eq!(others(&dir, "r.html"), Vec::<String>::new());
+    assert_eq!(others(dir, "r.html"), Vec::<String>::new());
 }
 
 #[test]
 fn finished_analyze_replaces_the_pdn_with_the_usual_permissions() {
-    let dir = temp_dir("done");
+    let scratch = temp_dir("done");
+    let dir = scratch.path();
     let out = dir.join("out.pdn");
     std::fs::write(&out, "older\n").unwrap();
     let output = drafti()
@@ -115,7 +116,7 @@ fn finished_analyze_replaces_the_pdn_with_the_usual_permissions() {
     assert!(output.status.code().is_some_and(|c| c <= 1), "{output:?}");
     let text = std::fs::read_to_string(&out).unwrap();
     assert!(text.starts_with("[Event"), "{text}");
-    assert_eq!(others(&dir, "out.pdn"), Vec::<String>::new());
+    assert_eq!(others(dir, "out.pdn"), Vec::<String>::new());
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
@@ -129,9 +130,10 @@ fn finished_analyze_replaces_the_pdn_with_the_usual_permissions() {
 
 #[test]
 fn analyze_refuses_a_pdn_on_stdout_and_makes_no_file_named_dash() {
-    let dir = temp_dir("dash");
+    let scratch = temp_dir("dash");
+    let dir = scratch.path();
     let output = drafti()
-        .current_dir(&dir)
+        .current_dir(dir)
         .args([
             "analyze",
             &corpus("showcase.pdn"),
@@ -148,7 +150,7 @@ fn analyze_refuses_a_pdn_on_stdout_and_makes_no_file_named_dash() {
         stderr.contains("--pdn -: stdout carries the analysis"),
         "{stderr}"
     );
-    assert_eq!(others(&dir, ""), Vec::<String>::new());
+    assert_eq!(others(dir, ""), Vec::<String>::new());
 }
 
 const START: &str = "W:W21-32:B1-12";
@@ -182,8 +184,9 @@ fn through_fifo(dir: &Path, name: &str, run: impl FnOnce(&Path)) -> (Vec<u8>, bo
 #[cfg(unix)]
 #[test]
 fn a_fifo_is_written_into_not_replaced() {
-    let dir = temp_dir("fifo");
-    let (svg, still) = through_fifo(&dir, "board.svg", |fifo| {
+    let scratch = temp_dir("fifo");
+    let dir = scratch.path();
+    let (svg, still) = through_fifo(dir, "board.svg", |fifo| {
         drafti()
             .args(["show", START, "--svg"])
             .arg(fifo)
@@ -197,7 +200,7 @@ fn a_fifo_is_written_into_not_replaced() {
         String::from_utf8_lossy(&svg)
     );
     // The HTML report (a scratch file for its sections, then the page) and analyze --pdn.
-    let (html, still) = through_fifo(&dir, "r.html", |fifo| {
+    let (html, still) = through_fifo(dir, "r.html", |fifo| {
         let output = drafti()
             .args(["report", &corpus("showcase.pdn"), "--depth", "2", "--html"])
             .arg(fifo)
@@ -211,7 +214,7 @@ fn a_fifo_is_written_into_not_replaced() {
         html.starts_with("<!DOCTYPE html>") && html.ends_with("</html>\n"),
         "{html}"
     );
-    let (pdn, still) = through_fifo(&dir, "out.pdn", |fifo| {
+    let (pdn, still) = through_fifo(dir, "out.pdn", |fifo| {
         let output = drafti()
             .args(["analyze", &corpus("showcase.pdn"), "--depth", "2", "--pdn"])
             .arg(fifo)
@@ -222,7 +225,7 @@ fn a_fifo_is_written_into_not_replaced() {
     assert!(still, "the FIFO was replaced");
     assert!(pdn.starts_with(b"[Event"));
     // Nothing else was made beside them (no temporary file left, none renamed).
-    let mut names = others(&dir, "");
+    let mut names = others(dir, "");
     names.sort();
     assert_eq!(names, ["board.svg", "out.pdn", "r.html"]);
 }
@@ -253,7 +256,8 @@ fn a_device_is_written_into_not_replaced() {
 #[test]
 fn a_symlink_is_followed_its_target_replaced_with_its_mode_and_owner() {
     use std::os::unix::fs::{MetadataExt, PermissionsExt};
-    let dir = temp_dir("link");
+    let scratch = temp_dir("link");
+    let dir = scratch.path();
     let target = dir.join("real.svg");
     std::fs::write(&target, "older\n").unwrap();
     std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o640)).unwrap();
@@ -293,7 +297,7 @@ fn a_symlink_is_followed_its_target_replaced_with_its_mode_and_owner() {
     assert!(std::fs::read_to_string(dir.join("sub/new.svg"))
         .unwrap()
         .starts_with("<?xml"));
-    let mut names = others(&dir, "");
+    let mut names = others(dir, "");
     names.sort();
     assert_eq!(names, ["dangling.svg", "link.svg", "real.svg", "sub"]);
 }
@@ -302,7 +306,8 @@ fn a_symlink_is_followed_its_target_replaced_with_its_mode_and_owner() {
 #[test]
 fn a_replaced_file_keeps_its_mode() {
     use std::os::unix::fs::PermissionsExt;
-    let dir = temp_dir("mode");
+    let scratch = temp_dir("mode");
+    let dir = scratch.path();
     for (args, name) in [
         (vec!["show", START, "--svg"], "board.svg"),
         (
@@ -327,10 +332,11 @@ fn a_replaced_file_keeps_its_mode() {
 
 #[test]
 fn a_folder_is_refused() {
-    let dir = temp_dir("folder");
+    let scratch = temp_dir("folder");
+    let dir = scratch.path();
     let output = drafti()
         .args(["show", START, "--svg"])
-        .arg(&dir)
+        .arg(dir)
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
@@ -351,7 +357,8 @@ fn dash_is_stdout_or_refused_where_stdout_carries_something_else() {
         svg.starts_with("<?xml") && svg.ends_with("</svg>\n"),
         "{svg}"
     );
-    let dir = temp_dir("refused");
+    let scratch = temp_dir("refused");
+    let dir = scratch.path();
     let showcase = corpus("showcase.pdn");
     let hub = format!("{} hub", drafti_path().display());
     for (args, message) in [
@@ -379,13 +386,13 @@ fn dash_is_stdout_or_refused_where_stdout_carries_something_else() {
             "--pdn -: stdout carries the analysis; give --pdn a file name",
         ),
     ] {
-        let output = drafti().current_dir(&dir).args(&args).output().unwrap();
+        let output = drafti().current_dir(dir).args(&args).output().unwrap();
         assert_eq!(output.status.code(), Some(2), "{args:?}");
         assert!(output.stdout.is_empty(), "{args:?}");
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(stderr.trim_end(), format!("drafti: {message}"), "{args:?}");
     }
-    assert_eq!(others(&dir, ""), Vec::<String>::new());
+    assert_eq!(others(dir, ""), Vec::<String>::new());
 }
 
 /// A reader that stops early (`drafti … | head -1`): every command that writes much ends
@@ -426,7 +433,8 @@ fn a_reader_that_stops_early_ends_drafti_quietly() {
 #[cfg(unix)]
 #[test]
 fn a_killed_runs_part_is_removed_by_the_next_run() {
-    let dir = temp_dir("killed");
+    let scratch = temp_dir("killed");
+    let dir = scratch.path();
     let out = dir.join("out.pdn");
     let out_arg = out.to_str().unwrap();
     let selfplay = corpus("selfplay.pdn");
@@ -466,7 +474,7 @@ fn a_killed_runs_part_is_removed_by_the_next_run() {
             .unwrap();
         let own = format!(".out.pdn.{}.", child.id());
         let deadline = Instant::now() + Duration::from_secs(60);
-        while !others(&dir, "").iter().any(|n| n.starts_with(&own)) {
+        while !others(dir, "").iter().any(|n| n.starts_with(&own)) {
             assert!(Instant::now() < deadline, "no temporary file appeared");
             std::thread::sleep(Duration::from_millis(20));
         }
@@ -475,7 +483,7 @@ fn a_killed_runs_part_is_removed_by_the_next_run() {
     let mut killed = start_writing();
     killed.kill().unwrap(); // SIGKILL
     killed.wait().unwrap();
-    let stale = others(&dir, "");
+    let stale = others(dir, "");
     assert_eq!(stale.len(), 1, "{stale:?}");
     // A run still writing keeps its part while the next one writes; the stale one goes.
     let mut running = start_writing();
@@ -485,7 +493,7 @@ fn a_killed_runs_part_is_removed_by_the_next_run() {
         "{}",
         String::from_utf8_lossy(&both.stderr)
     );
-    let left = others(&dir, "out.pdn");
+    let left = others(dir, "out.pdn");
     assert_eq!(left.len(), 1, "{left:?}");
     assert!(
         left[0].starts_with(&format!(".out.pdn.{}.", running.id())),
@@ -495,7 +503,7 @@ fn a_killed_runs_part_is_removed_by_the_next_run() {
     running.wait().unwrap();
     let again = drafti().args(quick).output().unwrap();
     assert!(again.status.success());
-    assert_eq!(others(&dir, "out.pdn"), Vec::<String>::new());
+    assert_eq!(others(dir, "out.pdn"), Vec::<String>::new());
 }
 
 /// The files of `dir`, each with its bytes (links as where they point).
@@ -516,14 +524,15 @@ fn contents(dir: &Path) -> Vec<(String, Vec<u8>)> {
     files
 }
 
-/// A folder holding `games.pdn` (two short games), for the commands to read and write.
-fn with_games(name: &str) -> PathBuf {
+/// A fresh folder holding `games.pdn` (two short games), for the commands to read and write;
+/// removed when the returned guard drops.
+fn with_games(name: &str) -> tempfile::TempDir {
     let dir = temp_dir(name);
     let games = format!(
         "{}/fixtures/standings/two-nil.pdn",
         env!("CARGO_MANIFEST_DIR")
     );
-    std::fs::copy(games, dir.join("games.pdn")).unwrap();
+    std::fs::copy(games, dir.path().join("games.pdn")).unwrap();
     dir
 }
 
@@ -545,7 +554,8 @@ fn refused_as_input(dir: &Path, args: &[&str], input: &str) {
 fn analyze_refuses_a_pdn_that_is_its_input_by_any_path() {
     // Issue 41: `analyze --pdn OUT` with OUT the input replaced the games read with the
     // annotated ones, silently.
-    let dir = with_games("input-analyze");
+    let scratch = with_games("input-analyze");
+    let dir = scratch.path();
     std::os::unix::fs::symlink("games.pdn", dir.join("link.pdn")).unwrap();
     std::fs::hard_link(dir.join("games.pdn"), dir.join("hard.pdn")).unwrap();
     let nodes = ["--nodes", "100", "--jobs", "1"];
@@ -557,7 +567,7 @@ fn analyze_refuses_a_pdn_that_is_its_input_by_any_path() {
         ("games.pdn", "hard.pdn"),
     ] {
         let args = [&["analyze", input, "--pdn", output][..], &nodes].concat();
-        refused_as_input(&dir, &args, input);
+        refused_as_input(dir, &args, input);
     }
     // Among other inputs, with --json: the same.
     let args = [
@@ -568,10 +578,10 @@ fn analyze_refuses_a_pdn_that_is_its_input_by_any_path() {
         "--pdn",
         "./games.pdn",
     ];
-    refused_as_input(&dir, &[&args[..], &nodes].concat(), "games.pdn");
+    refused_as_input(dir, &[&args[..], &nodes].concat(), "games.pdn");
     // Another file is written as usual.
     drafti()
-        .current_dir(&dir)
+        .current_dir(dir)
         .args([&["analyze", "games.pdn", "--pdn", "out.pdn"][..], &nodes].concat())
         .assert()
         .success();
@@ -580,25 +590,27 @@ fn analyze_refuses_a_pdn_that_is_its_input_by_any_path() {
 
 #[test]
 fn puzzles_refuse_a_pdn_or_html_that_is_their_input() {
-    let dir = with_games("input-puzzles");
+    let scratch = with_games("input-puzzles");
+    let dir = scratch.path();
     for flag in ["--pdn", "--html"] {
         let args = ["puzzles", "games.pdn", flag, "./games.pdn", "--jobs", "1"];
-        refused_as_input(&dir, &args, "games.pdn");
+        refused_as_input(dir, &args, "games.pdn");
     }
 }
 
 #[test]
 fn report_refuses_an_html_that_is_its_input_or_analysis_part() {
-    let dir = with_games("input-report");
+    let scratch = with_games("input-report");
+    let dir = scratch.path();
     let nodes = ["--nodes", "100", "--jobs", "1"];
     let args = [
         &["report", "games.pdn", "--html", "./games.pdn"][..],
         &nodes,
     ]
     .concat();
-    refused_as_input(&dir, &args, "games.pdn");
+    refused_as_input(dir, &args, "games.pdn");
     let part = drafti()
-        .current_dir(&dir)
+        .current_dir(dir)
         .args([&["analyze", "games.pdn", "--json"][..], &nodes].concat())
         .output()
         .unwrap();
@@ -611,14 +623,15 @@ fn report_refuses_an_html_that_is_its_input_or_analysis_part() {
         "--html",
         "part.jsonl",
     ];
-    refused_as_input(&dir, &args, "part.jsonl");
+    refused_as_input(dir, &args, "part.jsonl");
 }
 
 #[test]
 fn report_refuses_an_html_dir_whose_pages_are_its_inputs() {
     // `--html-dir DIR` writes DIR/index.html and DIR/games-0001.html…: an input that is one
     // of them, by whatever path, is refused before any work, as `--html` is.
-    let dir = with_games("input-report-pages");
+    let scratch = with_games("input-report-pages");
+    let dir = scratch.path();
     let pages = dir.join("pages");
     std::fs::create_dir(&pages).unwrap();
     std::fs::copy(dir.join("games.pdn"), pages.join("index.html")).unwrap();
@@ -640,7 +653,7 @@ fn report_refuses_an_html_dir_whose_pages_are_its_inputs() {
     ] {
         let args = [&["report", input, "--html-dir", "pages"][..], &nodes].concat();
         let before = contents(&pages);
-        let output = drafti().current_dir(&dir).args(&args).output().unwrap();
+        let output = drafti().current_dir(dir).args(&args).output().unwrap();
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
         assert!(
@@ -651,7 +664,7 @@ fn report_refuses_an_html_dir_whose_pages_are_its_inputs() {
     }
     // A file of the folder that is no page is read, and the pages written around it.
     let output = drafti()
-        .current_dir(&dir)
+        .current_dir(dir)
         .args(
             [
                 &["report", "pages/games.pdn", "--html-dir", "pages"][..],
@@ -674,20 +687,21 @@ fn report_refuses_an_html_dir_whose_pages_are_its_inputs() {
 
 #[test]
 fn standings_refuse_an_html_that_is_an_archive_or_the_groups_file() {
-    let dir = with_games("input-standings");
+    let scratch = with_games("input-standings");
+    let dir = scratch.path();
     let groups = format!(
         "{}/fixtures/standings/championship-groups.txt",
         env!("CARGO_MANIFEST_DIR")
     );
     std::fs::copy(groups, dir.join("groups.txt")).unwrap();
     refused_as_input(
-        &dir,
+        dir,
         &["standings", "games.pdn", "--html", "./games.pdn"],
         "games.pdn",
     );
     let args = ["standings", "games.pdn", "--groups", "groups.txt"];
     refused_as_input(
-        &dir,
+        dir,
         &[&args[..], &["--html", "groups.txt"]].concat(),
         "groups.txt",
     );
@@ -695,26 +709,29 @@ fn standings_refuse_an_html_that_is_an_archive_or_the_groups_file() {
 
 #[test]
 fn import_refuses_an_out_that_is_its_input() {
-    let dir = temp_dir("input-import");
+    let scratch = temp_dir("input-import");
+    let dir = scratch.path();
     let json = format!(
         "{}/fixtures/tzdraft/promotion.json",
         env!("CARGO_MANIFEST_DIR")
     );
     std::fs::copy(json, dir.join("games.json")).unwrap();
     let args = ["import", "tzdraft", "games.json", "--out", "./games.json"];
-    refused_as_input(&dir, &args, "games.json");
+    refused_as_input(dir, &args, "games.json");
 }
 
 #[test]
 fn show_refuses_an_svg_that_is_the_game_file() {
-    let dir = with_games("input-show");
+    let scratch = with_games("input-show");
+    let dir = scratch.path();
     let args = ["show", "games.pdn", "--game", "1", "--svg", "./games.pdn"];
-    refused_as_input(&dir, &args, "games.pdn");
+    refused_as_input(dir, &args, "games.pdn");
 }
 
 #[test]
 fn index_build_and_merge_refuse_an_output_that_is_an_input() {
-    let dir = with_games("input-index");
+    let scratch = with_games("input-index");
+    let dir = scratch.path();
     let args = [
         "index",
         "build",
@@ -724,7 +741,7 @@ fn index_build_and_merge_refuse_an_output_that_is_an_input() {
         "--jobs",
         "1",
     ];
-    refused_as_input(&dir, &args, "games.pdn");
+    refused_as_input(dir, &args, "games.pdn");
     for k in ["1", "2"] {
         let shard = format!("{k}/2");
         let part = format!("p{k}.idx");
@@ -737,15 +754,16 @@ fn index_build_and_merge_refuse_an_output_that_is_an_input() {
             "-o",
             &part,
         ];
-        drafti().current_dir(&dir).args(args).assert().success();
+        drafti().current_dir(dir).args(args).assert().success();
     }
     let args = ["index", "merge", "p1.idx", "p2.idx", "-o", "./p2.idx"];
-    refused_as_input(&dir, &args, "p2.idx");
+    refused_as_input(dir, &args, "p2.idx");
 }
 
 #[test]
 fn match_refuses_a_pdn_that_is_its_openings_file() {
-    let dir = temp_dir("input-match");
+    let scratch = temp_dir("input-match");
+    let dir = scratch.path();
     std::fs::write(dir.join("openings.txt"), "W:WK1,K10:B28\n").unwrap();
     let engine = format!("{} hub", drafti_path().display());
     let args = [
@@ -763,14 +781,15 @@ fn match_refuses_a_pdn_that_is_its_openings_file() {
         "--pdn",
         "./openings.txt",
     ];
-    refused_as_input(&dir, &args, "openings.txt");
+    refused_as_input(dir, &args, "openings.txt");
 }
 
 #[test]
 fn a_command_whose_stdout_is_its_input_refuses_to_read_it() {
     // `drafti validate a.pdn >> a.pdn` appended the summary to the archive it read; `fmt`
     // would read its own output back.
-    let dir = with_games("input-stdout");
+    let scratch = with_games("input-stdout");
+    let dir = scratch.path();
     let games = dir.join("games.pdn");
     for command in [&["validate"][..], &["fmt"], &["openings", "--per-game"]] {
         let before = std::fs::read(&games).unwrap();
@@ -779,7 +798,7 @@ fn a_command_whose_stdout_is_its_input_refuses_to_read_it() {
             .open(&games)
             .unwrap();
         let output = drafti_command()
-            .current_dir(&dir)
+            .current_dir(dir)
             .args(command)
             .arg("./games.pdn")
             .stdout(stdout)
@@ -800,7 +819,7 @@ fn a_command_whose_stdout_is_its_input_refuses_to_read_it() {
     );
     std::fs::copy(json, dir.join("games.json")).unwrap();
     let part = drafti_command()
-        .current_dir(&dir)
+        .current_dir(dir)
         .args(["openings", "games.pdn", "--json"])
         .output()
         .unwrap();
@@ -815,7 +834,7 @@ fn a_command_whose_stdout_is_its_input_refuses_to_read_it() {
             .open(dir.join(input))
             .unwrap();
         let output = drafti_command()
-            .current_dir(&dir)
+            .current_dir(dir)
             .args(command)
             .stdout(stdout)
             .output()
@@ -835,7 +854,7 @@ fn a_command_whose_stdout_is_its_input_refuses_to_read_it() {
     // Stdout on another file: as usual.
     let other = std::fs::File::create(dir.join("out.txt")).unwrap();
     let output = drafti_command()
-        .current_dir(&dir)
+        .current_dir(dir)
         .args(["validate", "games.pdn"])
         .stdout(other)
         .output()

@@ -5,7 +5,7 @@
 //! again at 4x the mining budget, the HTML page, and the same output for any `--jobs`.
 
 use drafti_rules::{Move, Position, Variant};
-use drafti_tests::{drafti, run_drafti};
+use drafti_tests::{drafti, process_temp_dir, run_drafti};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -17,7 +17,7 @@ const TABLE_ENDINGS: &str = "fixtures/puzzles/table.pdn";
 /// Games of the corpus in the sample: enough for a handful of puzzles, a few seconds of work.
 const SAMPLE_GAMES: usize = 60;
 
-fn temp_dir(name: &str) -> PathBuf {
+fn temp_dir(name: &str) -> tempfile::TempDir {
     drafti_tests::temp_dir(&format!("puzzles-{name}"))
 }
 
@@ -47,7 +47,7 @@ fn sample() -> &'static Path {
         let text = std::fs::read_to_string(corpus).unwrap();
         let starts: Vec<usize> = text.match_indices("[Event ").map(|(i, _)| i).collect();
         let end = starts.get(SAMPLE_GAMES).copied().unwrap_or(text.len());
-        let path = temp_dir("sample").join("sample.pdn");
+        let path = process_temp_dir("puzzles-sample").join("sample.pdn");
         std::fs::write(&path, &text[..end]).unwrap();
         path
     })
@@ -57,7 +57,8 @@ fn sample() -> &'static Path {
 fn mined_sample() -> &'static (String, String) {
     static MINED: OnceLock<(String, String)> = OnceLock::new();
     MINED.get_or_init(|| {
-        let pdn = temp_dir("mined").join("puzzles.pdn");
+        let scratch = temp_dir("mined");
+        let pdn = scratch.path().join("puzzles.pdn");
         let (code, stdout, stderr) = puzzles(&[
             sample().to_str().unwrap(),
             "--json",
@@ -203,7 +204,8 @@ fn the_sample_gives_puzzles_with_the_documented_fields() {
 fn the_pdn_records_validate_replay_and_verify_again_at_four_times_the_budget() {
     let (json, pdn) = mined_sample();
     let found = json_lines(json);
-    let dir = temp_dir("verify");
+    let scratch = temp_dir("verify");
+    let dir = scratch.path();
     let path = dir.join("puzzles.pdn");
     std::fs::write(&path, pdn).unwrap();
     // One record per puzzle, each valid: the FEN and the solution replay by the rules.
@@ -240,7 +242,8 @@ fn the_pdn_records_validate_replay_and_verify_again_at_four_times_the_budget() {
 
 #[test]
 fn verify_rejects_a_wrong_solution() {
-    let dir = temp_dir("wrong");
+    let scratch = temp_dir("wrong");
+    let dir = scratch.path();
     let path = dir.join("wrong.pdn");
     // The shot's position with a quiet first move that wins nothing.
     std::fs::write(
@@ -262,7 +265,8 @@ fn verify_rejects_a_wrong_solution() {
 #[test]
 fn the_output_is_the_same_whatever_the_jobs() {
     let (json, pdn) = mined_sample();
-    let other = temp_dir("jobs1").join("puzzles.pdn");
+    let scratch = temp_dir("jobs1");
+    let other = scratch.path().join("puzzles.pdn");
     let (code, stdout, stderr) = puzzles(&[
         sample().to_str().unwrap(),
         "--json",
@@ -278,7 +282,8 @@ fn the_output_is_the_same_whatever_the_jobs() {
 
 #[test]
 fn the_html_page_is_well_formed_with_a_board_and_a_hidden_solution_per_puzzle() {
-    let dir = temp_dir("html");
+    let scratch = temp_dir("html");
+    let dir = scratch.path();
     let html = dir.join("puzzles.html");
     let (code, _, stderr) = puzzles(&[CONSTRUCTED, "--html", html.to_str().unwrap()]);
     assert_eq!(code, 0, "{stderr}");
@@ -324,7 +329,8 @@ fn the_html_page_is_well_formed_with_a_board_and_a_hidden_solution_per_puzzle() 
 fn with_endgame_tables_the_only_table_win_is_a_puzzle_and_two_are_not() {
     // The tables of the fixture's material (a king and a man, or two kings, against two
     // men) and of what they lead to: a second or two.
-    let dir = temp_dir("egtb");
+    let scratch = temp_dir("egtb");
+    let dir = scratch.path();
     let tables = dir.to_str().unwrap();
     let (code, _, stderr) = run_drafti(&[
         "egtb",
@@ -375,7 +381,8 @@ fn with_endgame_tables_the_only_table_win_is_a_puzzle_and_two_are_not() {
         "{stdout}"
     );
     // A folder without tables is an error that says so.
-    let empty = temp_dir("egtb-empty");
+    let empty_scratch = temp_dir("egtb-empty");
+    let empty = empty_scratch.path();
     let (code, _, stderr) = puzzles(&[TABLE_ENDINGS, "--egtb", empty.to_str().unwrap()]);
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("no endgame tables here"), "{stderr}");
@@ -662,7 +669,8 @@ fn the_lichess_rows_parse_as_csv_and_replay_from_the_opponent_s_last_move() {
 
 #[test]
 fn the_lichess_row_takes_the_game_s_address_and_opening_name() {
-    let dir = temp_dir("lichess-tags");
+    let scratch = temp_dir("lichess-tags");
+    let dir = scratch.path();
     let path = dir.join("tagged.pdn");
     let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(CONSTRUCTED))
         .unwrap()
@@ -712,7 +720,8 @@ fn format_json_is_json_and_the_platform_formats_do_not_verify() {
 #[test]
 fn a_puzzle_with_no_move_before_it_is_left_out_of_the_lichess_rows() {
     // The shot of the constructed record, set up at the puzzle itself (White to move).
-    let dir = temp_dir("no-setup");
+    let scratch = temp_dir("no-setup");
+    let dir = scratch.path();
     let path = dir.join("setup.pdn");
     std::fs::write(
         &path,

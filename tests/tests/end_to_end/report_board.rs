@@ -35,11 +35,9 @@ fn games() -> Vec<ReplayedGame> {
         .collect()
 }
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("drafti-board-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh folder for one test, removed when the returned guard drops.
+fn temp_dir(name: &str) -> tempfile::TempDir {
+    drafti_tests::temp_dir(&format!("board-{name}"))
 }
 
 /// The report of the small archive, as the viewer's test makes it.
@@ -237,8 +235,9 @@ fn engine_answer(browser: &mut Browser, scope: &str) -> (Vec<String>, u64, u64) 
 
 #[test]
 fn a_what_if_move_is_played_and_the_engine_answers() {
-    let dir = temp_dir("what-if");
-    let page = report(&dir);
+    let scratch = temp_dir("what-if");
+    let dir = scratch.path();
+    let page = report(dir);
     let html = std::fs::read_to_string(&page).unwrap();
     let engine = html
         .split(r#"<script type="application/octet-stream" id="drafti-wasm">"#)
@@ -361,13 +360,13 @@ fn a_what_if_move_is_played_and_the_engine_answers() {
             );
         }
     }
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
 fn at_a_flagged_move_the_games_move_and_the_engines_are_side_by_side() {
-    let dir = temp_dir("compare");
-    let page = report(&dir);
+    let scratch = temp_dir("compare");
+    let dir = scratch.path();
+    let page = report(dir);
     let games = games();
     let mut browser = launch(1100, 900, false);
     browser.navigate(&file_url(&page)).unwrap();
@@ -437,12 +436,12 @@ fn at_a_flagged_move_the_games_move_and_the_engines_are_side_by_side() {
         false,
         "the engine's move",
     );
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
 fn puzzles_are_solved_by_clicks_from_the_solvers_side() {
-    let dir = temp_dir("puzzles");
+    let scratch = temp_dir("puzzles");
+    let dir = scratch.path();
     let page = dir.join("puzzles.html");
     let output = drafti()
         .current_dir(env!("CARGO_MANIFEST_DIR"))
@@ -560,13 +559,13 @@ fn puzzles_are_solved_by_clicks_from_the_solvers_side() {
         );
         assert!(progress.contains("2 solved with help"), "{progress}");
     }
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
 fn the_explorer_lists_the_archives_moves_and_opens_their_games() {
-    let dir = temp_dir("explorer");
-    let page = report(&dir);
+    let scratch = temp_dir("explorer");
+    let dir = scratch.path();
+    let page = report(dir);
     let games = games();
     // The first moves of the archive's games, by their start and end squares.
     let mut expected: Vec<(String, usize)> = Vec::new();
@@ -639,13 +638,13 @@ fn the_explorer_lists_the_archives_moves_and_opens_their_games() {
             &at,
         );
     }
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
 fn the_index_filters_by_player_opening_result_and_blunder() {
-    let dir = temp_dir("filters");
-    let page = report(&dir);
+    let scratch = temp_dir("filters");
+    let dir = scratch.path();
+    let page = report(dir);
     let games = games();
     let mut browser = launch(1100, 900, false);
     browser.navigate(&file_url(&page)).unwrap();
@@ -721,5 +720,4 @@ fn the_index_filters_by_player_opening_result_and_blunder() {
         &format!("String(document.querySelectorAll('table.ix tr[data-o=\"{opening}\"]').length)"),
     );
     assert_eq!(rows.len().to_string(), count, "{opening}");
-    let _ = std::fs::remove_dir_all(dir);
 }

@@ -94,9 +94,8 @@ fn assert_board(browser: &mut Browser, id: &str, game: &ReplayedGame, ply: usize
 
 #[test]
 fn the_viewer_shows_the_rules_cores_position_at_every_step() {
-    let dir = std::env::temp_dir().join(format!("drafti-report-browser-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let page = dir.join("report.html");
+    let dir = drafti_tests::temp_dir("report-browser");
+    let page = dir.path().join("report.html");
     let output = drafti()
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .args([
@@ -225,8 +224,6 @@ fn the_viewer_shows_the_rules_cores_position_at_every_step() {
         .filter(|e| e["method"] == "Runtime.exceptionThrown")
         .collect();
     assert!(errors.is_empty(), "script errors: {errors:?}");
-    drop(browser);
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 /// Where the page shows game `id` after the address was followed: its ply, the top and bottom
@@ -263,8 +260,9 @@ fn luminance(css: &str) -> f64 {
 
 #[test]
 fn a_biggest_blunder_link_opens_with_its_board_in_view() {
-    let dir = std::env::temp_dir().join(format!("drafti-report-links-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    // drafti makes the `--html-dir` folder itself.
+    let scratch = drafti_tests::temp_dir("report-links");
+    let dir = scratch.path().join("pages");
     let output = drafti()
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .args(["report", SMALL, "--nodes", "400", "--html-dir"])
@@ -338,13 +336,13 @@ fn a_biggest_blunder_link_opens_with_its_board_in_view() {
             assert_eq!(after["ply"], ply + 1, "{at}");
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// The HTML report of [`SMALL`] (`--html`, one page) in a fresh folder named after `name`.
-fn small_report(name: &str) -> std::path::PathBuf {
+/// The HTML report of [`SMALL`] (`--html`, one page) in a fresh folder named after `name`:
+/// the folder (removed when it drops) and the page's path.
+fn small_report(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {
     let dir = drafti_tests::temp_dir(name);
-    let page = dir.join("report.html");
+    let page = dir.path().join("report.html");
     let output = drafti()
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .args(["report", SMALL, "--nodes", "400", "--html"])
@@ -352,7 +350,7 @@ fn small_report(name: &str) -> std::path::PathBuf {
         .output()
         .expect("drafti runs");
     assert_eq!(output.status.code(), Some(1), "{output:?}");
-    page
+    (dir, page)
 }
 
 /// Waits `n` frames of the page (its scroll handlers and drawing run meanwhile).
@@ -554,7 +552,7 @@ fn assert_drawn(browser: &mut Browser, id: &str, ply: usize, pos: &Position, at:
 /// device pixels to a CSS pixel).
 #[test]
 fn the_boards_drawn_show_each_piece_as_its_kind() {
-    let page = small_report("report-pixels");
+    let (_dir, page) = small_report("report-pixels");
     let games = games();
     // The first board (games 1-4, the valid ones) with each kind of piece on it.
     let mut boards: Vec<(usize, usize)> = Vec::new();
@@ -588,7 +586,6 @@ fn the_boards_drawn_show_each_piece_as_its_kind() {
             assert_drawn(&mut browser, &id, ply, &games[g].positions[ply], &at);
         }
     }
-    let _ = std::fs::remove_dir_all(page.parent().unwrap());
 }
 
 /// Where the "↑ games" button is, whether it shows, and the text of every table cell under
@@ -610,7 +607,7 @@ const UP_OVER: &str = r#"(function () {
 /// scrolled (phone and desktop widths), and it is there among the games, where it is needed.
 #[test]
 fn the_games_button_covers_no_table_cell() {
-    let page = small_report("report-up");
+    let (_dir, page) = small_report("report-up");
     let url = file_url(&page);
     for (width, height, mobile) in [(390, 844, true), (1100, 700, false)] {
         let mut browser = Browser::launch(width, height, mobile).unwrap_or_else(|e| {
@@ -651,5 +648,4 @@ fn the_games_button_covers_no_table_cell() {
             "at {width}x{height}: the button never shows among the games"
         );
     }
-    let _ = std::fs::remove_dir_all(page.parent().unwrap());
 }

@@ -4,7 +4,6 @@
 
 use drafti_tests::drafti;
 use std::collections::HashSet;
-use std::path::PathBuf;
 
 /// The fixture as the tests name it: relative to the tests crate, so the report (which
 /// prints file names) reads the same on every machine.
@@ -13,10 +12,9 @@ const SMALL: &str = "fixtures/report/small.pdn";
 /// The search of every test: small and deterministic.
 const NODES: &str = "400";
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("drafti-report-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh folder for one test, removed when the returned guard drops.
+fn temp_dir(name: &str) -> tempfile::TempDir {
+    drafti_tests::temp_dir(&format!("report-{name}"))
 }
 
 /// Runs `drafti report ARGS` in the tests crate's folder; returns (exit code, stdout, stderr).
@@ -44,7 +42,8 @@ fn text_summary_snapshot() {
 
 #[test]
 fn the_same_report_whatever_the_jobs() {
-    let dir = temp_dir("jobs");
+    let scratch = temp_dir("jobs");
+    let dir = scratch.path();
     let one = dir.join("one.html");
     let three = dir.join("three.html");
     let a = report(&[
@@ -71,7 +70,6 @@ fn the_same_report_whatever_the_jobs() {
         std::fs::read(&three).unwrap(),
         "HTML reports differ between --jobs 1 and 3"
     );
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 /// The number in the `all` row of the players table under `column` (`??`, `?`).
@@ -94,7 +92,8 @@ fn all_row(summary: &str, column: &str) -> u64 {
 
 #[test]
 fn html_is_well_formed_self_contained_and_complete() {
-    let dir = temp_dir("html");
+    let scratch = temp_dir("html");
+    let dir = scratch.path();
     let out = dir.join("report.html");
     let (code, stdout, stderr) =
         report(&[SMALL, "--nodes", NODES, "--html", out.to_str().unwrap()]);
@@ -103,7 +102,7 @@ fn html_is_well_formed_self_contained_and_complete() {
     // OutputFile writes `.report.html.XXXXXX.part` beside OUT and renames it when complete;
     // the scratch file of the game sections is another such file, never committed: neither
     // may be left behind.
-    let left: Vec<String> = std::fs::read_dir(&dir)
+    let left: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .filter(|n| n != "report.html")
@@ -260,7 +259,6 @@ fn html_is_well_formed_self_contained_and_complete() {
     assert_eq!(errors, 2);
     // Readable on a phone.
     assert!(html.contains(r#"name="viewport""#));
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
@@ -285,7 +283,8 @@ fn no_input_reports_on_the_bundled_corpus() {
     // Depth 1 and no re-search keep it quick; the real default is in the README. Its 504
     // games (the showcase and the first 500 self-play games) make a paged HTML report of 2
     // pages.
-    let dir = temp_dir("pages");
+    let scratch = temp_dir("pages");
+    let dir = scratch.path();
     let (code, stdout, stderr) = report(&[
         "--depth",
         "1",
@@ -298,7 +297,7 @@ fn no_input_reports_on_the_bundled_corpus() {
         stderr.contains("(504 games in 2 pages and the index"),
         "{stderr}"
     );
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
+    let mut names: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
@@ -350,7 +349,6 @@ fn no_input_reports_on_the_bundled_corpus() {
         }
     }
     assert_eq!(games, 504);
-    let _ = std::fs::remove_dir_all(dir);
     assert!(
         stdout.starts_with(
             "drafti report: 504 games from the bundled corpus (corpus/showcase.pdn, the first 500 games of corpus/selfplay.pdn)"

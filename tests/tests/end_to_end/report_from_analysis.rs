@@ -37,11 +37,9 @@ fn analyse_part(dir: &Path, k: usize, n: usize, extra: &[&str]) -> PathBuf {
     part
 }
 
-fn temp_dir() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("drafti-from-analysis-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh folder for one test, removed when the returned guard drops.
+fn temp_dir() -> tempfile::TempDir {
+    drafti_tests::temp_dir("from-analysis")
 }
 
 /// Runs drafti in the tests crate's folder; returns (exit code, stdout, stderr).
@@ -68,7 +66,8 @@ fn read(p: &Path) -> Vec<u8> {
 
 #[test]
 fn the_report_from_sharded_analysis_is_the_direct_report() {
-    let dir = temp_dir();
+    let scratch = temp_dir();
+    let dir = scratch.path();
     let (direct_html, direct_pages) = (dir.join("direct.html"), dir.join("direct-pages"));
     let mut args = vec!["report"];
     args.extend(FILES);
@@ -82,7 +81,7 @@ fn the_report_from_sharded_analysis_is_the_direct_report() {
     assert_eq!(paged_summary, direct);
 
     // The job array: shard 1/2 and 2/2, each its own JSON Lines.
-    let parts = [analyse_part(&dir, 1, 2, &[]), analyse_part(&dir, 2, 2, &[])];
+    let parts = [analyse_part(dir, 1, 2, &[]), analyse_part(dir, 2, 2, &[])];
     let (p1, p2) = (path(&parts[0]), path(&parts[1]));
 
     let (html, pages) = (dir.join("from.html"), dir.join("from-pages"));
@@ -135,7 +134,7 @@ fn the_report_from_sharded_analysis_is_the_direct_report() {
         "the part of shard 2/2 is missing",
     );
     // A rerun appended to the file of the first (`>>`).
-    let whole = read(&analyse_part(&dir, 1, 1, &[]));
+    let whole = read(&analyse_part(dir, 1, 1, &[]));
     let both = dir.join("both.jsonl");
     std::fs::write(&both, [&whole[..], &whole[..]].concat()).unwrap();
     refused(
@@ -155,12 +154,12 @@ fn the_report_from_sharded_analysis_is_the_direct_report() {
             path(&concatenated)
         ),
     );
-    let other = analyse_part(&dir, 2, 2, &["--nominate", "0.1"]);
+    let other = analyse_part(dir, 2, 2, &["--nominate", "0.1"]);
     refused(
         &["report", "--from-analysis", p1, path(&other)],
         "other settings (400 nodes; moves with a pass drop of 0.1",
     );
-    let thirds = analyse_part(&dir, 2, 3, &[]);
+    let thirds = analyse_part(dir, 2, 3, &[]);
     refused(
         &["report", "--from-analysis", p1, path(&thirds)],
         "another number of shards (3)",
@@ -195,7 +194,6 @@ fn the_report_from_sharded_analysis_is_the_direct_report() {
         &["report", "--from-analysis", path(&later), p2],
         &format!("{}:1: format 3 of `drafti analyze --json`", path(&later)),
     );
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 /// Issue 41: refusals in the user's terms. A part saved with a byte-order mark was refused as
@@ -203,8 +201,9 @@ fn the_report_from_sharded_analysis_is_the_direct_report() {
 /// damaged input number as `input 99 of 1?`, text that is no JSON in serde's words.
 #[test]
 fn refusals_of_parts_say_what_is_wrong_in_the_users_terms() {
-    let dir = drafti_tests::temp_dir("from-analysis-words");
-    let part = analyse_part(&dir, 1, 1, &[]);
+    let scratch = drafti_tests::temp_dir("from-analysis-words");
+    let dir = scratch.path();
+    let part = analyse_part(dir, 1, 1, &[]);
     let text = String::from_utf8(read(&part)).unwrap();
     let (code, direct, stderr) = run(&["report", "--from-analysis", path(&part)]);
     assert_eq!(code, 1, "{stderr}");

@@ -27,7 +27,8 @@ struct Report {
 
 /// Runs the report with the fast preset (whose pass flags the moves above) on one thread.
 fn report(file: &str, variant: &str, name: &str) -> Report {
-    let out = drafti_tests::temp_dir(&format!("verdicts-{name}")).join("report.html");
+    let dir = drafti_tests::temp_dir(&format!("verdicts-{name}"));
+    let out = dir.path().join("report.html");
     let output = drafti()
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .args([
@@ -310,7 +311,8 @@ fn a_blunder_the_recheck_drops_is_no_blunder_anywhere() {
         "the card of the summary"
     );
     // A folder of pages, whose game pages are cut once the re-check is made, says the same.
-    let dir = drafti_tests::temp_dir("verdicts-pages").join("pages");
+    let scratch = drafti_tests::temp_dir("verdicts-pages");
+    let dir = scratch.path().join("pages");
     let output = drafti()
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .args([

@@ -50,8 +50,8 @@ fn a_game_at_a_ply_is_the_rules_cores_position() {
 
 #[test]
 fn the_svg_has_the_position_and_the_last_move() {
-    let dir = std::env::temp_dir().join(format!("drafti-show-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = drafti_tests::temp_dir("show");
+    let dir = scratch.path();
     let out = dir.join("board.svg");
     let (code, _, stderr) = show(&[
         SMALL,
@@ -67,7 +67,6 @@ fn the_svg_has_the_position_and_the_last_move() {
     // 24 pieces, one arrow (its head is the one polygon).
     assert_eq!(svg.matches("<circle").count(), 24, "{svg}");
     assert_eq!(svg.matches("<polygon").count(), 1);
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]

@@ -3,7 +3,6 @@
 
 use drafti_tests::drafti;
 use serde_json::Value;
-use std::path::PathBuf;
 
 fn fixture(name: &str) -> String {
     format!("{}/fixtures/validate/{name}", env!("CARGO_MANIFEST_DIR"))
@@ -344,10 +343,9 @@ fn empty_file_has_no_games_and_exits_0() {
     assert!(r.stderr.contains("0 games in 1 file"), "{}", r.stderr);
 }
 
-fn temp_file(name: &str, bytes: &[u8]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("drafti-validate-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
+/// `name` holding `bytes` in a fresh folder, removed when the returned path drops.
+fn temp_file(name: &str, bytes: &[u8]) -> drafti_tests::TempPath {
+    let path = drafti_tests::temp_path("validate", name);
     std::fs::write(&path, bytes).unwrap();
     path
 }

@@ -48,7 +48,8 @@ fn the_commands_that_write_game_by_game_end_with_the_note() {
 fn the_commands_that_build_one_result_refuse_and_name_the_variant() {
     // Before: report analysed the games as Tanzanian, puzzles mined them, standings ranked
     // them, each without a word.
-    let dir = temp_dir("variant-refusal");
+    let scratch = temp_dir("variant-refusal");
+    let dir = scratch.path();
     let html = dir.join("report.html");
     let html = html.to_str().unwrap();
     for args in [
@@ -72,7 +73,8 @@ fn the_commands_that_build_one_result_refuse_and_name_the_variant() {
 
 #[test]
 fn report_from_analysis_parts_applies_the_same_policy() {
-    let dir = temp_dir("variant-parts");
+    let scratch = temp_dir("variant-parts");
+    let dir = scratch.path();
     let part = dir.join("part.jsonl");
     let output = drafti()
         .current_dir(env!("CARGO_MANIFEST_DIR"))

@@ -374,7 +374,8 @@ fn swiss_results_ranked_by_points_then_buchholz() {
 
 #[test]
 fn bad_groups_files_are_named_with_their_line() {
-    let dir = temp_dir("standings-groups");
+    let scratch = temp_dir("standings-groups");
+    let dir = scratch.path();
     let cases = [
         (
             "Group A: Amina, Bakari\nAmina, Chausiku\n",
@@ -418,7 +419,8 @@ fn bad_groups_files_are_named_with_their_line() {
 
 #[test]
 fn the_html_page_has_the_group_tables_and_the_tree() {
-    let dir = temp_dir("standings-html");
+    let scratch = temp_dir("standings-html");
+    let dir = scratch.path();
     let out = dir.join("cup.html");
     let out = out.to_str().unwrap();
     let (code, stdout, _) = run_drafti(&[
@@ -500,7 +502,8 @@ fn a_shared_last_qualifying_place_is_not_decided_by_the_tables() {
 #[test]
 fn control_characters_in_group_names_are_shown_visibly() {
     // A Group tag with an escape sequence: the text shows it as \x1b, the HTML as U+FFFD.
-    let dir = temp_dir("standings-control");
+    let scratch = temp_dir("standings-control");
+    let dir = scratch.path();
     let pdn = dir.join("control.pdn");
     let game = |round: &str, white: &str, black: &str, moves: &str, result: &str| {
         format!(

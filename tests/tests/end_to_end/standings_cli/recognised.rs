@@ -103,14 +103,16 @@ fn games_of_more_pairs_than_a_knockout_and_fewer_than_a_round_robin_are_swiss() 
     assert!(e.get("recognised").is_none());
 }
 
-/// The groups file with `from` replaced by `to`, in a fresh folder.
-fn groups_file(name: &str, from: &str, to: &str) -> String {
+/// The groups file with `from` replaced by `to`, in a fresh folder (removed when the returned
+/// guard drops), and its path.
+fn groups_file(name: &str, from: &str, to: &str) -> (tempfile::TempDir, String) {
     let text = std::fs::read_to_string(format!("{}/{GROUPS}", env!("CARGO_MANIFEST_DIR")))
         .unwrap()
         .replace(from, to);
-    let path = temp_dir("standings-groups").join(name);
+    let scratch = temp_dir("standings-groups");
+    let path = scratch.path().join(name);
     std::fs::write(&path, text).unwrap();
-    path.to_string_lossy().into_owned()
+    (scratch, path.to_string_lossy().into_owned())
 }
 
 #[test]
@@ -131,7 +133,7 @@ fn a_groups_file_name_no_game_has_and_a_player_in_no_group_are_named() {
     // The fixture has games recorded after their match was decided: exit 1 throughout.
     let good = events(&right, 1).remove(0);
     // A typing slip: before, a phantom Amnia, Bakari qualified, 0 warnings, exit 0.
-    let typo = groups_file("typo.txt", "Amina", "Amnia");
+    let (_typo_dir, typo) = groups_file("typo.txt", "Amina", "Amnia");
     let typo = args(&typo);
     let typo: Vec<&str> = typo.iter().map(String::as_str).collect();
     let e = events(&typo, 1).remove(0);
@@ -157,7 +159,7 @@ fn a_groups_file_name_no_game_has_and_a_player_in_no_group_are_named() {
         "{warnings:?}"
     );
     // Another case is the same player: the same standings as the right file.
-    let lower = groups_file("lower.txt", "Amina", "aMINA");
+    let (_lower_dir, lower) = groups_file("lower.txt", "Amina", "aMINA");
     let lower = args(&lower);
     let lower: Vec<&str> = lower.iter().map(String::as_str).collect();
     assert_eq!(events(&lower, 1).remove(0), good);
@@ -165,7 +167,8 @@ fn a_groups_file_name_no_game_has_and_a_player_in_no_group_are_named() {
 
 #[test]
 fn names_with_commas_are_written_in_quotes_in_the_groups_file() {
-    let dir = temp_dir("standings-commas");
+    let scratch = temp_dir("standings-commas");
+    let dir = scratch.path();
     // The winner of a game starts the next: Black starts game 2.
     let game = |round: &str, white: &str, black: &str, result: &str, moves: &str| {
         format!(

@@ -264,7 +264,8 @@ fn the_single_elimination_has_its_tree_and_its_winner() {
 #[test]
 fn an_unfinished_final_has_no_winner_and_both_finalists_are_still_in() {
     // The final without its third game: 1-0 after a draw and a win; not decided.
-    let dir = temp_dir("standings-tzdraft-unfinished");
+    let scratch = temp_dir("standings-tzdraft-unfinished");
+    let dir = scratch.path();
     let text =
         std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(KNOCKOUT))
             .unwrap();
@@ -332,7 +333,8 @@ fn tzdraft_as_text_and_csv() {
 
 #[test]
 fn the_html_page_has_the_table_and_deadline_passed_needs_the_format() {
-    let dir = temp_dir("standings-tzdraft-html");
+    let scratch = temp_dir("standings-tzdraft-html");
+    let dir = scratch.path();
     let out = dir.join("ligi.html");
     let out = out.to_str().unwrap();
     let (code, _, _) = run_drafti(&[
@@ -360,7 +362,8 @@ fn the_html_page_has_the_table_and_deadline_passed_needs_the_format() {
 fn odd_tags_give_warnings_not_panics() {
     // A game without Black, one with the same player on both sides, Rounds that are text or
     // empty parts: each is a warning or a match of its own, never a crash.
-    let dir = temp_dir("standings-tzdraft-odd");
+    let scratch = temp_dir("standings-tzdraft-odd");
+    let dir = scratch.path();
     let path = dir.join("odd.pdn");
     let game = |round: &str, white: &str, black: &str, result: &str| {
         format!(
