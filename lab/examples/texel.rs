@@ -15,7 +15,8 @@
 //! `gen` writes one quiet position a line (`FEN<TAB>result`, the result 1, 0.5 or 0 for
 //! White) from games that open with 4 to 8 random plies and then play the engine's best move,
 //! or with probability 0.1 its second or third best; a game still running at ply 300 counts
-//! as a draw. `fit` fixes `k` on the starting weights (Newton's method), then minimises the
+//! as a draw, and so does one with `--no-progress N` plies in a row without a capture or a
+//! man's move (off unless given; Czech and Russian self-play has no draw law). `fit` fixes `k` on the starting weights (Newton's method), then minimises the
 //! mean log-loss plus a small L2 penalty towards the starting weights with full-batch Adam
 //! (the man's and the king's base values stay at the nominal 1 and 3 men: the square terms
 //! carry the rest),
@@ -58,6 +59,7 @@ fn main() {
                 games: number("--games", 1000.0) as u64,
                 nodes: number("--nodes", 5000.0) as u64,
                 balance: number("--balance", 60.0) as i32,
+                no_progress: number("--no-progress", 0.0) as usize,
                 seed: number("--seed", 1.0) as u64,
                 jobs: number("--jobs", 2.0) as usize,
             };
@@ -82,7 +84,7 @@ fn main() {
             fit(&settings, start);
         }
         _ => {
-            eprintln!("usage: texel init | gen [--games N --nodes N --seed S --jobs J --weights W] | fit --data F [--start W --epochs N --rate R --l2 L --k K --jobs J]");
+            eprintln!("usage: texel init | gen [--variant V --from N --games N --nodes N --seed S --jobs J --weights W --no-progress N] | fit --data F [--start W --epochs N --rate R --l2 L --k K --jobs J]");
             std::process::exit(2);
         }
     }
@@ -183,7 +185,7 @@ fn play(
     engine: &mut Engine,
     variant: Variant,
     nodes: u64,
-    balance: i32,
+    (balance, no_progress): (i32, usize),
     seed: u64,
     number: u64,
 ) -> (Vec<Labelled>, f64) {
@@ -230,6 +232,8 @@ fn play(
     // Plies in a row whose search called the game even (a drawn ending shuffling on), and
     // a side's proven win once the search has seen it.
     let mut even_plies = 0;
+    // Plies since the last capture or man's move (`--no-progress`).
+    let mut quiet_plies = 0;
     let mut adjudicated = None;
     for ply in 0..300 {
         if game.outcome().is_some() {
@@ -273,6 +277,15 @@ fn play(
         } else {
             best
         };
+        quiet_plies = if mv.is_capture() || pos.men(pos.turn()).contains(mv.from()) {
+            0
+        } else {
+            quiet_plies + 1
+        };
+        if no_progress > 0 && quiet_plies >= no_progress {
+            adjudicated = Some(0.5);
+            break;
+        }
         history.push(pos.hash_key());
         game.play(&mv);
     }
@@ -292,6 +305,10 @@ struct Generation {
     nodes: u64,
     /// The largest opening imbalance (centi-men) kept.
     balance: i32,
+    /// A game with this many plies in a row without a capture or a man's move ends, a draw
+    /// (0: never). Czech and Russian games have no draw law in the rules core, so their
+    /// king endings that the engine cannot convert shuffle on to ply 300 and fill the data.
+    no_progress: usize,
     seed: u64,
     jobs: usize,
 }
@@ -303,6 +320,7 @@ fn generate(settings: &Generation, weights: Option<Arc<Weights>>) {
         games,
         nodes,
         balance,
+        no_progress,
         seed,
         jobs,
     } = settings;
@@ -325,7 +343,14 @@ fn generate(settings: &Generation, weights: Option<Arc<Weights>>) {
                     if i >= games {
                         break;
                     }
-                    let game = play(&mut engine, variant, nodes, balance, seed, from + i);
+                    let game = play(
+                        &mut engine,
+                        variant,
+                        nodes,
+                        (balance, no_progress),
+                        seed,
+                        from + i,
+                    );
                     if tx.send((i, game)).is_err() {
                         break;
                     }
