@@ -13,14 +13,14 @@
 //!     --start start.txt --epochs 400 --jobs 2 > engine/data/eval-weights.txt
 //! ```
 //! `gen` writes one quiet position a line (`FEN<TAB>result`, the result 1, 0.5 or 0 for
-//! White) from games that open with 4 to 8 random plies and then play the engine's best move,
+//! White) from games that open with 6 to 12 random plies and then play the engine's best move,
 //! or with probability 0.1 its second or third best; a game still running at ply 300 counts
 //! as a draw, and so does one with `--no-progress N` plies in a row without a capture or a
-//! man's move (off unless given; Czech and Russian self-play has no draw law). `fit` fixes `k` on the starting weights (Newton's method), then minimises the
-//! mean log-loss plus a small L2 penalty towards the starting weights with full-batch Adam
-//! (the man's and the king's base values stay at the nominal 1 and 3 men: the square terms
-//! carry the rest),
-//! and reports the log-loss of every tenth position (held out) as it goes. Each distinct
+//! man's move (off unless given; Czech and Russian self-play has no draw law). `fit` fixes
+//! `k` on the starting weights (Newton's method), then minimises the mean log-loss plus a
+//! small L2 penalty towards the starting weights with full-batch Adam (the man's and the
+//! king's base values stay at the nominal 1 and 3 men: the square terms carry the rest), and
+//! reports the log-loss of every tenth position (held out) as it goes. Each distinct
 //! position (with its result) counts once.
 #![allow(clippy::print_stdout, clippy::print_stderr, clippy::exit)]
 
@@ -185,7 +185,8 @@ fn play(
     engine: &mut Engine,
     variant: Variant,
     nodes: u64,
-    (balance, no_progress): (i32, usize),
+    balance: i32,
+    no_progress: usize,
     seed: u64,
     number: u64,
 ) -> (Vec<Labelled>, f64) {
@@ -347,7 +348,8 @@ fn generate(settings: &Generation, weights: Option<Arc<Weights>>) {
                         &mut engine,
                         variant,
                         nodes,
-                        (balance, no_progress),
+                        balance,
+                        no_progress,
                         seed,
                         from + i,
                     );

@@ -214,18 +214,18 @@ fn a_verdict_near_the_threshold_is_confirmed_deeper() {
 #[test]
 fn a_blunder_that_has_not_settled_with_depth_is_reported_as_a_mistake() {
     let game = fixture("czech-2007-17.pdn");
+    // Its re-search drops it by 0.20, under the default band's 0.25: the band of before
+    // sends it to the confirmation, where the blunder appears late.
+    let base = [
+        game.as_str(),
+        "--variant",
+        "czech",
+        "--depth",
+        "6",
+        "--confirm-band",
+        "0.2-0.7",
+    ];
     let ply_22 = |args: &[&str]| -> (Value, String) {
-        // Its re-search drops it by 0.20, under the default band's 0.25: the band of before
-        // sends it to the confirmation, where the blunder appears late.
-        let base = [
-            game.as_str(),
-            "--variant",
-            "czech",
-            "--depth",
-            "6",
-            "--confirm-band",
-            "0.2-0.7",
-        ];
         let args = [&base[..], args].concat();
         let m = analysed_move(&args, 21, "11...", "h6-g5");
         let (code, text) = analyze(&args);
@@ -266,17 +266,7 @@ fn a_blunder_that_has_not_settled_with_depth_is_reported_as_a_mistake() {
     let scratch = drafti_tests::temp_dir("unsettled");
     let dir = scratch.path();
     let out = dir.join("annotated.pdn");
-    let (code, _) = analyze(&[
-        game.as_str(),
-        "--variant",
-        "czech",
-        "--depth",
-        "6",
-        "--confirm-band",
-        "0.2-0.7",
-        "--pdn",
-        out.to_str().unwrap(),
-    ]);
+    let (code, _) = analyze(&[&base[..], &["--pdn", out.to_str().unwrap()]].concat());
     assert_eq!(code, 0);
     // (Lines are wrapped: compared with every line end as a space.)
     let pdn = std::fs::read_to_string(&out).unwrap().replace('\n', " ");
