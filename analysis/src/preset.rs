@@ -40,11 +40,40 @@ pub const DEEP_CONFIRM_NODES: u64 = 5_000_000;
 /// default 16.
 pub const DEEP_TT_MB: usize = 64;
 
+/// What the master games of the measures are (`Measured::games_are`).
+const MASTER_GAMES: &str = "Czech and Russian master games";
+
+/// What the Tanzanian games of the measures are: the bundled self-play's (engines searching 2
+/// to 4 plies, made with the pattern evaluation of 2d75367), the network judging them.
+const TANZANIAN_GAMES: &str = "Tanzanian games (engine self-play)";
+
+/// How `fast` held on Tanzanian games: every 40th game of the bundled self-play from its
+/// first, and every 40th from its 21st (50 each), judged against a consensus of two
+/// references of 2,000,000 nodes a position, one with the network and one with the pattern
+/// evaluation (docs/engine.md, "Quality on Tanzanian games", measured 2026-12-05: 7 of 115
+/// and 6 of 76 on the first, 7 of 127 and 18 of 104 on the second).
+const MEASURED_FAST_TANZANIAN: Measured = Measured {
+    games_are: TANZANIAN_GAMES,
+    games: 100,
+    false_alarms: (14, 242),
+    clear_misses: (24, 180),
+};
+
+/// How `default` held on the same Tanzanian games (8 of 138 and 2 of 76 on the first, 4 of
+/// 167 and 2 of 104 on the second).
+const MEASURED_DEFAULT_TANZANIAN: Measured = Measured {
+    games_are: TANZANIAN_GAMES,
+    games: 100,
+    false_alarms: (12, 305),
+    clear_misses: (4, 180),
+};
+
 /// How `fast` held on the master games: `--sample 2` (189 games) and the other half, the
 /// even games (182), together (engine 523923ee0b110d82, the confirmation from a drop of 0.25
 /// and blunders over 3 depths, measured 2026-12-05; docs/engine.md, "Quality on master
 /// games": 6 of 122 and 14 of 96 on the first, 12 of 122 and 20 of 118 on the second).
 const MEASURED_FAST: Measured = Measured {
+    games_are: MASTER_GAMES,
     games: 371,
     false_alarms: (18, 244),
     clear_misses: (34, 214),
@@ -53,6 +82,7 @@ const MEASURED_FAST: Measured = Measured {
 /// How `default` held on the same games (3 of 160 and 2 of 96 on `--sample 2`, 7 of 158 and
 /// 7 of 118 on the even games).
 const MEASURED_DEFAULT: Measured = Measured {
+    games_are: MASTER_GAMES,
     games: 371,
     false_alarms: (10, 318),
     clear_misses: (9, 214),
@@ -61,6 +91,7 @@ const MEASURED_DEFAULT: Measured = Measured {
 /// How `deep` held on `--sample 40` of the master games (11 games: its references cost too
 /// much for more; docs/engine.md; measured again 2026-12-05 with the confirmation from 0.25).
 const MEASURED_DEEP: Measured = Measured {
+    games_are: MASTER_GAMES,
     games: 11,
     false_alarms: (0, 10),
     clear_misses: (0, 8),
@@ -140,15 +171,18 @@ impl Preset {
     }
 }
 
-/// How a preset's verdicts held against deep searches of real master games: what the report's
-/// header tells a player about how far to trust it. Measured with `drafti-lab quality --sample 2
+/// How a preset's verdicts held against deep searches of real games: what the report's header
+/// tells a player about how far to trust it. Measured with `drafti-lab quality --sample 2
 /// --no-egtb --reference ref2m.jsonl --second-reference-nodes 1000000 --second-reference
-/// ref1m.jsonl --preset NAME` (docs/engine.md, "Quality on master games"); an engine or
-/// budget change measures it again.
+/// ref1m.jsonl --preset NAME` on the Czech and Russian master games (docs/engine.md, "Quality
+/// on master games"), and on Tanzanian games with a reference of each evaluation ("Quality on
+/// Tanzanian games"); an engine or budget change measures it again.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Measured {
-    /// The master games the verdicts were judged on.
+    /// The games the verdicts were judged on: how many.
     pub games: u32,
+    /// What they are, in a player's words (`Czech and Russian master games`).
+    pub games_are: &'static str,
     /// Blunders the preset flagged that both deep references call less than a mistake, and
     /// all the blunders it flagged.
     pub false_alarms: (u32, u32),
@@ -162,7 +196,12 @@ impl Measured {
     ///
     /// ```
     /// use drafti_analysis::preset::Measured;
-    /// let m = Measured { games: 189, false_alarms: (2, 150), clear_misses: (0, 96) };
+    /// let m = Measured {
+    ///     games: 189,
+    ///     games_are: "master games",
+    ///     false_alarms: (2, 150),
+    ///     clear_misses: (0, 96),
+    /// };
     /// assert_eq!(
     ///     m.in_words(),
     ///     "on 189 master games judged again by two far deeper searches, 2 of its 150 blunders \
@@ -182,8 +221,8 @@ impl Measured {
             n => format!("it missed {n} of {losing} game-losing moves"),
         };
         format!(
-            "on {} master games judged again by two far deeper searches, {wrong}, and {missed}",
-            self.games
+            "on {} {} judged again by two far deeper searches, {wrong}, and {missed}",
+            self.games, self.games_are
         )
     }
 }
@@ -215,12 +254,22 @@ impl Preset {
         })
     }
 
-    /// How its verdicts held on master games ([`Measured`]).
+    /// How its verdicts held on the Czech and Russian master games ([`Measured`]).
     pub fn measured(self) -> Measured {
         match self {
             Preset::Fast => MEASURED_FAST,
             Preset::Default => MEASURED_DEFAULT,
             Preset::Deep => MEASURED_DEEP,
+        }
+    }
+
+    /// How its verdicts held on Tanzanian games, which the network judges; `None` where that
+    /// was not measured (`deep`: its references would cost days of these cores).
+    pub fn measured_tanzanian(self) -> Option<Measured> {
+        match self {
+            Preset::Fast => Some(MEASURED_FAST_TANZANIAN),
+            Preset::Default => Some(MEASURED_DEFAULT_TANZANIAN),
+            Preset::Deep => None,
         }
     }
 }

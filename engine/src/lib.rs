@@ -295,7 +295,7 @@ impl Engine {
         let order = order::Order::new(config.piece_history != 0, config.counter_moves != 0);
         #[cfg(not(feature = "search-ideas"))]
         let order = order::Order::new(false, false);
-        let network = (config.nnue != 0).then(|| {
+        let network = (config.nnue != 0 && nnue::has_shipped(variant)).then(|| {
             // The file is part of the build and its checks are tested; an error is a bug.
             let net = nnue::shipped().expect("engine/data/nnue-tz.bin is valid");
             let stack = nnue::Stack::new(net.hidden(), order::MAX_PLY + 1);

@@ -1,5 +1,6 @@
 //! The network evaluation (NNUE): a small efficiently updatable network over the pieces, the
-//! alternative to the pattern evaluation of `eval`, chosen by [`crate::Config::nnue`].
+//! alternative to the pattern evaluation of `eval`, chosen by [`crate::Config::nnue`]: the
+//! evaluation of Tanzanian draughts by default ([`has_shipped`]).
 //!
 //! **Inputs** ([`INPUTS`] = 128 per perspective): for each of the two perspectives (White's,
 //! and Black's with the board turned 180°), one input per square × {man, king} × {own,
@@ -24,7 +25,7 @@ mod accumulator;
 
 pub(crate) use accumulator::Stack;
 
-use drafti_rules::{Color, Position};
+use drafti_rules::{Color, Position, Variant};
 use std::sync::{Arc, LazyLock};
 
 /// Inputs per perspective: 32 squares × {man, king} × {own, opponent's}.
@@ -465,6 +466,13 @@ static SHIPPED: LazyLock<Result<Arc<Network>, NetworkError>> =
 /// build).
 pub fn shipped() -> Result<Arc<Network>, NetworkError> {
     SHIPPED.clone()
+}
+
+/// Whether `variant` has a shipped network: the Tanzanian one, trained on Tanzanian
+/// self-play. Czech and Russian play under other rules (men capture backwards, a king
+/// crowned in a capture goes on) and keep their pattern weights.
+pub fn has_shipped(variant: Variant) -> bool {
+    variant == Variant::Tanzanian
 }
 
 /// The static evaluation of `pos` from the side to move with the network's value

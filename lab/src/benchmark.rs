@@ -42,13 +42,16 @@ fn variant_of_file(name: &str) -> Option<Variant> {
         Some(Variant::Russian)
     } else if name.starts_with("czech") {
         Some(Variant::Czech)
+    } else if name.starts_with("tanzanian") {
+        Some(Variant::Tanzanian)
     } else {
         None
     }
 }
 
 /// Every `every`-th game of every known archive in `dir` (`russian-*.pdn` replayed under
-/// Russian rules, `czech-*.pdn` under Czech), in file-name order; `None` when the folder is
+/// Russian rules, `czech-*.pdn` under Czech, `tanzanian-*.pdn` under Tanzanian), in file-name
+/// order; `None` when the folder is
 /// absent.
 pub fn sampled_games(dir: &Path, every: u64, note: Note) -> Result<Option<Vec<Sampled>>, LabError> {
     let Ok(entries) = std::fs::read_dir(dir) else {
@@ -67,7 +70,7 @@ pub fn sampled_games(dir: &Path, every: u64, note: Note) -> Result<Option<Vec<Sa
             .unwrap_or_default();
         let Some(variant) = variant_of_file(&name) else {
             note(format!(
-                "quality: {name}: not russian-* or czech-*, skipped"
+                "quality: {name}: not russian-*, czech-* or tanzanian-*, skipped"
             ));
             continue;
         };

@@ -80,7 +80,8 @@ fn lab_error(e: LabError) -> CliError {
 #[derive(clap::Args)]
 struct QualityArgs {
     /// The folder of master-game archives: files named `russian-*.pdn` are replayed under
-    /// Russian rules, `czech-*.pdn` under Czech (the files have no GameType tag). Default:
+    /// Russian rules, `czech-*.pdn` under Czech, `tanzanian-*.pdn` under Tanzanian (the
+    /// master files have no GameType tag). Default:
     /// the repository's copies, tests/fixtures/corpora.
     #[arg(long, value_name = "DIR")]
     corpora: Option<PathBuf>,
@@ -197,7 +198,7 @@ fn quality(args: &QualityArgs) -> CommandResult {
     };
     if games.is_empty() {
         eprintln!(
-            "quality: no russian-*.pdn or czech-*.pdn games in {}: skipped",
+            "quality: no russian-*.pdn, czech-*.pdn or tanzanian-*.pdn games in {}: skipped",
             corpora.display()
         );
         return Ok(ExitCode::SUCCESS);

@@ -105,7 +105,8 @@ pub struct RunInfo {
     /// The search of every position (`1,000 nodes per position`).
     pub search: String,
     /// How far to trust the verdicts, in a player's words: how the preset these settings are
-    /// held against deep searches of master games, or that they were not measured.
+    /// held against deep searches of Tanzanian games and of master games, or that they were
+    /// not measured.
     pub trust: String,
 }
 
@@ -117,19 +118,28 @@ impl RunInfo {
     /// use drafti_analysis::preset::Preset;
     /// use drafti_report::collect::RunInfo;
     /// let info = RunInfo::new("a.pdn".into(), Preset::Fast.options().label());
+    /// assert!(info.trust.contains("Tanzanian games (engine self-play) judged again"), "{}", info.trust);
     /// assert!(info.trust.contains("master games judged again"), "{}", info.trust);
     /// let custom = RunInfo::new("a.pdn".into(), "depth 2; not re-searched".into());
     /// assert!(custom.trust.contains("not measured"), "{}", custom.trust);
     /// ```
     pub fn new(source: String, search: String) -> RunInfo {
         let trust = match Preset::of_label(&search) {
-            Some(preset) => format!(
-                "How far to trust the verdicts: at these settings (preset {preset}), {}.",
-                preset.measured().in_words()
-            ),
+            Some(preset) => {
+                let tanzanian = match preset.measured_tanzanian() {
+                    Some(m) => m.in_words(),
+                    None => "not measured on Tanzanian games".to_string(),
+                };
+                format!(
+                    "How far to trust the verdicts: at these settings (preset {preset}), \
+                     {tanzanian}; {}.",
+                    preset.measured().in_words()
+                )
+            }
             None => "How far to trust the verdicts: these settings are no preset's, so their \
                      verdicts were not measured against deeper searches (the presets' are in \
-                     docs/engine.md, \"Quality on master games\")."
+                     docs/engine.md, \"Quality on Tanzanian games\" and \"Quality on master \
+                     games\")."
                 .to_string(),
         };
         RunInfo {

@@ -246,7 +246,44 @@ fn the_search_runs_on_the_network() {
     let a = engine.search(&start, &Limits::nodes(20_000), &[], |_| {});
     let b = engine.search(&start, &Limits::nodes(20_000), &[], |_| {});
     assert_eq!((a.nodes, a.score, &a.pv), (b.nodes, b.score, &b.pv));
-    let mut patterns = Engine::new(Variant::Tanzanian, 1);
+    let pattern_config = Config {
+        nnue: 0,
+        ..Config::default()
+    };
+    let mut patterns = Engine::with_config(Variant::Tanzanian, 1, laws, pattern_config);
     let c = patterns.search(&start, &Limits::nodes(20_000), &[], |_| {});
     assert_ne!((a.nodes, a.score), (c.nodes, c.score));
+}
+
+#[test]
+fn the_default_is_the_network_for_tanzanian_and_the_patterns_elsewhere() {
+    let games = random_games(Variant::Tanzanian, 3).0;
+    let with = |variant: Variant, nnue: i32| {
+        let config = Config {
+            nnue,
+            ..Config::default()
+        };
+        Engine::with_config(variant, 1, DrawLaws::for_variant(variant), config)
+    };
+    // Tanzanian: the default engine's evaluation is the shipped network's, not the patterns'.
+    let default = Engine::new(Variant::Tanzanian, 1);
+    let patterns = with(Variant::Tanzanian, 0);
+    let mut differ = 0;
+    for pos in games.iter().flatten() {
+        let network = with(Variant::Tanzanian, 1);
+        assert_eq!(default.evaluate(pos), network.evaluate(pos), "{pos:?}");
+        differ += usize::from(default.evaluate(pos) != patterns.evaluate(pos));
+    }
+    assert!(differ > 10, "{differ}");
+    // Czech and Russian: the switch changes nothing, whatever it says.
+    for variant in [Variant::Czech, Variant::Russian] {
+        for game in random_games(variant, 2).0 {
+            for pos in &game {
+                assert_eq!(
+                    with(variant, 1).evaluate(pos),
+                    with(variant, 0).evaluate(pos)
+                );
+            }
+        }
+    }
 }

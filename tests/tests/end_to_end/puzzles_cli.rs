@@ -806,8 +806,9 @@ fn the_text_shows_terminal_escapes_of_the_source_game_visibly() {
 const READINGS: &str = "fixtures/puzzles/readings.pdn";
 
 /// Five games of the bundled corpus (corpus/showcase.pdn game 3, corpus/selfplay.pdn games
-/// 29, 33, 55, 65) whose puzzles' solutions stop before the gain is realised: the engine's
-/// continuation after them captures, crowns or gives material.
+/// 29, 33, 55, 65 as the pattern evaluation played them) whose puzzles' solutions stop before
+/// the gain is realised: the engine's continuation after them captures, crowns or gives
+/// material; and game 37 of the network's self-play, a sacrifice with a shot of three.
 const CONTINUATIONS: &str = "fixtures/puzzles/continuations.pdn";
 
 #[test]
