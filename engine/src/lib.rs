@@ -342,7 +342,8 @@ impl Engine {
     }
 
     /// Evaluates with `network` instead of the shipped one (with [`Config::nnue`] on; e.g. a
-    /// trainer's new network, to measure it in a match).
+    /// trainer's new network, to measure it in a match), in any variant: a variant without a
+    /// shipped network (Czech, Russian) gets one this way.
     pub fn set_network(&mut self, network: Arc<nnue::Network>) {
         let stack = nnue::Stack::new(network.hidden(), order::MAX_PLY + 1);
         if self.config.nnue != 0 {

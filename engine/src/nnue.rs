@@ -469,10 +469,11 @@ pub fn shipped() -> Result<Arc<Network>, NetworkError> {
 }
 
 /// Whether `variant` has a shipped network: the Tanzanian one, trained on Tanzanian
-/// self-play. Czech and Russian play under other rules (men capture backwards, a king
+/// self-play, for Tanzanian draughts and TzDraft's reading of it (which shares its pattern
+/// weights too). Czech and Russian play under other rules (men capture backwards, a king
 /// crowned in a capture goes on) and keep their pattern weights.
 pub fn has_shipped(variant: Variant) -> bool {
-    variant == Variant::Tanzanian
+    matches!(variant, Variant::Tanzanian | Variant::TzDraft)
 }
 
 /// The static evaluation of `pos` from the side to move with the network's value

@@ -13,8 +13,10 @@
 //! hold ends the game with their result, and both players probe them in their search
 //! (`--tables-for a|b|none` gives them to one player only, or to neither). `--a-weights FILE`
 //! / `--b-weights FILE`: evaluation weights for A / B instead of the shipped ones (a fit of
-//! `lab/examples/texel.rs`). `--variant tz|czech|russian` (default tz): the rules the games
-//! are played under, each engine with its variant's shipped weights unless given others.
+//! `lab/examples/texel.rs`). `--a-network FILE` / `--b-network FILE`: a network file of
+//! `nnue_train` for A / B (with `nnue` on, the default; any variant, where the shipped engine
+//! has a network for Tanzanian only). `--variant tz|czech|russian` (default tz): the rules the
+//! games are played under, each engine with its variant's shipped weights unless given others.
 //!
 //! The games are played by drafti-hub's runner with two in-process players, adjudicated by
 //! the rules, the ply cap (`--max-plies`, 300) and the tables; unlike `drafti match`, a
@@ -23,12 +25,13 @@
 
 use drafti_cli::match_runner::record;
 use drafti_engine::egtb::Tables;
-use drafti_engine::{Config, Weights};
+use drafti_engine::nnue::Network;
+use drafti_engine::{Config, Engine, Weights};
 use drafti_hub::openings::even_material;
 use drafti_hub::runner::{run, Adjudication, Control, MatchSettings, PlayedGame, Termination};
 use drafti_hub::stats::{Sprt, Tally, Verdict};
 use drafti_hub::{EnginePlayer, Player};
-use drafti_rules::{Color, Outcome, Position, Variant};
+use drafti_rules::{Color, DrawLaws, Outcome, Position, Variant};
 use std::process::exit;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -262,6 +265,16 @@ fn main() {
         })
     };
     let (weights_a, weights_b) = (weights("--a-weights"), weights("--b-weights"));
+    let network = |name: &str| {
+        value(name).map(|path| {
+            let bytes =
+                std::fs::read(&path).unwrap_or_else(|e| fail(format!("{name} {path}: {e}")));
+            Arc::new(
+                Network::from_bytes(&bytes).unwrap_or_else(|e| fail(format!("{name} {path}: {e}"))),
+            )
+        })
+    };
+    let (network_a, network_b) = (network("--a-network"), network("--b-network"));
     if matches!(budget, Budget::Movetime(_)) && jobs > 1 {
         eprintln!("warning: a time budget with several games at once: the games share the cores");
     }
@@ -271,22 +284,39 @@ fn main() {
         "{label_a} vs {label_b}, {budget:?}, {} openings",
         openings.len()
     );
-    let player = |config: &Config, weights: Option<&Weights>, tables: Option<Arc<Tables>>| {
-        let mut player = EnginePlayer::new(variant, tt, config.clone());
+    let player = |config: &Config,
+                  weights: Option<&Weights>,
+                  network: Option<&Arc<Network>>,
+                  tables: Option<Arc<Tables>>| {
+        let laws = DrawLaws::for_variant(variant);
+        let mut engine = Engine::with_config(variant, tt, laws, config.clone());
         if let Some(w) = weights {
-            player = player.with_weights(w);
+            engine.set_weights(w);
         }
-        player.with_tables(tables)
+        if let Some(n) = network {
+            engine.set_network(n.clone());
+        }
+        EnginePlayer::from_engine(engine).with_tables(tables)
     };
     // Tables for other draw laws are refused once here, not in every worker.
     for (name, tables) in [("a", &tables_a), ("b", &tables_b)] {
-        if let Err(e) = player(&Config::default(), None, tables.clone()) {
+        if let Err(e) = player(&Config::default(), None, None, tables.clone()) {
             fail(format!("--egtb for {name}: {e}"));
         }
     }
     let players = || -> [Box<dyn Player>; 2] {
-        let a = player(&config_a, weights_a.as_ref(), tables_a.clone());
-        let b = player(&config_b, weights_b.as_ref(), tables_b.clone());
+        let a = player(
+            &config_a,
+            weights_a.as_ref(),
+            network_a.as_ref(),
+            tables_a.clone(),
+        );
+        let b = player(
+            &config_b,
+            weights_b.as_ref(),
+            network_b.as_ref(),
+            tables_b.clone(),
+        );
         [
             Box::new(a.expect("tables checked above")),
             Box::new(b.expect("tables checked above")),

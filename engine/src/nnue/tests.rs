@@ -275,6 +275,15 @@ fn the_default_is_the_network_for_tanzanian_and_the_patterns_elsewhere() {
         differ += usize::from(default.evaluate(pos) != patterns.evaluate(pos));
     }
     assert!(differ > 10, "{differ}");
+    // TzDraft's reading of Tanzanian draughts has the network too.
+    let tzdraft = Engine::new(Variant::TzDraft, 1);
+    let tzdraft_patterns = with(Variant::TzDraft, 0);
+    let differ = games
+        .iter()
+        .flatten()
+        .filter(|pos| tzdraft.evaluate(pos) != tzdraft_patterns.evaluate(pos))
+        .count();
+    assert!(differ > 10, "{differ}");
     // Czech and Russian: the switch changes nothing, whatever it says.
     for variant in [Variant::Czech, Variant::Russian] {
         for game in random_games(variant, 2).0 {
