@@ -15,6 +15,9 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 CORPUS = REPO / "corpus"
+# Six Tanzanian games that hold puzzles (the engine's continuation after several of them
+# captures, crowns or gives material); the showcase's four hand-annotated games hold none.
+PUZZLE_GAMES = REPO / "tests" / "fixtures" / "puzzles" / "continuations.pdn"
 
 
 CORPORA = REPO / "tests" / "fixtures" / "corpora"

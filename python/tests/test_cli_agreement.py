@@ -7,7 +7,7 @@ import pytest
 
 import drafti
 
-from conftest import CORPUS, MASTER, run_cli
+from conftest import CORPUS, MASTER, PUZZLE_GAMES, run_cli
 
 
 def cli_lines(drafti_bin, cli_env, *args, ok=(0, 1)):
@@ -100,9 +100,9 @@ def test_openings_agree_with_the_cli(drafti_bin, cli_env, corpora):
 
 
 def test_puzzles_agree_with_the_cli(drafti_bin, cli_env):
-    path = str(CORPUS / "showcase.pdn")
+    path = str(PUZZLE_GAMES)
     cli = cli_lines(drafti_bin, cli_env, "puzzles", "--json", "--no-egtb", "--nodes", "20000", path)
-    assert cli, "the showcase games hold puzzles"
+    assert cli, "the games hold puzzles"
     rows = drafti.puzzles(path, nodes=20000)
     assert list(rows) == cli
 

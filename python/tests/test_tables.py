@@ -7,7 +7,7 @@ import pytest
 
 import drafti
 
-from conftest import CORPUS, MASTER
+from conftest import CORPUS, MASTER, PUZZLE_GAMES
 
 
 @pytest.fixture(scope="module")
@@ -96,7 +96,7 @@ def test_openings_and_puzzle_tables():
     assert str(stats["tree_plies"].dtype) == "Int64"
     per_game = drafti.openings(CORPUS / "selfplay.pdn", per_game=True).to_pandas()
     assert len(per_game) == 2000 and str(per_game["ply"].dtype) == "Int64"
-    puzzles = drafti.puzzles(CORPUS / "showcase.pdn")
+    puzzles = drafti.puzzles(PUZZLE_GAMES)
     table = puzzles.to_pandas()
     assert len(table) == len(puzzles) > 0
     assert str(table["difficulty"].dtype) == "int64" and str(table["score_cp"].dtype) == "Int64"
