@@ -97,7 +97,8 @@ config! {
     /// The evaluation: 0 the pattern evaluation (`eval`), 1 the network (`nnue`, the
     /// shipped `engine/data/nnue-tz.bin` unless `Engine::set_network` gives another) where
     /// the variant has one (Tanzanian and TzDraft's reading of it: `nnue::has_shipped`; Czech
-    /// and Russian keep their patterns). The endgame knowledge and the draw laws stay on top of either.
+    /// and Russian keep their patterns). The endgame knowledge and the draw laws stay on top
+    /// of either.
     nnue "nnue" [0, 1] = 1;
 }
 

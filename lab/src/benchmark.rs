@@ -51,8 +51,7 @@ fn variant_of_file(name: &str) -> Option<Variant> {
 
 /// Every `every`-th game of every known archive in `dir` (`russian-*.pdn` replayed under
 /// Russian rules, `czech-*.pdn` under Czech, `tanzanian-*.pdn` under Tanzanian), in file-name
-/// order; `None` when the folder is
-/// absent.
+/// order; `None` when the folder is absent.
 pub fn sampled_games(dir: &Path, every: u64, note: Note) -> Result<Option<Vec<Sampled>>, LabError> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Ok(None);

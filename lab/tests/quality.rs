@@ -330,6 +330,48 @@ fn the_consensus_scores_settled_moves_and_lists_the_disputed() {
 }
 
 #[test]
+fn tanzanian_archives_are_read_by_their_name() {
+    let home = empty_home();
+    let dir = tempfile::tempdir().unwrap();
+    let corpora = dir.path().join("corpora");
+    std::fs::create_dir(&corpora).unwrap();
+    let planted = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/fixtures/analyze/planted.pdn"
+    );
+    // Under any other name the file is no known archive.
+    std::fs::copy(planted, corpora.join("planted.pdn")).unwrap();
+    let out = lab(home.path())
+        .args(["quality", "--corpora"])
+        .arg(&corpora)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("planted.pdn: not russian-*, czech-* or tanzanian-*"),
+        "{err}"
+    );
+    // Named tanzanian-*, its 20 plies replay under Tanzanian rules and are judged.
+    std::fs::rename(
+        corpora.join("planted.pdn"),
+        corpora.join("tanzanian-planted.pdn"),
+    )
+    .unwrap();
+    let run = quality_run(home.path(), &corpora, &[]);
+    assert_eq!(run["games"], 1, "{run}");
+    assert_eq!(run["moves"], 20, "{run}");
+    let flagged: u64 = run["classes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["reference"].as_u64().unwrap())
+        .sum();
+    assert!(flagged > 0, "the planted blunder: {run}");
+}
+
+#[test]
 fn the_quality_bench_skips_cleanly_without_the_master_archives() {
     let home = empty_home();
     let dir = tempfile::tempdir().unwrap();
