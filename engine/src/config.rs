@@ -94,10 +94,11 @@ config! {
     /// claim is one more option of that side at the node (0: the search ignores the law).
     /// The endgame tables always hold it: they are the game under the laws.
     law3 "law3" [0, 1] = 1;
-    /// The evaluation: 0 the pattern evaluation (`eval`), 1 the network (`nnue`: the
-    /// variant's shipped `engine/data/nnue-*.bin`, `nnue::shipped`, unless
-    /// `Engine::set_network` gives another). The endgame knowledge and the draw laws stay on
-    /// top of either.
+    /// The evaluation: 0 the pattern evaluation (`eval`), 1 the network (`nnue`, the
+    /// shipped `engine/data/nnue-tz.bin` unless `Engine::set_network` gives another) where
+    /// the variant has one (Tanzanian and TzDraft's reading of it: `nnue::has_shipped`; Czech
+    /// and Russian keep their patterns). The endgame knowledge and the draw laws stay on top
+    /// of either.
     nnue "nnue" [0, 1] = 1;
 }
 

@@ -295,9 +295,9 @@ impl Engine {
         let order = order::Order::new(config.piece_history != 0, config.counter_moves != 0);
         #[cfg(not(feature = "search-ideas"))]
         let order = order::Order::new(false, false);
-        let network = (config.nnue != 0).then(|| {
-            // The files are part of the build and their checks are tested; an error is a bug.
-            let net = nnue::shipped(variant).expect("the shipped networks are valid");
+        let network = (config.nnue != 0 && nnue::has_shipped(variant)).then(|| {
+            // The file is part of the build and its checks are tested; an error is a bug.
+            let net = nnue::shipped().expect("engine/data/nnue-tz.bin is valid");
             let stack = nnue::Stack::new(net.hidden(), order::MAX_PLY + 1);
             (net, stack)
         });
@@ -341,8 +341,9 @@ impl Engine {
         self.eval_tables = Arc::new(eval::Tables::new(weights));
     }
 
-    /// Evaluates with `network` instead of the variant's shipped one (with [`Config::nnue`]
-    /// on; e.g. a trainer's new network, to measure it in a match).
+    /// Evaluates with `network` instead of the shipped one (with [`Config::nnue`] on; e.g. a
+    /// trainer's new network, to measure it in a match), in any variant: a variant without a
+    /// shipped network (Czech, Russian) gets one this way.
     pub fn set_network(&mut self, network: Arc<nnue::Network>) {
         let stack = nnue::Stack::new(network.hidden(), order::MAX_PLY + 1);
         if self.config.nnue != 0 {

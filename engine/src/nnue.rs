@@ -1,6 +1,6 @@
 //! The network evaluation (NNUE): a small efficiently updatable network over the pieces, the
 //! alternative to the pattern evaluation of `eval`, chosen by [`crate::Config::nnue`]: the
-//! default evaluation, one network per rules ([`shipped`]).
+//! evaluation of Tanzanian draughts by default ([`has_shipped`]).
 //!
 //! **Inputs** ([`INPUTS`] = 128 per perspective): for each of the two perspectives (White's,
 //! and Black's with the board turned 180°), one input per square × {man, king} × {own,
@@ -52,17 +52,8 @@ const VERSION: u32 = 1;
 /// Magic, version, then five `u32` of shape.
 const HEADER: usize = 8 + 4 + 5 * 4;
 
-/// The file of the network shipped for `variant`, trained on that variant's self-play
-/// (docs/lab/nnue.md): Tanzanian draughts and TzDraft's reading of them share one, as they
-/// share their pattern weights; Czech and Russian (men capture backwards, a king crowned in a
-/// capture goes on) have their own.
-pub fn shipped_bytes(variant: Variant) -> &'static [u8] {
-    match variant {
-        Variant::Tanzanian | Variant::TzDraft => include_bytes!("../data/nnue-tz.bin"),
-        Variant::Russian => include_bytes!("../data/nnue-russian.bin"),
-        Variant::Czech => include_bytes!("../data/nnue-czech.bin"),
-    }
-}
+/// The network shipped with the engine (Tanzanian self-play; docs/lab/nnue.md).
+pub const SHIPPED_BYTES: &[u8] = include_bytes!("../data/nnue-tz.bin");
 
 /// What follows the accumulator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -467,26 +458,22 @@ fn half_output(activation: Activation, acc: &[i16], w: &[i16]) -> i32 {
     }
 }
 
-/// The shipped networks, each read once: Tanzanian (and TzDraft), Russian, Czech.
-static SHIPPED: [LazyLock<Result<Arc<Network>, NetworkError>>; 3] = [
-    LazyLock::new(|| read_shipped(Variant::Tanzanian)),
-    LazyLock::new(|| read_shipped(Variant::Russian)),
-    LazyLock::new(|| read_shipped(Variant::Czech)),
-];
+/// The shipped network, read once.
+static SHIPPED: LazyLock<Result<Arc<Network>, NetworkError>> =
+    LazyLock::new(|| Network::from_bytes(SHIPPED_BYTES).map(Arc::new));
 
-fn read_shipped(variant: Variant) -> Result<Arc<Network>, NetworkError> {
-    Network::from_bytes(shipped_bytes(variant)).map(Arc::new)
+/// The shipped network (read on first use; its checks are tested, so an error is a damaged
+/// build).
+pub fn shipped() -> Result<Arc<Network>, NetworkError> {
+    SHIPPED.clone()
 }
 
-/// The network shipped for `variant` (read on first use; the files' checks are tested, so
-/// an error is a damaged build).
-pub fn shipped(variant: Variant) -> Result<Arc<Network>, NetworkError> {
-    let index = match variant {
-        Variant::Tanzanian | Variant::TzDraft => 0,
-        Variant::Russian => 1,
-        Variant::Czech => 2,
-    };
-    SHIPPED[index].clone()
+/// Whether `variant` has a shipped network: the Tanzanian one, trained on Tanzanian
+/// self-play, for Tanzanian draughts and TzDraft's reading of it (which shares its pattern
+/// weights too). Czech and Russian play under other rules (men capture backwards, a king
+/// crowned in a capture goes on) and keep their pattern weights.
+pub fn has_shipped(variant: Variant) -> bool {
+    matches!(variant, Variant::Tanzanian | Variant::TzDraft)
 }
 
 /// The static evaluation of `pos` from the side to move with the network's value

@@ -13,17 +13,14 @@
 //! - `abatsiev-17.pdn`: game 17 of `tests/fixtures/corpora/russian-abatsiev-ussr-events-56games.pdn`
 //!   (Russian rules, no GameType tag), whose 33. d2-e3 the depth-6 analysis called a blunder
 //!   ("72% -> 23%") and a 2,000,000-node search of every position does not.
-//! - `ussr-x-143.pdn`: game 143 of `tests/fixtures/corpora/russian-ussr-championship-x-153games.pdn`
-//!   (Russian rules), whose 20... f4-g3 the re-search at depth 10 calls a blunder (+3.51 ->
-//!   +0.28), the confirmation at depth 16 the best move, and both 2,000,000-node references
-//!   a small loss (+2.90 -> +2.48 with the network, +1.80 -> +1.20 with the patterns).
+//! - `ussr-x-121.pdn`: game 121 of `tests/fixtures/corpora/russian-ussr-championship-x-153games.pdn`
+//!   (Russian rules), whose 21. g3-h4 the re-search at depth 10 calls a blunder (+3.47 ->
+//!   +0.80), the confirmation at depth 16 no blunder, and the 2,000,000-node reference a move
+//!   as good as its best (a drop of 0.01; from `drafti-lab quality --sample 8 --moves`).
 //! - `czech-2007-17.pdn`: game 17 of `tests/fixtures/corpora/czech-championship-2007-102games.pdn`
-//!   (Czech rules), whose 11... h6-g5 the confirmation at depth 13 calls a blunder at that
-//!   depth only, and the deep references near the line (2,000,000 nodes a position: +2.79 ->
-//!   +1.09 with the network, a drop of 0.33; +1.51 -> +0.64 with the patterns).
-//! - `czech-2007-39.pdn`: game 39 of `tests/fixtures/corpora/czech-championship-2007-102games.pdn`
-//!   (Czech rules), whose 7... b8-a7 a pass at depth 6 takes for the best move and the
-//!   default analysis calls a blunder (from `drafti-lab quality --sample 2 --moves`).
+//!   (Czech rules), whose 12. c3-d4 the confirmation at depth 14 calls a blunder from depth
+//!   12 on only, and every deep reference a mistake or less (2,000,000 nodes a position: a
+//!   drop of 0.21; 4,000,000: 0.28; judged move by move at 2,000,000: 0.14).
 //! - `table-ending.pdn`: a constructed Tanzanian ending (5 pieces, then 4 after Black's
 //!   capture): White's 2. b8-d6 leaves a table draw for a loss in 4, Black's 2... h8xa1
 //!   misses the table's win in 3 (2... e7xc5).
@@ -122,7 +119,7 @@ fn the_planted_blunder_is_flagged_and_the_sound_moves_are_not() {
 }
 
 #[test]
-fn a_blunder_planted_in_a_master_game_is_flagged_and_no_masters_move_is_a_blunder() {
+fn a_blunder_planted_in_a_master_game_is_flagged_and_the_masters_moves_are_not() {
     let (code, out) = analyze(&[
         &fixture("planted-master.pdn"),
         "--variant",
@@ -131,13 +128,12 @@ fn a_blunder_planted_in_a_master_game_is_flagged_and_no_masters_move_is_a_blunde
     ]);
     assert_eq!(code, 0, "{out}");
     let g = &json_lines(&out)[0];
-    // No master's move is a blunder. (The network's depth-10 re-searches call two of them
-    // mistakes, 1. c3-b4 at -0.64 against +0.24 and 5... c7-b6, before a forced capture, at
-    // -0.82 against -0.10: its opening judgements swing more than the pattern evaluation's
-    // did; the 2,000,000-node reference drops 1. c3-b4 by 0.04 in the whole game.)
+    // No master's move is a mistake or a blunder. (5... c7-b6, before a forced capture, is an
+    // inaccuracy to the depth-10 re-search: -0.52 against +0.04, within what such a search
+    // tells apart.)
     let flagged: Vec<Value> = flagged(g)
         .into_iter()
-        .filter(|m| m["judgement"] == "blunder")
+        .filter(|m| m["judgement"] != "inaccuracy")
         .collect();
     assert_eq!(flagged.len(), 1, "{flagged:?}");
     let f = &flagged[0];
@@ -171,46 +167,45 @@ fn a_verdict_of_the_shallow_search_that_a_deep_one_refutes_is_not_reported() {
 
 #[test]
 fn the_default_pass_sees_a_shot_that_a_pass_at_depth_6_calls_the_best_move() {
-    // Czech championship 2007, game 39: 7... b8-a7 lets White in (8. c3-b4 and the shot
-    // 9. g3-h4 e5xg3 10. h4xf6 e7xg5 11. f2xh4xf6 follow in the game, which White won); the
-    // 2,000,000-node reference with the network drops it by 0.62, both deep references
-    // prefer 7... c5-d4.
-    let game = fixture("czech-2007-39.pdn");
-    let ply_14 = |args: &[&str]| {
-        let base = [game.as_str(), "--variant", "czech"];
-        analysed_move(&[&base[..], args].concat(), 13, "7...", "b8-a7")
+    // USSR championship 1950, game 1: 28... d6-c5 lets in 29. d2-c3 b6-a5 30. e3-d4 c5xg5
+    // 31. h4xf6, and White wins; a 2,000,000-node search drops it by 1.0.
+    let game = fixture("ussr-x-1.pdn");
+    let ply_56 = |args: &[&str]| {
+        let base = [game.as_str(), "--variant", "russian"];
+        analysed_move(&[&base[..], args].concat(), 55, "28...", "d6-c5")
     };
-    // Six plies do not reach the shot: the pass takes b8-a7 for the best move, so nothing
+    // Six plies do not reach the shot: the pass takes d6-c5 for the best move, so nothing
     // looks at it again.
-    let shallow = ply_14(&["--depth", "6"]);
-    assert_eq!(shallow["best"], "b8-a7", "{shallow}");
+    let shallow = ply_56(&["--depth", "6"]);
+    assert_eq!(shallow["best"], "d6-c5", "{shallow}");
     assert!(shallow["judgement"].is_null(), "{shallow}");
     assert!(shallow["confirmed_depth"].is_null(), "{shallow}");
     // The default pass (20,000 nodes a position) sees it, and the re-search calls it a
     // blunder, with a better move.
-    let m = ply_14(&[]);
+    let m = ply_56(&[]);
     assert_eq!(m["judgement"], "blunder", "{m}");
-    assert_ne!(m["best"], "b8-a7", "{m}");
+    assert_ne!(m["best"], "d6-c5", "{m}");
     assert!(m["depth"].as_u64().unwrap() >= 10, "{m}");
     assert!(m["win_before"].as_f64().unwrap() - m["win_after"].as_f64().unwrap() >= 30.0);
 }
 
 #[test]
 fn a_verdict_near_the_threshold_is_confirmed_deeper() {
-    let game = fixture("ussr-x-143.pdn");
-    let ply_40 = |args: &[&str]| {
+    let game = fixture("ussr-x-121.pdn");
+    let ply_41 = |args: &[&str]| {
         let base = [game.as_str(), "--variant", "russian", "--depth", "6"];
-        analysed_move(&[&base[..], args].concat(), 39, "20...", "f4-g3")
+        analysed_move(&[&base[..], args].concat(), 40, "21.", "g3-h4")
     };
-    // The re-search at depth 10 alone (every blunder standing) calls 20... f4-g3 a blunder,
+    // The re-search at depth 10 alone (every blunder standing) calls 21. g3-h4 a blunder,
     // by a drop under 0.7 …
-    let m = ply_40(&["--no-confirm", "--blunder-depths", "1"]);
+    let m = ply_41(&["--no-confirm", "--blunder-depths", "1"]);
     assert_eq!(m["judgement"], "blunder", "{m}");
     assert_eq!(m["depth"], 10);
-    assert!(m["win_before"].as_f64().unwrap() - m["win_after"].as_f64().unwrap() < 35.0);
-    // … so it is searched again at depth 16, which finds it the best move (both
-    // 2,000,000-node references: Black keeps most of his advantage after it).
-    let m = ply_40(&[]);
+    // … so it is searched again at depth 16, which finds much less: no blunder (at
+    // 2,000,000 nodes g3-h4 is as good as the best move). The band and the settled depths
+    // of when this case was found are pinned: the confirmations of the game's other moves
+    // fill the kept table, so another band changes what this depth-16 search finds.
+    let m = ply_41(&["--confirm-band", "0.2-0.7", "--blunder-depths", "4"]);
     assert_ne!(m["judgement"], "blunder", "{m}");
     assert!(m["win_before"].as_f64().unwrap() - m["win_after"].as_f64().unwrap() < 15.0);
     assert_eq!(m["depth"], 16);
@@ -219,9 +214,17 @@ fn a_verdict_near_the_threshold_is_confirmed_deeper() {
 #[test]
 fn a_blunder_that_has_not_settled_with_depth_is_reported_as_a_mistake() {
     let game = fixture("czech-2007-17.pdn");
-    // Its re-search's drop is within the confirmation's band: the confirmation finds the
-    // blunder late.
-    let base = [game.as_str(), "--variant", "czech", "--depth", "6"];
+    // Its re-search drops it by 0.20, under the default band's 0.25: the band of before
+    // sends it to the confirmation, where the blunder appears late.
+    let base = [
+        game.as_str(),
+        "--variant",
+        "czech",
+        "--depth",
+        "6",
+        "--confirm-band",
+        "0.2-0.7",
+    ];
     let ply_22 = |args: &[&str]| -> (Value, String) {
         let args = [&base[..], args].concat();
         let m = analysed_move(&args, 21, "11...", "h6-g5");
@@ -234,8 +237,8 @@ fn a_blunder_that_has_not_settled_with_depth_is_reported_as_a_mistake() {
             .to_string();
         (m, line)
     };
-    // With every blunder standing, the confirmation calls 11... h6-g5 a blunder (+2.97 ->
-    // +0.54 at depth 13), but only from depth 13 on: one depth.
+    // With every blunder standing, the confirmation calls 11... h6-g5 a blunder (+1.21 ->
+    // -0.08 at depth 13), but only from depth 13 on: one depth.
     let (every, _) = ply_22(&["--blunder-depths", "1"]);
     assert_eq!(every["judgement"], "blunder", "{every}");
     assert_eq!(every["depth"], 13, "{every}");
@@ -269,7 +272,7 @@ fn a_blunder_that_has_not_settled_with_depth_is_reported_as_a_mistake() {
     let pdn = std::fs::read_to_string(&out).unwrap().replace('\n', " ");
     assert!(
         pdn.contains(
-            "h6-g5? {[%eval -0.54] +0.54 (best +2.97: d8-e7; a blunder's drop, not settled)}"
+            "h6-g5? {[%eval 0.08] -0.08 (best +1.21: h8-g7; a blunder's drop, not settled)}"
         ),
         "{pdn}"
     );

@@ -366,17 +366,17 @@ fn no_input_reports_on_the_bundled_corpus() {
     }
 }
 
-/// Game 14 of the 1950 USSR championship (`tests/fixtures/corpora`, copied byte for byte): the
-/// fast preset's pass calls 22... f6-e5 a blunder ("85% -> 45%"), where `drafti analyze`'s
-/// default calls it the best move.
-const USSR_14: &str = "fixtures/report/ussr-1950-game-14.pdn";
+/// Game 44 of the 1950 USSR championship (`tests/fixtures/corpora`, copied byte for byte): the
+/// report's pass calls 20... c7-d6 a blunder ("57% -> 28%"), where `drafti analyze` and a
+/// depth-24 search call it the best move.
+const USSR_19: &str = "fixtures/report/ussr-1950-game-19.pdn";
 
 #[test]
 fn a_blunder_that_does_not_hold_up_is_not_listed() {
     // The fast preset's pass flags the move, the game's only blunder, and the re-check
     // judges it again (the default's deeper searches do not flag it at all).
     let (code, stdout, stderr) = report(&[
-        USSR_14,
+        USSR_19,
         "--variant",
         "russian",
         "--preset",

@@ -12,8 +12,8 @@
 use drafti_tests::drafti;
 use std::collections::HashMap;
 
-/// Game 14 of the X USSR championship (1950), Russian draughts.
-const USSR_14: &str = "fixtures/report/ussr-1950-game-14.pdn";
+/// Game 19 of the X USSR championship (1950), Russian draughts.
+const USSR_19: &str = "fixtures/report/ussr-1950-game-19.pdn";
 
 /// Game 4 of the Czech championship (2007), Czech draughts.
 const CZECH_4: &str = "fixtures/report/recheck/czech-2007-game-4.pdn";
@@ -278,7 +278,7 @@ fn text_player_row(stdout: &str, player: &str) -> Vec<String> {
 
 #[test]
 fn a_blunder_the_recheck_drops_is_no_blunder_anywhere() {
-    let r = report(USSR_14, "russian", "ussr14");
+    let r = report(USSR_19, "russian", "ussr19");
     // The re-check judges the pass's only blunder again, and it does not hold up…
     assert!(
         r.stderr
@@ -292,18 +292,18 @@ fn a_blunder_the_recheck_drops_is_no_blunder_anywhere() {
     assert!(r.stderr.contains("; 0 blunders"), "{}", r.stderr);
     let game = article(&r.html, "g1-1");
     let played = moves(game);
-    // 22... f6-e5 is ply 44 (the re-check finds no fault in it): no chip of a blunder, on
-    // it or on any move.
-    assert_eq!(played[43].0, "f6-e5", "{played:?}");
-    assert_ne!(played[43].1.as_deref(), Some("jb"), "{played:?}");
+    // 19... b6:d4 is ply 38 (the re-check calls it a mistake): no chip of a blunder, on it
+    // or on any move.
+    assert_eq!(played[37].0, "b6:d4?", "{played:?}");
+    assert_ne!(played[37].1.as_deref(), Some("jb"), "{played:?}");
     assert_eq!((chips(&played, true).0, chips(&played, false).0), (0, 0));
     assert_eq!(card(game, "Black").0, 0);
     let index = table_rows(&r.html, "<summary>Index of");
     assert_eq!(index[0][4], "0", "{index:?}");
     let players = table_rows(&r.html, r#"<h2 id="players">"#);
-    let black = players.iter().find(|p| p[0] == "Берак А.").unwrap();
+    let black = players.iter().find(|p| p[0] == "Хейф А.").unwrap();
     assert_eq!(black[4], "0", "{players:?}");
-    assert_eq!(text_player_row(&r.stdout, "Берак А.")[3], "0");
+    assert_eq!(text_player_row(&r.stdout, "Хейф А.")[3], "0");
     assert_eq!(text_player_row(&r.stdout, "all")[2], "0");
     assert!(
         r.html
@@ -317,7 +317,7 @@ fn a_blunder_the_recheck_drops_is_no_blunder_anywhere() {
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .args([
             "report",
-            USSR_14,
+            USSR_19,
             "--variant",
             "russian",
             "--preset",

@@ -65,11 +65,7 @@ fn the_commands_that_build_one_result_refuse_and_name_the_variant() {
         let given = [args, &["--variant", "czech"]].concat();
         let (code, stdout, stderr) = run(&given, CZECH);
         assert_eq!(code, 0, "{given:?}: {stderr}");
-        // Read as Czech, every game is valid (puzzles may find none in three games).
-        assert!(
-            !stdout.is_empty() || stderr.contains("3 games (0 invalid)"),
-            "{given:?}: {stderr}"
-        );
+        assert!(!stdout.is_empty(), "{given:?}");
         assert!(!stderr.contains("note: "), "{given:?}: {stderr}");
         std::fs::remove_file(html).ok();
     }
