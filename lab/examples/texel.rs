@@ -16,7 +16,10 @@
 //! White) from games that open with 6 to 12 random plies and then play the engine's best move,
 //! or with probability 0.1 its second or third best; a game still running at ply 300 counts
 //! as a draw, and so does one with `--no-progress N` plies in a row without a capture or a
-//! man's move (off unless given; Czech and Russian self-play has no draw law). `fit` fixes
+//! man's move (off unless given; Czech and Russian self-play has no draw law). The random
+//! plies' own positions are left out unless `--opening record` (each searched like a game
+//! position) or `--opening only` (those alone, result `?`, the games not played: the same
+//! seed's games, to join with an earlier run's results by game number). `fit` fixes
 //! `k` on the starting weights (Newton's method), then minimises the mean log-loss plus a
 //! small L2 penalty towards the starting weights with full-batch Adam (the man's and the
 //! king's base values stay at the nominal 1 and 3 men: the square terms carry the rest), and
@@ -62,6 +65,12 @@ fn main() {
                 no_progress: number("--no-progress", 0.0) as usize,
                 seed: number("--seed", 1.0) as u64,
                 jobs: number("--jobs", 2.0) as usize,
+                opening: match value("--opening").as_deref() {
+                    None | Some("skip") => OpeningPlies::Skip,
+                    Some("record") => OpeningPlies::Record,
+                    Some("only") => OpeningPlies::Only,
+                    Some(other) => panic!("--opening skip|record|only, not {other}"),
+                },
             };
             generate(&settings, weights);
         }
@@ -84,7 +93,7 @@ fn main() {
             fit(&settings, start);
         }
         _ => {
-            eprintln!("usage: texel init | gen [--variant V --from N --games N --nodes N --seed S --jobs J --weights W --no-progress N] | fit --data F [--start W --epochs N --rate R --l2 L --k K --jobs J]");
+            eprintln!("usage: texel init | gen [--variant V --from N --games N --nodes N --seed S --jobs J --weights W --no-progress N --opening skip|record|only] | fit --data F [--start W --epochs N --rate R --l2 L --k K --jobs J]");
             std::process::exit(2);
         }
     }
@@ -180,7 +189,9 @@ const DRAWN_FROM_PLY: usize = 100;
 const DRAWN_PLIES: usize = 20;
 const DRAWN_MARGIN: i32 = 10;
 
-/// One self-play game: its quiet positions with their search scores, and White's result.
+/// One self-play game: its quiet positions with their search scores, and White's result
+/// (`None` when only the opening is wanted).
+#[allow(clippy::too_many_arguments)]
 fn play(
     engine: &mut Engine,
     variant: Variant,
@@ -189,16 +200,19 @@ fn play(
     no_progress: usize,
     seed: u64,
     number: u64,
-) -> (Vec<Labelled>, f64) {
+    opening: OpeningPlies,
+) -> (Vec<Labelled>, Option<f64>) {
     let mut rng = Rng::stream(seed, number);
     let mut list = MoveList::new();
     // The opening: 6 to 12 random plies, drawn again while it is lopsided.
     let mut game;
     let mut history;
+    let mut played;
     let mut tries = 0;
     loop {
         game = Game::new(Position::start(Color::White), variant);
         history = Vec::new();
+        played = Vec::new();
         let random_plies = 6 + rng.below(7);
         for _ in 0..random_plies {
             if game.outcome().is_some() {
@@ -207,6 +221,7 @@ fn play(
             let pos = *game.position();
             pos.generate_moves(variant, &mut list);
             history.push(pos.hash_key());
+            played.push(pos);
             game.play(&list[rng.below(list.len())]);
         }
         tries += 1;
@@ -229,6 +244,24 @@ fn play(
         }
     }
     let mut positions = Vec::new();
+    if opening != OpeningPlies::Skip {
+        // The random plies' positions, each searched as a game position is (the rng is not
+        // drawn: the game that follows is the one a `skip` run plays).
+        engine.clear();
+        for (ply, pos) in played.iter().enumerate() {
+            if pos.has_capture(variant) {
+                continue;
+            }
+            let result = engine.search(pos, &Limits::nodes(nodes), &history[..ply], |_| {});
+            positions.push(Labelled {
+                pos: *pos,
+                score: result.score,
+            });
+        }
+        if opening == OpeningPlies::Only {
+            return (positions, None);
+        }
+    }
     engine.clear();
     // Plies in a row whose search called the game even (a drawn ending shuffling on), and
     // a side's proven win once the search has seen it.
@@ -295,7 +328,19 @@ fn play(
         Some(Outcome::Win(Color::Black)) => 0.0,
         _ => 0.5,
     });
-    (positions, result)
+    (positions, Some(result))
+}
+
+/// What `gen` writes of a game's random opening plies.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum OpeningPlies {
+    /// Nothing: the positions start after them (the data of every fit before 2026-12-05).
+    Skip,
+    /// Their quiet positions too, each searched at the game's nodes, then the game's.
+    Record,
+    /// Only their quiet positions, the game not played (result `?`): the same games' openings
+    /// as a `skip` run of the same seed wrote, to join with its results by game number.
+    Only,
 }
 
 /// What `gen` plays: games `from..from + games` of the seeded stream.
@@ -312,6 +357,7 @@ struct Generation {
     no_progress: usize,
     seed: u64,
     jobs: usize,
+    opening: OpeningPlies,
 }
 
 fn generate(settings: &Generation, weights: Option<Arc<Weights>>) {
@@ -324,6 +370,7 @@ fn generate(settings: &Generation, weights: Option<Arc<Weights>>) {
         no_progress,
         seed,
         jobs,
+        opening,
     } = settings;
     let started = Instant::now();
     let next = std::sync::atomic::AtomicU64::new(0);
@@ -352,6 +399,7 @@ fn generate(settings: &Generation, weights: Option<Arc<Weights>>) {
                         no_progress,
                         seed,
                         from + i,
+                        opening,
                     );
                     if tx.send((i, game)).is_err() {
                         break;
@@ -369,7 +417,13 @@ fn generate(settings: &Generation, weights: Option<Arc<Weights>>) {
         for (i, game) in rx {
             pending.insert(i, game);
             while let Some((positions, result)) = pending.remove(&done) {
-                results[(result * 2.0) as usize] += 1;
+                let result = match result {
+                    Some(r) => {
+                        results[(r * 2.0) as usize] += 1;
+                        r.to_string()
+                    }
+                    None => "?".to_string(),
+                };
                 for p in &positions {
                     writeln!(
                         out,
