@@ -390,6 +390,9 @@ pub struct ConsensusJson {
     /// Moves both judges drop by at least 0.45 that the candidate calls less than a mistake,
     /// of the moves both drop so.
     pub clear_misses: Share,
+    /// The candidate's mistakes and blunders in a game's first 12 plies that both judges call
+    /// less than a mistake, of its mistakes and blunders there.
+    pub opening_alarms: Share,
     /// The moves the references dispute at some level.
     pub disputed: Vec<DisputedJson>,
     /// The endgame tables that settled the moves they hold, if any.
@@ -575,7 +578,7 @@ pub fn quality(
                     Some(t) => Judges::Tables(t),
                     None => Judges::References(&verdicts[k], &second_verdicts[k]),
                 };
-                consensus.add(m.judgement(), judges);
+                consensus.add(m.ply, m.judgement(), judges);
                 if let Some(level) = Level::ALL
                     .into_iter()
                     .find(|&l| judges.standing(l) == Standing::Disputed)
@@ -647,6 +650,7 @@ pub fn quality(
             levels: consensus.scores(),
             false_alarms: consensus.false_alarm_share(),
             clear_misses: consensus.clear_miss_share(),
+            opening_alarms: consensus.opening_alarm_share(),
             disputed,
             tables: settings.settle_tables.label(),
         }),

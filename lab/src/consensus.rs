@@ -17,7 +17,10 @@
 //!
 //! The player's view besides: a **false alarm** is a candidate blunder that both references
 //! call less than a mistake; a **clear miss** a move both references drop by at least
-//! [`CLEAR_DROP`] that the candidate calls less than a mistake.
+//! [`CLEAR_DROP`] that the candidate calls less than a mistake; an **opening alarm** a
+//! mistake or blunder of the candidate in a game's first [`OPENING_PLIES`] plies that both
+//! references call less than a mistake (the masters' openings are theory: an evaluation that
+//! misjudges them marks standard moves).
 
 use drafti_analysis::judge::{Judgement, Verdict};
 use serde::Serialize;
@@ -25,6 +28,9 @@ use serde::Serialize;
 /// The drop of winning chances (0–2) both references must see for a move the candidate
 /// calls less than a mistake to be a clear miss: half as much again as a blunder's.
 pub const CLEAR_DROP: f64 = 0.45;
+
+/// The plies of a game's opening, for the opening alarms: six moves a side.
+pub const OPENING_PLIES: usize = 12;
 
 /// The two judgement levels scored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -186,12 +192,21 @@ pub struct ConsensusTally {
     pub clear_drops: usize,
     /// Of them, the ones the candidate calls less than a mistake.
     pub clear_misses: usize,
+    /// The candidate's mistakes and blunders in the first [`OPENING_PLIES`] plies.
+    pub opening_flags: usize,
+    /// Of them, the ones both judges call less than a mistake.
+    pub opening_alarms: usize,
 }
 
 impl ConsensusTally {
-    /// Adds one move: the candidate's judgement and the deep judges'.
-    pub fn add(&mut self, candidate: Option<Judgement>, judges: Judges<'_>) {
+    /// Adds one move, the game's `ply`-th (from 1): the candidate's judgement and the deep
+    /// judges'.
+    pub fn add(&mut self, ply: usize, candidate: Option<Judgement>, judges: Judges<'_>) {
         self.moves += 1;
+        if ply <= OPENING_PLIES && Level::Mistake.reached(candidate) {
+            self.opening_flags += 1;
+            self.opening_alarms += usize::from(judges.both_below_mistake());
+        }
         for (tally, level) in self.levels.iter_mut().zip(Level::ALL) {
             let flagged = level.reached(candidate);
             match judges.standing(level) {
@@ -246,6 +261,11 @@ impl ConsensusTally {
     /// Clear misses among the moves both judges drop clearly.
     pub fn clear_miss_share(&self) -> Share {
         Share::new(self.clear_misses, self.clear_drops)
+    }
+
+    /// Opening alarms among the candidate's mistakes and blunders of the opening.
+    pub fn opening_alarm_share(&self) -> Share {
+        Share::new(self.opening_alarms, self.opening_flags)
     }
 }
 
@@ -322,22 +342,26 @@ mod tests {
         // A settled blunder found, a settled blunder missed, a disputed one flagged, a false
         // alarm, and a quiet move left alone.
         t.add(
+            20,
             Some(Judgement::Blunder),
             Judges::References(&blunder, &blunder),
         );
         t.add(
+            21,
             Some(Judgement::Inaccuracy),
             Judges::References(&blunder, &blunder),
         );
         t.add(
+            22,
             Some(Judgement::Blunder),
             Judges::References(&blunder, &mistake),
         );
         t.add(
+            23,
             Some(Judgement::Blunder),
             Judges::References(&inaccuracy, &nothing),
         );
-        t.add(None, Judges::References(&nothing, &nothing));
+        t.add(24, None, Judges::References(&nothing, &nothing));
         let [b, m] = t.levels;
         assert_eq!(
             b,
@@ -362,6 +386,44 @@ mod tests {
         let scores = t.scores();
         assert_eq!(scores[0].precision.value, Some(0.5));
         assert_eq!(scores[0].recall.value, Some(0.5));
+        // No move of the opening yet.
+        assert_eq!(t.opening_alarm_share(), Share::new(0, 0));
+    }
+
+    #[test]
+    fn opening_alarms_are_the_openings_flags_both_references_call_less_than_mistakes() {
+        let mistake = verdict(Some(Judgement::Mistake), 0.2);
+        let inaccuracy = verdict(Some(Judgement::Inaccuracy), 0.1);
+        let nothing = verdict(None, 0.0);
+        let mut t = ConsensusTally::default();
+        // In the opening: a mistake both call nothing (an alarm), a blunder one reference
+        // calls a mistake (no alarm: disputed), a mistake both call mistakes (right), a move
+        // the candidate leaves alone.
+        t.add(
+            1,
+            Some(Judgement::Mistake),
+            Judges::References(&nothing, &inaccuracy),
+        );
+        t.add(
+            2,
+            Some(Judgement::Blunder),
+            Judges::References(&mistake, &nothing),
+        );
+        t.add(
+            OPENING_PLIES,
+            Some(Judgement::Mistake),
+            Judges::References(&mistake, &mistake),
+        );
+        t.add(5, None, Judges::References(&nothing, &nothing));
+        // After the opening, the same alarm is not counted here.
+        t.add(
+            OPENING_PLIES + 1,
+            Some(Judgement::Blunder),
+            Judges::References(&nothing, &nothing),
+        );
+        assert_eq!(t.opening_alarm_share(), Share::new(1, 3));
+        // The blunder after the opening is a false alarm still.
+        assert_eq!(t.false_alarm_share(), Share::new(1, 2));
     }
 
     #[test]

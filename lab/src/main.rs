@@ -16,7 +16,7 @@ use drafti_lab::benchmark::{
     quality as run_quality, sampled_games, ClassJson, ConsensusJson, QualitySettings,
     ReferenceMode, ReferenceSpec,
 };
-use drafti_lab::consensus::Share;
+use drafti_lab::consensus::{Share, OPENING_PLIES};
 use drafti_lab::LabError;
 use drafti_report::thousands;
 use drafti_rules::Variant;
@@ -378,6 +378,12 @@ fn write_consensus(out: &mut impl Write, c: &ConsensusJson) -> io::Result<()> {
         out,
         "  clear misses (both drop the move by 0.45 or more, the candidate calls it less than a mistake): {}",
         share(&c.clear_misses)
+    )?;
+    writeln!(
+        out,
+        "  opening alarms (the candidate's mistakes and blunders of the first {} plies both call less than a mistake): {}",
+        OPENING_PLIES,
+        share(&c.opening_alarms)
     )?;
     for d in &c.disputed {
         let side = |(j, drop): (Option<&str>, f64)| format!("{} ({drop:.2})", j.unwrap_or("none"));
