@@ -19,7 +19,9 @@
 //! man's move (off unless given; Czech and Russian self-play has no draw law). The random
 //! plies' own positions are left out unless `--opening record` (each searched like a game
 //! position) or `--opening only` (those alone, result `?`, the games not played: the same
-//! seed's games, to join with an earlier run's results by game number). `fit` fixes
+//! seed's games, to join with an earlier run's results by game number). `--starts BOOK.tsv`
+//! (an opening book in drafti's format, e.g. `db/data/fmjd-64.tsv`) opens game `i` with the
+//! book's line `i mod n` and 0 to 2 random plies instead. `fit` fixes
 //! `k` on the starting weights (Newton's method), then minimises the mean log-loss plus a
 //! small L2 penalty towards the starting weights with full-batch Adam (the man's and the
 //! king's base values stay at the nominal 1 and 3 men: the square terms carry the rest), and
@@ -65,6 +67,9 @@ fn main() {
                 no_progress: number("--no-progress", 0.0) as usize,
                 seed: number("--seed", 1.0) as u64,
                 jobs: number("--jobs", 2.0) as usize,
+                starts: value("--starts")
+                    .map(|path| read_starts(&path, variant))
+                    .unwrap_or_default(),
                 opening: match value("--opening").as_deref() {
                     None | Some("skip") => OpeningPlies::Skip,
                     Some("record") => OpeningPlies::Record,
@@ -93,7 +98,7 @@ fn main() {
             fit(&settings, start);
         }
         _ => {
-            eprintln!("usage: texel init | gen [--variant V --from N --games N --nodes N --seed S --jobs J --weights W --no-progress N --opening skip|record|only] | fit --data F [--start W --epochs N --rate R --l2 L --k K --jobs J]");
+            eprintln!("usage: texel init | gen [--variant V --from N --games N --nodes N --seed S --jobs J --weights W --no-progress N --opening skip|record|only --starts BOOK.tsv] | fit --data F [--start W --epochs N --rate R --l2 L --k K --jobs J]");
             std::process::exit(2);
         }
     }
@@ -201,6 +206,7 @@ fn play(
     seed: u64,
     number: u64,
     opening: OpeningPlies,
+    starts: &[Vec<drafti_rules::Move>],
 ) -> (Vec<Labelled>, Option<f64>) {
     let mut rng = Rng::stream(seed, number);
     let mut list = MoveList::new();
@@ -213,7 +219,18 @@ fn play(
         game = Game::new(Position::start(Color::White), variant);
         history = Vec::new();
         played = Vec::new();
-        let random_plies = 6 + rng.below(7);
+        let line = (!starts.is_empty()).then(|| &starts[(number % starts.len() as u64) as usize]);
+        for mv in line.into_iter().flatten() {
+            let pos = *game.position();
+            history.push(pos.hash_key());
+            played.push(pos);
+            game.play(mv);
+        }
+        let random_plies = if line.is_some() {
+            rng.below(3)
+        } else {
+            6 + rng.below(7)
+        };
         for _ in 0..random_plies {
             if game.outcome().is_some() {
                 break;
@@ -358,6 +375,37 @@ struct Generation {
     seed: u64,
     jobs: usize,
     opening: OpeningPlies,
+    /// Opening lines (`--starts`): game `i` plays line `i mod n`, then 0 to 2 random plies
+    /// instead of 6 to 12. Empty: random plies from the start.
+    starts: Vec<Vec<drafti_rules::Move>>,
+}
+
+/// The lines of an opening book file (drafti's format: code, name, moves, tab-separated; `#`
+/// comments and the header skipped), each played under `variant`'s rules.
+fn read_starts(path: &str, variant: Variant) -> Vec<Vec<drafti_rules::Move>> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with("code\t") && !l.trim().is_empty())
+        .map(|line| {
+            let moves = line
+                .split('\t')
+                .nth(2)
+                .unwrap_or_else(|| panic!("{path}: {line}"));
+            let mut pos = Position::start(Color::White);
+            moves
+                .split_whitespace()
+                .filter(|w| !w.ends_with('.'))
+                .map(|word| {
+                    let found = pos.parse_move(variant, word).unwrap_or_default();
+                    let mv = *found
+                        .first()
+                        .unwrap_or_else(|| panic!("{path}: {word} in {line}"));
+                    pos = pos.play(&mv);
+                    mv
+                })
+                .collect()
+        })
+        .collect()
 }
 
 fn generate(settings: &Generation, weights: Option<Arc<Weights>>) {
@@ -371,6 +419,7 @@ fn generate(settings: &Generation, weights: Option<Arc<Weights>>) {
         seed,
         jobs,
         opening,
+        ref starts,
     } = settings;
     let started = Instant::now();
     let next = std::sync::atomic::AtomicU64::new(0);
@@ -400,6 +449,7 @@ fn generate(settings: &Generation, weights: Option<Arc<Weights>>) {
                         seed,
                         from + i,
                         opening,
+                        starts,
                     );
                     if tx.send((i, game)).is_err() {
                         break;
