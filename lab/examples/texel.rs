@@ -210,7 +210,8 @@ fn play(
 ) -> (Vec<Labelled>, Option<f64>) {
     let mut rng = Rng::stream(seed, number);
     let mut list = MoveList::new();
-    // The opening: 6 to 12 random plies, drawn again while it is lopsided.
+    // The opening: the book's line (`--starts`), then random plies (6 to 12 without a book,
+    // 0 to 2 after its line), drawn again while it is lopsided.
     let mut game;
     let mut history;
     let mut played;
@@ -262,8 +263,9 @@ fn play(
     }
     let mut positions = Vec::new();
     if opening != OpeningPlies::Skip {
-        // The random plies' positions, each searched as a game position is (the rng is not
-        // drawn: the game that follows is the one a `skip` run plays).
+        // The opening's positions (the book line's and the random plies'), each searched as a
+        // game position is (the rng is not drawn: the game that follows is the one a `skip`
+        // run plays).
         engine.clear();
         for (ply, pos) in played.iter().enumerate() {
             if pos.has_capture(variant) {

@@ -390,8 +390,9 @@ pub struct ConsensusJson {
     /// Moves both judges drop by at least 0.45 that the candidate calls less than a mistake,
     /// of the moves both drop so.
     pub clear_misses: Share,
-    /// The candidate's mistakes and blunders in a game's first 12 plies that both judges call
-    /// less than a mistake, of its mistakes and blunders there.
+    /// The candidate's mistakes and blunders in a game's first
+    /// [`crate::consensus::OPENING_PLIES`] plies that both judges call less than a mistake, of
+    /// its mistakes and blunders there.
     pub opening_alarms: Share,
     /// The moves the references dispute at some level.
     pub disputed: Vec<DisputedJson>,
