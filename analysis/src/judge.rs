@@ -11,7 +11,7 @@
 //! move that turns a proven win into no proven win, or a position not proven lost into a
 //! proven loss, is a blunder whatever the curve says — unless the position was decided
 //! anyway: as lichess grades a mate created or lost, a loss let in from winning chances
-//! below −[`PROVEN_MISTAKE_WC`] (5.4 men down) is a mistake, below −[`PROVEN_INACCURACY_WC`]
+//! below −[`PROVEN_MISTAKE_WC`] (3.6 men down) is a mistake, below −[`PROVEN_INACCURACY_WC`]
 //! (7.6 men) an inaccuracy, and a win thrown away with as much left likewise.
 //!
 //! [`K`] was fitted on drafti's own self-play games by logistic regression of the game result
@@ -255,8 +255,11 @@ pub fn judge(best: Score, played: Score, played_is_best: bool) -> Verdict {
 }
 
 /// The winning chances (of the side the proven result favours) beyond which a proven result
-/// gained or lost is only a mistake: lichess's 700 centipawns on its curve (5.4 men here).
-pub const PROVEN_MISTAKE_WC: f64 = 0.86;
+/// gained or lost is only a mistake: 3.6 men on the curve. (lichess's 700 centipawns, 5.4 men
+/// here, until 2026-12-05: in decided endings a search that proves the result after the move
+/// but not yet before it made false alarms, 7 of the 8 of analyze's default on a sample of
+/// Tanzanian games; docs/lab/tanzanian-network-verdicts.md.)
+pub const PROVEN_MISTAKE_WC: f64 = 0.70;
 /// Beyond which it is only an inaccuracy: lichess's 999 centipawns (7.6 men here).
 pub const PROVEN_INACCURACY_WC: f64 = 0.95;
 
