@@ -14,6 +14,14 @@ fn empty_home() -> tempfile::TempDir {
 }
 
 /// The `drafti-lab` binary, with `home` (an [`empty_home`]) as its home and cache.
+/// A scratch folder and an empty `corpora` folder in it, for the archives a test copies in.
+fn corpora_folder() -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let corpora = dir.path().join("corpora");
+    std::fs::create_dir(&corpora).unwrap();
+    (dir, corpora)
+}
+
 fn lab(home: &Path) -> std::process::Command {
     let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_drafti-lab"));
     command.env("HOME", home).env("XDG_CACHE_HOME", home);
@@ -55,9 +63,7 @@ fn quality_run(home: &Path, corpora: &Path, args: &[&str]) -> Value {
 #[test]
 fn a_second_reference_searched_alike_agrees_with_the_reference_on_every_verdict() {
     let home = empty_home();
-    let dir = tempfile::tempdir().unwrap();
-    let corpora = dir.path().join("corpora");
-    std::fs::create_dir(&corpora).unwrap();
+    let (dir, corpora) = corpora_folder();
     std::fs::copy(
         concat!(
             env!("CARGO_MANIFEST_DIR"),
@@ -177,9 +183,7 @@ fn a_second_reference_searched_alike_agrees_with_the_reference_on_every_verdict(
 #[test]
 fn the_consensus_scores_settled_moves_and_lists_the_disputed() {
     let home = empty_home();
-    let dir = tempfile::tempdir().unwrap();
-    let corpora = dir.path().join("corpora");
-    std::fs::create_dir(&corpora).unwrap();
+    let (dir, corpora) = corpora_folder();
     std::fs::copy(
         concat!(
             env!("CARGO_MANIFEST_DIR"),
@@ -332,9 +336,7 @@ fn the_consensus_scores_settled_moves_and_lists_the_disputed() {
 #[test]
 fn tanzanian_archives_are_read_by_their_name() {
     let home = empty_home();
-    let dir = tempfile::tempdir().unwrap();
-    let corpora = dir.path().join("corpora");
-    std::fs::create_dir(&corpora).unwrap();
+    let (_scratch, corpora) = corpora_folder();
     let planted = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../tests/fixtures/analyze/planted.pdn"
