@@ -152,10 +152,15 @@ impl Order {
 /// most nodes cut off after a move or two).
 #[inline]
 pub(crate) fn pick(moves: &mut [Move], scores: &mut [i32], i: usize) {
+    // The best score kept in a register and no bounds check per step: this loop runs at
+    // every node.
     let mut best = i;
-    for j in i + 1..moves.len() {
-        if scores[j] > scores[best] {
+    let mut best_score = scores[i];
+    debug_assert_eq!(moves.len(), scores.len());
+    for (j, &score) in scores.iter().enumerate().skip(i + 1) {
+        if score > best_score {
             best = j;
+            best_score = score;
         }
     }
     if best != i {

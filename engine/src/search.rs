@@ -566,6 +566,9 @@ impl Engine {
             let child = pos.play(&mv);
             let child_key = key_after(pos, key, &mv);
             let child_law = law.after(&self.laws, &child, mover);
+            if new_depth > 0 {
+                self.tt.prefetch(child_key ^ child_law.key_mix());
+            }
             let irreversible = mv.is_capture() || pos.men(mover).contains(mv.from());
             let child_half = if irreversible { 0 } else { halfmove + 1 };
             self.state.keys.push(child_key);
