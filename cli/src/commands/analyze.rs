@@ -227,13 +227,13 @@ pub fn run(args: Args) -> CommandResult {
         None => String::new(),
     };
     eprintln!(
-        "{}{shard}: {} analysed, {} invalid (skipped); {} at {} on {jobs} {}: {}, {}, {}; {:.2} s, {} positions/s",
+        "{}{shard}: {} analysed, {} invalid (skipped); {} at {} on {}: {}, {}, {}; {:.2} s, {} positions/s",
         counted(t.games, "game", "games"),
         thousands(t.analysed),
         thousands(t.invalid),
         counted(t.positions, "position", "positions"),
         search,
-        if jobs == 1 { "thread" } else { "threads" },
+        counted(jobs as u64, "thread", "threads"),
         counted(t.flagged[0], "inaccuracy", "inaccuracies"),
         counted(t.flagged[1], "mistake", "mistakes"),
         counted(t.flagged[2], "blunder", "blunders"),

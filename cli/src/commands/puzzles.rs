@@ -19,7 +19,7 @@ use crate::files::{refuse_input_as_output, refuse_stdout, write_file, OutputFile
 use crate::input::{stdin_is_empty, stdin_is_piped, Inputs};
 use crate::progress::Progress;
 use crate::report::corpus;
-use crate::runner::{run_inputs, Output};
+use crate::runner::{refuse_wrong_variant_first, run_inputs, Output};
 use crate::tables::TableArgs;
 use drafti_analysis::puzzles::{
     check_record, mine, Checked, Collection, Entry, Mined, PuzzleOptions, Stats, DEFAULT_NODES,
@@ -151,6 +151,7 @@ pub fn run(args: Args) -> CommandResult {
             refuse_input_as_output(flag, path, &args.input.files)?;
         }
     }
+    refuse_wrong_variant_first(&args.input, args.shard.shard)?;
     let (inputs, source) = choose_inputs(&args.input)?;
     let jobs = args.input.jobs.threads();
     let mut options = PuzzleOptions {

@@ -14,7 +14,9 @@ use crate::error::{CliError, CommandResult};
 use crate::input::{open_inputs_of, stdin_is_empty, stdin_is_piped, EncodingArg};
 use crate::report::corpus;
 use crate::report::output::HtmlOutput;
-use crate::runner::{run_analysis, warn_empty_inputs, worker_pool, Output, VariantCheck};
+use crate::runner::{
+    refuse_wrong_variant_first, run_analysis, warn_empty_inputs, worker_pool, Output, VariantCheck,
+};
 use drafti_analysis::batch::{ArchiveGame, ArchiveOptions};
 use drafti_analysis::parts::Parts;
 use drafti_analysis::{recheck_blunders, EndgameTables};
@@ -108,6 +110,7 @@ pub fn run(args: Args) -> CommandResult {
             let (inputs, bytes, source) = corpus::report_inputs();
             (inputs, Some(bytes), source)
         } else {
+            refuse_wrong_variant_first(&args.input, None)?;
             let opened = args.input.open()?;
             let names: Vec<String> = opened.inputs.iter().map(|i| i.name.clone()).collect();
             let source = match names.as_slice() {
@@ -156,9 +159,10 @@ pub fn run(args: Args) -> CommandResult {
     let done = finish(collector, html_out, &info, (&archive.analysis.tables, jobs))?;
     let secs = started.elapsed().as_secs_f64();
     eprintln!(
-        "{}, {} positions analysed on {jobs} threads in {secs:.1} s ({:.0} positions/s); {} blunders",
+        "{}, {} positions analysed on {} in {secs:.1} s ({:.0} positions/s); {} blunders",
         games_text(done.games),
         thousands(done.positions),
+        counted(jobs as u64, "thread", "threads"),
         done.positions as f64 / secs.max(1e-9),
         thousands(done.blunders)
     );

@@ -72,6 +72,51 @@ fn the_commands_that_build_one_result_refuse_and_name_the_variant() {
 }
 
 #[test]
+fn the_analysing_summaries_refuse_before_the_work() {
+    // A budget that would search the three games for hours: the refusal must come from the
+    // replay alone (it used to come after the whole analysis). A deadline, not a speed
+    // measure: milliseconds against hours.
+    for args in [
+        &[
+            "report",
+            "--nodes",
+            "2000000000",
+            "--depth",
+            "60",
+            "--no-verify",
+        ][..],
+        &["puzzles", "--nodes", "2000000000"],
+    ] {
+        let mut child = drafti_tests::drafti_command()
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args(args)
+            .arg(CZECH)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            if std::time::Instant::now() > deadline {
+                child.kill().ok();
+                panic!("{args:?}: still analysing after 120 s instead of refusing");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        let mut stderr = String::new();
+        std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+        assert_eq!(
+            (status.code(), stderr.as_str()),
+            (Some(2), REFUSAL),
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
 fn report_from_analysis_parts_applies_the_same_policy() {
     let scratch = temp_dir("variant-parts");
     let dir = scratch.path();

@@ -6,7 +6,7 @@ use crate::error::{report_written, CliError, CommandResult};
 use crate::progress::Progress;
 use crate::runner::worker_pool;
 use drafti_engine::egtb::{self, BuildEvent, Signature, Tables};
-use drafti_report::thousands;
+use drafti_report::{counted, thousands};
 use std::io::{self, Write};
 use std::process::ExitCode;
 use std::sync::Mutex;
@@ -69,10 +69,11 @@ pub(super) fn build(args: BuildArgs) -> CommandResult {
         let start = Instant::now();
         report_written(writeln!(
             io::stdout().lock(),
-            "{variant}: {} tables {what}, {} positions, in {} ({threads} threads)",
+            "{variant}: {} tables {what}, {} positions, in {} ({})",
             plan.signatures,
             thousands(plan.positions),
-            Tables::variant_dir(&root, variant).display()
+            Tables::variant_dir(&root, variant).display(),
+            counted(threads as u64, "thread", "threads")
         ))?;
         let lines = Mutex::new(Lines {
             bar: Progress::hidden(),
