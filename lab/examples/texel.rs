@@ -67,9 +67,14 @@ fn main() {
                 no_progress: number("--no-progress", 0.0) as usize,
                 seed: number("--seed", 1.0) as u64,
                 jobs: number("--jobs", 2.0) as usize,
-                starts: value("--starts")
-                    .map(|path| read_starts(&path, variant))
-                    .unwrap_or_default(),
+                starts: match value("--starts").map(|path| read_starts(&path, variant)) {
+                    None => Vec::new(),
+                    Some(Ok(lines)) => lines,
+                    Some(Err(message)) => {
+                        eprintln!("texel: {message}");
+                        std::process::exit(2);
+                    }
+                },
                 opening: match value("--opening").as_deref() {
                     None | Some("skip") => OpeningPlies::Skip,
                     Some("record") => OpeningPlies::Record,
@@ -383,31 +388,37 @@ struct Generation {
 }
 
 /// The lines of an opening book file (drafti's format: code, name, moves, tab-separated; `#`
-/// comments and the header skipped), each played under `variant`'s rules.
-fn read_starts(path: &str, variant: Variant) -> Vec<Vec<drafti_rules::Move>> {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    text.lines()
-        .filter(|l| !l.starts_with('#') && !l.starts_with("code\t") && !l.trim().is_empty())
-        .map(|line| {
-            let moves = line
-                .split('\t')
-                .nth(2)
-                .unwrap_or_else(|| panic!("{path}: {line}"));
-            let mut pos = Position::start(Color::White);
-            moves
-                .split_whitespace()
-                .filter(|w| !w.ends_with('.'))
-                .map(|word| {
-                    let found = pos.parse_move(variant, word).unwrap_or_default();
-                    let mv = *found
-                        .first()
-                        .unwrap_or_else(|| panic!("{path}: {word} in {line}"));
-                    pos = pos.play(&mv);
-                    mv
-                })
-                .collect()
-        })
-        .collect()
+/// comments and the header skipped), each played under `variant`'s rules. An error names the
+/// file, the line and the move that is not one legal move of its position.
+fn read_starts(path: &str, variant: Variant) -> Result<Vec<Vec<drafti_rules::Move>>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+    let mut lines = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        if line.starts_with('#') || line.starts_with("code\t") || line.trim().is_empty() {
+            continue;
+        }
+        let at = format!("{path}:{}", index + 1);
+        let moves = line
+            .split('\t')
+            .nth(2)
+            .ok_or_else(|| format!("{at}: expected code, name and moves separated by tabs"))?;
+        let mut pos = Position::start(Color::White);
+        let mut played = Vec::new();
+        for word in moves.split_whitespace().filter(|w| !w.ends_with('.')) {
+            let found = pos
+                .parse_move(variant, word)
+                .map_err(|e| format!("{at}: {word}: {e}"))?;
+            let mv = match found.as_slice() {
+                [mv] => *mv,
+                [] => return Err(format!("{at}: {word} is not a legal {variant} move here")),
+                _ => return Err(format!("{at}: {word} is ambiguous here")),
+            };
+            pos = pos.play(&mv);
+            played.push(mv);
+        }
+        lines.push(played);
+    }
+    Ok(lines)
 }
 
 fn generate(settings: &Generation, weights: Option<Arc<Weights>>) {
