@@ -740,7 +740,13 @@ impl Engine {
         ply: usize,
     ) -> i32 {
         if ply >= MAX_PLY - 1 || !pos.has_capture(self.variant) {
-            if !pos.has_legal_move(self.variant) {
+            // Below the ply cap a capture may exist: only then is the full check needed.
+            let stuck = if ply >= MAX_PLY - 1 {
+                !pos.has_legal_move(self.variant)
+            } else {
+                !pos.has_quiet_move()
+            };
+            if stuck {
                 return lost_at(ply);
             }
             return self.static_eval(pos, law, ply);

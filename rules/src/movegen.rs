@@ -443,9 +443,12 @@ impl Position {
 
     /// Whether the side to move has any legal move.
     pub fn has_legal_move(&self, variant: Variant) -> bool {
-        if self.has_capture(variant) {
-            return true;
-        }
+        self.has_capture(variant) || self.has_quiet_move()
+    }
+
+    /// Whether the side to move has a move that captures nothing (legal when it has no
+    /// capture): for a caller that already knows there is no capture.
+    pub fn has_quiet_move(&self) -> bool {
         let (own, enemy) = self.sides();
         let empty = !(own | enemy);
         let men = own & !self.kings;

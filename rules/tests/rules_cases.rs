@@ -4,7 +4,8 @@
 //! Moves are compared as `from-to` (quiet) or `fromxto[captured,…]` (captured squares sorted),
 //! i.e. by (from, to, captured set), the identity of a move in RULES.md; where the route is
 //! unique the full path (`c3xe5xg7`) is checked too. Every helper call also checks that the
-//! list has no duplicate, and that `count_moves`, `has_legal_move` and `perft(1)` agree with it.
+//! list has no duplicate, and that `count_moves`, `has_legal_move` (and `has_quiet_move` without
+//! a capture) and `perft(1)` agree with it.
 //!
 //! Diagrams: `w`/`b` men, `W`/`B` kings, `.` empty dark squares, as White sees the board.
 
@@ -63,6 +64,13 @@ fn assert_moves(fen: &str, variant: Variant, expected: &[&str]) -> Vec<Move> {
         "{variant}: count_moves"
     );
     assert_eq!(p.has_legal_move(variant), !moves.is_empty());
+    if !p.has_capture(variant) {
+        assert_eq!(
+            p.has_quiet_move(),
+            !moves.is_empty(),
+            "{variant}: has_quiet_move"
+        );
+    }
     assert_eq!(perft(&p, variant, 1), moves.len() as u64);
     moves
 }
