@@ -21,8 +21,10 @@
 //!   is built from every game and written at the end ([`Output::Summary`]: `report`,
 //!   `puzzles`, `openings`, `standings`) then writes nothing and stops (exit 2) naming the
 //!   file and the `--variant` to give: a report built on the wrong rules is worse than none.
-//!   `report` and `puzzles`, which search every game, replay files alone first
-//!   ([`refuse_wrong_variant_first`]), so the refusal costs milliseconds, not the analysis.
+//!   `report`, `puzzles` and `analyze`, which search every game, replay files alone first
+//!   ([`refuse_wrong_variant_first`]) and refuse then, before the search writes anything:
+//!   milliseconds instead of the whole analysis under the wrong rules (`analyze` too, which
+//!   would otherwise write every game before it could say so).
 //!   A command that has written each game as it came ([`Output::PerGame`]: `validate`,
 //!   `analyze`, `fmt`, `openings --per-game`, `puzzles --verify`) cannot take it back: it
 //!   ends with the note (and exit 1, as its invalid games already make it).
@@ -144,11 +146,12 @@ impl VariantCheck {
     }
 }
 
-/// For a summary that analyses every game (`report`, `puzzles`): the variant policy's refusal
-/// before the work, from a replay of the files alone, instead of after hours of searching the
-/// games under the wrong rules. Only for files read by their tags (`--variant` forces the
-/// rules; stdin cannot be read twice, so there the refusal comes at the end as before); the
-/// same shard's games as the run, so the verdict is the one the run's end would give.
+/// For a command that searches every game (`report`, `puzzles`, `analyze`): the variant
+/// policy's refusal before the work, from a replay of the files alone, instead of after hours
+/// of searching the games under the wrong rules. Only for files read by their tags
+/// (`--variant` forces the rules; stdin cannot be read twice, so there the policy acts at the
+/// end as before); the same shard's games as the run, so the verdict is the one the run's end
+/// would give.
 pub fn refuse_wrong_variant_first(input: &InputArgs, shard: Option<Shard>) -> Result<(), CliError> {
     if input.variant().is_some() || input.files.is_empty() || input.files.iter().any(|f| f == "-") {
         return Ok(());

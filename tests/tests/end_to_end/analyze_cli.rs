@@ -886,37 +886,53 @@ fn only_the_analysed_variants_tables_are_used_and_named() {
 
 /// Issue 27, item 14: games skipped as invalid because a file without a variant tag was read
 /// as Tanzanian get the note validate gives, naming the variant that fits; none under
-/// `--variant`.
+/// `--variant`. Since the refusal before the search, a file is refused with that variant
+/// (exit 2, nothing written); read from stdin, the games are written and the note ends it.
 #[test]
 fn skipped_games_of_a_wrong_variant_guess_are_named_with_the_variant_that_fits() {
     let russian = format!(
         "{}/fixtures/corpora/russian-ussr-championship-x-153games.pdn",
         env!("CARGO_MANIFEST_DIR")
     );
-    let run = |extra: &[&str]| {
-        let out = drafti()
+    let run = |file: &str, extra: &[&str]| {
+        let mut command = drafti();
+        command
             .arg("analyze")
-            .arg(&russian)
+            .arg(file)
             .args(["--depth", "1", "--no-verify", "--no-egtb"])
-            .args(extra)
-            .output()
-            .unwrap();
+            .args(extra);
+        if file == "-" {
+            command.pipe_stdin(&russian).unwrap();
+        }
+        let out = command.output().unwrap();
         (
             out.status.code().unwrap(),
+            String::from_utf8(out.stdout).unwrap(),
             String::from_utf8(out.stderr).unwrap(),
         )
     };
-    let (code, stderr) = run(&[]);
+    let (code, stdout, stderr) = run(&russian, &[]);
+    assert_eq!((code, stdout.as_str()), (2, ""), "{stderr}");
+    assert_eq!(
+        stderr,
+        format!(
+            "drafti: {russian}: no GameType or Variant tag, so its 153 games were read as \
+             Tanzanian (tz); all 152 invalid ones replay valid as russian: give --variant \
+             russian (or --variant tz to read them as Tanzanian all the same)\n"
+        )
+    );
+    let (code, stdout, stderr) = run("-", &[]);
     assert_eq!(code, 1);
+    assert!(!stdout.is_empty());
     assert!(
-        stderr.ends_with(&format!(
-            "note: {russian}: no GameType or Variant tag, so its 153 games were read as \
+        stderr.ends_with(
+            "note: <stdin>: no GameType or Variant tag, so its 153 games were read as \
              Tanzanian (tz); all 152 invalid ones replay valid as russian: try --variant \
              russian\n"
-        )),
+        ),
         "{stderr}"
     );
-    let (code, stderr) = run(&["--variant", "russian", "--nodes", "50"]);
+    let (code, _, stderr) = run(&russian, &["--variant", "russian", "--nodes", "50"]);
     assert_eq!(code, 0, "{stderr}");
     assert!(!stderr.contains("note:"), "{stderr}");
 }

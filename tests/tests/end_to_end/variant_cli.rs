@@ -3,7 +3,8 @@
 //! Tanzanian, one goes on after draw law 1 and is invalid, valid as Czech): the commands
 //! that write each game as it comes end with the note; those that build one result from
 //! every game (`report`, `puzzles`, `openings`, `standings`) write nothing and stop (exit
-//! 2), and do their work under `--variant czech`.
+//! 2), and do their work under `--variant czech`; `analyze`, which writes game by game but
+//! searches every one, refuses a file before the search like them.
 
 use drafti_tests::{drafti, run_drafti, temp_dir};
 
@@ -28,12 +29,7 @@ fn run(args: &[&str], file: &str) -> (i32, String, String) {
 
 #[test]
 fn the_commands_that_write_game_by_game_end_with_the_note() {
-    for args in [
-        &["validate"][..],
-        &["analyze", "--nodes", "100", "--no-verify"],
-        &["fmt"],
-        &["puzzles", "--verify"],
-    ] {
+    for args in [&["validate"][..], &["fmt"], &["puzzles", "--verify"]] {
         let (code, _, stderr) = run(args, CZECH);
         // Exit 1: the game that does not replay as read is invalid input.
         assert_eq!(code, 1, "{args:?}: {stderr}");
@@ -86,6 +82,14 @@ fn the_analysing_summaries_refuse_before_the_work() {
             "--no-verify",
         ][..],
         &["puzzles", "--nodes", "2000000000"],
+        &[
+            "analyze",
+            "--nodes",
+            "2000000000",
+            "--depth",
+            "60",
+            "--no-verify",
+        ],
     ] {
         let mut child = drafti_tests::drafti_command()
             .current_dir(env!("CARGO_MANIFEST_DIR"))
@@ -117,19 +121,44 @@ fn the_analysing_summaries_refuse_before_the_work() {
 }
 
 #[test]
+fn analyze_refuses_a_file_but_can_only_note_it_from_stdin() {
+    // From a file the guess is judged before the search (exit 2, nothing written); stdin is
+    // read once, so there the games are written as they come and the note ends the run.
+    let (code, stdout, stderr) = run(&["analyze", "--nodes", "100", "--no-verify"], CZECH);
+    assert_eq!((code, stdout.as_str(), stderr.as_str()), (2, "", REFUSAL));
+    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(CZECH);
+    let output = drafti()
+        .args(["analyze", "--nodes", "100", "--no-verify", "-"])
+        .pipe_stdin(file)
+        .unwrap()
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(!output.stdout.is_empty());
+    assert!(
+        stderr.ends_with("no GameType or Variant tag, so its 3 games were read as Tanzanian (tz); the invalid one replays valid as czech: try --variant czech\n"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn report_from_analysis_parts_applies_the_same_policy() {
     let scratch = temp_dir("variant-parts");
     let dir = scratch.path();
     let part = dir.join("part.jsonl");
+    // From stdin: analyze of a file refuses before writing a part.
     let output = drafti()
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args(["analyze", "--json", "--nodes", "100", "--no-verify", CZECH])
+        .args(["analyze", "--json", "--nodes", "100", "--no-verify", "-"])
+        .pipe_stdin(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(CZECH))
+        .unwrap()
         .output()
         .unwrap();
     std::fs::write(&part, output.stdout).unwrap();
     let (code, stdout, stderr) = run_drafti(&["report", "--from-analysis", part.to_str().unwrap()]);
     assert_eq!((code, stdout.as_str()), (2, ""), "{stderr}");
-    assert!(stderr.ends_with(REFUSAL), "{stderr}");
+    let refusal = REFUSAL.replace(CZECH, "<stdin>");
+    assert!(stderr.ends_with(&refusal), "{stderr}");
 }
 
 #[test]
