@@ -404,18 +404,32 @@ impl Network {
     /// The first-layer weights of input `i`.
     #[inline(always)]
     fn row(&self, i: usize) -> &[i16] {
-        &self.w1[i * self.hidden..(i + 1) * self.hidden]
+        self.row_of(i, self.hidden)
+    }
+
+    /// [`Network::row`] with the accumulator's length `h` (= `hidden`) given, so that a
+    /// caller that knows it at compile time gets loops of that length.
+    #[inline(always)]
+    fn row_of(&self, i: usize, h: usize) -> &[i16] {
+        debug_assert_eq!(h, self.hidden);
+        &self.w1[i * h..(i + 1) * h]
     }
 
     /// The output from both perspectives' accumulators, centi-men from the side to move.
     #[inline(always)]
     fn output(&self, pos: &Position, white: &[i16], black: &[i16]) -> i32 {
+        self.output_of(pos, white, black, self.hidden)
+    }
+
+    /// [`Network::output`] with `h` (= `hidden`) given, as [`Network::row_of`].
+    #[inline(always)]
+    fn output_of(&self, pos: &Position, white: &[i16], black: &[i16], h: usize) -> i32 {
+        debug_assert_eq!(h, self.hidden);
         let (us, them) = match pos.turn() {
             Color::White => (white, black),
             Color::Black => (black, white),
         };
         let b = bucket(pos.occupied().count() as usize, self.buckets);
-        let h = self.hidden;
         let w = &self.wo[b * 2 * h..(b + 1) * 2 * h];
         let sum = i64::from(half_output(self.activation, us, &w[..h]))
             + i64::from(half_output(self.activation, them, &w[h..]))

@@ -14,6 +14,9 @@
 use super::{Network, INPUTS};
 use drafti_rules::{Color, Position};
 
+/// The shipped network's accumulator width, compiled as a constant into the search's updates.
+pub(super) const SHIPPED_HIDDEN: usize = 64;
+
 /// Changed inputs beyond which a slot is refreshed from scratch rather than updated.
 const MAX_CHANGES: usize = 16;
 
@@ -73,19 +76,29 @@ impl Stack {
         self.evaluate_here(net, ply)
     }
 
-    /// [`Stack::evaluate`] for the instructions of the caller (inlined into each).
+    /// [`Stack::evaluate`] for the instructions of the caller (inlined into each): the shipped
+    /// network's width as a constant (loops of known length, unrolled), any other at run time.
     #[inline(always)]
     fn evaluate_here(&mut self, net: &Network, ply: usize) -> i32 {
         debug_assert_eq!(net.hidden, self.hidden);
-        self.update(net, ply);
-        let h = self.hidden;
+        if self.hidden == SHIPPED_HIDDEN {
+            self.evaluate_of(net, ply, SHIPPED_HIDDEN)
+        } else {
+            self.evaluate_of(net, ply, self.hidden)
+        }
+    }
+
+    /// The evaluation with `h` (= `hidden`) given.
+    #[inline(always)]
+    fn evaluate_of(&mut self, net: &Network, ply: usize, h: usize) -> i32 {
+        self.update(net, ply, h);
         let slot = &self.values[ply * 2 * h..(ply + 1) * 2 * h];
-        net.output(&self.positions[ply], &slot[..h], &slot[h..])
+        net.output_of(&self.positions[ply], &slot[..h], &slot[h..], h)
     }
 
     /// Makes the slot at `ply` ready.
     #[inline(always)]
-    fn update(&mut self, net: &Network, ply: usize) {
+    fn update(&mut self, net: &Network, ply: usize, h: usize) {
         let mut from = ply;
         while from > 0 && !self.ready[from] {
             from -= 1;
@@ -94,7 +107,7 @@ impl Stack {
             self.refresh(net, from);
         }
         for p in from + 1..=ply {
-            self.step(net, p);
+            self.step(net, p, h);
         }
     }
 
@@ -111,7 +124,7 @@ impl Stack {
 
     /// The slot at `ply` from the ready slot below it.
     #[inline(always)]
-    fn step(&mut self, net: &Network, ply: usize) {
+    fn step(&mut self, net: &Network, ply: usize, h: usize) {
         let (before, after) = (self.positions[ply - 1], self.positions[ply]);
         let mut removed = [0u8; MAX_CHANGES];
         let mut added = [0u8; MAX_CHANGES];
@@ -140,7 +153,6 @@ impl Stack {
                 }
             }
         }
-        let h = self.hidden;
         let (below, above) = self.values.split_at_mut(ply * 2 * h);
         let parent = &below[(ply - 1) * 2 * h..];
         let slot = &mut above[..2 * h];
@@ -152,11 +164,11 @@ impl Stack {
             let (mut r, mut a) = (0, 0);
             if n_removed >= 1 && n_added >= 1 {
                 let (lift, put) = (
-                    net.row(flip(perspective, removed[0])),
-                    net.row(flip(perspective, added[0])),
+                    net.row_of(flip(perspective, removed[0]), h),
+                    net.row_of(flip(perspective, added[0]), h),
                 );
                 if n_removed >= 2 {
-                    let take = net.row(flip(perspective, removed[1]));
+                    let take = net.row_of(flip(perspective, removed[1]), h);
                     let rows = lift.iter().zip(put).zip(take);
                     for ((out, &p), ((&l, &u), &t)) in acc.iter_mut().zip(parent).zip(rows) {
                         *out = p.wrapping_sub(l).wrapping_add(u).wrapping_sub(t);
@@ -174,10 +186,10 @@ impl Stack {
                 acc.copy_from_slice(parent);
             }
             for &i in &removed[r..n_removed] {
-                sub_row(acc, net.row(flip(perspective, i)));
+                sub_row(acc, net.row_of(flip(perspective, i), h));
             }
             for &i in &added[a..n_added] {
-                super::add_row(acc, net.row(flip(perspective, i)));
+                super::add_row(acc, net.row_of(flip(perspective, i), h));
             }
         }
         self.ready[ply] = true;
@@ -209,7 +221,7 @@ const _: () = assert!(INPUTS <= u8::MAX as usize + 1);
 impl Stack {
     /// The accumulators of the slot at `ply`, brought up to date (White's, then Black's).
     pub(crate) fn values_at(&mut self, net: &Network, ply: usize) -> &[i16] {
-        self.update(net, ply);
+        self.update(net, ply, self.hidden);
         &self.values[ply * 2 * self.hidden..(ply + 1) * 2 * self.hidden]
     }
 }

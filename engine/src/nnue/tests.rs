@@ -59,7 +59,19 @@ fn scratch(net: &Network, pos: &Position) -> Vec<i16> {
 
 #[test]
 fn incremental_accumulators_equal_fresh_ones_along_random_games() {
-    let net = random_network(32, 4, Activation::SquaredClippedRelu, 1);
+    // 64 wide: the updates compiled for the shipped width; 32: those of any other width.
+    for hidden in [32, super::accumulator::SHIPPED_HIDDEN] {
+        incremental_accumulators_equal_fresh_ones(hidden);
+    }
+    assert_eq!(
+        shipped().expect("the shipped network").hidden(),
+        super::accumulator::SHIPPED_HIDDEN,
+        "the shipped network's width is the one the search's updates are compiled for"
+    );
+}
+
+fn incremental_accumulators_equal_fresh_ones(hidden: usize) {
+    let net = random_network(hidden, 4, Activation::SquaredClippedRelu, 1);
     for variant in [Variant::Tanzanian, Variant::Czech, Variant::Russian] {
         let (lines, captures, crownings) = random_games(variant, 30);
         assert!(
