@@ -26,8 +26,8 @@
 //!   milliseconds instead of the whole analysis under the wrong rules (`analyze` too, which
 //!   would otherwise write every game before it could say so).
 //!   A command that has written each game as it came ([`Output::PerGame`]: `validate`,
-//!   `analyze`, `fmt`, `openings --per-game`, `puzzles --verify`) cannot take it back: it
-//!   ends with the note (and exit 1, as its invalid games already make it).
+//!   `analyze` from stdin, `fmt`, `openings --per-game`, `puzzles --verify`) cannot take it
+//!   back: it ends with the note (and exit 1, as its invalid games already make it).
 //!
 //! The evidence is what the command replays: `openings` replays the first 40 plies only, and
 //! a Czech game whose first 40 plies are valid Tanzanian moves classifies the same either way.
