@@ -21,7 +21,10 @@
 //! position) or `--opening only` (those alone, result `?`, the games not played: the same
 //! seed's games, to join with an earlier run's results by game number). `--starts BOOK.tsv`
 //! (an opening book in drafti's format, e.g. `db/data/fmjd-64.tsv`) opens game `i` with the
-//! book's line `i mod n` and 0 to 2 random plies instead. `fit` fixes
+//! book's line `i mod n` and 0 to 2 random plies instead. `relabel --data F --nodes N
+//! [--variant V --jobs J]` writes `F` again with each position's score from a deeper search of
+//! it alone (N nodes, a fresh table; result and game number kept), for labels deeper than the
+//! games' own searches. `fit` fixes
 //! `k` on the starting weights (Newton's method), then minimises the mean log-loss plus a
 //! small L2 penalty towards the starting weights with full-batch Adam (the man's and the
 //! king's base values stay at the nominal 1 and 3 men: the square terms carry the rest), and
@@ -84,6 +87,18 @@ fn main() {
             };
             generate(&settings, weights);
         }
+        Some("relabel") => {
+            let data = value("--data").expect("--data FILE");
+            let nodes = number("--nodes", 100_000.0) as u64;
+            let jobs = number("--jobs", 2.0) as usize;
+            let variant: Variant = value("--variant")
+                .map_or(Ok(Variant::Tanzanian), |v| v.parse())
+                .expect("--variant tz|czech|russian");
+            if let Err(message) = relabel(&data, variant, nodes, jobs) {
+                eprintln!("texel: {message}");
+                std::process::exit(2);
+            }
+        }
         Some("fit") => {
             let start = value("--start").map_or_else(hand_set, |p| load(&p));
             let settings = Fit {
@@ -103,7 +118,7 @@ fn main() {
             fit(&settings, start);
         }
         _ => {
-            eprintln!("usage: texel init | gen [--variant V --from N --games N --nodes N --seed S --jobs J --weights W --no-progress N --opening skip|record|only --starts BOOK.tsv] | fit --data F [--start W --epochs N --rate R --l2 L --k K --jobs J]");
+            eprintln!("usage: texel init | gen [--variant V --from N --games N --nodes N --seed S --jobs J --weights W --no-progress N --opening skip|record|only --starts BOOK.tsv] | relabel --data F [--nodes N --variant V --jobs J] | fit --data F [--start W --epochs N --rate R --l2 L --k K --jobs J]");
             std::process::exit(2);
         }
     }
@@ -419,6 +434,62 @@ fn read_starts(path: &str, variant: Variant) -> Result<Vec<Vec<drafti_rules::Mov
         lines.push(played);
     }
     Ok(lines)
+}
+
+/// `relabel`: every line of a `gen` file again with its score from a deeper search of the
+/// position alone (`nodes`, no game history), the result and game number kept; `jobs`
+/// threads, each a contiguous share of the lines, written in the input's order.
+fn relabel(path: &str, variant: Variant, nodes: u64, jobs: usize) -> Result<(), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+    let lines: Vec<&str> = text.lines().collect();
+    let mut parsed = Vec::with_capacity(lines.len());
+    for (index, line) in lines.iter().enumerate() {
+        let fen = line.split('\t').next().unwrap_or_default();
+        let pos = Position::from_fen(fen).map_err(|e| format!("{path}:{}: {e}", index + 1))?;
+        parsed.push((pos, *line));
+    }
+    let share = parsed.len().div_ceil(jobs.max(1)).max(1);
+    let started = Instant::now();
+    let relabelled: Vec<Vec<String>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = parsed
+            .chunks(share)
+            .map(|chunk| {
+                scope.spawn(move || {
+                    let mut engine = Engine::new(variant, 16);
+                    chunk
+                        .iter()
+                        .map(|(pos, line)| {
+                            engine.clear();
+                            let found = engine.search(pos, &Limits::nodes(nodes), &[], |_| {});
+                            let mut fields: Vec<&str> = line.split('\t').collect();
+                            let score = score_text(found.score, pos.turn());
+                            if fields.len() > 2 {
+                                fields[2] = &score;
+                                fields.join("\t")
+                            } else {
+                                format!("{}\t{score}", fields.join("\t"))
+                            }
+                        })
+                        .collect()
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| w.join().expect("a relabel worker"))
+            .collect()
+    });
+    let stdout = std::io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    for line in relabelled.iter().flatten() {
+        writeln!(out, "{line}").map_err(|e| format!("stdout: {e}"))?;
+    }
+    eprintln!(
+        "{} positions relabelled at {nodes} nodes in {:.0} s",
+        parsed.len(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
 }
 
 fn generate(settings: &Generation, weights: Option<Arc<Weights>>) {
