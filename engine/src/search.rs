@@ -740,7 +740,7 @@ impl Engine {
         ply: usize,
     ) -> i32 {
         if ply >= MAX_PLY - 1 || !pos.has_capture(self.variant) {
-            // Below the ply cap a capture may exist: only then is the full check needed.
+            // At the ply cap has_capture was not asked: only there may a capture exist.
             let stuck = if ply >= MAX_PLY - 1 {
                 !pos.has_legal_move(self.variant)
             } else {
