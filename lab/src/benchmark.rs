@@ -147,16 +147,9 @@ pub struct ReferenceSpec<'a> {
     pub file: Option<&'a Path>,
 }
 
-/// The reference searches of every position of `games`: read from FILE where it has them
-/// (for the same engine and limit), searched (and appended to FILE) where it has not.
-fn reference_runs(
-    games: &[Sampled],
-    spec: &ReferenceSpec,
-    tables: &EndgameTables,
-    pool: &rayon::ThreadPool,
-    note: Note,
-) -> Result<Vec<Vec<ReferenceEval>>, LabError> {
-    let header = ReferenceHeader {
+/// What the reference of `spec` is searched with: its cache file's first line.
+fn reference_header(spec: &ReferenceSpec, tables: &EndgameTables) -> ReferenceHeader {
+    ReferenceHeader {
         engine: Engine::fingerprint().to_string(),
         nodes: spec.nodes,
         tt_mb: if spec.mode == ReferenceMode::Sequence {
@@ -167,28 +160,54 @@ fn reference_runs(
         egtb: tables.label(),
         sequence: spec.mode == ReferenceMode::Sequence,
         moves: spec.mode == ReferenceMode::Moves,
+    }
+}
+
+/// The lines after the header of `spec`'s cache file, when it has one: `None` when there is
+/// no file (or it is empty, or cut before its header's end). A file made for another engine,
+/// limit or mode is refused: its searches cost hours, so they are neither read nor overwritten.
+fn cached_reference(
+    spec: &ReferenceSpec,
+    header: &ReferenceHeader,
+) -> Result<Option<std::io::Lines<std::io::BufReader<std::fs::File>>>, LabError> {
+    let Some(file) = spec.file.and_then(|path| std::fs::File::open(path).ok()) else {
+        return Ok(None);
     };
+    let mut lines = std::io::BufReader::new(file).lines();
+    let Some(first) = lines.next().and_then(Result::ok).filter(|l| !l.is_empty()) else {
+        return Ok(None);
+    };
+    match serde_json::from_str::<ReferenceHeader>(&first) {
+        Ok(found) if found == *header => Ok(Some(lines)),
+        found => Err(LabError::OtherReference {
+            path: spec.file.unwrap_or(Path::new("")).to_path_buf(),
+            found: found.map_or_else(
+                |_| "its first line is no reference header".to_string(),
+                |h| h.describe(),
+            ),
+            wanted: header.describe(),
+        }),
+    }
+}
+
+/// The reference searches of every position of `games`: read from FILE where it has them
+/// (for the same engine and limit), searched (and appended to FILE) where it has not.
+fn reference_runs(
+    games: &[Sampled],
+    spec: &ReferenceSpec,
+    tables: &EndgameTables,
+    pool: &rayon::ThreadPool,
+    note: Note,
+) -> Result<Vec<Vec<ReferenceEval>>, LabError> {
+    let header = reference_header(spec, tables);
     let mut known: HashMap<(String, usize, usize), ReferenceLine> = HashMap::new();
     let mut writer = None;
     if let Some(path) = spec.file {
-        let mut same = false;
-        if let Ok(file) = std::fs::File::open(path) {
-            let mut lines = std::io::BufReader::new(file).lines();
-            let first = lines.next().and_then(Result::ok);
-            same = first
-                .and_then(|l| serde_json::from_str::<ReferenceHeader>(&l).ok())
-                .is_some_and(|h| h == header);
-            if same {
-                for line in lines.map_while(Result::ok) {
-                    if let Ok(r) = serde_json::from_str::<ReferenceLine>(&line) {
-                        known.insert((r.file.clone(), r.game, r.ply), r);
-                    }
-                }
-            } else {
-                note(format!(
-                    "quality: {} is for another engine or limit: searched again",
-                    path.display()
-                ));
+        let cached = cached_reference(spec, &header)?;
+        let same = cached.is_some();
+        for line in cached.into_iter().flatten().map_while(Result::ok) {
+            if let Ok(r) = serde_json::from_str::<ReferenceLine>(&line) {
+                known.insert((r.file.clone(), r.game, r.ply), r);
             }
         }
         let file = if same {
@@ -541,6 +560,10 @@ pub fn quality(
     pool: &rayon::ThreadPool,
     note: Note,
 ) -> Result<QualityJson, LabError> {
+    // A cache of another reference is refused before the candidate's analysis, not after.
+    for spec in std::iter::once(&settings.reference).chain(&settings.second) {
+        cached_reference(spec, &reference_header(spec, &options.tables))?;
+    }
     let refs: Vec<&ReplayedGame> = games.iter().map(|s| &s.game).collect();
     let positions: usize = refs.iter().map(|g| g.positions.len()).sum();
     let start = Instant::now();

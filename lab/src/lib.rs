@@ -24,6 +24,21 @@ pub enum LabError {
         /// Why.
         source: io::Error,
     },
+    /// A reference's cache file holds the searches of another engine, limit or mode: hours
+    /// of searches, so it is neither read nor overwritten.
+    #[error(
+        "{} is not this run's reference cache ({found}); this run's reference is {wanted}: \
+         give another file, or remove this one to search again",
+        path.display()
+    )]
+    OtherReference {
+        /// The file.
+        path: PathBuf,
+        /// What its header says.
+        found: String,
+        /// What this run would search.
+        wanted: String,
+    },
     /// A file could not be written.
     #[error("cannot write {}: {source}", path.display())]
     Write {

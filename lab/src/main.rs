@@ -107,6 +107,7 @@ struct QualityArgs {
     reference_moves: bool,
     /// Keep the reference's searches in FILE (JSON Lines, keyed by file, game and ply, with
     /// the engine's fingerprint and the node limit): read what is there, add what is missing.
+    /// A file made by another engine, limit or mode is refused, never overwritten.
     #[arg(long, value_name = "FILE")]
     reference: Option<PathBuf>,
     /// Also measure the reference against a second reference of N nodes a position (as

@@ -175,7 +175,8 @@ pub fn reference_verdicts(game: &ReplayedGame, evals: &[ReferenceEval]) -> Vec<V
 }
 
 /// The first line of a reference's cache file (`drafti-lab quality --reference FILE`):
-/// what its searches were made with. A file with another header is searched again.
+/// what its searches were made with. A file with another header is refused, never
+/// overwritten ([`crate::LabError::OtherReference`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReferenceHeader {
     /// [`drafti_engine::Engine::fingerprint`].
@@ -193,6 +194,46 @@ pub struct ReferenceHeader {
     /// Every move judged alone ([`reference_moves`]).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub moves: bool,
+}
+
+impl ReferenceHeader {
+    /// In words, for an error that compares two headers: the engine, nodes, table, mode and
+    /// endgame tables.
+    ///
+    /// ```
+    /// use drafti_lab::quality::ReferenceHeader;
+    /// let header = ReferenceHeader {
+    ///     engine: "76f3456a3961d6a3".into(),
+    ///     nodes: 2_000_000,
+    ///     tt_mb: 16,
+    ///     egtb: None,
+    ///     sequence: false,
+    ///     moves: false,
+    /// };
+    /// assert_eq!(
+    ///     header.describe(),
+    ///     "engine 76f3456a3961d6a3, 2000000 nodes a position, 16 MiB table, every position alone, no endgame tables"
+    /// );
+    /// ```
+    pub fn describe(&self) -> String {
+        let mode = if self.sequence {
+            "each game as one sequence"
+        } else if self.moves {
+            "every move alone"
+        } else {
+            "every position alone"
+        };
+        format!(
+            "engine {}, {} nodes a position, {} MiB table, {mode}, {}",
+            self.engine,
+            self.nodes,
+            self.tt_mb,
+            self.egtb.as_deref().map_or_else(
+                || "no endgame tables".to_string(),
+                |t| format!("tables {t}")
+            ),
+        )
+    }
 }
 
 /// A score as the reference files write it: (centi-men, proven distance ±N plies), exactly

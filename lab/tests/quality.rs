@@ -112,6 +112,22 @@ fn a_second_reference_searched_alike_agrees_with_the_reference_on_every_verdict(
         std::fs::read_to_string(&reference).unwrap().lines().count(),
         lines
     );
+    // A run whose reference differs (here its nodes) neither reads nor overwrites the cache
+    // of another: it is refused before anything is searched, the file as it was.
+    let cached = std::fs::read(&reference).unwrap();
+    let other = lab(home.path())
+        .args(["quality", "--sample", "1", "--no-egtb", "--no-hold-up"])
+        .arg("--corpora")
+        .arg(&corpora)
+        .args(["--reference-nodes", "10000", "--reference", reference_arg])
+        .output()
+        .unwrap();
+    assert_eq!(other.status.code(), Some(2));
+    let err = String::from_utf8(other.stderr).unwrap();
+    assert!(err.contains("is not this run's reference cache"), "{err}");
+    assert!(err.contains("20000 nodes a position"), "{err}");
+    assert!(err.contains("10000 nodes a position"), "{err}");
+    assert_eq!(std::fs::read(&reference).unwrap(), cached);
     // Judging every move alone (the played move searched to the position's depth) is as
     // reproducible, and its cache keeps the played moves' scores.
     let moves_file = dir.path().join("moves.jsonl");
