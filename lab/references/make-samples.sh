@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Writes the two Tanzanian samples these references judge (docs/lab/network-from-the-opening-book.md,
+# docs/lab/tanzanian-network-verdicts.md) and unpacks the references beside them:
+#   lab/references/make-samples.sh DIR
+# DIR/tzq/tanzanian-selfplay.pdn     the bundled self-play of 555a1e8, all 2,000 games
+#                                    (sample A: drafti-lab quality --corpora DIR/tzq --sample 40)
+# DIR/tzq2/tanzanian-selfplay-b.pdn  its games 21, 61, ..., 1981 (sample B: --corpora DIR/tzq2 --sample 1)
+# DIR/*.jsonl                        the references, 2,000,000 nodes a position, every position alone
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+if [ $# -ne 1 ]; then
+    echo "usage: lab/references/make-samples.sh DIR" >&2
+    exit 2
+fi
+dir=$1
+mkdir -p "$dir/tzq" "$dir/tzq2"
+git show 555a1e8:corpus/selfplay.pdn > "$dir/tzq/tanzanian-selfplay.pdn"
+awk '/^\[Event /{n++} n && (n - 1) % 40 == 20' "$dir/tzq/tanzanian-selfplay.pdn" \
+    > "$dir/tzq2/tanzanian-selfplay-b.pdn"
+for f in lab/references/*.jsonl.xz; do
+    xz -dc "$f" > "$dir/$(basename "$f" .xz)"
+done
+ls -l "$dir"/*.jsonl >&2
