@@ -327,11 +327,17 @@ fn reference_runs(
 /// One class of verdicts: how many each side gives, how many both, and the ratios.
 #[derive(Serialize)]
 pub struct ClassJson {
+    /// `blunder`, `mistake`, `inaccuracy` or `>= mistake`.
     pub class: &'static str,
+    /// Moves the candidate puts in the class.
     pub candidate: usize,
+    /// Moves the reference puts in it.
     pub reference: usize,
+    /// Moves both put in it.
     pub both: usize,
+    /// `both / candidate` (none when the candidate flags nothing).
     pub precision: Option<f64>,
+    /// `both / reference` (none when the reference flags nothing).
     pub recall: Option<f64>,
 }
 
@@ -351,27 +357,46 @@ impl ClassJson {
 /// The result of a quality run, as `drafti-lab quality --json` prints it.
 #[derive(Serialize)]
 pub struct QualityJson {
+    /// `quality`.
     pub bench: &'static str,
+    /// The candidate's settings, as the analysis labels them.
     pub candidate: String,
+    /// Games sampled.
     pub games: usize,
+    /// Every how many games of each file were sampled (`--sample`).
     pub sample_every: u64,
+    /// Positions of the sampled games.
     pub positions: usize,
+    /// Moves of the sampled games.
     pub moves: usize,
+    /// The candidate's nodes a position, re-searches included.
     pub candidate_nodes_per_position: f64,
+    /// The reference's nodes a position (its limit).
     pub reference_nodes: u64,
+    /// The nodes the reference's searches spent, a position.
     pub reference_nodes_per_position: f64,
     /// `alone` (every position with a fresh table), `sequence` (each game backwards) or
     /// `moves` (every move judged alone).
     pub reference_mode: &'static str,
+    /// The reference's nodes a position over the candidate's.
     pub ratio: f64,
+    /// Moves the candidate re-searched.
     pub verified: usize,
+    /// The engine's fingerprint (the reference caches' key).
     pub engine: String,
+    /// The candidate against the reference, class by class.
     pub classes: Vec<ClassJson>,
+    /// The candidate's blunders the reference calls at least mistakes.
     pub blunders_at_least_mistake: usize,
+    /// Mean |candidate − reference| of the mover's win% (0-100) before the move.
     pub win_before_mean_abs_diff: f64,
+    /// The same after the move.
     pub win_after_mean_abs_diff: f64,
+    /// The candidate's analysis, wall seconds.
     pub seconds: f64,
+    /// The candidate's positions a second.
     pub positions_per_second: f64,
+    /// Worker threads.
     pub jobs: usize,
     /// The reference against a second reference (`--second-reference-nodes`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -390,9 +415,13 @@ pub struct QualityJson {
 /// How a second reference's verdicts agree with the reference's (the second as candidate).
 #[derive(Serialize)]
 pub struct SecondReferenceJson {
+    /// Its nodes a position.
     pub nodes: u64,
+    /// `alone`, `sequence` or `moves`, as `reference_mode`.
     pub mode: &'static str,
+    /// The second reference (as candidate) against the reference, class by class.
     pub classes: Vec<ClassJson>,
+    /// Its blunders the reference calls at least mistakes.
     pub blunders_at_least_mistake: usize,
     /// The second reference's blunders (for the text: "… of N").
     #[serde(skip)]
@@ -422,28 +451,37 @@ pub struct ConsensusJson {
 /// A move the two references put on different sides of a level.
 #[derive(Serialize)]
 pub struct DisputedJson {
+    /// The archive's file name.
     pub file: String,
+    /// The game's number in its file, from 1.
     pub game: usize,
+    /// The move's ply, from 1.
     pub ply: usize,
+    /// The move as played.
     #[serde(rename = "move")]
     pub move_text: String,
     /// `blunder` or `>= mistake`: the level disputed (the blunder level when both are).
     pub level: &'static str,
     /// Each side's judgement and drop of winning chances.
     pub reference: (Option<&'static str>, f64),
+    /// The second reference's.
     pub second: (Option<&'static str>, f64),
+    /// The candidate's judgement.
     pub candidate: Option<&'static str>,
 }
 
 /// The candidate's blunders and mistakes judged again at `factor` times its nodes a position.
 #[derive(Serialize)]
 pub struct HoldUpJson {
+    /// Times the candidate's nodes a position.
     pub factor: u64,
+    /// Nodes of each judgement.
     pub nodes: u64,
     /// Blunders still blunders.
     pub blunders: Share,
     /// Mistakes still at least mistakes.
     pub mistakes: Share,
+    /// Wall seconds of the re-check.
     pub seconds: f64,
 }
 

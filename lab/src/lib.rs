@@ -5,6 +5,7 @@
 //! Findings are written up in `docs/lab/`.
 
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 pub mod benchmark;
 pub mod consensus;
