@@ -83,10 +83,13 @@ pub struct ReadAsArg {
 pub struct InputArgs {
     /// PDN files; `-` or none reads stdin.
     pub files: Vec<String>,
+    /// `--encoding`.
     #[command(flatten)]
     pub encoding: EncodingArg,
+    /// `--variant`: the rules forced on every game, if any.
     #[command(flatten)]
     pub read_as: ReadAsArg,
+    /// `--jobs`.
     #[command(flatten)]
     pub jobs: JobsArg,
 }
@@ -171,6 +174,7 @@ pub struct PositionArgs {
     /// The position (FEN, numeric or algebraic squares).
     #[arg(long, required = true, value_parser = parse_fen)]
     pub fen: Option<Position>,
+    /// `--rules`: the position's rules.
     #[command(flatten)]
     pub rules: RulesArg,
 }
@@ -281,6 +285,7 @@ pub struct SearchArgs {
     /// (default 3; 1: every blunder stands).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=60))]
     pub blunder_depths: Option<u32>,
+    /// `--egtb` and `--no-egtb`.
     #[command(flatten)]
     pub tables: TableArgs,
 }

@@ -7,6 +7,7 @@
 // The binary's own parts: reading inputs and tables, they tell the terminal what they do.
 #![allow(clippy::print_stderr)]
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 pub mod args;
 pub mod error;
