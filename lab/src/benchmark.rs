@@ -164,8 +164,9 @@ fn reference_header(spec: &ReferenceSpec, tables: &EndgameTables) -> ReferenceHe
 }
 
 /// The lines after the header of `spec`'s cache file, when it has one: `None` when there is
-/// no file (or it is empty, or cut before its header's end). A file made for another engine,
-/// limit or mode is refused: its searches cost hours, so they are neither read nor overwritten.
+/// no file or an empty one. A file made for another engine, limit or mode (or whose first
+/// line is no header) is refused: its searches cost hours, so they are neither read nor
+/// overwritten.
 fn cached_reference(
     spec: &ReferenceSpec,
     header: &ReferenceHeader,
