@@ -171,7 +171,10 @@ fn cached_reference(
     spec: &ReferenceSpec,
     header: &ReferenceHeader,
 ) -> Result<Option<std::io::Lines<std::io::BufReader<std::fs::File>>>, LabError> {
-    let Some(file) = spec.file.and_then(|path| std::fs::File::open(path).ok()) else {
+    let Some((path, file)) = spec
+        .file
+        .and_then(|path| Some((path, std::fs::File::open(path).ok()?)))
+    else {
         return Ok(None);
     };
     let mut lines = std::io::BufReader::new(file).lines();
@@ -181,7 +184,7 @@ fn cached_reference(
     match serde_json::from_str::<ReferenceHeader>(&first) {
         Ok(found) if found == *header => Ok(Some(lines)),
         found => Err(LabError::OtherReference {
-            path: spec.file.unwrap_or(Path::new("")).to_path_buf(),
+            path: path.to_path_buf(),
             found: found.map_or_else(
                 |_| "its first line is no reference header".to_string(),
                 |h| h.describe(),
