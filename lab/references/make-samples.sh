@@ -5,7 +5,9 @@
 # DIR/tzq/tanzanian-selfplay.pdn     the bundled self-play of 555a1e8, all 2,000 games
 #                                    (sample A: drafti-lab quality --corpora DIR/tzq --sample 40)
 # DIR/tzq2/tanzanian-selfplay-b.pdn  its games 21, 61, ..., 1981 (sample B: --corpora DIR/tzq2 --sample 1)
-# DIR/*.jsonl                        the references, 2,000,000 nodes a position, every position alone
+# DIR/even/*.pdn                     games 2, 4, 6, ... of each master file of tests/fixtures/corpora
+#                                    (the held-out half: --corpora DIR/even --sample 1)
+# DIR/*.jsonl                        the references, every position alone
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 if [ $# -ne 1 ]; then
@@ -17,6 +19,10 @@ mkdir -p "$dir/tzq" "$dir/tzq2"
 git show 555a1e8:corpus/selfplay.pdn > "$dir/tzq/tanzanian-selfplay.pdn"
 awk '/^\[Event /{n++} n && (n - 1) % 40 == 20' "$dir/tzq/tanzanian-selfplay.pdn" \
     > "$dir/tzq2/tanzanian-selfplay-b.pdn"
+mkdir -p "$dir/even"
+for f in tests/fixtures/corpora/*.pdn; do
+    awk '/^\[Event /{n++} n && n % 2 == 0' "$f" > "$dir/even/$(basename "$f")"
+done
 for f in lab/references/*.jsonl.xz; do
     xz -dc "$f" > "$dir/$(basename "$f" .xz)"
 done
