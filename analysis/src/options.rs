@@ -5,13 +5,11 @@
 use crate::tables::EndgameTables;
 use drafti_engine::{Config, Limits, StopFlag};
 
-/// The pass: every position searched within this many nodes (the deepest iteration that
-/// finishes within them, 8-9 plies in a middle game; none is started that would not). A pass
-/// at depth 6 let 15% of the moves both deep references drop by 0.45 or more go unflagged,
-/// because the shots it cannot see are never re-searched (`docs/engine.md`, "Quality on
-/// master games"). 25,000 since its searches stopped starting depths they cannot finish
-/// (20,000 before): the same verdicts for 12% fewer nodes in all.
-pub const DEFAULT_PASS_NODES: u64 = 25_000;
+/// The pass: every position searched about this many nodes (the deepest completed
+/// iteration, 8-9 plies in a middle game). A pass at depth 6 let 15% of the moves both deep
+/// references drop by 0.45 or more go unflagged, because the shots it cannot see are never
+/// re-searched (`docs/engine.md`, "Quality on master games").
+pub const DEFAULT_PASS_NODES: u64 = 20_000;
 
 /// The depth of `drafti selfplay`'s moves unless told (and of analyze's pass before it
 /// searched by nodes: `--depth 6`).
@@ -223,7 +221,7 @@ impl AnalysisOptions {
         }
     }
 
-    /// What the settings are, for reports: `25000 nodes; moves with a pass drop of 0.05
+    /// What the settings are, for reports: `20000 nodes; moves with a pass drop of 0.05
     /// re-searched to depth 10 (at most 1000000 nodes)`, …
     pub fn label(&self) -> String {
         let pass = limits_label(&self.limits);
