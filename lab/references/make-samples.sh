@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Writes the two Tanzanian samples these references judge (docs/lab/network-from-the-opening-book.md,
-# docs/lab/tanzanian-network-verdicts.md) and unpacks the references beside them:
+# Writes the samples these references judge (the two Tanzanian ones of
+# docs/lab/tanzanian-network-verdicts.md, the held-out half of the master games of
+# docs/lab/whole-iterations.md) and unpacks the references beside them:
 #   lab/references/make-samples.sh DIR
 # DIR/tzq/tanzanian-selfplay.pdn     the bundled self-play of 555a1e8, all 2,000 games
 #                                    (sample A: drafti-lab quality --corpora DIR/tzq --sample 40)

@@ -165,8 +165,8 @@ fn reference_header(spec: &ReferenceSpec, tables: &EndgameTables) -> ReferenceHe
 
 /// The lines after the header of `spec`'s cache file, when it has one: `None` when there is
 /// no file or an empty one. A file made for another engine, limit or mode (or whose first
-/// line is no header) is refused: its searches cost hours, so they are neither read nor
-/// overwritten.
+/// line, blank or unreadable, is no header) is refused: its searches cost hours, so they are
+/// neither read nor overwritten.
 fn cached_reference(
     spec: &ReferenceSpec,
     header: &ReferenceHeader,
@@ -178,15 +178,18 @@ fn cached_reference(
         return Ok(None);
     };
     let mut lines = std::io::BufReader::new(file).lines();
-    let Some(first) = lines.next().and_then(Result::ok).filter(|l| !l.is_empty()) else {
+    let Some(first) = lines.next() else {
         return Ok(None);
     };
-    match serde_json::from_str::<ReferenceHeader>(&first) {
-        Ok(found) if found == *header => Ok(Some(lines)),
+    match first
+        .ok()
+        .and_then(|l| serde_json::from_str::<ReferenceHeader>(&l).ok())
+    {
+        Some(found) if found == *header => Ok(Some(lines)),
         found => Err(LabError::OtherReference {
             path: path.to_path_buf(),
             found: found.map_or_else(
-                |_| "its first line is no reference header".to_string(),
+                || "its first line is no reference header".to_string(),
                 |h| h.describe(),
             ),
             wanted: header.describe(),

@@ -128,6 +128,25 @@ fn a_second_reference_searched_alike_agrees_with_the_reference_on_every_verdict(
     assert!(err.contains("20000 nodes a position"), "{err}");
     assert!(err.contains("10000 nodes a position"), "{err}");
     assert_eq!(std::fs::read(&reference).unwrap(), cached);
+    // Nor a file whose first line is no header (here not even UTF-8): refused, kept as it was.
+    let foreign = dir.path().join("foreign.jsonl");
+    let foreign_bytes = b"\xff\xfe not a reference\n{\"file\":\"x\"}\n";
+    std::fs::write(&foreign, foreign_bytes).unwrap();
+    let refused = lab(home.path())
+        .args(["quality", "--sample", "1", "--no-egtb", "--no-hold-up"])
+        .arg("--corpora")
+        .arg(&corpora)
+        .arg("--reference")
+        .arg(&foreign)
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    let err = String::from_utf8(refused.stderr).unwrap();
+    assert!(
+        err.contains("its first line is no reference header"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(&foreign).unwrap(), foreign_bytes);
     // Judging every move alone (the played move searched to the position's depth) is as
     // reproducible, and its cache keeps the played moves' scores.
     let moves_file = dir.path().join("moves.jsonl");
