@@ -82,6 +82,12 @@ pub struct Limits {
     /// root with three kings against one starts the count at 0 (or is drawn when none of
     /// the three is on the main diagonal).
     pub king_count: Option<u32>,
+    /// With a node limit, start no iteration that, at the growth of the last ones, would not
+    /// finish within it: a search stopped by its nodes returns its last completed iteration,
+    /// so such an iteration's nodes would be spent for nothing. Deterministic (counted in
+    /// nodes); the result is that of the same last completed iteration, reached sooner,
+    /// except where the estimate is too high and one more iteration would have finished.
+    pub whole_iterations: bool,
 }
 
 impl Limits {

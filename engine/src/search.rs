@@ -77,6 +77,22 @@ impl State {
     }
 }
 
+/// From this iteration on [`Limits::whole_iterations`] may stop a search: the first ones cost
+/// little and say little of how the tree grows.
+const WHOLE_ITERATIONS_FROM: u32 = 4;
+
+/// The nodes the next iteration will likely take: the last one's (`last`) times its growth
+/// over the one before (`before`), the growth kept within 1.2–6 so that one odd iteration does
+/// not make the estimate wild.
+fn next_iteration_nodes(last: u64, before: u64) -> u64 {
+    let growth = if before > 0 {
+        last as f64 / before as f64
+    } else {
+        2.0
+    };
+    (last as f64 * growth.clamp(1.2, 6.0)).ceil() as u64
+}
+
 /// The bit of `key` in the history filter.
 #[inline]
 fn filter_bit(key: u64) -> (usize, u64) {
@@ -207,6 +223,8 @@ impl Engine {
             })
             .clamp(1, MAX_DEPTH);
 
+        // Nodes at the end of the last iteration, and that iteration's own nodes.
+        let mut last_iteration = (0u64, 0u64);
         for depth in 1..=max_depth {
             self.state.can_stop = depth > 1;
             let mut iteration = root.clone();
@@ -278,7 +296,14 @@ impl Engine {
                 let distance = l.score.win_distance().or(l.score.loss_distance());
                 distance.is_some_and(|d| depth >= d + 2)
             });
-            let out_of_nodes = self.state.nodes >= self.state.node_limit;
+            let spent = self.state.nodes - last_iteration.0;
+            let next_would_overrun = limits.whole_iterations
+                && limits.nodes.is_some()
+                && depth >= WHOLE_ITERATIONS_FROM
+                && self.state.nodes + next_iteration_nodes(spent, last_iteration.1)
+                    > self.state.node_limit;
+            last_iteration = (self.state.nodes, spent);
+            let out_of_nodes = next_would_overrun || self.state.nodes >= self.state.node_limit;
             let out_of_time = self.state.deadline.is_some_and(|d| Instant::now() >= d);
             if settled || out_of_nodes || out_of_time || self.stop.is_raised() {
                 break;

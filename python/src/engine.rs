@@ -385,6 +385,7 @@ impl PyEngine {
                 movetime,
                 multipv,
                 king_count: king_count.or(count),
+                ..Limits::default()
             };
             // Ctrl-C raises the stop flag: the search returns its last completed iteration,
             // which is dropped for the KeyboardInterrupt.

@@ -328,6 +328,7 @@ fn search(
         movetime: req.movetime.map(Duration::from_millis),
         multipv: req.multipv.unwrap_or(1),
         king_count: setup.game.king_count(),
+        ..Limits::default()
     };
     let result = with_engine(setup.variant, hash_mb, |engine| {
         engine.search(&pos, &limits, &setup.history, |d: &DepthInfo| {

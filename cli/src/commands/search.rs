@@ -71,6 +71,7 @@ pub fn run(args: Args) -> CommandResult {
         movetime: args.movetime.map(Duration::from_millis),
         multipv: args.multipv as usize,
         king_count: args.king_count.king_count,
+        ..Limits::default()
     };
     let pos = args.position.position();
     let variant = args.position.variant();
