@@ -5,8 +5,8 @@
 use crate::tables::EndgameTables;
 use drafti_engine::{Config, Limits, StopFlag};
 
-/// The pass: every position searched about this many nodes (the deepest completed
-/// iteration, 8-9 plies in a middle game). A pass at depth 6 let 15% of the moves both deep
+/// The pass: every position searched within this many nodes (the deepest iteration that
+/// finishes within them, 8-9 plies in a middle game: none is started that would not). A pass at depth 6 let 15% of the moves both deep
 /// references drop by 0.45 or more go unflagged, because the shots it cannot see are never
 /// re-searched (`docs/engine.md`, "Quality on master games").
 pub const DEFAULT_PASS_NODES: u64 = 20_000;

@@ -33,7 +33,7 @@ use crate::searcher::{with_engine, Searcher};
 use crate::tables::use_tables;
 use drafti_archive::replay::ReplayedGame;
 use drafti_engine::egtb::Tables;
-use drafti_engine::{Engine, Score, StopFlag};
+use drafti_engine::{Engine, Limits, Score, StopFlag};
 use drafti_rules::{Move, MoveList};
 use rayon::prelude::*;
 use std::sync::Arc;
@@ -152,8 +152,14 @@ impl Searcher<'_> {
         progress: &(dyn Fn(u64) + Sync),
     ) -> SegmentResult {
         let mut nodes = 0;
+        // A position's value is its last completed depth's: the pass starts no depth it could
+        // not finish within its nodes, since an unfinished depth is work for nothing.
+        let limits = Limits {
+            whole_iterations: true,
+            ..options.limits.clone()
+        };
         let search = |engine: &mut Engine, i: usize| -> PositionEval {
-            self.search_position(engine, i, &options.limits, tables)
+            self.search_position(engine, i, &limits, tables)
         };
         // The position after the segment (the next segment's first): the played score of
         // the segment's last move.
@@ -261,7 +267,7 @@ impl Searcher<'_> {
         &self,
         engine: &mut Engine,
         i: usize,
-        limits: &drafti_engine::Limits,
+        limits: &Limits,
         options: &AnalysisOptions,
     ) -> (MoveAnalysis, u64) {
         let (m, mut nodes) = self.verify(engine, i, limits, options.blunder_depths);

@@ -248,8 +248,8 @@ pub struct SearchArgs {
     /// whichever is reached first; alone, it replaces the default's 20,000 nodes).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
     pub depth: Option<u32>,
-    /// The pass: search every position about this many nodes (deepest completed iteration;
-    /// default: 20000; with --depth, whichever is reached first).
+    /// The pass: search every position within this many nodes (the deepest iteration that
+    /// finishes within them; default: 20000; with --depth, whichever is reached first).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: Option<u64>,
     /// Re-search every nominated move (best and played move) to this depth (default: 10,
