@@ -11,7 +11,7 @@ use crate::quality::{
 };
 use crate::LabError;
 use drafti_analysis::judge::{Judgement, Verdict};
-use drafti_analysis::{analyse_games, AnalysisOptions, EndgameTables};
+use drafti_analysis::{analyse_games, AnalysisOptions, EndgameTables, DEFAULT_TT_MB};
 use drafti_archive::replay::{replay, ReplayOptions, ReplayedGame};
 use drafti_engine::Engine;
 use drafti_pdn::GameReader;
@@ -596,6 +596,17 @@ pub struct QualitySettings<'a> {
 /// How many times the candidate's nodes a position the hold-up re-check spends on a move.
 pub const HOLD_UP_FACTORS: [u64; 2] = [16, 64];
 
+/// The candidate's settings as the analysis names them, and its table when it is not
+/// analyze's: the table's size moves verdicts, so two runs that differ in it are told apart.
+fn candidate_label(options: &AnalysisOptions) -> String {
+    let label = options.label();
+    if options.tt_mb == DEFAULT_TT_MB {
+        label
+    } else {
+        format!("{label}; a {} MiB table", options.tt_mb)
+    }
+}
+
 /// Analyses `games` with `options` (the candidate) on `pool`, runs the reference (and the
 /// second) with `options`' endgame tables, and measures how far the verdicts agree.
 pub fn quality(
@@ -688,7 +699,7 @@ pub fn quality(
     let (before, after) = agreement.mean_win_diffs();
     let report = QualityJson {
         bench: "quality",
-        candidate: options.label(),
+        candidate: candidate_label(options),
         games: games.len(),
         sample_every: settings.sample_every,
         positions,

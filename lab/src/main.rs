@@ -137,6 +137,12 @@ struct QualityArgs {
     /// the hold-up keep the shipped engine.
     #[arg(long, value_name = "SETTINGS")]
     engine: Option<String>,
+    /// The candidate's transposition table, MiB (default: its preset's; analyze's 16). The
+    /// pass keeps its table from one position to the one before, so the table's size decides
+    /// which earlier searches it remembers and moves a few verdicts: runs at several sizes
+    /// measure the noise floor of a comparison.
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=4096))]
+    candidate_tt_mb: Option<u64>,
     /// Skip the hold-up re-check (every blunder and mistake of the candidate judged again at
     /// 16 and 64 times its nodes a position).
     #[arg(long)]
@@ -212,6 +218,10 @@ fn quality(args: &QualityArgs) -> CommandResult {
         .tables
         .given_only()
         .for_variants(&Variant::ALL)?;
+    if let Some(mib) = args.candidate_tt_mb {
+        // In range by the parser (at most 4096).
+        options.tt_mb = mib as usize;
+    }
     if let Some(settings) = &args.engine {
         options
             .engine

@@ -488,3 +488,49 @@ fn the_judged_moves_are_never_written_to_stdout() {
         "drafti-lab: --moves -: stdout carries the tables; give --moves a file name"
     );
 }
+
+#[test]
+fn the_candidates_table_size_is_named_and_leaves_the_reference_alone() {
+    let home = empty_home();
+    let (_scratch, corpora) = corpora_folder();
+    let planted = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/fixtures/analyze/planted.pdn"
+    );
+    std::fs::copy(planted, corpora.join("tanzanian-planted.pdn")).unwrap();
+    let default = quality_run(home.path(), &corpora, &["--no-hold-up"]);
+    let small = quality_run(
+        home.path(),
+        &corpora,
+        &["--no-hold-up", "--candidate-tt-mb", "1"],
+    );
+    let label = |run: &Value| run["candidate"].as_str().unwrap().to_string();
+    assert!(!label(&default).contains("MiB table"), "{default}");
+    assert_eq!(
+        label(&small),
+        format!("{}; a 1 MiB table", label(&default)),
+        "{small}"
+    );
+    // The references search as they did: the table is the candidate's alone.
+    let references = |run: &Value| -> Vec<u64> {
+        run["classes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["reference"].as_u64().unwrap())
+            .collect()
+    };
+    assert_eq!(references(&default), references(&small));
+    assert_eq!(
+        default["reference_nodes_per_position"],
+        small["reference_nodes_per_position"]
+    );
+    // Out of range: refused before anything is searched.
+    let out = lab(home.path())
+        .args(["quality", "--candidate-tt-mb", "0", "--corpora"])
+        .arg(&corpora)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+}
