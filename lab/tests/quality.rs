@@ -22,6 +22,16 @@ fn corpora_folder() -> (tempfile::TempDir, std::path::PathBuf) {
     (dir, corpora)
 }
 
+/// tests/fixtures/analyze/planted.pdn (a Tanzanian game of 20 plies with a planted blunder)
+/// copied into `corpora` as `name`.
+fn copy_planted(corpora: &Path, name: &str) {
+    let planted = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/fixtures/analyze/planted.pdn"
+    );
+    std::fs::copy(planted, corpora.join(name)).unwrap();
+}
+
 fn lab(home: &Path) -> std::process::Command {
     let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_drafti-lab"));
     command.env("HOME", home).env("XDG_CACHE_HOME", home);
@@ -372,12 +382,8 @@ fn the_consensus_scores_settled_moves_and_lists_the_disputed() {
 fn tanzanian_archives_are_read_by_their_name() {
     let home = empty_home();
     let (_scratch, corpora) = corpora_folder();
-    let planted = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../tests/fixtures/analyze/planted.pdn"
-    );
     // Under any other name the file is no known archive.
-    std::fs::copy(planted, corpora.join("planted.pdn")).unwrap();
+    copy_planted(&corpora, "planted.pdn");
     let out = lab(home.path())
         .args(["quality", "--corpora"])
         .arg(&corpora)
@@ -493,11 +499,7 @@ fn the_judged_moves_are_never_written_to_stdout() {
 fn the_candidates_table_size_is_named_and_leaves_the_reference_alone() {
     let home = empty_home();
     let (_scratch, corpora) = corpora_folder();
-    let planted = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../tests/fixtures/analyze/planted.pdn"
-    );
-    std::fs::copy(planted, corpora.join("tanzanian-planted.pdn")).unwrap();
+    copy_planted(&corpora, "tanzanian-planted.pdn");
     let default = quality_run(home.path(), &corpora, &["--no-hold-up"]);
     let small = quality_run(
         home.path(),
