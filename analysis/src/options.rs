@@ -6,9 +6,10 @@ use crate::tables::EndgameTables;
 use drafti_engine::{Config, Limits, StopFlag};
 
 /// The pass: every position searched within this many nodes (the deepest iteration that
-/// finishes within them, 8-9 plies in a middle game: none is started that would not). A pass at depth 6 let 15% of the moves both deep
-/// references drop by 0.45 or more go unflagged, because the shots it cannot see are never
-/// re-searched (`docs/engine.md`, "Quality on master games").
+/// finishes within them, 8-9 plies in a middle game: none is started that would not). A pass
+/// at depth 6 let 15% of the moves both deep references drop by 0.45 or more go unflagged,
+/// because the shots it cannot see are never re-searched (`docs/engine.md`, "Quality on
+/// master games").
 pub const DEFAULT_PASS_NODES: u64 = 20_000;
 
 /// The depth of `drafti selfplay`'s moves unless told (and of analyze's pass before it
