@@ -7,7 +7,7 @@
 //! `#[command(mut_arg("files", ...))]`. A flag of one command only is that command's own.
 
 use crate::error::CliError;
-use crate::input::{open_inputs, EncodingArg, Inputs};
+use crate::input::{input_names, open_inputs, open_inputs_from, EncodingArg, Inputs, Stdin};
 use crate::tables::TableArgs;
 use drafti_analysis::preset::Preset;
 use drafti_analysis::{AnalysisOptions, AnalysisOverrides};
@@ -95,9 +95,38 @@ pub struct InputArgs {
 }
 
 impl InputArgs {
-    /// The FILES opened and checked (stdin for none or `-`).
+    /// The FILES opened and checked (stdin for none or `-`, read as it comes).
     pub fn open(&self) -> Result<Inputs, CliError> {
         open_inputs(&self.files, self.encoding)
+    }
+
+    /// Whether stdin is among the inputs (`-`, or no FILES).
+    pub fn reads_stdin(&self) -> bool {
+        self.files.is_empty() || self.files.iter().any(|f| f == "-")
+    }
+
+    /// For a command that reads its inputs twice: stdin, when it is among them, copied to a
+    /// temporary file ([`Stdin::spool`]) for [`InputArgs::open_from`]; else stdin as it comes
+    /// (not read). Inputs that cannot be opened together (`-` twice) are refused first.
+    pub fn spool_stdin(&self) -> Result<Stdin, CliError> {
+        if input_names(&self.files)?.iter().any(|n| n == "-") {
+            Stdin::spool(drafti_archive::input::PDN_TEXT)
+        } else {
+            Ok(Stdin::Stream)
+        }
+    }
+
+    /// [`InputArgs::open`] with `-` read from `stdin`; the encodings detected are told on
+    /// stderr only when `tell_encodings` (once per run: a reading before the run's keeps
+    /// quiet).
+    pub fn open_from(&self, stdin: &Stdin, tell_encodings: bool) -> Result<Inputs, CliError> {
+        open_inputs_from(
+            &self.files,
+            self.encoding,
+            drafti_archive::input::PDN_TEXT,
+            stdin,
+            tell_encodings,
+        )
     }
 
     /// `--variant`, when given.

@@ -21,10 +21,12 @@
 //!   is built from every game and written at the end ([`Output::Summary`]: `report`,
 //!   `puzzles`, `openings`, `standings`) then writes nothing and stops (exit 2) naming the
 //!   file and the `--variant` to give: a report built on the wrong rules is worse than none.
-//!   `report`, `puzzles` and `analyze`, which search every game, replay files alone first
-//!   ([`refuse_wrong_variant_first`]) and refuse then, before the search writes anything:
-//!   milliseconds instead of the whole analysis under the wrong rules (`analyze` too, which
-//!   would otherwise write every game before it could say so).
+//!   `report`, `puzzles` and `analyze`, which search every game, replay their inputs alone
+//!   first ([`open_refusing_wrong_variant`]) and refuse then, before the search writes
+//!   anything: milliseconds instead of the whole analysis under the wrong rules (`analyze`
+//!   too, which would otherwise write every game before it could say so). `report` and
+//!   `puzzles` copy stdin to a temporary file for that replay and search the copy; `analyze`
+//!   streams stdin, read once, so from stdin it ends with the note, as below.
 //!   A command that has written each game as it came ([`Output::PerGame`]: `validate`,
 //!   `analyze` from stdin, `fmt`, `openings --per-game`, `puzzles --verify`) cannot take it
 //!   back: it ends with the note (and exit 1, as its invalid games already make it).
@@ -146,17 +148,26 @@ impl VariantCheck {
     }
 }
 
-/// For a command that searches every game (`report`, `puzzles`, `analyze`): the variant
-/// policy's refusal before the work, from a replay of the files alone, instead of after hours
-/// of searching the games under the wrong rules. Only for files read by their tags
-/// (`--variant` forces the rules; stdin cannot be read twice, so there the policy acts at the
-/// end as before); the same shard's games as the run, so the verdict is the one the run's end
-/// would give.
-pub fn refuse_wrong_variant_first(input: &InputArgs, shard: Option<Shard>) -> Result<(), CliError> {
-    if input.variant().is_some() || input.files.is_empty() || input.files.iter().any(|f| f == "-") {
-        return Ok(());
+/// For a command that searches every game (`report`, `puzzles`, `analyze`): its inputs,
+/// opened for the run after the variant policy's refusal, which comes from a replay of the
+/// inputs alone before the work instead of after hours of searching the games under the wrong
+/// rules. Without `--variant` (which forces the rules: nothing to judge), stdin is copied to a
+/// temporary file first ([`InputArgs::spool_stdin`]) for a command whose result is written at
+/// the end (`output` [`Output::Summary`]), and the run reads that copy (still `<stdin>`); a
+/// command that writes each game as it comes (`analyze`) streams stdin, read once, and the
+/// policy acts at its end. The same shard's games as the run, so the verdict is the one the
+/// run's end would give.
+pub fn open_refusing_wrong_variant(
+    input: &InputArgs,
+    shard: Option<Shard>,
+    output: Output,
+) -> Result<Inputs, CliError> {
+    if input.variant().is_some() || (input.reads_stdin() && output == Output::PerGame) {
+        return input.open();
     }
-    let opened = input.open()?;
+    let stdin = input.spool_stdin()?;
+    // Quiet about encodings: the run tells them.
+    let opened = input.open_from(&stdin, false)?;
     let names: Vec<String> = opened.inputs.iter().map(|i| i.name.clone()).collect();
     let batch = input.batch(shard);
     let mut guesses = VariantCheck::default();
@@ -175,11 +186,11 @@ pub fn refuse_wrong_variant_first(input: &InputArgs, shard: Option<Shard>) -> Re
             Ok(())
         },
     );
-    match result {
-        // A read error is the run's to report, where it stops the command anyway.
-        Err(_) => Ok(()),
-        Ok(_) => guesses.judge(&names, Output::Summary).map(|_| ()),
+    // A read error is the run's to report, where it stops the command anyway.
+    if result.is_ok() {
+        guesses.judge(&names, Output::Summary)?;
     }
+    input.open_from(&stdin, true)
 }
 
 /// The end of a batch: its summary, or the error that stopped it (or the variant policy's

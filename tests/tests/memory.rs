@@ -2,7 +2,8 @@
 //! ends, games run together on one line) in flat memory: the peak resident memory of the
 //! process does not grow with the archive. Defect 10: `drafti standings` stays close to
 //! `validate` on an archive of one Event. Issue 27, item 8: the Hub engine drops a line
-//! without end, and `drafti match` an engine's flood of lines, in bounded memory. The memory
+//! without end, and `drafti match` an engine's flood of lines, in bounded memory; `drafti
+//! report` copies what is piped in to a temporary file in flat memory. The memory
 //! tests are in their own binary: a
 //! child's recorded peak includes the RSS of the test process that spawned it, which is kept
 //! small here (the archives are written to disk piece by piece, never held in memory).
@@ -145,6 +146,59 @@ fn standings_memory_stays_close_to_validate_on_one_big_event() {
             "standings {format:?}: peak RSS {peak} KiB, validate {validate} KiB"
         );
     }
+}
+
+/// `drafti report` copies stdin to a temporary file to judge the variant guess before the
+/// search: through one bounded buffer, never the whole input in memory. 64 MiB of untagged
+/// Czech games piped in are copied, replayed and refused (exit 2) with a peak under 48 MiB
+/// (about 23 MiB when written).
+#[test]
+#[allow(clippy::zombie_processes)] // waited for by wait4, for its peak memory
+fn report_copies_stdin_in_flat_memory() {
+    use std::io::Read;
+    use std::process::Stdio;
+    let game = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/variant/czech-2007-23-25.pdn"
+    ))
+    .unwrap();
+    let mut child = drafti_command()
+        .args(["report", "-j2", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        stderr.read_to_string(&mut text).unwrap();
+        text
+    });
+    let mut written = 0;
+    while written < 64 << 20 {
+        stdin.write_all(&game).unwrap();
+        stdin.write_all(b"\r\n").unwrap();
+        written += game.len() + 2;
+    }
+    drop(stdin);
+    let mut status = 0;
+    // SAFETY: `rusage` is plain data filled in by the kernel; the pid is our own child,
+    // waited for once.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let pid = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
+    assert_eq!(pid, child.id() as libc::pid_t);
+    let stderr = reader.join().unwrap();
+    assert!(libc::WIFEXITED(status), "drafti was killed");
+    assert_eq!(libc::WEXITSTATUS(status), 2, "{stderr}");
+    assert!(
+        stderr.starts_with("drafti: <stdin>: no GameType or Variant tag")
+            && stderr.contains("give --variant czech"),
+        "{stderr}"
+    );
+    let peak_mib = usage.ru_maxrss / 1024;
+    assert!(peak_mib < 48, "peak resident memory {peak_mib} MiB");
 }
 
 /// The Hub engine's stdin (issue 27, item 8).

@@ -12,7 +12,7 @@
 use crate::args::{InputArgs, JsonArg, SearchArgs, ShardArg};
 use crate::error::{CliError, CommandResult};
 use crate::files::{refuse_input_as_output, OutputFile};
-use crate::runner::{refuse_wrong_variant_first, run_analysis, Output};
+use crate::runner::{open_refusing_wrong_variant, run_analysis, Output};
 use drafti_analysis::batch::{ArchiveGame, ArchiveOptions};
 use drafti_analysis::{annotate, json};
 use drafti_archive::replay::set_game_type;
@@ -152,9 +152,9 @@ pub fn run(args: Args) -> CommandResult {
     if let Some(path) = &args.pdn {
         refuse_input_as_output("--pdn", std::path::Path::new(path), &args.input.files)?;
     }
-    // Hours of searching under the wrong rules, refused before they start (files only).
-    refuse_wrong_variant_first(&args.input, args.shard.shard)?;
-    let opened = args.input.open()?;
+    // Hours of searching under the wrong rules, refused before they start (files only:
+    // stdin streams, game by game).
+    let opened = open_refusing_wrong_variant(&args.input, args.shard.shard, Output::PerGame)?;
     let (variant, shard) = (args.input.variant(), args.shard.shard);
     let mut options = args.search.options();
     options.tables = args.search.tables.for_rules(variant)?;

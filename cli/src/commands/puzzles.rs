@@ -19,12 +19,13 @@ use crate::files::{refuse_input_as_output, refuse_stdout, write_file, OutputFile
 use crate::input::{stdin_is_empty, stdin_is_piped, Inputs};
 use crate::progress::Progress;
 use crate::report::corpus;
-use crate::runner::{refuse_wrong_variant_first, run_inputs, Output};
+use crate::runner::{open_refusing_wrong_variant, run_inputs, Output};
 use crate::tables::TableArgs;
 use drafti_analysis::puzzles::{
     check_record, mine, Checked, Collection, Entry, Mined, PuzzleOptions, Stats, DEFAULT_NODES,
     VERIFY_FACTOR,
 };
+use drafti_archive::batch::Shard;
 use drafti_report::puzzles::{self, count, summary_line, Format};
 use drafti_report::thousands;
 use drafti_rules::Variant;
@@ -121,8 +122,9 @@ fn endgame_tables(args: &Args, options: &mut PuzzleOptions) -> Result<Option<Str
     Ok(found.label())
 }
 
-/// The inputs: FILES, or stdin, or the bundled corpus (the rule of `drafti report`).
-fn choose_inputs(input: &InputArgs) -> Result<(Inputs, String), CliError> {
+/// The inputs: FILES, or stdin, or the bundled corpus (the rule of `drafti report`); FILES
+/// and stdin refused first when they are games of another variant (`crate::runner`).
+fn choose_inputs(input: &InputArgs, shard: Option<Shard>) -> Result<(Inputs, String), CliError> {
     if input.files.is_empty() && (!stdin_is_piped() || stdin_is_empty()?) {
         let corpus = Inputs {
             inputs: corpus::inputs(),
@@ -131,7 +133,7 @@ fn choose_inputs(input: &InputArgs) -> Result<(Inputs, String), CliError> {
         let source = "the bundled corpus (corpus/showcase.pdn, corpus/selfplay.pdn)";
         return Ok((corpus, source.to_string()));
     }
-    let opened = input.open()?;
+    let opened = open_refusing_wrong_variant(input, shard, Output::Summary)?;
     let source = match opened.inputs.as_slice() {
         [one] => one.name.clone(),
         many => format!("{} files", many.len()),
@@ -151,8 +153,7 @@ pub fn run(args: Args) -> CommandResult {
             refuse_input_as_output(flag, path, &args.input.files)?;
         }
     }
-    refuse_wrong_variant_first(&args.input, args.shard.shard)?;
-    let (inputs, source) = choose_inputs(&args.input)?;
+    let (inputs, source) = choose_inputs(&args.input, args.shard.shard)?;
     let jobs = args.input.jobs.threads();
     let mut options = PuzzleOptions {
         nodes: args.nodes.unwrap_or(DEFAULT_NODES),

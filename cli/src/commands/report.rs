@@ -15,7 +15,7 @@ use crate::input::{open_inputs_of, stdin_is_empty, stdin_is_piped, EncodingArg};
 use crate::report::corpus;
 use crate::report::output::HtmlOutput;
 use crate::runner::{
-    refuse_wrong_variant_first, run_analysis, warn_empty_inputs, worker_pool, Output, VariantCheck,
+    open_refusing_wrong_variant, run_analysis, warn_empty_inputs, worker_pool, Output, VariantCheck,
 };
 use drafti_analysis::batch::{ArchiveGame, ArchiveOptions};
 use drafti_analysis::parts::Parts;
@@ -110,8 +110,7 @@ pub fn run(args: Args) -> CommandResult {
             let (inputs, bytes, source) = corpus::report_inputs();
             (inputs, Some(bytes), source)
         } else {
-            refuse_wrong_variant_first(&args.input, None)?;
-            let opened = args.input.open()?;
+            let opened = open_refusing_wrong_variant(&args.input, None, Output::Summary)?;
             let names: Vec<String> = opened.inputs.iter().map(|i| i.name.clone()).collect();
             let source = match names.as_slice() {
                 [one] => one.clone(),

@@ -278,6 +278,62 @@ fn piped_input_is_read() {
 }
 
 #[test]
+fn stdin_is_reported_as_the_same_file_is() {
+    // Without --variant, stdin is copied to a temporary file and judged before the search
+    // (the variant policy, tests/tests/end_to_end/variant_cli.rs); the report is the file's,
+    // the input named <stdin>, and the copy is gone when the run ends.
+    let (code, file_report, file_stderr) = report(&[SMALL, "--nodes", "50"]);
+    assert_eq!(code, 1, "{file_stderr}");
+    let scratch = temp_dir("spool");
+    let text = std::fs::read(format!("{}/{SMALL}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    for dash in [&["-"][..], &[]] {
+        let output = drafti()
+            .args(["report", "--nodes", "50"])
+            .args(dash)
+            .env("TMPDIR", scratch.path())
+            .write_stdin(text.clone())
+            .output()
+            .expect("drafti runs");
+        let stdout = String::from_utf8(output.stdout).unwrap();
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(output.status.code(), Some(1), "{dash:?}: {stderr}");
+        assert_eq!(stdout, file_report.replace(SMALL, "<stdin>"), "{dash:?}");
+        assert_eq!(
+            std::fs::read_dir(scratch.path()).unwrap().count(),
+            0,
+            "{dash:?}: the copy of stdin is left behind"
+        );
+    }
+}
+
+#[test]
+fn a_detected_encoding_is_told_once() {
+    // The searching commands read their input twice (a replay judges the variant guess
+    // before the search): the encoding detected was told at each reading.
+    let latin1 = b"[White \"J\xe9r\xf4me\"]\n[Black \"Bo\"]\n1. c3-d4 f6-e5 2. d4xf6 g7xe5 1-0\n";
+    let path = drafti_tests::temp_path("report-latin1", "latin1.pdn");
+    std::fs::write(&path, latin1).unwrap();
+    let file = path.to_str().unwrap();
+    let once = |stderr: &str, name: &str| {
+        let warning = format!("warning: {name}: not UTF-8; read as windows-1252");
+        assert_eq!(stderr.matches(&warning).count(), 1, "{stderr}");
+    };
+    for command in ["report", "analyze"] {
+        let (code, _, stderr) = drafti_tests::run_drafti(&[command, "--nodes", "50", file]);
+        assert_eq!(code, 0, "{stderr}");
+        once(&stderr, file);
+        let output = drafti()
+            .args([command, "--nodes", "50", "-"])
+            .write_stdin(&latin1[..])
+            .output()
+            .expect("drafti runs");
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(output.status.code(), Some(0), "{stderr}");
+        once(&stderr, "<stdin>");
+    }
+}
+
+#[test]
 fn no_input_reports_on_the_bundled_corpus() {
     // stdin is /dev/null here (not piped): the demonstration embedded in the binary is read.
     // Depth 1 and no re-search keep it quick; the real default is in the README. Its 504

@@ -4,7 +4,8 @@
 //! that write each game as it comes end with the note; those that build one result from
 //! every game (`report`, `puzzles`, `openings`, `standings`) write nothing and stop (exit
 //! 2), and do their work under `--variant czech`; `analyze`, which writes game by game but
-//! searches every one, refuses a file before the search like them.
+//! searches every one, refuses a file before the search like them. `report` and `puzzles`
+//! refuse stdin before the search too (from a copy of it); `analyze` streams stdin.
 
 use drafti_tests::{drafti, run_drafti, temp_dir};
 
@@ -67,57 +68,170 @@ fn the_commands_that_build_one_result_refuse_and_name_the_variant() {
     }
 }
 
+/// The searching commands' flags with a budget that would search the three games for hours:
+/// a refusal must come from the replay alone (it used to come after the whole analysis).
+const FOR_HOURS: [&[&str]; 3] = [
+    &[
+        "report",
+        "--nodes",
+        "2000000000",
+        "--depth",
+        "60",
+        "--no-verify",
+    ],
+    &["puzzles", "--nodes", "2000000000"],
+    &[
+        "analyze",
+        "--nodes",
+        "2000000000",
+        "--depth",
+        "60",
+        "--no-verify",
+    ],
+];
+
+/// `drafti ARGS` in the tests crate's folder with `stdin` piped in (through a pipe, which
+/// cannot be read twice) when given, else nothing: its (exit code, stdout, stderr). A
+/// deadline, not a speed measure (milliseconds against hours): a run still going after two
+/// minutes is searching, and fails the test instead of hanging it.
+fn refused_before_the_work(args: &[&str], stdin: Option<&str>) -> (Option<i32>, String, String) {
+    use std::process::Stdio;
+    use std::thread::JoinHandle;
+    fn read_all(mut from: impl std::io::Read + Send + 'static) -> JoinHandle<String> {
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            from.read_to_string(&mut text).unwrap();
+            text
+        })
+    }
+    let mut child = drafti_tests::drafti_command()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(args)
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    if let Some(file) = stdin {
+        let bytes =
+            std::fs::read(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(file)).unwrap();
+        let mut pipe = child.stdin.take().unwrap();
+        std::thread::spawn(move || std::io::Write::write_all(&mut pipe, &bytes));
+    }
+    let stdout = read_all(child.stdout.take().unwrap());
+    let stderr = read_all(child.stderr.take().unwrap());
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            child.kill().ok();
+            panic!("{args:?}: still analysing after 120 s instead of refusing");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    (
+        status.code(),
+        stdout.join().unwrap(),
+        stderr.join().unwrap(),
+    )
+}
+
 #[test]
 fn the_analysing_summaries_refuse_before_the_work() {
-    // A budget that would search the three games for hours: the refusal must come from the
-    // replay alone (it used to come after the whole analysis). A deadline, not a speed
-    // measure: milliseconds against hours.
-    for args in [
-        &[
-            "report",
-            "--nodes",
-            "2000000000",
-            "--depth",
-            "60",
-            "--no-verify",
-        ][..],
-        &["puzzles", "--nodes", "2000000000"],
-        &[
-            "analyze",
-            "--nodes",
-            "2000000000",
-            "--depth",
-            "60",
-            "--no-verify",
-        ],
-    ] {
-        let mut child = drafti_tests::drafti_command()
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .args(args)
-            .arg(CZECH)
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
-        let status = loop {
-            if let Some(status) = child.try_wait().unwrap() {
-                break status;
-            }
-            if std::time::Instant::now() > deadline {
-                child.kill().ok();
-                panic!("{args:?}: still analysing after 120 s instead of refusing");
-            }
-            std::thread::sleep(std::time::Duration::from_millis(20));
-        };
-        let mut stderr = String::new();
-        std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    for args in FOR_HOURS {
+        let given = [args, &[CZECH]].concat();
+        let (code, stdout, stderr) = refused_before_the_work(&given, None);
         assert_eq!(
-            (status.code(), stderr.as_str()),
-            (Some(2), REFUSAL),
+            (code, stdout.as_str(), stderr.as_str()),
+            (Some(2), "", REFUSAL),
             "{args:?}"
         );
     }
+}
+
+#[test]
+fn the_analysing_summaries_refuse_stdin_before_the_work() {
+    // Stdin used to be searched whole under the wrong rules, then refused: now it is copied
+    // to a temporary file and judged first, as a file is. Nothing on stdout, and nothing on
+    // stderr but the refusal naming <stdin> (no summary line, no encoding said twice).
+    let refusal = REFUSAL.replace(CZECH, "<stdin>");
+    for args in &FOR_HOURS[..2] {
+        // `-`, and stdin piped in with no FILES.
+        for given in [[*args, &["-"]].concat(), args.to_vec()] {
+            let (code, stdout, stderr) = refused_before_the_work(&given, Some(CZECH));
+            assert_eq!(
+                (code, stdout.as_str(), stderr.as_str()),
+                (Some(2), "", refusal.as_str()),
+                "{given:?}"
+            );
+        }
+    }
+    // A Russian game: the same, with the variant that fits.
+    let (code, stdout, stderr) = refused_before_the_work(FOR_HOURS[0], Some(RUSSIAN));
+    assert_eq!((code, stdout.as_str()), (Some(2), ""), "{stderr}");
+    assert!(
+        stderr.starts_with("drafti: <stdin>: no GameType or Variant tag")
+            && stderr.ends_with(
+                "give --variant russian (or --variant tz to read them as Tanzanian all the same)\n"
+            ),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn stdin_that_cannot_be_copied_is_an_error_naming_it() {
+    // The copy goes to the system's temporary folder: one that is missing is a one-line
+    // error (exit 2) naming <stdin> and the way round it, not a panic.
+    let scratch = temp_dir("variant-no-tmp");
+    let missing = scratch.path().join("missing");
+    let output = drafti()
+        .args(["report", "--nodes", "100", "-"])
+        .env("TMPDIR", &missing)
+        .pipe_stdin(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(CZECH))
+        .unwrap()
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(
+        (output.status.code(), output.stdout.as_slice()),
+        (Some(2), &b""[..]),
+        "{stderr}"
+    );
+    assert_eq!(
+        stderr,
+        format!(
+            "drafti: cannot copy <stdin> to a temporary file in {}: no such folder (--variant \
+             reads stdin once, as it comes)\n",
+            missing.display()
+        )
+    );
+    // --variant reads stdin as it comes: no copy, no temporary folder needed.
+    let output = drafti()
+        .args([
+            "report",
+            "--nodes",
+            "100",
+            "--no-verify",
+            "--variant",
+            "czech",
+        ])
+        .env("TMPDIR", &missing)
+        .pipe_stdin(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(CZECH))
+        .unwrap()
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.starts_with("drafti report: 3 games from <stdin>\n"),
+        "{stdout}"
+    );
 }
 
 #[test]
