@@ -25,7 +25,8 @@
 //! [--variant V --jobs J]` writes `F` again with each position's score from a deeper search of
 //! it alone (N nodes, a fresh table; result and game number kept), for labels deeper than the
 //! games' own searches. `fit` fixes
-//! `k` on the starting weights (Newton's method), then minimises the mean log-loss plus a
+//! `k` on the starting weights (Newton's method; `--k scores` takes the search scores' own
+//! scale instead, so that weights fitted to deeper scores speak their units), then minimises the mean log-loss plus a
 //! small L2 penalty towards the starting weights with full-batch Adam (the man's and the
 //! king's base values stay at the nominal 1 and 3 men: the square terms carry the rest), and
 //! reports the log-loss of every tenth position (held out) as it goes. Each distinct
@@ -112,13 +113,16 @@ fn main() {
                 lambda: number("--lambda", 1.0),
                 holdout: number("--holdout", 10.0) as u64,
                 jobs: number("--jobs", 2.0) as usize,
-                k: value("--k").map(|k| k.parse().expect("--k a number")),
+                k: value("--k").map(|k| match k.as_str() {
+                    "scores" => Scale::OfScores,
+                    number => Scale::Given(number.parse().expect("--k a number or scores")),
+                }),
                 regions: number("--regions", REGIONS as f64) as usize,
             };
             fit(&settings, start);
         }
         _ => {
-            eprintln!("usage: texel init | gen [--variant V --from N --games N --nodes N --seed S --jobs J --weights W --no-progress N --opening skip|record|only --starts BOOK.tsv] | relabel --data F [--nodes N --variant V --jobs J] | fit --data F [--start W --epochs N --rate R --l2 L --k K --jobs J]");
+            eprintln!("usage: texel init | gen [--variant V --from N --games N --nodes N --seed S --jobs J --weights W --no-progress N --opening skip|record|only --starts BOOK.tsv] | relabel --data F [--nodes N --variant V --jobs J] | fit --data F [--start W --epochs N --rate R --l2 L --k K|scores --jobs J]");
             std::process::exit(2);
         }
     }
@@ -797,6 +801,14 @@ impl Losses {
     }
 }
 
+/// The `k` of a fit (`--k`): a number, or the search scores' own scale (`scores`: the fitted
+/// evaluation then speaks the units of the labels' searches, as flat or as steep as they are).
+#[derive(Clone, Copy)]
+enum Scale {
+    Given(f64),
+    OfScores,
+}
+
 /// The target of a sample: `lambda` of the game result, the rest of the search's score.
 fn target(s: &Sample, lambda: f64) -> f64 {
     lambda * f64::from(s.result) + (1.0 - lambda) * f64::from(s.search)
@@ -887,7 +899,7 @@ struct Fit {
     lambda: f64,
     holdout: u64,
     jobs: usize,
-    k: Option<f64>,
+    k: Option<Scale>,
     /// Pattern regions fitted (the first ones).
     regions: usize,
 }
@@ -908,15 +920,19 @@ fn fit(settings: &Fit, start: Weights) {
     let mut mg: Vec<f64> = start.mg.iter().map(|&v| v as f64 / unit).collect();
     let mut eg: Vec<f64> = start.eg.iter().map(|&v| v as f64 / unit).collect();
 
-    // k on the starting weights against the results of the fitted positions.
-    let k = settings.k.unwrap_or_else(|| {
-        let pairs: Vec<(f64, f64)> = samples
-            .iter()
-            .filter(|s| !s.held_out)
-            .map(|s| (model(&s.f, &mg, &eg), f64::from(s.result)))
-            .collect();
-        newton_k(&pairs, 0.004)
-    });
+    // k on the starting weights against the results of the fitted positions, unless given.
+    let k = match settings.k {
+        Some(Scale::Given(k)) => k,
+        Some(Scale::OfScores) => k_search,
+        None => {
+            let pairs: Vec<(f64, f64)> = samples
+                .iter()
+                .filter(|s| !s.held_out)
+                .map(|s| (model(&s.f, &mg, &eg), f64::from(s.result)))
+                .collect();
+            newton_k(&pairs, 0.004)
+        }
+    };
     eprintln!("k = {k:.6}, lambda = {}", settings.lambda);
 
     // L2 towards the starting values (zero for the patterns): rarely seen features (kings

@@ -214,38 +214,28 @@ fn a_verdict_near_the_threshold_is_confirmed_deeper() {
 #[test]
 fn a_blunder_that_has_not_settled_with_depth_is_reported_as_a_mistake() {
     let game = fixture("czech-2007-17.pdn");
-    // Its re-search drops it by 0.20, under the default band's 0.25: the band of before
-    // sends it to the confirmation, where the blunder appears late.
-    let base = [
-        game.as_str(),
-        "--variant",
-        "czech",
-        "--depth",
-        "6",
-        "--confirm-band",
-        "0.2-0.7",
-    ];
-    let ply_22 = |args: &[&str]| -> (Value, String) {
+    let base = [game.as_str(), "--variant", "czech", "--depth", "6"];
+    let ply_34 = |args: &[&str]| -> (Value, String) {
         let args = [&base[..], args].concat();
-        let m = analysed_move(&args, 21, "11...", "h6-g5");
+        let m = analysed_move(&args, 33, "17...", "e5-f4");
         let (code, text) = analyze(&args);
         assert_eq!(code, 0, "{text}");
         let line = text
             .lines()
-            .find(|l| l.contains(" 11... h6-g5"))
+            .find(|l| l.contains(" 17... e5-f4"))
             .unwrap_or_default()
             .to_string();
         (m, line)
     };
-    // With every blunder standing, the confirmation calls 11... h6-g5 a blunder (+1.21 ->
-    // -0.08 at depth 13), but only from depth 13 on: one depth.
-    let (every, _) = ply_22(&["--blunder-depths", "1"]);
+    // With every blunder standing, the confirmation calls 17... e5-f4 a blunder (+3.25 ->
+    // +1.33 at depth 16), but only from depth 15 on: two depths.
+    let (every, _) = ply_34(&["--blunder-depths", "1"]);
     assert_eq!(every["judgement"], "blunder", "{every}");
-    assert_eq!(every["depth"], 13, "{every}");
-    assert_eq!(every["confirmed_depth"], 13, "{every}");
+    assert_eq!(every["depth"], 16, "{every}");
+    assert_eq!(every["confirmed_depth"], 15, "{every}");
     assert_eq!(every["unsettled"], false);
     // By default a blunder must hold at the last 3 depths: the same numbers, a mistake.
-    let (m, line) = ply_22(&[]);
+    let (m, line) = ply_34(&[]);
     assert_eq!(m["judgement"], "mistake", "{m}");
     assert_eq!(m["unsettled"], true, "{m}");
     for field in [
@@ -259,7 +249,7 @@ fn a_blunder_that_has_not_settled_with_depth_is_reported_as_a_mistake() {
     }
     assert!(m["win_before"].as_f64().unwrap() - m["win_after"].as_f64().unwrap() >= 15.0);
     assert!(
-        line.contains("h6-g5?  mistake") && line.contains("only since depth 13: not settled"),
+        line.contains("e5-f4?  mistake") && line.contains("only since depth 15: not settled"),
         "{line}"
     );
     // The annotated PDN gives it a mistake's NAG and says why in its comment.
@@ -272,7 +262,7 @@ fn a_blunder_that_has_not_settled_with_depth_is_reported_as_a_mistake() {
     let pdn = std::fs::read_to_string(&out).unwrap().replace('\n', " ");
     assert!(
         pdn.contains(
-            "h6-g5? {[%eval 0.08] -0.08 (best +1.21: h8-g7; a blunder's drop, not settled)}"
+            "e5-f4? {[%eval -1.33] +1.33 (best +3.25: g7-h6; a blunder's drop, not settled)}"
         ),
         "{pdn}"
     );

@@ -3,17 +3,17 @@
 //! players' tables (text and HTML), the cards, the index of games, the game's moves and the
 //! numbers its board shows.
 //!
-//! Two games of `shared/corpora`, copied byte for byte: game 19 of the 1950 USSR
-//! championship, whose 19... b6:d4 the fast preset's pass calls a blunder and the re-check calls
-//! a mistake; game 4 of the 2007 Czech championship (its blank
+//! Two games of `shared/corpora`, copied byte for byte: game 44 of the 1950 USSR
+//! championship, whose 20... c7-d6 the fast preset's pass calls a blunder and the re-check
+//! does not; game 4 of the 2007 Czech championship (its blank
 //! lines after the result left out), whose 18. g3-h4 the re-check judges with other numbers
 //! than the pass.
 
 use drafti_tests::drafti;
 use std::collections::HashMap;
 
-/// Game 19 of the X USSR championship (1950), Russian draughts.
-const USSR_19: &str = "fixtures/report/ussr-1950-game-19.pdn";
+/// Game 44 of the X USSR championship (1950), Russian draughts.
+const USSR_44: &str = "fixtures/report/ussr-1950-game-44.pdn";
 
 /// Game 4 of the Czech championship (2007), Czech draughts.
 const CZECH_4: &str = "fixtures/report/recheck/czech-2007-game-4.pdn";
@@ -278,7 +278,7 @@ fn text_player_row(stdout: &str, player: &str) -> Vec<String> {
 
 #[test]
 fn a_blunder_the_recheck_drops_is_no_blunder_anywhere() {
-    let r = report(USSR_19, "russian", "ussr19");
+    let r = report(USSR_44, "russian", "ussr44");
     // The re-check judges the pass's only blunder again, and it does not hold up…
     assert!(
         r.stderr
@@ -292,18 +292,17 @@ fn a_blunder_the_recheck_drops_is_no_blunder_anywhere() {
     assert!(r.stderr.contains("; 0 blunders"), "{}", r.stderr);
     let game = article(&r.html, "g1-1");
     let played = moves(game);
-    // 19... b6:d4 is ply 38 (the re-check calls it a mistake): no chip of a blunder, on it
-    // or on any move.
-    assert_eq!(played[37].0, "b6:d4?", "{played:?}");
-    assert_ne!(played[37].1.as_deref(), Some("jb"), "{played:?}");
+    // 20... c7-d6 is ply 40: no chip of a blunder, on it or on any move.
+    assert_eq!(played[39].0, "c7-d6", "{played:?}");
+    assert_ne!(played[39].1.as_deref(), Some("jb"), "{played:?}");
     assert_eq!((chips(&played, true).0, chips(&played, false).0), (0, 0));
     assert_eq!(card(game, "Black").0, 0);
     let index = table_rows(&r.html, "<summary>Index of");
     assert_eq!(index[0][4], "0", "{index:?}");
     let players = table_rows(&r.html, r#"<h2 id="players">"#);
-    let black = players.iter().find(|p| p[0] == "Хейф А.").unwrap();
+    let black = players.iter().find(|p| p[0] == "Блиндер Б.").unwrap();
     assert_eq!(black[4], "0", "{players:?}");
-    assert_eq!(text_player_row(&r.stdout, "Хейф А.")[3], "0");
+    assert_eq!(text_player_row(&r.stdout, "Блиндер Б.")[3], "0");
     assert_eq!(text_player_row(&r.stdout, "all")[2], "0");
     assert!(
         r.html
@@ -317,7 +316,7 @@ fn a_blunder_the_recheck_drops_is_no_blunder_anywhere() {
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .args([
             "report",
-            USSR_19,
+            USSR_44,
             "--variant",
             "russian",
             "--preset",
