@@ -53,6 +53,12 @@ const PIECE_BYTES: usize = 64 << 10;
 /// A piece is cut here even without a space (one token this long is not PDN anyway).
 const MAX_PIECE_BYTES: usize = 2 * PIECE_BYTES;
 
+/// While a guess that a comment never closed waits (see [`GameSplitter`]), the scan of the
+/// text after it may cut it this often (a game quoted in the comment, and the text after
+/// that game) and the guess still be withdrawn: a comment's `}` many games later is more
+/// likely a stray one than the end of a comment that swallowed them.
+const HELD_CUTS: usize = 1;
+
 /// The UTF-8 byte-order mark: skipped at the start of the file and of any line (files
 /// joined with `cat` carry one in the middle).
 const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -78,10 +84,20 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 ///   comment that never closed is always a chunk (an error to the parser, "unterminated
 ///   comment"), never dropped as blank text.
 ///
-/// A comment or variation may hold a blank line and a line starting `1.`, or a result
-/// and then `1.`, and still close later: that is taken for a new game too (the one guess
-/// that needs no look-ahead, so the scan stays linear and bounded whatever the line
-/// structure).
+/// Inside a comment, a place at a `1.` is a guess: a comment may hold one and still close
+/// (`{as in 1-0⏎1. c3-d4 … 1-0 between them}`, a game quoted in a note). So such a guess
+/// waits, and the text after it is scanned as the next game (what that scan cuts is held
+/// back). The guess is withdrawn, and the text is the comment's as the parser reads it, if
+/// the first `}` after it comes before the scan has cut twice (the quoted game, the text
+/// after it), or a `{` comes before the scan has cut at all (comments do not nest: it is the
+/// same comment's text). It stands at a second cut, at a `{` after a cut (a later game's own
+/// comment), at the end of the input, or when more is held back than the game size limit.
+/// So a comment holding such a place, then two results (or tag lines, or blank lines), or
+/// one and a `{`, is still cut there; and where a `{` was really left open, a `{` in the
+/// game after the guess, or a stray `}` in the two games after it, costs them too. A tag
+/// line (`[Name "`) in a comment, and a line starting `1.` after a blank line or a result
+/// in a variation, start a new game at once (drafti's writer puts neither a result nor a
+/// blank line in a variation outside its comments).
 ///
 /// A line longer than 64 KiB is scanned in pieces; what a piece is part of carries over
 /// to the next: a tag pair (its value may be of any length, with spaces or without, up to
@@ -91,7 +107,8 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 /// of a line and the DOS end-of-file byte 0x1A are white space. `%` lines are skipped. The
 /// scanner tracks `{…}` comments (which may span lines), variation depth and quoted tag
 /// values, and nothing else; it never fails on any bytes, and every byte is looked at a
-/// bounded number of times, so any input is split in linear time and bounded memory.
+/// bounded number of times, so any input is split in linear time and bounded memory (a
+/// waiting guess holds back no more than the game size limit).
 ///
 /// ```
 /// use drafti_pdn::GameSplitter;
@@ -134,10 +151,28 @@ struct State {
     tag: TagScan,
     /// The current line is a `%` escape line that runs on past the piece scanned so far.
     escape_line: bool,
+    /// The first `}` of the piece being scanned at or after a place, once looked for:
+    /// `(place, where)`.
+    close: Option<(usize, Option<usize>)>,
     next_index: usize,
     started: bool,
     ready: VecDeque<RawGame>,
     cur: Current,
+    /// A guess that a comment never closed, waiting for the comment's `}`; `cur` is then
+    /// the game the guess began.
+    pending: Option<Box<Pending>>,
+}
+
+/// A guess that a comment never closed (see [`GameSplitter`]), until it is confirmed or
+/// withdrawn.
+struct Pending {
+    /// The game whose comment it is, as it was at the guess (the comment still open).
+    old: Current,
+    /// What the scan cut since the guess, in order, each with whether it is a chunk to
+    /// yield (not blank text); given back to `old` if the comment closes.
+    held: Vec<(Current, bool)>,
+    /// The memory `held` takes, against the game size limit.
+    held_cost: usize,
 }
 
 /// The game being collected.
@@ -230,6 +265,7 @@ impl<R: BufRead> GameSplitter<R> {
                 line_result: false,
                 tag: TagScan::default(),
                 escape_line: false,
+                close: None,
                 next_index: 0,
                 started: false,
                 ready: VecDeque::new(),
@@ -238,6 +274,7 @@ impl<R: BufRead> GameSplitter<R> {
                     column: 1,
                     ..Current::default()
                 },
+                pending: None,
             },
         }
     }
@@ -383,7 +420,12 @@ impl State {
     }
 
     /// Finishes the current game (if it holds anything) and starts an empty one at `start`.
+    /// While a guess waits, the game is held back instead.
     fn emit(&mut self, start: Start) {
+        if self.pending.is_some() {
+            self.hold(start);
+            return;
+        }
         let hint = (self.cur.bytes.len() + self.cur.bytes.len() / 4).clamp(256, 1 << 16);
         let mut cur = std::mem::take(&mut self.cur);
         self.cur.bytes = Vec::with_capacity(hint);
@@ -407,6 +449,70 @@ impl State {
         }
     }
 
+    /// [`State::emit`] while a guess waits: the game is held back, with whether it is a
+    /// chunk to yield.
+    #[cold]
+    fn hold(&mut self, start: Start) {
+        let hint = (self.cur.bytes.len() + self.cur.bytes.len() / 4).clamp(256, 1 << 16);
+        let cur = self.take_current(start, hint);
+        let keep = cur.substantive || cur.in_comment;
+        if let Some(p) = self.pending.as_deref_mut() {
+            p.held_cost += cur.bytes.capacity() + std::mem::size_of::<Current>();
+            p.held.push((cur, keep));
+        }
+    }
+
+    /// Takes the current game out and starts an empty one at `start`, with room for
+    /// `capacity` bytes.
+    fn take_current(&mut self, start: Start, capacity: usize) -> Current {
+        let cur = std::mem::take(&mut self.cur);
+        self.cur.bytes = Vec::with_capacity(capacity);
+        self.cur.offset = start.offset;
+        self.cur.line = start.line;
+        self.cur.column = start.column;
+        cur
+    }
+
+    /// Yields `cur` as the next game.
+    fn push(&mut self, mut cur: Current) {
+        if cur.bytes.capacity() > 2 * cur.bytes.len() + 4096 {
+            cur.bytes.shrink_to_fit();
+        }
+        self.ready.push_back(RawGame {
+            index: self.next_index,
+            offset: cur.offset,
+            line: cur.line,
+            column: cur.column,
+            bytes: cur.bytes,
+            truncated: cur.truncated,
+        });
+        self.next_index += 1;
+    }
+
+    /// Yields a game whose comment never closed: a chunk, an error to the parser. If the
+    /// comment opened after the result, the game is whole before it and the comment is a
+    /// chunk of its own.
+    fn push_unclosed(&mut self, mut game: Current) {
+        match game.stray.take() {
+            // The game's bytes up to the comment were all stored (or the stray would have
+            // been dropped, see `scan_piece`): the game is whole, the rest is the chunk's.
+            Some(stray) if stray.at <= game.bytes.len() => {
+                let tail = game.bytes.split_off(stray.at);
+                let truncated = std::mem::take(&mut game.truncated);
+                self.push(game);
+                self.push(Current {
+                    bytes: tail,
+                    offset: stray.offset,
+                    line: stray.line,
+                    column: stray.column,
+                    truncated,
+                    ..Current::default()
+                });
+            }
+            _ => self.push(game),
+        }
+    }
+
     /// The position of `piece[at]` (which is at or after the cursor's column mark).
     #[inline]
     fn start_at(&self, piece: &[u8], at: usize, c: &mut Cursor) -> Start {
@@ -426,23 +532,6 @@ impl State {
         let start = self.start_at(piece, at, c);
         self.emit(start);
         c.seg = at;
-    }
-
-    /// A tag line ends a comment that opened after the result and never closed: the game
-    /// ends before the comment, the comment up to `piece[at]` is a chunk of its own.
-    fn split_stray(&mut self, stray: Start, piece: &[u8], at: usize, c: &mut Cursor) {
-        self.store(&piece[c.seg..at]);
-        c.seg = at;
-        // The game's bytes up to the comment were all stored (or the stray would have
-        // been dropped, see `scan_piece`): the game is whole, the rest is the chunk's.
-        let tail = self.cur.bytes.split_off(stray.at);
-        let chunk_truncated = std::mem::take(&mut self.cur.truncated);
-        self.emit(stray);
-        self.cur.bytes = tail;
-        self.cur.substantive = true;
-        self.cur.truncated = chunk_truncated;
-        let start = self.start_at(piece, at, c);
-        self.emit(start);
     }
 
     /// Scans one piece of input, cutting games where they end. `line_end`: the piece ends
@@ -471,7 +560,24 @@ impl State {
             // Leading white space only: the scan below looks at these bytes again at most.
             self.line_blank = skip_blank(piece, c.seg) == piece.len();
         }
-        self.scan_piece(piece, &mut c);
+        let (line_start, first) = (self.at_line_start, c.seg);
+        let mut from = first;
+        self.close = None;
+        loop {
+            // While a guess waits, the scan stops at the next `}`, where the comment of the
+            // guess would close.
+            let end = match self.pending {
+                None => piece.len(),
+                Some(_) => self.first_close(piece, from).unwrap_or(piece.len()),
+            };
+            from = match self.scan_piece(&piece[..end], from, &mut c) {
+                // A guess began there, or a comment opened after one: scan on from there.
+                Some(at) => at,
+                None if end == piece.len() => break,
+                None => self.close_guess(end, &c),
+            };
+            self.at_line_start = line_start && from == first;
+        }
         self.store(&piece[c.seg..]);
         if let Some(token) = last_token(piece) {
             self.line_result = is_result(token);
@@ -492,42 +598,88 @@ impl State {
             self.column = c.mark.1 + count_chars(&piece[c.mark.0..]);
             self.at_line_start = false;
         }
+        if let Some(p) = &self.pending {
+            // Cut more often, the guess stands; held back this long, the comment would make
+            // its game too long anyway.
+            if p.held.len() > HELD_CUTS
+                || p.old.bytes.len() + p.held_cost + self.cur.bytes.len() > self.max_game_bytes
+            {
+                self.confirm_pending();
+            }
+        }
     }
 
-    fn scan_piece(&mut self, piece: &[u8], c: &mut Cursor) {
-        let ls = c.seg;
+    /// The scan stopped at `piece[k]`, the first `}` since the guess that waits, in no
+    /// comment of the text after it: the comment of the guess closes there, unless the
+    /// guess stands. Returns where the scan goes on.
+    #[cold]
+    #[inline(never)]
+    fn close_guess(&mut self, k: usize, c: &Cursor) -> usize {
+        if self.withdraw_guess(k - c.seg) {
+            self.cur.in_comment = false;
+            self.cur.stray = None;
+            k + 1
+        } else {
+            k
+        }
+    }
+
+    /// The first `}` at or after `piece[from]` in the piece being scanned (whole): the
+    /// last answer is kept, so the bytes up to a `}` are looked at once, however many
+    /// guesses and comments the line holds.
+    #[cold]
+    fn first_close(&mut self, piece: &[u8], from: usize) -> Option<usize> {
+        match self.close {
+            Some((at, found)) if at <= from && found.is_none_or(|k| k >= from) => found,
+            _ => {
+                let found = memchr::memchr(b'}', &piece[from..]).map(|k| from + k);
+                self.close = Some((from, found));
+                found
+            }
+        }
+    }
+
+    /// Scans `piece` from `piece[ls]` (the start of the piece, or of its rest when
+    /// `at_line_start` is false). Returns where the scan must start again if it stopped
+    /// early: where a guess began, or where a comment opened after one.
+    fn scan_piece(&mut self, piece: &[u8], ls: usize, c: &mut Cursor) -> Option<usize> {
         let mut i = ls;
         if !self.at_line_start {
             // The rest of a line longer than a piece: an escape line stays one, tags stay
             // tags (a value of any length, spaces or not, up to the game's size limit).
             if self.escape_line {
-                return;
+                return None;
             }
             if self.tag.in_tag {
                 i = skip_tags(piece, ls, &mut self.tag);
                 if !self.tag.in_tag {
-                    self.scan_movetext(piece, i, c);
+                    return self.scan_movetext(piece, i, c);
                 }
-                return;
+                return None;
             }
         }
         if self.cur.in_comment {
-            if self.at_line_start
-                && (looks_like_tag(&piece[ls..]) || self.first_move_after_end(&piece[ls..]))
-            {
-                self.end_unclosed_comment(piece, ls, c);
+            let tag = self.at_line_start && looks_like_tag(&piece[ls..]);
+            if tag || self.at_line_start && self.first_move_after_end(&piece[ls..]) {
+                // A tag line is the next game's at once; a `1.` may still be the comment's.
+                if self.end_unclosed_comment(piece, ls, c, !tag) {
+                    return Some(ls);
+                }
             } else {
-                let close = memchr::memchr(b'}', &piece[ls..]).map(|k| ls + k);
+                // (No guess waits: `piece` is the whole piece.)
+                let close = self.first_close(piece, ls);
                 let text = &piece[..close.unwrap_or(piece.len())];
                 match (
                     comment_boundary(text, ls, &mut self.cur.comment_result),
                     close,
                 ) {
                     (Some(k), _) => {
-                        self.end_unclosed_comment(piece, k, c);
+                        if self.end_unclosed_comment(piece, k, c, true) {
+                            return Some(k);
+                        }
                         i = k;
                     }
-                    (None, None) => return,
+                    (None, None) => return None,
                     (None, Some(k)) => {
                         self.cur.in_comment = false;
                         self.cur.stray = None;
@@ -544,21 +696,24 @@ impl State {
             }
             let j = skip_blank(piece, ls);
             if j == piece.len() {
-                self.cur.blank_after_tags = self.cur.first_tag.is_some();
-                return;
+                // (Not blank if the scan stops at a `}` after white space.)
+                if self.line_blank {
+                    self.cur.blank_after_tags = self.cur.first_tag.is_some();
+                }
+                return None;
             }
             if piece[j] == b'%' {
                 self.escape_line = true;
-                return;
+                return None;
             }
             if piece[j] == b'[' {
                 i = self.tag_line(piece, ls, j, c);
                 if self.tag.in_tag {
-                    return;
+                    return None;
                 }
             }
         }
-        self.scan_movetext(piece, i, c);
+        self.scan_movetext(piece, i, c)
     }
 
     /// A line whose first byte `piece[j]` is a `[` (the line starts at `piece[ls]`): ends
@@ -645,20 +800,83 @@ impl State {
 
     /// A comment that never closed ends before `piece[at]`, where the next game starts
     /// (the game is an error, "unterminated comment"; one opened after a result is a chunk
-    /// of its own and the game before it stays whole).
-    fn end_unclosed_comment(&mut self, piece: &[u8], at: usize, c: &mut Cursor) {
-        match self.cur.stray.take() {
-            Some(stray) if stray.at <= self.cur.bytes.len() => {
-                self.split_stray(stray, piece, at, c)
-            }
-            _ => self.split_at(piece, at, c),
+    /// of its own and the game before it stays whole). With `wait`, that is a guess that
+    /// waits for the comment's `}` (see [`GameSplitter`]) and the function returns `true`:
+    /// the scan goes on from `piece[at]`, up to that `}`. A game already cut by the size
+    /// limit is an error anyway: it ends at once.
+    fn end_unclosed_comment(
+        &mut self,
+        piece: &[u8],
+        at: usize,
+        c: &mut Cursor,
+        wait: bool,
+    ) -> bool {
+        self.store(&piece[c.seg..at]);
+        c.seg = at;
+        let start = self.start_at(piece, at, c);
+        // (No guess waits here: the scan after a guess leaves no comment open.)
+        self.confirm_pending();
+        // (The text after a guess is most often given back soon: no room reserved.)
+        let game = self.take_current(start, 0);
+        if !wait || game.truncated {
+            self.push_unclosed(game);
+            return false;
         }
-        self.cur.in_comment = false;
-        self.cur.comment_result = false;
+        self.pending = Some(Box::new(Pending {
+            old: game,
+            held: Vec::new(),
+            held_cost: 0,
+        }));
+        true
     }
 
-    /// The movetext part of a piece, from `piece[i]`.
-    fn scan_movetext(&mut self, piece: &[u8], mut i: usize, c: &mut Cursor) {
+    /// The guess stands: its game, then what was held back since, are yielded.
+    fn confirm_pending(&mut self) {
+        if let Some(p) = self.pending.take() {
+            let Pending { old, held, .. } = *p;
+            self.push_unclosed(old);
+            for (game, keep) in held {
+                if keep {
+                    self.push(game);
+                }
+            }
+        }
+    }
+
+    /// The guess is withdrawn: the game it cut is whole again, in the state it had at the
+    /// guess (its comment open), with the text since (`unstored` more bytes of the piece
+    /// being scanned are its too): `true`. Unless the scan cut more than [`HELD_CUTS`]
+    /// times since, or that makes the game longer than the size limit: then the guess
+    /// stands (`false`).
+    fn withdraw_guess(&mut self, unstored: usize) -> bool {
+        let Some(p) = self.pending.take() else {
+            return false;
+        };
+        let held: usize = p.held.iter().map(|(game, _)| game.bytes.len()).sum();
+        let len = p.old.bytes.len() + held + self.cur.bytes.len() + unstored;
+        if p.held.len() > HELD_CUTS || self.cur.truncated || len > self.max_game_bytes {
+            self.pending = Some(p);
+            self.confirm_pending();
+            return false;
+        }
+        let Pending { old, held, .. } = *p;
+        let after = std::mem::replace(&mut self.cur, old);
+        // The text is contiguous: nothing was cut by the limit, nor left out between chunks.
+        self.cur.bytes.reserve(len - self.cur.bytes.len());
+        for (game, _) in &held {
+            self.cur.bytes.extend_from_slice(&game.bytes);
+        }
+        self.cur.bytes.extend_from_slice(&after.bytes);
+        self.cur.comment_result = false;
+        // What the scan since the guess took the text to be (a tag, a `%` line) is void.
+        self.tag = TagScan::default();
+        self.escape_line = false;
+        true
+    }
+
+    /// The movetext part of a piece, from `piece[i]`; returns where the scan must start
+    /// again if it stopped early (see [`State::scan_piece`]).
+    fn scan_movetext(&mut self, piece: &[u8], mut i: usize, c: &mut Cursor) -> Option<usize> {
         loop {
             let mut state = MovetextState {
                 in_comment: self.cur.in_comment,
@@ -673,7 +891,20 @@ impl State {
             self.cur.seen_movetext = state.seen_movetext;
             self.cur.substantive |= state.seen_movetext;
             match scan {
-                Scan::End => return,
+                Scan::End => return None,
+                Scan::OpenComment(open) if self.pending.is_some() => {
+                    // A `{` after a guess, before the `}` that would close the comment of
+                    // the guess. In the game after the guess it is text of that comment (a
+                    // comment does not nest), and the guess is withdrawn; after that game,
+                    // it is a later game's own comment, and the guess stands. Either way
+                    // the scan starts again at the `{`, no longer limited.
+                    self.cur.in_comment = false;
+                    let uncut = self.pending.as_ref().is_some_and(|p| p.held.is_empty());
+                    if !(uncut && self.withdraw_guess(open - c.seg)) {
+                        self.confirm_pending();
+                    }
+                    return Some(open);
+                }
                 Scan::OpenComment(open) => {
                     if state.after_result {
                         self.note_stray(piece, open, c);
@@ -683,10 +914,12 @@ impl State {
                     self.cur.comment_result = false;
                     match comment_boundary(piece, open + 1, &mut self.cur.comment_result) {
                         Some(at) => {
-                            self.end_unclosed_comment(piece, at, c);
+                            if self.end_unclosed_comment(piece, at, c, true) {
+                                return Some(at);
+                            }
                             i = at;
                         }
-                        None => return,
+                        None => return None,
                     }
                 }
                 Scan::Split(at) => {
@@ -709,6 +942,8 @@ impl State {
     /// The end of the input: a comment opened after the result and never closed is a
     /// chunk of its own, then the last game (or chunk) ends.
     fn finish(&mut self) {
+        // A comment still open at the end never closed.
+        self.confirm_pending();
         let end = Start {
             at: 0,
             offset: self.offset,
@@ -1347,6 +1582,145 @@ mod tests {
         }
         // A closed comment between games is not a game.
         assert_eq!(texts(b"1. c3-d4 1-0\n{a\n\nb}\n").len(), 1);
+    }
+
+    #[test]
+    fn a_comment_holding_a_result_at_a_line_end_and_then_1_stays_whole() {
+        // The round trip's case (tests/roundtrip.proptest-regressions): in a variation, a
+        // comment with `*` at the end of a line and a line starting with move number 1.
+        assert_eq!(texts(b"b8-d8 ({*\n1.}) 1/2-1/2\n").len(), 1);
+        let next = "1. c3-b4 f6-g5 0-1\n";
+        for result in ["1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0", "*"] {
+            for game in [
+                // At the top level, in a variation, in nested variations.
+                format!("1. c3-d4 {{{result}\n1.}} f6-g5 1-0\n"),
+                format!("1. c3-d4 ({{{result}\n1.}}) f6-g5 1-0\n"),
+                format!(
+                    "1. c3-d4 (1. a3-b4 (1... b6-a5 {{a {result}\n1. c3-d4 d6-e5}} 2. b4-c5)) \
+                     f6-g5 1-0\n"
+                ),
+                // Over several lines; the result before `1.` on a line; before a blank line.
+                format!("1. c3-d4 {{a\nb {result}\n1. c3-d4 f6-g5\nc}} f6-g5 1-0\n"),
+                format!("1. c3-d4 {{a\n{result} 1. c3-d4}} f6-g5 1-0\n"),
+                format!("1. c3-d4 {{a {result} 1. c3-d4\nb}} f6-g5 1-0\n"),
+                format!("1. c3-d4 {{a {result}\n\n1. c3-d4}} f6-g5 1-0\n"),
+                format!("1. c3-d4 {{a\n\n1. c3-d4 {result}\n1. c3-d4}} f6-g5 1-0\n"),
+                // A game quoted in the comment, its result and text after it.
+                format!("1. c3-d4 {{as in {result}\n1. c3-d4 d6-e5 {result} later}} f6-g5 1-0\n"),
+                // A `%` line in the comment, and its `}` on one.
+                format!("1. c3-d4 {{{result}\n1. c3-d4\n% x\n}} f6-g5 1-0\n"),
+                format!("1. c3-d4 {{{result}\n1.\n%}} f6-g5 1-0\n"),
+                // A `{` in it (comments do not nest), and a `;` (no comment in PDN).
+                format!("1. c3-d4 {{{result}\n1. {{ x}} f6-g5 1-0\n"),
+                format!("1. c3-d4 {{{result}\n1.{{\n1. x}} f6-g5 1-0\n"),
+                format!("1. c3-d4 {{{result}\n1. ; x}} f6-g5 1-0\n"),
+                // In a comment after the result.
+                format!("1. c3-d4 f6-g5 1-0 {{{result}\n1. c3-d4}}\n"),
+                // The game's result right after the comment.
+                format!("1. c3-d4 {{{result}\n1.}} {result}\n"),
+                format!("1. c3-d4 {{{result}\n1. c3-d4 {result}\n}}{result}\n"),
+            ] {
+                for eol in ["\n", "\r\n", "\r"] {
+                    let (game, next) = (game.replace('\n', eol), next.replace('\n', eol));
+                    let text = format!("{game}{next}");
+                    assert_eq!(texts(text.as_bytes()), [game.as_str(), &next], "{text:?}");
+                    // Games run together: the next one on the comment's last line.
+                    let game = game.trim_end();
+                    let text = format!("{game} {next}");
+                    assert_eq!(
+                        texts(text.as_bytes()),
+                        [format!("{game} "), next.clone()],
+                        "{text:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_guess_in_a_comment_that_does_not_close_before_the_next_games_still_cuts_it() {
+        let game = "1. c3-d4 f6-g5 1-0\n";
+        let oops = "1. c3-d4 {oops 1-0\n";
+        // A `{` in the game after the guess is text of the same comment, which takes that
+        // game (the price of reading `{1-0⏎1. {…}` as one comment).
+        let text = format!("{oops}1. c3-b4 {{note}} 0-1\n{game}{game}");
+        assert_eq!(
+            texts(text.as_bytes()),
+            [&text[..text.len() - 2 * game.len()], game, game]
+        );
+        // After a game it is a later game's own comment: the guess stands.
+        let text = format!("{oops}{game}1. c3-b4 {{note}} 0-1\n{game}");
+        assert_eq!(
+            texts(text.as_bytes()),
+            [oops, game, "1. c3-b4 {note} 0-1\n", game]
+        );
+        // So does a stray `}` two cuts later (after a game and more text it closes the
+        // comment: a game quoted in it).
+        let text = format!("{oops}{game}{game}stray }} 0-1\n{game}");
+        assert_eq!(
+            texts(text.as_bytes()),
+            [oops, game, game, "stray } 0-1\n", game]
+        );
+        let text = format!("{oops}{game}stray }} 0-1\n{game}");
+        assert_eq!(
+            texts(text.as_bytes()),
+            [&text[..text.len() - game.len()], game]
+        );
+        // Or a `}` that would make the game longer than the size limit.
+        let long = format!("1. c3-b4 {}}} 0-1\n", "x ".repeat(100));
+        let text = format!("{oops}{long}{game}");
+        assert_eq!(
+            texts(text.as_bytes()),
+            [&text[..text.len() - game.len()], game]
+        );
+        let g: Vec<RawGame> = GameSplitter::new(text.as_bytes())
+            .with_max_game_bytes(150)
+            .map(|g| g.unwrap())
+            .collect();
+        assert_eq!(g.len(), 3);
+        assert_eq!(
+            (g[0].bytes.as_slice(), g[0].truncated),
+            (oops.as_bytes(), false)
+        );
+        assert_eq!(
+            (g[1].bytes.as_slice(), g[1].truncated),
+            (&long.as_bytes()[..150], true)
+        );
+        assert_eq!(g[2].bytes, game.as_bytes());
+        // Or the end of the input.
+        let text = format!("{oops}{game}");
+        assert_eq!(texts(text.as_bytes()), [oops, game]);
+    }
+
+    #[test]
+    fn a_guess_waits_across_pieces_and_buffers() {
+        // The `}` of the comment more than a piece after the guess, on one long line or on
+        // many; read through buffers of every size, the same games.
+        let next = "1. c3-b4 f6-g5 0-1\n";
+        for sep in [" ", "\n"] {
+            let moves = format!("c3-d4{sep}").repeat(PIECE_BYTES / 3);
+            for game in [
+                format!("1. c3-d4 {{a 1-0 1.{sep}{moves}}} f6-g5 1-0\n"),
+                format!("1. c3-d4 {{a 1-0\n1.{sep}{moves}}} f6-g5 1-0\n"),
+                format!("1. c3-d4 {{a 1-0\n1.{sep}{moves}{{{moves}}} f6-g5 1-0\n"),
+            ] {
+                let text = format!("{game}{next}");
+                for capacity in [7, 1000, 64 << 10, 1 << 20] {
+                    let g = split_with(text.as_bytes(), capacity);
+                    assert_eq!(g.len(), 2, "{sep:?} {capacity}");
+                    assert!(g[0].bytes == game.as_bytes() && g[1].bytes == next.as_bytes());
+                    assert_eq!(g[1].offset, game.len());
+                }
+            }
+        }
+        // And a guess that stands: read the same whatever the buffer.
+        let text = format!("1. c3-d4 {{a 1-0\n{}", next.repeat(10_000));
+        for capacity in [7, 1000, 64 << 10] {
+            let g = split_with(text.as_bytes(), capacity);
+            assert_eq!(g.len(), 10_001);
+            assert_eq!(g[0].bytes, b"1. c3-d4 {a 1-0\n");
+            assert!(g[1..].iter().all(|g| g.bytes == next.as_bytes()));
+        }
     }
 
     #[test]
