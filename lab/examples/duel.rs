@@ -5,8 +5,9 @@
 //! cargo run --release -p drafti-lab --example duel -- --a lmr=1 --b lmr=0 \
 //!     --budget nodes=20000 --games 400 --jobs 2 [--sprt 0,10] [--pdn games.pdn]
 //! ```
-//! Openings: distinct 4-ply positions with equal material (a fixed order), each played twice
-//! with colours swapped. `--budget` is `nodes=N`, `depth=D` or `ms=T` (time per move; run
+//! Openings: distinct positions with equal material after `--plies` plies (a fixed order),
+//! each played twice with colours swapped; without `--plies`, the fewest plies from 4 that
+//! have enough openings for `--games` (4 plies have 372 Tanzanian ones, 744 games). `--budget` is `nodes=N`, `depth=D` or `ms=T` (time per move; run
 //! with `--jobs 1` then). Prints W/D/L from A's side, Elo with its 95% interval, how many
 //! games reached ply 200 and with one side a piece up there (`--dump` lists those positions).
 //! `--egtb DIR` (tables as `drafti egtb build --dir DIR` makes them): a position the tables
@@ -232,7 +233,31 @@ fn main() {
     let variant: Variant = value("--variant")
         .map_or(Ok(Variant::Tanzanian), |v| v.parse())
         .unwrap_or_else(|e| fail(format!("--variant: {e}")));
-    let openings: Vec<_> = even_material(variant, number("--plies", 4))
+    // Each opening is played twice (colours swapped). Without `--plies`, the shallowest depth
+    // from 4 plies that has enough of them; an explicit depth that has too few is refused
+    // rather than playing fewer games than asked.
+    let needed = offset + games.div_ceil(2);
+    let openings_at = |plies| {
+        let all = even_material(variant, plies);
+        (all.len() >= needed).then_some((plies, all))
+    };
+    let (plies, all) = match value("--plies") {
+        Some(_) => {
+            let plies = number("--plies", 4);
+            openings_at(plies).unwrap_or_else(|| {
+                fail(format!(
+                    "--plies {plies} has {} openings; --offset {offset} and --games {games} need {needed} (more plies have more)",
+                    even_material(variant, plies).len()
+                ))
+            })
+        }
+        None => (4..=8).find_map(openings_at).unwrap_or_else(|| {
+            fail(format!(
+                "--games {games} needs more openings than 8 plies have"
+            ))
+        }),
+    };
+    let openings: Vec<_> = all
         .into_iter()
         .skip(offset)
         .take(games.div_ceil(2))
@@ -281,7 +306,7 @@ fn main() {
     let label_a = format!("A[{config_a}]");
     let label_b = format!("B[{config_b}]");
     eprintln!(
-        "{label_a} vs {label_b}, {budget:?}, {} openings",
+        "{label_a} vs {label_b}, {budget:?}, {} openings of {plies} plies",
         openings.len()
     );
     let player = |config: &Config,
