@@ -22,7 +22,7 @@
 //! seed's games, to join with an earlier run's results by game number). `--starts BOOK.tsv`
 //! (an opening book in drafti's format, e.g. `db/data/fmjd-64.tsv`) opens game `i` with the
 //! book's line `i mod n` and 0 to 2 random plies instead. `relabel --data F --nodes N
-//! [--variant V --jobs J]` writes `F` again with each position's score from a deeper search of
+//! [--variant V --jobs J --weights W.txt]` writes `F` again with each position's score from a deeper search of
 //! it alone (N nodes, a fresh table; result and game number kept), for labels deeper than the
 //! games' own searches. `fit` fixes
 //! `k` on the starting weights (Newton's method; `--k scores` takes the search scores' own
@@ -95,7 +95,8 @@ fn main() {
             let variant: Variant = value("--variant")
                 .map_or(Ok(Variant::Tanzanian), |v| v.parse())
                 .expect("--variant tz|czech|russian");
-            if let Err(message) = relabel(&data, variant, nodes, jobs) {
+            let weights = value("--weights").map(|p| Arc::new(load(&p)));
+            if let Err(message) = relabel(&data, variant, nodes, jobs, weights.as_deref()) {
                 eprintln!("texel: {message}");
                 std::process::exit(2);
             }
@@ -443,7 +444,13 @@ fn read_starts(path: &str, variant: Variant) -> Result<Vec<Vec<drafti_rules::Mov
 /// `relabel`: every line of a `gen` file again with its score from a deeper search of the
 /// position alone (`nodes`, no game history), the result and game number kept; `jobs`
 /// threads, each a contiguous share of the lines, written in the input's order.
-fn relabel(path: &str, variant: Variant, nodes: u64, jobs: usize) -> Result<(), String> {
+fn relabel(
+    path: &str,
+    variant: Variant,
+    nodes: u64,
+    jobs: usize,
+    weights: Option<&Weights>,
+) -> Result<(), String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
     let lines: Vec<&str> = text.lines().collect();
     let mut parsed = Vec::with_capacity(lines.len());
@@ -460,6 +467,9 @@ fn relabel(path: &str, variant: Variant, nodes: u64, jobs: usize) -> Result<(), 
             .map(|chunk| {
                 scope.spawn(move || {
                     let mut engine = Engine::new(variant, 16);
+                    if let Some(w) = weights {
+                        engine.set_weights(w);
+                    }
                     chunk
                         .iter()
                         .map(|(pos, line)| {
