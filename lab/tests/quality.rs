@@ -38,9 +38,9 @@ fn lab(home: &Path) -> std::process::Command {
     command
 }
 
-/// `quality` on one real master game (tests/fixtures/analyze/abatsiev-17.pdn) in a
-/// corpora folder of its own, at small limits: `--args` added to the common ones; `home` as
-/// in [`lab`].
+/// `quality` on the master game in `corpora` (abatsiev-17.pdn, or czech-2007-17.pdn where
+/// the references flag and dispute moves, of tests/fixtures/analyze) at small limits:
+/// `--args` added to the common ones; `home` as in [`lab`].
 fn quality_run(home: &Path, corpora: &Path, args: &[&str]) -> Value {
     let out = lab(home)
         .args(["quality", "--json", "--jobs", "2", "--sample", "1"])
@@ -232,9 +232,9 @@ fn the_consensus_scores_settled_moves_and_lists_the_disputed() {
     std::fs::copy(
         concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/../tests/fixtures/analyze/abatsiev-17.pdn"
+            "/../tests/fixtures/analyze/czech-2007-17.pdn"
         ),
-        corpora.join("russian-abatsiev-17.pdn"),
+        corpora.join("czech-2007-17.pdn"),
     )
     .unwrap();
     let files = [dir.path().join("ref.jsonl"), dir.path().join("ref2.jsonl")];
