@@ -427,25 +427,10 @@ impl State {
             return;
         }
         let hint = (self.cur.bytes.len() + self.cur.bytes.len() / 4).clamp(256, 1 << 16);
-        let mut cur = std::mem::take(&mut self.cur);
-        self.cur.bytes = Vec::with_capacity(hint);
-        self.cur.offset = start.offset;
-        self.cur.line = start.line;
-        self.cur.column = start.column;
+        let cur = self.take_current(start, hint);
         // A comment still open here never closed: the chunk is an error, not blank text.
         if cur.substantive || cur.in_comment {
-            if cur.bytes.capacity() > 2 * cur.bytes.len() + 4096 {
-                cur.bytes.shrink_to_fit();
-            }
-            self.ready.push_back(RawGame {
-                index: self.next_index,
-                offset: cur.offset,
-                line: cur.line,
-                column: cur.column,
-                bytes: cur.bytes,
-                truncated: cur.truncated,
-            });
-            self.next_index += 1;
+            self.push(cur);
         }
     }
 
