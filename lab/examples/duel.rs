@@ -7,9 +7,10 @@
 //! ```
 //! Openings: distinct positions with equal material after `--plies` plies (a fixed order),
 //! each played twice with colours swapped; without `--plies`, the fewest plies from 4 that
-//! have enough openings for `--games` (4 plies have 372 Tanzanian ones, 744 games). `--budget` is `nodes=N`, `depth=D` or `ms=T` (time per move; run
-//! with `--jobs 1` then). Prints W/D/L from A's side, Elo with its 95% interval, how many
-//! games reached ply 200 and with one side a piece up there (`--dump` lists those positions).
+//! have enough openings for `--games` (4 plies have 372 Tanzanian ones, 744 games).
+//! `--budget` is `nodes=N`, `depth=D` or `ms=T` (time per move; run with `--jobs 1` then).
+//! Prints W/D/L from A's side, Elo with its 95% interval, how many games reached ply 200 and
+//! with one side a piece up there (`--dump` lists those positions).
 //! `--egtb DIR` (tables as `drafti egtb build --dir DIR` makes them): a position the tables
 //! hold ends the game with their result, and both players probe them in their search
 //! (`--tables-for a|b|none` gives them to one player only, or to neither). `--a-weights FILE`
@@ -244,12 +245,15 @@ fn main() {
     let (plies, all) = match value("--plies") {
         Some(_) => {
             let plies = number("--plies", 4);
-            openings_at(plies).unwrap_or_else(|| {
+            let all = even_material(variant, plies);
+            if all.len() < needed {
                 fail(format!(
-                    "--plies {plies} has {} openings; --offset {offset} and --games {games} need {needed} (more plies have more)",
-                    even_material(variant, plies).len()
-                ))
-            })
+                    "--plies {plies} has {} openings; --offset {offset} and --games {games} \
+                     need {needed} (more plies have more)",
+                    all.len()
+                ));
+            }
+            (plies, all)
         }
         None => (4..=8).find_map(openings_at).unwrap_or_else(|| {
             fail(format!(

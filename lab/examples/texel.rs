@@ -22,8 +22,8 @@
 //! seed's games, to join with an earlier run's results by game number). `--starts BOOK.tsv`
 //! (an opening book in drafti's format, e.g. `db/data/fmjd-64.tsv`) opens game `i` with the
 //! book's line `i mod n` and 0 to 2 random plies instead. `relabel --data F --nodes N
-//! [--variant V --jobs J --weights W.txt]` writes `F` again with each position's score from a deeper search of
-//! it alone (N nodes, a fresh table; result and game number kept), for labels deeper than the
+//! [--variant V --jobs J --weights W.txt]` writes `F` again with each position's score from a
+//! deeper search of it alone (N nodes, a fresh table; result and game number kept), for labels deeper than the
 //! games' own searches. `fit` fixes
 //! `k` on the starting weights (Newton's method; `--k scores` takes the search scores' own
 //! scale instead, so that weights fitted to deeper scores speak their units), then minimises the mean log-loss plus a
