@@ -48,9 +48,11 @@ pub const DEFAULT_NOMINATE_DROP: f64 = 0.05;
 /// its deepest completed depths (from there on); one that became a blunder later is reported
 /// as a mistake, [`crate::MoveAnalysis::unsettled`]. On the master games a blunder that held at
 /// several depths is the deep reference's far more often than one that did not
-/// (`docs/lab/verdict-quality-one-reference.md`, "Blunders that settle"); 3 keeps that
-/// precision and finds more of the game-losing moves than 4 (`docs/engine.md`).
-pub const DEFAULT_BLUNDER_DEPTHS: u32 = 3;
+/// (`docs/lab/verdict-quality-one-reference.md`, "Blunders that settle"). 2 since the engine's
+/// own references: against 3, recall 3 points higher on both halves of the master games and
+/// both Tanzanian samples, at every preset, with the same false alarms
+/// (`docs/lab/distilled-weights.md`, "Recall at 30,000 nodes").
+pub const DEFAULT_BLUNDER_DEPTHS: u32 = 2;
 
 /// The table of each task's engine, MiB.
 pub const DEFAULT_TT_MB: usize = 16;

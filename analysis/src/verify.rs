@@ -27,6 +27,11 @@ pub const RECHECK_DEPTH: u32 = 16;
 /// within 1,000,000 nodes, then depth 16 within 500,000).
 pub const RECHECK_NODES: u64 = 1_000_000;
 
+/// …and a blunder only when it held at this many of the re-check's deepest depths: stricter
+/// than the analysis's [`crate::DEFAULT_BLUNDER_DEPTHS`], so what the summary lists as a
+/// blunder has held longer than the pass's verdicts need to.
+pub const RECHECK_BLUNDER_DEPTHS: u32 = 3;
+
 impl Searcher<'_> {
     /// Move `i` judged alone, as a re-search judges it: its position searched within
     /// `limits` by this thread's engine with a `tt_mb` table fresh for the move, then the
@@ -162,7 +167,7 @@ pub fn recheck(
 
 /// `moves` judged again as a report's biggest blunders are, before it lists them: each alone
 /// to [`RECHECK_DEPTH`] within [`RECHECK_NODES`] ([`recheck`], with `tables`; a blunder only
-/// when it held at the last [`crate::DEFAULT_BLUNDER_DEPTHS`] depths), one move a task on
+/// when it held at the last [`RECHECK_BLUNDER_DEPTHS`] depths), one move a task on
 /// rayon's current pool. The results, in the order of `moves`, depend only on the moves,
 /// never on the threads.
 pub fn recheck_blunders(moves: &[MoveToCheck], tables: &EndgameTables) -> Vec<MoveAnalysis> {
@@ -174,7 +179,7 @@ pub fn recheck_blunders(moves: &[MoveToCheck], tables: &EndgameTables) -> Vec<Mo
     moves
         .par_iter()
         .with_max_len(1)
-        .map(|m| recheck(m, &limits, crate::DEFAULT_BLUNDER_DEPTHS, tables))
+        .map(|m| recheck(m, &limits, RECHECK_BLUNDER_DEPTHS, tables))
         .collect()
 }
 

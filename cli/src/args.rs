@@ -311,7 +311,7 @@ pub struct SearchArgs {
     pub nominate: Option<f64>,
     /// A re-searched move is a blunder only when its last search called it one at this many
     /// of its deepest completed depths; otherwise it is judged a mistake, `unsettled`
-    /// (default 3; 1: every blunder stands).
+    /// (default 2; 1: every blunder stands).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=60))]
     pub blunder_depths: Option<u32>,
     /// `--egtb` and `--no-egtb`.

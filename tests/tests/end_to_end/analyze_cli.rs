@@ -216,6 +216,7 @@ fn a_verdict_near_the_threshold_is_confirmed_deeper() {
 fn a_blunder_that_has_not_settled_with_depth_is_reported_as_a_mistake() {
     let game = fixture("czech-2007-17.pdn");
     let base = [game.as_str(), "--variant", "czech", "--depth", "6"];
+    let settled_3 = [&base[..], &["--blunder-depths", "3"]].concat();
     let ply_34 = |args: &[&str]| -> (Value, String) {
         let args = [&base[..], args].concat();
         let m = analysed_move(&args, 33, "17...", "e5-f4");
@@ -235,8 +236,12 @@ fn a_blunder_that_has_not_settled_with_depth_is_reported_as_a_mistake() {
     assert_eq!(every["depth"], 16, "{every}");
     assert_eq!(every["confirmed_depth"], 15, "{every}");
     assert_eq!(every["unsettled"], false);
-    // By default a blunder must hold at the last 3 depths: the same numbers, a mistake.
-    let (m, line) = ply_34(&[]);
+    // By default a blunder must hold at the last 2 depths: this one does.
+    let (default, _) = ply_34(&[]);
+    assert_eq!(default["judgement"], "blunder", "{default}");
+    assert_eq!(default["unsettled"], false, "{default}");
+    // When it must hold at the last 3: the same numbers, a mistake.
+    let (m, line) = ply_34(&["--blunder-depths", "3"]);
     assert_eq!(m["judgement"], "mistake", "{m}");
     assert_eq!(m["unsettled"], true, "{m}");
     for field in [
@@ -257,7 +262,7 @@ fn a_blunder_that_has_not_settled_with_depth_is_reported_as_a_mistake() {
     let scratch = drafti_tests::temp_dir("unsettled");
     let dir = scratch.path();
     let out = dir.join("annotated.pdn");
-    let (code, _) = analyze(&[&base[..], &["--pdn", out.to_str().unwrap()]].concat());
+    let (code, _) = analyze(&[&settled_3[..], &["--pdn", out.to_str().unwrap()]].concat());
     assert_eq!(code, 0);
     // (Lines are wrapped: compared with every line end as a space.)
     let pdn = std::fs::read_to_string(&out).unwrap().replace('\n', " ");
@@ -462,7 +467,7 @@ fn a_preset_is_the_settings_it_names_and_the_flags_given_with_it_change_it() {
         search_of(&deep),
         "3000 nodes; moves with a pass drop of 0.05 re-searched to 2000000 nodes, verdicts with \
          a drop of 0.25-0.7 or a proven result confirmed at 5000000 nodes; a blunder only when \
-         it held at the last 3 depths"
+         it held at the last 2 depths"
     );
     let out = drafti()
         .args(["analyze", &planted, "--preset", "fastest"])
