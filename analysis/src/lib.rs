@@ -43,5 +43,6 @@ pub use pass::{analyse_game, analyse_games, move_score, SEGMENT_POSITIONS};
 pub use searcher::Searcher;
 pub use tables::EndgameTables;
 pub use verify::{
-    recheck, recheck_blunders, MoveToCheck, RECHECK_DEPTH, RECHECK_NODES, RECHECK_TT_MB,
+    recheck, recheck_blunders, MoveToCheck, RECHECK_BLUNDER_DEPTHS, RECHECK_DEPTH, RECHECK_NODES,
+    RECHECK_TT_MB,
 };
