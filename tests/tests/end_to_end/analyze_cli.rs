@@ -216,7 +216,7 @@ fn a_verdict_near_the_threshold_is_confirmed_deeper() {
 fn a_blunder_that_has_not_settled_with_depth_is_reported_as_a_mistake() {
     let game = fixture("czech-2007-17.pdn");
     let base = [game.as_str(), "--variant", "czech", "--depth", "6"];
-    let settled_3 = [&base[..], &["--blunder-depths", "3"]].concat();
+    let three_depths = ["--blunder-depths", "3"];
     let ply_34 = |args: &[&str]| -> (Value, String) {
         let args = [&base[..], args].concat();
         let m = analysed_move(&args, 33, "17...", "e5-f4");
@@ -241,7 +241,7 @@ fn a_blunder_that_has_not_settled_with_depth_is_reported_as_a_mistake() {
     assert_eq!(default["judgement"], "blunder", "{default}");
     assert_eq!(default["unsettled"], false, "{default}");
     // When it must hold at the last 3: the same numbers, a mistake.
-    let (m, line) = ply_34(&["--blunder-depths", "3"]);
+    let (m, line) = ply_34(&three_depths);
     assert_eq!(m["judgement"], "mistake", "{m}");
     assert_eq!(m["unsettled"], true, "{m}");
     for field in [
@@ -262,7 +262,8 @@ fn a_blunder_that_has_not_settled_with_depth_is_reported_as_a_mistake() {
     let scratch = drafti_tests::temp_dir("unsettled");
     let dir = scratch.path();
     let out = dir.join("annotated.pdn");
-    let (code, _) = analyze(&[&settled_3[..], &["--pdn", out.to_str().unwrap()]].concat());
+    let pdn_out = ["--pdn", out.to_str().unwrap()];
+    let (code, _) = analyze(&[&base[..], &three_depths, &pdn_out].concat());
     assert_eq!(code, 0);
     // (Lines are wrapped: compared with every line end as a space.)
     let pdn = std::fs::read_to_string(&out).unwrap().replace('\n', " ");
