@@ -69,7 +69,8 @@ pub struct MoveAnalysis {
     /// are exact (`depth` is 0).
     pub exact: bool,
     /// The re-search's drop is a blunder's, but it became one at fewer than
-    /// [`crate::AnalysisOptions::blunder_depths`] of its deepest depths: judged a mistake.
+    /// [`crate::AnalysisOptions::blunder_depths`] of its deepest depths and its drop there is
+    /// under [`crate::AnalysisOptions::clear_blunder_drop`]: judged a mistake.
     pub unsettled: bool,
 }
 

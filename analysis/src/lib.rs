@@ -35,9 +35,10 @@ pub use annotate::{annotate, eval_command, flag_comment};
 pub use drafti_engine::Score;
 pub use game::{GameAnalysis, MoveAnalysis, PositionEval};
 pub use options::{
-    AnalysisOptions, AnalysisOverrides, DEFAULT_BLUNDER_DEPTHS, DEFAULT_CONFIRM_BAND,
-    DEFAULT_CONFIRM_DEPTH, DEFAULT_CONFIRM_NODES, DEFAULT_DEPTH, DEFAULT_NOMINATE_DROP,
-    DEFAULT_PASS_NODES, DEFAULT_TT_MB, DEFAULT_VERIFY_DEPTH, DEFAULT_VERIFY_NODES,
+    AnalysisOptions, AnalysisOverrides, DEFAULT_BLUNDER_DEPTHS, DEFAULT_CLEAR_BLUNDER_DROP,
+    DEFAULT_CONFIRM_BAND, DEFAULT_CONFIRM_DEPTH, DEFAULT_CONFIRM_NODES, DEFAULT_DEPTH,
+    DEFAULT_NOMINATE_DROP, DEFAULT_PASS_NODES, DEFAULT_TT_MB, DEFAULT_VERIFY_DEPTH,
+    DEFAULT_VERIFY_NODES,
 };
 pub use pass::{analyse_game, analyse_games, move_score, SEGMENT_POSITIONS};
 pub use searcher::Searcher;

@@ -54,6 +54,13 @@ pub const DEFAULT_NOMINATE_DROP: f64 = 0.05;
 /// (`docs/lab/distilled-weights.md`, "Recall at 30,000 nodes").
 pub const DEFAULT_BLUNDER_DEPTHS: u32 = 2;
 
+/// A re-searched blunder whose drop of winning chances at its deepest depth reaches this
+/// stands however few depths it held ([`AnalysisOptions::clear_blunder_drop`]). On the master
+/// games' both halves 4 more settled blunders at the default and no sample, Tanzanian ones
+/// included, gained a false alarm; from 0.4 down the Tanzanian sample does
+/// (`docs/lab/distilled-weights.md`, "A clear blunder at the last depth").
+pub const DEFAULT_CLEAR_BLUNDER_DROP: f64 = 0.45;
+
 /// The table of each task's engine, MiB.
 pub const DEFAULT_TT_MB: usize = 16;
 
@@ -77,6 +84,8 @@ pub struct AnalysisOptions {
     /// A re-searched blunder must be the verdict of this many of its search's deepest
     /// completed depths, else it is reported as a mistake (1: every blunder stands).
     pub blunder_depths: u32,
+    /// …unless its drop at the deepest depth reaches this (`None`: every blunder must hold).
+    pub clear_blunder_drop: Option<f64>,
     /// Transposition table of each task's engine, MiB.
     pub tt_mb: usize,
     /// Endgame tables: a position they hold is not searched but looked up, and the verdict on
@@ -111,6 +120,7 @@ impl Default for AnalysisOptions {
             }),
             confirm_band: DEFAULT_CONFIRM_BAND,
             blunder_depths: DEFAULT_BLUNDER_DEPTHS,
+            clear_blunder_drop: Some(DEFAULT_CLEAR_BLUNDER_DROP),
             tt_mb: DEFAULT_TT_MB,
             tables: EndgameTables::default(),
             engine: Config::default(),
@@ -249,6 +259,9 @@ impl AnalysisOptions {
                 "; a blunder only when it held at the last {} depths",
                 self.blunder_depths
             ));
+            if let Some(clear) = self.clear_blunder_drop {
+                label.push_str(&format!(" or its drop reached {clear}"));
+            }
         }
         if let Some(tables) = self.tables.label() {
             label.push_str("; ");

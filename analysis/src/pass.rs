@@ -31,6 +31,7 @@ use crate::judge::{self, Verdict};
 use crate::options::AnalysisOptions;
 use crate::searcher::{with_engine, Searcher};
 use crate::tables::use_tables;
+use crate::verify::Settle;
 use drafti_archive::replay::ReplayedGame;
 use drafti_engine::egtb::Tables;
 use drafti_engine::{Engine, Limits, Score, StopFlag};
@@ -270,12 +271,12 @@ impl Searcher<'_> {
         limits: &Limits,
         options: &AnalysisOptions,
     ) -> (MoveAnalysis, u64) {
-        let (m, mut nodes) = self.verify(engine, i, limits, options.blunder_depths);
+        let (m, mut nodes) = self.verify(engine, i, limits, Settle::of(options));
         let (low, high) = options.confirm_band;
         let near_the_line = m.verdict.proven.is_some() || (low..high).contains(&m.verdict.drop);
         match options.confirm.as_ref().filter(|_| near_the_line) {
             Some(deeper) => {
-                let (confirmed, spent) = self.verify(engine, i, deeper, options.blunder_depths);
+                let (confirmed, spent) = self.verify(engine, i, deeper, Settle::of(options));
                 nodes += spent;
                 (confirmed, nodes)
             }

@@ -1,7 +1,8 @@
 //! Verification: a move judged again by a deeper search of its own. The pass nominates a
 //! move; its re-search (and, near the blunder line, its confirmation) searches the whole
 //! position and then the played move alone to the same depth, so both are scored alike
-//! ([`verify_move`]). A blunder stands only when the last depths of that search agree.
+//! ([`verify_move`]). A blunder stands only when the last depths of that search agree, or
+//! when its drop at the deepest is clear ([`Settle`]).
 //! [`recheck`] judges a move again apart from its game; [`recheck_blunders`] judges the
 //! blunders a report is about to list.
 
@@ -32,6 +33,37 @@ pub const RECHECK_NODES: u64 = 1_000_000;
 /// blunder has held longer than the pass's verdicts need to.
 pub const RECHECK_BLUNDER_DEPTHS: u32 = 3;
 
+/// When a re-searched blunder stands: it is the verdict of the last `depths` completed depths
+/// of its search, or its drop at the deepest reaches `clear_drop`; else it is reported as a
+/// mistake ([`MoveAnalysis::unsettled`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Settle {
+    pub depths: u32,
+    pub clear_drop: Option<f64>,
+}
+
+impl Settle {
+    /// Every blunder stands (a reference's verdict is its deepest depth's).
+    pub const EVERY: Settle = Settle {
+        depths: 1,
+        clear_drop: None,
+    };
+
+    /// As `options` settle a blunder.
+    pub fn of(options: &crate::AnalysisOptions) -> Settle {
+        Settle {
+            depths: options.blunder_depths,
+            clear_drop: options.clear_blunder_drop,
+        }
+    }
+
+    /// Whether a blunder with `drop` at its deepest depth, the verdict of the last `held`
+    /// depths, stands.
+    fn stands(&self, held: u32, drop: f64) -> bool {
+        held >= self.depths || self.clear_drop.is_some_and(|clear| drop >= clear)
+    }
+}
+
 impl Searcher<'_> {
     /// Move `i` judged alone, as a re-search judges it: its position searched within
     /// `limits` by this thread's engine with a `tt_mb` table fresh for the move, then the
@@ -53,7 +85,7 @@ impl Searcher<'_> {
             engine.set_keep_table(true);
             use_tables(engine, tables);
             // The reference's verdict is its deepest depth's, settled or not.
-            let judged = self.verify(engine, i, limits, 1);
+            let judged = self.verify(engine, i, limits, Settle::EVERY);
             engine.set_keep_table(false);
             judged
         })
@@ -71,7 +103,7 @@ impl Searcher<'_> {
         engine: &mut Engine,
         i: usize,
         limits: &Limits,
-        blunder_depths: u32,
+        settle: Settle,
     ) -> (MoveAnalysis, u64) {
         let m = MoveRef {
             pos: &self.game.positions[i],
@@ -80,7 +112,7 @@ impl Searcher<'_> {
             king_count: self.king_counts[i],
             ply: i + 1,
         };
-        verify_move(engine, &m, limits, blunder_depths)
+        verify_move(engine, &m, limits, settle)
     }
 
     /// Move `i` with what a search of it needs, owned: to judge it again later, apart from
@@ -140,8 +172,8 @@ impl MoveToCheck {
 
 /// `m` judged again alone within `limits` (the position searched with a fresh table, then the
 /// played move to the same depth), a blunder only when it is the verdict of the last
-/// `blunder_depths` completed depths, as the analysis's re-search judges; exact when `tables`
-/// hold the position. Deterministic: the same move and limits give the same verdict on any
+/// `blunder_depths` completed depths, however large its drop (stricter than the analysis's
+/// re-search); exact when `tables` hold the position. Deterministic: the same move and limits give the same verdict on any
 /// thread.
 pub fn recheck(
     m: &MoveToCheck,
@@ -159,7 +191,11 @@ pub fn recheck(
         engine.clear();
         engine.set_keep_table(true);
         use_tables(engine, tables);
-        let (judged, _) = verify_move(engine, &m.as_ref(), limits, blunder_depths);
+        let settle = Settle {
+            depths: blunder_depths,
+            clear_drop: None,
+        };
+        let (judged, _) = verify_move(engine, &m.as_ref(), limits, settle);
         engine.set_keep_table(false);
         judged
     })
@@ -211,14 +247,13 @@ struct Searches {
 }
 
 /// Re-searches a move deeper: the whole position and the played move alone, to the same
-/// depth, in `engine` (its table kept). A blunder that is not the verdict of the last
-/// `blunder_depths` completed depths is judged a mistake. Returns the analysis and the nodes
-/// spent.
+/// depth, in `engine` (its table kept). A blunder that does not stand as `settle` says is
+/// judged a mistake. Returns the analysis and the nodes spent.
 fn verify_move(
     engine: &mut Engine,
     m: &MoveRef<'_>,
     limits: &Limits,
-    blunder_depths: u32,
+    settle: Settle,
 ) -> (MoveAnalysis, u64) {
     let Searches {
         mut full,
@@ -250,8 +285,8 @@ fn verify_move(
         verdict.judgement,
     );
     // `confirmed` is at most `depth`: the depths from it on gave the final verdict.
-    let unsettled =
-        verdict.judgement == Some(Judgement::Blunder) && depth - confirmed + 1 < blunder_depths;
+    let unsettled = verdict.judgement == Some(Judgement::Blunder)
+        && !settle.stands(depth - confirmed + 1, verdict.drop);
     let analysis = MoveAnalysis {
         ply: m.ply,
         mover: m.pos.turn(),
@@ -330,4 +365,35 @@ fn settled_since(
         confirmed = b.depth;
     }
     confirmed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Settle;
+    use crate::AnalysisOptions;
+
+    #[test]
+    fn a_clear_drop_settles_a_blunder_that_held_one_depth() {
+        let settle = Settle::of(&AnalysisOptions::default());
+        assert_eq!(settle.depths, 2);
+        assert!(settle.stands(2, 0.3), "held at 2 depths");
+        assert!(
+            !settle.stands(1, 0.3),
+            "one depth, a drop under the clear one"
+        );
+        assert!(!settle.stands(1, 0.449));
+        assert!(settle.stands(1, 0.45), "one depth, a clear drop");
+        assert!(settle.stands(1, 1.2));
+    }
+
+    #[test]
+    fn the_strict_settling_asks_for_every_depth() {
+        let strict = Settle {
+            depths: 3,
+            clear_drop: None,
+        };
+        assert!(!strict.stands(2, 1.9));
+        assert!(strict.stands(3, 0.3));
+        assert!(Settle::EVERY.stands(1, 0.3));
+    }
 }

@@ -310,8 +310,8 @@ pub struct SearchArgs {
     #[arg(long, value_name = "DROP")]
     pub nominate: Option<f64>,
     /// A re-searched move is a blunder only when its last search called it one at this many
-    /// of its deepest completed depths; otherwise it is judged a mistake, `unsettled`
-    /// (default 2; 1: every blunder stands).
+    /// of its deepest completed depths or its drop at the deepest reached 0.45; otherwise it
+    /// is judged a mistake, `unsettled` (default 2; 1: every blunder stands).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=60))]
     pub blunder_depths: Option<u32>,
     /// `--egtb` and `--no-egtb`.

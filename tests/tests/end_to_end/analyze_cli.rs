@@ -468,7 +468,7 @@ fn a_preset_is_the_settings_it_names_and_the_flags_given_with_it_change_it() {
         search_of(&deep),
         "3000 nodes; moves with a pass drop of 0.05 re-searched to 2000000 nodes, verdicts with \
          a drop of 0.25-0.7 or a proven result confirmed at 5000000 nodes; a blunder only when \
-         it held at the last 2 depths"
+         it held at the last 2 depths or its drop reached 0.45"
     );
     let out = drafti()
         .args(["analyze", &planted, "--preset", "fastest"])
