@@ -588,6 +588,9 @@ pub struct QualitySettings<'a> {
     /// Endgame tables that settle the moves they hold in the consensus (exact), whatever the
     /// references say; they change no search.
     pub settle_tables: &'a EndgameTables,
+    /// The endgame tables of the references' searches and of the hold-up (the candidate's
+    /// are its options'): the same, or none when only the candidate is given tables.
+    pub reference_tables: &'a EndgameTables,
     /// Re-judge every blunder and mistake of the candidate at [`HOLD_UP_FACTORS`] times its
     /// nodes a position.
     pub hold_up: bool,
@@ -608,7 +611,7 @@ fn candidate_label(options: &AnalysisOptions) -> String {
 }
 
 /// Analyses `games` with `options` (the candidate) on `pool`, runs the reference (and the
-/// second) with `options`' endgame tables, and measures how far the verdicts agree.
+/// second) with `settings`' reference tables, and measures how far the verdicts agree.
 pub fn quality(
     games: &[Sampled],
     options: &AnalysisOptions,
@@ -618,7 +621,7 @@ pub fn quality(
 ) -> Result<QualityJson, LabError> {
     // A cache of another reference is refused before the candidate's analysis, not after.
     for spec in std::iter::once(&settings.reference).chain(&settings.second) {
-        cached_reference(spec, &reference_header(spec, &options.tables))?;
+        cached_reference(spec, &reference_header(spec, settings.reference_tables))?;
     }
     let refs: Vec<&ReplayedGame> = games.iter().map(|s| &s.game).collect();
     let positions: usize = refs.iter().map(|g| g.positions.len()).sum();
@@ -627,10 +630,16 @@ pub fn quality(
     let seconds = start.elapsed().as_secs_f64();
     let candidate_nodes: u64 = analyses.iter().map(|a| a.nodes).sum();
     let spec = settings.reference;
-    let reference = reference_runs(games, &spec, &options.tables, pool, note)?;
+    let reference = reference_runs(games, &spec, settings.reference_tables, pool, note)?;
     let second_spec = settings.second;
     let second = match &second_spec {
-        Some(spec) => Some(reference_runs(games, spec, &options.tables, pool, note)?),
+        Some(spec) => Some(reference_runs(
+            games,
+            spec,
+            settings.reference_tables,
+            pool,
+            note,
+        )?),
         None => None,
     };
     let reference_nodes: u64 = reference.iter().flatten().map(|e| e.eval.nodes).sum();
@@ -691,7 +700,17 @@ pub fn quality(
         let base = per_position(candidate_nodes).round() as u64;
         HOLD_UP_FACTORS
             .iter()
-            .map(|&factor| hold_up(games, &analyses, factor, base * factor, options, pool, note))
+            .map(|&factor| {
+                hold_up(
+                    games,
+                    &analyses,
+                    factor,
+                    base * factor,
+                    settings.reference_tables,
+                    pool,
+                    note,
+                )
+            })
             .collect()
     } else {
         Vec::new()
@@ -767,7 +786,7 @@ fn hold_up(
     analyses: &[drafti_analysis::GameAnalysis],
     factor: u64,
     nodes: u64,
-    options: &AnalysisOptions,
+    tables: &EndgameTables,
     pool: &rayon::ThreadPool,
     note: Note,
 ) -> HoldUpJson {
@@ -789,7 +808,7 @@ fn hold_up(
         flagged
             .par_iter()
             .with_max_len(1)
-            .map(|&(g, ply, _)| recheck_move(&games[g].game, ply, nodes, &options.tables).judgement)
+            .map(|&(g, ply, _)| recheck_move(&games[g].game, ply, nodes, tables).judgement)
             .collect()
     });
     let seconds = start.elapsed().as_secs_f64();

@@ -132,6 +132,10 @@ struct QualityArgs {
     /// draw thrown away is a blunder), whatever the references say; no search uses them.
     #[arg(long, value_name = "DIR", requires = "second_reference_nodes")]
     settle_egtb: Option<PathBuf>,
+    /// Endgame tables for the candidate alone (drafti egtb build --dir DIR): what a user who
+    /// built them gets, against references that search without them (or with --egtb's).
+    #[arg(long, value_name = "DIR")]
+    candidate_egtb: Option<PathBuf>,
     /// The candidate's engine switches, as `name=value,...` (e.g. `lmr=0`; the names
     /// of drafti_engine::Config): a search idea measured by its verdicts. The references and
     /// the hold-up keep the shipped engine.
@@ -213,11 +217,19 @@ fn quality(args: &QualityArgs) -> CommandResult {
     let pool = worker_pool(jobs)?;
     let mut options = args.search.options();
     // Only tables given with --egtb (the reference uses them too, and its cache says so).
-    options.tables = args
+    let reference_tables = args
         .search
         .tables
         .given_only()
         .for_variants(&Variant::ALL)?;
+    options.tables = match &args.candidate_egtb {
+        Some(dir) => TableArgs {
+            egtb: Some(dir.clone()),
+            no_egtb: false,
+        }
+        .for_variants(&Variant::ALL)?,
+        None => reference_tables.clone(),
+    };
     if let Some(mib) = args.candidate_tt_mb {
         // In range by the parser (at most 4096).
         options.tt_mb = mib as usize;
@@ -251,6 +263,7 @@ fn quality(args: &QualityArgs) -> CommandResult {
         moves: args.moves.as_deref(),
         jobs,
         settle_tables: &settle_tables,
+        reference_tables: &reference_tables,
         hold_up: !args.no_hold_up,
     };
     let report = run_quality(&games, &options, &settings, &pool, &note).map_err(lab_error)?;

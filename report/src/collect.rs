@@ -98,6 +98,11 @@ pub fn page_of(ordinal: usize) -> String {
     page_name(ordinal / PAGE_GAMES)
 }
 
+/// How an analysis's label names the endgame tables it used ([`AnalysisOptions::label`]).
+///
+/// [`AnalysisOptions::label`]: drafti_analysis::AnalysisOptions::label
+const TABLES_IN_LABEL: &str = "; endgame tables: ";
+
 /// What the header says about the run.
 pub struct RunInfo {
     /// Where the games came from (`the bundled corpus`, or the file names).
@@ -120,6 +125,10 @@ impl RunInfo {
     /// let info = RunInfo::new("a.pdn".into(), Preset::Fast.options().label());
     /// assert!(info.trust.contains("Tanzanian games (engine self-play) judged again"), "{}", info.trust);
     /// assert!(info.trust.contains("master games judged again"), "{}", info.trust);
+    /// assert!(!info.trust.contains("without endgame tables"), "{}", info.trust);
+    /// let tables = format!("{}; endgame tables: tz up to 4 pieces", Preset::Fast.options().label());
+    /// let with_tables = RunInfo::new("a.pdn".into(), tables);
+    /// assert!(with_tables.trust.contains("without endgame tables"), "{}", with_tables.trust);
     /// let custom = RunInfo::new("a.pdn".into(), "depth 2; not re-searched".into());
     /// assert!(custom.trust.contains("not measured"), "{}", custom.trust);
     /// ```
@@ -130,9 +139,16 @@ impl RunInfo {
                     Some(m) => m.in_words(),
                     None => "not measured on Tanzanian games".to_string(),
                 };
+                let tables = if search.contains(TABLES_IN_LABEL) {
+                    " Those figures are without endgame tables: with them a move whose \
+                     position the tables hold is judged exactly, and the other verdicts were \
+                     not measured against deep searches that use the tables too."
+                } else {
+                    ""
+                };
                 format!(
                     "How far to trust the verdicts: at these settings (preset {preset}), \
-                     {tanzanian}; {}.",
+                     {tanzanian}; {}.{tables}",
                     preset.measured().in_words()
                 )
             }

@@ -724,3 +724,32 @@ fn a_position_without_its_table_says_why_and_how_to_build_it() {
         0,
     );
 }
+
+/// The report's header quotes figures measured without endgame tables: with tables it says
+/// so, and without them it does not.
+#[test]
+fn the_reports_trust_line_says_its_figures_are_without_tables() {
+    let root = tempfile::tempdir().unwrap();
+    let game = root.path().join("game.pdn");
+    std::fs::write(&game, "1. c3-d4 f6-g5 2. g3-h4 g7-f6 1-0\n").unwrap();
+    let g = game.to_str().unwrap();
+    let trust = |out: &str| -> String {
+        out.lines()
+            .find(|l| l.starts_with("How far to trust the verdicts"))
+            .unwrap_or_else(|| panic!("no trust line: {out}"))
+            .to_string()
+    };
+    let with = trust(&run(&["report", "--preset", "fast", "--egtb", dir(), g], 0));
+    assert!(with.contains("(preset fast)"), "{with}");
+    assert!(
+        with.ends_with(
+            "Those figures are without endgame tables: with them a move whose position the \
+             tables hold is judged exactly, and the other verdicts were not measured against \
+             deep searches that use the tables too."
+        ),
+        "{with}"
+    );
+    let without = trust(&run(&["report", "--preset", "fast", "--no-egtb", g], 0));
+    assert!(without.contains("(preset fast)"), "{without}");
+    assert!(!without.contains("endgame tables"), "{without}");
+}
