@@ -536,3 +536,51 @@ fn the_candidates_table_size_is_named_and_leaves_the_reference_alone() {
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());
 }
+
+#[test]
+fn the_candidates_tables_are_its_own_and_the_cached_references_still_match() {
+    let home = empty_home();
+    let (scratch, corpora) = corpora_folder();
+    copy_planted(&corpora, "tanzanian-planted.pdn");
+    let tables = scratch.path().join("egtb");
+    drafti_engine::egtb::build(&tables, drafti_rules::Variant::Tanzanian, 2, &|_| {}).unwrap();
+    let reference = scratch.path().join("ref.jsonl");
+    let cache = ["--no-hold-up", "--reference", reference.to_str().unwrap()];
+    let without = quality_run(home.path(), &corpora, &cache);
+    let with = quality_run(
+        home.path(),
+        &corpora,
+        &[&cache[..], &["--candidate-egtb", tables.to_str().unwrap()]].concat(),
+    );
+    let label = |run: &Value| run["candidate"].as_str().unwrap().to_string();
+    assert_eq!(
+        label(&with),
+        format!("{}; endgame tables: tz up to 2 pieces", label(&without)),
+        "{with}"
+    );
+    // The references are read from the table-free cache, not searched again with tables.
+    assert_eq!(
+        without["reference_nodes_per_position"],
+        with["reference_nodes_per_position"]
+    );
+    let classes = |run: &Value| run["classes"].clone();
+    assert_eq!(
+        classes(&without).as_array().unwrap().len(),
+        classes(&with).as_array().unwrap().len()
+    );
+    // A missing folder is an error, before anything is searched.
+    let out = lab(home.path())
+        .args(["quality", "--no-hold-up", "--candidate-egtb"])
+        .arg(scratch.path().join("none"))
+        .arg("--corpora")
+        .arg(&corpora)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.stdout.is_empty());
+}
