@@ -173,8 +173,8 @@ impl MoveToCheck {
 /// `m` judged again alone within `limits` (the position searched with a fresh table, then the
 /// played move to the same depth), a blunder only when it is the verdict of the last
 /// `blunder_depths` completed depths, however large its drop (stricter than the analysis's
-/// re-search); exact when `tables` hold the position. Deterministic: the same move and limits give the same verdict on any
-/// thread.
+/// re-search); exact when `tables` hold the position. Deterministic: the same move and
+/// limits give the same verdict on any thread.
 pub fn recheck(
     m: &MoveToCheck,
     limits: &Limits,

@@ -222,12 +222,16 @@ fn quality(args: &QualityArgs) -> CommandResult {
         .tables
         .given_only()
         .for_variants(&Variant::ALL)?;
-    options.tables = match &args.candidate_egtb {
-        Some(dir) => TableArgs {
+    // The tables in `dir`, every variant's that is there.
+    let tables_in = |dir: &PathBuf| {
+        TableArgs {
             egtb: Some(dir.clone()),
             no_egtb: false,
         }
-        .for_variants(&Variant::ALL)?,
+        .for_variants(&Variant::ALL)
+    };
+    options.tables = match &args.candidate_egtb {
+        Some(dir) => tables_in(dir)?,
         None => reference_tables.clone(),
     };
     if let Some(mib) = args.candidate_tt_mb {
@@ -241,11 +245,7 @@ fn quality(args: &QualityArgs) -> CommandResult {
             .map_err(|e| CliError::new(format!("--engine: {e}")))?;
     }
     let settle_tables = match &args.settle_egtb {
-        Some(dir) => TableArgs {
-            egtb: Some(dir.clone()),
-            no_egtb: false,
-        }
-        .for_variants(&Variant::ALL)?,
+        Some(dir) => tables_in(dir)?,
         None => EndgameTables::default(),
     };
     let settings = QualitySettings {
