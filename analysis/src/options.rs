@@ -263,15 +263,30 @@ impl AnalysisOptions {
                 label.push_str(&format!(" or its drop reached {clear}"));
             }
         }
-        if let Some(tables) = self.tables.label() {
-            label.push_str("; ");
-            label.push_str(&tables);
+        if let Some(sets) = self.tables.sets() {
+            label.push_str(TABLES_IN_LABEL);
+            label.push_str(&sets);
         }
         if self.engine != Config::default() {
             label.push_str(&format!("; engine settings {}", self.engine));
         }
         label
     }
+}
+
+/// How [`AnalysisOptions::label`] names the endgame tables a run used, after its settings
+/// (`…; endgame tables: tz up to 5 pieces`).
+pub(crate) const TABLES_IN_LABEL: &str = "; endgame tables: ";
+
+/// Whether an analysis's label ([`AnalysisOptions::label`]) says that it used endgame tables.
+///
+/// ```
+/// use drafti_analysis::{label_names_tables, AnalysisOptions};
+/// assert!(!label_names_tables(&AnalysisOptions::default().label()));
+/// assert!(label_names_tables("20000 nodes; endgame tables: tz up to 4 pieces"));
+/// ```
+pub fn label_names_tables(label: &str) -> bool {
+    label.contains(TABLES_IN_LABEL)
 }
 
 /// `depth 6`, `1000 nodes`, `depth 12 (at most 1000000 nodes)`.

@@ -3,7 +3,7 @@
 //! quick look to the budgets of the big analysis sites.
 //! docs/engine.md, "Quality on master games", has each one's measured verdicts and speed.
 
-use crate::options::{AnalysisOptions, DEFAULT_VERIFY_NODES};
+use crate::options::{AnalysisOptions, DEFAULT_VERIFY_NODES, TABLES_IN_LABEL};
 use drafti_engine::Limits;
 use std::fmt;
 use std::str::FromStr;
@@ -268,7 +268,7 @@ impl Preset {
             match label.strip_prefix(own.as_str()) {
                 Some("") => true,
                 Some(rest) => {
-                    rest.starts_with("; endgame tables: ") && !rest.contains("; engine settings")
+                    rest.starts_with(TABLES_IN_LABEL) && !rest.contains("; engine settings")
                 }
                 None => false,
             }

@@ -98,11 +98,6 @@ pub fn page_of(ordinal: usize) -> String {
     page_name(ordinal / PAGE_GAMES)
 }
 
-/// How an analysis's label names the endgame tables it used ([`AnalysisOptions::label`]).
-///
-/// [`AnalysisOptions::label`]: drafti_analysis::AnalysisOptions::label
-const TABLES_IN_LABEL: &str = "; endgame tables: ";
-
 /// What the header says about the run.
 pub struct RunInfo {
     /// Where the games came from (`the bundled corpus`, or the file names).
@@ -139,7 +134,7 @@ impl RunInfo {
                     Some(m) => m.in_words(),
                     None => "not measured on Tanzanian games".to_string(),
                 };
-                let tables = if search.contains(TABLES_IN_LABEL) {
+                let tables = if drafti_analysis::label_names_tables(&search) {
                     " Those figures are without endgame tables: with them a move whose \
                      position the tables hold is judged exactly, and the other verdicts were \
                      not measured against deep searches that use the tables too."
