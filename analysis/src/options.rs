@@ -289,6 +289,29 @@ pub fn label_names_tables(label: &str) -> bool {
     label.contains(TABLES_IN_LABEL)
 }
 
+/// The most pieces of the smallest set of endgame tables an analysis's label names (`None`:
+/// it names none): what its verdicts in endings can rely on.
+///
+/// ```
+/// use drafti_analysis::{label_table_pieces, AnalysisOptions};
+/// assert_eq!(label_table_pieces(&AnalysisOptions::default().label()), None);
+/// assert_eq!(label_table_pieces("20000 nodes; endgame tables: tz up to 5 pieces"), Some(5));
+/// let two = "20000 nodes; endgame tables: czech up to 5 pieces, russian up to 4 pieces";
+/// assert_eq!(label_table_pieces(two), Some(4));
+/// let changed = "20000 nodes; endgame tables: tz up to 5 pieces; engine settings lmr=0";
+/// assert_eq!(label_table_pieces(changed), Some(5));
+/// ```
+pub fn label_table_pieces(label: &str) -> Option<u32> {
+    let (_, rest) = label.split_once(TABLES_IN_LABEL)?;
+    let sets = rest.split(';').next().unwrap_or(rest);
+    sets.split(", ")
+        .filter_map(|set| {
+            let (_, pieces) = set.split_once(" up to ")?;
+            pieces.strip_suffix(" pieces")?.parse::<u32>().ok()
+        })
+        .min()
+}
+
 /// `depth 6`, `1000 nodes`, `depth 12 (at most 1000000 nodes)`.
 fn limits_label(limits: &Limits) -> String {
     match (limits.depth, limits.nodes) {

@@ -40,9 +40,20 @@ pub const DEEP_CONFIRM_NODES: u64 = 5_000_000;
 /// default 16.
 pub const DEEP_TT_MB: usize = 64;
 
+/// The most pieces of the endgame tables the presets' verdicts were measured with, and of
+/// those `drafti analyze` and `drafti report` build on first use.
+pub const TABLE_PIECES: u32 = 5;
+
 /// Who judged the verdicts again (`Measured::judged_by`): for `fast` and `default`, searches
-/// of 2,000,000 and 1,000,000 nodes a position, 30 to 600 times theirs.
-const FAR_DEEPER: &str = "two far deeper searches";
+/// of 2,000,000 and 1,000,000 nodes a position, 30 to 600 times theirs, with the endgame
+/// tables of up to [`TABLE_PIECES`] pieces (searches without them misjudge king endings as
+/// the analysis does, and would flatter a run without tables: docs/engine.md, "Endgame tables
+/// in the verdicts").
+const FAR_DEEPER_WITH_TABLES: &str = "two far deeper searches with the same endgame tables";
+
+/// The same judges, for a run that used no tables.
+const FAR_DEEPER_TABLES_THEIRS: &str =
+    "two far deeper searches with endgame tables of up to 5 pieces";
 
 /// What the master games of the measures are (`Measured::games_are`).
 const MASTER_GAMES: &str = "Czech and Russian master games";
@@ -51,54 +62,78 @@ const MASTER_GAMES: &str = "Czech and Russian master games";
 /// to 4 plies, made with the pattern evaluation of 2d75367), the network judging them.
 const TANZANIAN_GAMES: &str = "Tanzanian games (engine self-play)";
 
-/// How `fast` held on Tanzanian games: every 40th game of the bundled self-play from its
-/// first, and every 40th from its 21st (50 each), judged against a consensus of two
-/// references of 2,000,000 nodes a position, one with the network and one with the pattern
-/// evaluation (docs/engine.md, "Quality on Tanzanian games"; measured 2026-12-07 with a
-/// blunder settled at 2 depths or a drop of 0.45: 3 of 113 and 6 of 76 on the first, 4 of 134
-/// and 18 of 104 on the second).
-const MEASURED_FAST_TANZANIAN: Measured = Measured {
-    judged_by: FAR_DEEPER,
-    games_are: TANZANIAN_GAMES,
-    games: 100,
-    false_alarms: (7, 247),
-    clear_misses: (24, 180),
-};
+/// Figures measured against references with the tables, for a run with them (`with_tables`)
+/// or without.
+const fn against_tables(
+    games_are: &'static str,
+    games: u32,
+    with_tables: bool,
+    false_alarms: (u32, u32),
+    clear_misses: (u32, u32),
+) -> Measured {
+    Measured {
+        judged_by: if with_tables {
+            FAR_DEEPER_WITH_TABLES
+        } else {
+            FAR_DEEPER_TABLES_THEIRS
+        },
+        with_tables,
+        games_are,
+        games,
+        false_alarms,
+        clear_misses,
+    }
+}
 
-/// How `default` held on the same Tanzanian games (2 of 125 and 3 of 76 on the first, 1 of
-/// 162 and 2 of 104 on the second; measured 2026-12-06 with a blunder settled at 2 depths, and
-/// the same to the move on 2026-12-07 with a drop of 0.45 settling one too).
-const MEASURED_DEFAULT_TANZANIAN: Measured = Measured {
-    judged_by: FAR_DEEPER,
-    games_are: TANZANIAN_GAMES,
-    games: 100,
-    false_alarms: (3, 287),
-    clear_misses: (5, 180),
-};
+/// The Tanzanian games: every 40th game of the bundled self-play from its first (A), and
+/// every 40th from its 21st (B), 50 each, judged against a consensus of two references of
+/// 2,000,000 and 1,000,000 nodes a position with the Tanzanian tables of up to 5 pieces
+/// (docs/engine.md, "Endgame tables in the verdicts"; measured 2026-12-07).
+const fn tanzanian(
+    with_tables: bool,
+    false_alarms: (u32, u32),
+    clear_misses: (u32, u32),
+) -> Measured {
+    against_tables(
+        TANZANIAN_GAMES,
+        100,
+        with_tables,
+        false_alarms,
+        clear_misses,
+    )
+}
 
-/// How `fast` held on the master games: `--sample 2` (189 games) and the other half, the
-/// even games (182), together, against the references of the shipped engine (805bca12d65ccc00,
-/// its own deep searches: lab/references/master-*-805bca12.jsonl.xz; measured 2026-12-07 with
-/// a blunder settled at 2 depths or a drop of 0.45: 8 of 138 and 17 of 99 on the first, 8 of
-/// 141 and 25 of 125 on the second).
-const MEASURED_FAST: Measured = Measured {
-    judged_by: FAR_DEEPER,
-    games_are: MASTER_GAMES,
-    games: 371,
-    false_alarms: (16, 279),
-    clear_misses: (42, 224),
-};
+/// `fast` with the tables: 4 of 115 and 6 of 137 false alarms, 10 of 102 and 11 of 126
+/// clear misses on A and B.
+const MEASURED_FAST_TANZANIAN: Measured = tanzanian(true, (10, 252), (21, 228));
 
-/// How `default` held on the same games against the same references (3 of 164 and 2 of 99 on
-/// `--sample 2`, 1 of 172 and 7 of 125 on the even games; measured 2026-12-07 with a blunder
-/// settled at 2 depths or a drop of 0.45).
-const MEASURED_DEFAULT: Measured = Measured {
-    judged_by: FAR_DEEPER,
-    games_are: MASTER_GAMES,
-    games: 371,
-    false_alarms: (4, 336),
-    clear_misses: (9, 224),
-};
+/// `fast` without: 7 of 113 and 23 of 134, 11 of 102 and 29 of 126.
+const MEASURED_FAST_TANZANIAN_NO_TABLES: Measured = tanzanian(false, (30, 247), (40, 228));
+
+/// `default` with the tables: 0 of 126 and 1 of 164, 6 of 102 and 2 of 126.
+const MEASURED_DEFAULT_TANZANIAN: Measured = tanzanian(true, (1, 290), (8, 228));
+
+/// `default` without: 4 of 125 and 16 of 162, 9 of 102 and 7 of 126.
+const MEASURED_DEFAULT_TANZANIAN_NO_TABLES: Measured = tanzanian(false, (20, 287), (16, 228));
+
+/// The master games: @M_GAMES@, against references with the Czech and Russian tables of up
+/// to 5 pieces of the shipped engine (805bca12d65ccc00;
+/// lab/references/master-*-egtb5-805bca12.jsonl.xz; measured 2026-12-07).
+const fn master(with_tables: bool, false_alarms: (u32, u32), clear_misses: (u32, u32)) -> Measured {
+    against_tables(MASTER_GAMES, 93, with_tables, false_alarms, clear_misses)
+}
+
+/// `fast` on the master games with the tables.
+const MEASURED_FAST: Measured = master(true, (14, 106), (18, 98));
+
+/// `fast` without.
+const MEASURED_FAST_NO_TABLES: Measured = master(false, (22, 89), (35, 98));
+
+/// `default` with the tables.
+const MEASURED_DEFAULT: Measured = master(true, (5, 119), (5, 98));
+
+/// `default` without.
+const MEASURED_DEFAULT_NO_TABLES: Measured = master(false, (26, 105), (22, 98));
 
 /// How `deep` held on `--sample 40` of the master games (11 games), against the references of
 /// `fast` and `default`: they search about as much as `deep` itself (2,000,000 and 1,000,000
@@ -109,6 +144,7 @@ const MEASURED_DEFAULT: Measured = Measured {
 const MEASURED_DEEP: Measured = Measured {
     judged_by: "two searches of 1 and 2 million nodes a position (about as deep as its own, so \
                 this is agreement, not proof)",
+    with_tables: false,
     games_are: MASTER_GAMES,
     games: 11,
     false_alarms: (0, 15),
@@ -199,6 +235,8 @@ impl Preset {
 pub struct Measured {
     /// Who judged them again, in a player's words (`two far deeper searches`).
     pub judged_by: &'static str,
+    /// Whether the preset searched with endgame tables of up to [`TABLE_PIECES`] pieces.
+    pub with_tables: bool,
     /// The games the verdicts were judged on: how many.
     pub games: u32,
     /// What they are, in a player's words (`Czech and Russian master games`).
@@ -218,6 +256,7 @@ impl Measured {
     /// use drafti_analysis::preset::Measured;
     /// let m = Measured {
     ///     judged_by: "two far deeper searches",
+    ///     with_tables: false,
     ///     games: 189,
     ///     games_are: "master games",
     ///     false_alarms: (2, 150),
@@ -275,22 +314,29 @@ impl Preset {
         })
     }
 
-    /// How its verdicts held on the Czech and Russian master games ([`Measured`]).
-    pub fn measured(self) -> Measured {
-        match self {
-            Preset::Fast => MEASURED_FAST,
-            Preset::Default => MEASURED_DEFAULT,
-            Preset::Deep => MEASURED_DEEP,
+    /// How its verdicts held on the Czech and Russian master games ([`Measured`]), run with
+    /// the endgame tables of up to [`TABLE_PIECES`] pieces (`tables`) or without. `deep` was
+    /// measured without tables only ([`Measured::with_tables`] says which).
+    pub fn measured(self, tables: bool) -> Measured {
+        match (self, tables) {
+            (Preset::Fast, true) => MEASURED_FAST,
+            (Preset::Fast, false) => MEASURED_FAST_NO_TABLES,
+            (Preset::Default, true) => MEASURED_DEFAULT,
+            (Preset::Default, false) => MEASURED_DEFAULT_NO_TABLES,
+            (Preset::Deep, _) => MEASURED_DEEP,
         }
     }
 
-    /// How its verdicts held on Tanzanian games, which the network judges; `None` where that
-    /// was not measured (`deep`: its references would cost days of these cores).
-    pub fn measured_tanzanian(self) -> Option<Measured> {
-        match self {
-            Preset::Fast => Some(MEASURED_FAST_TANZANIAN),
-            Preset::Default => Some(MEASURED_DEFAULT_TANZANIAN),
-            Preset::Deep => None,
+    /// How its verdicts held on Tanzanian games, which the network judges, with the tables
+    /// or without; `None` where that was not measured (`deep`: its references would cost days
+    /// of these cores).
+    pub fn measured_tanzanian(self, tables: bool) -> Option<Measured> {
+        match (self, tables) {
+            (Preset::Fast, true) => Some(MEASURED_FAST_TANZANIAN),
+            (Preset::Fast, false) => Some(MEASURED_FAST_TANZANIAN_NO_TABLES),
+            (Preset::Default, true) => Some(MEASURED_DEFAULT_TANZANIAN),
+            (Preset::Default, false) => Some(MEASURED_DEFAULT_TANZANIAN_NO_TABLES),
+            (Preset::Deep, _) => None,
         }
     }
 }
@@ -319,13 +365,15 @@ mod tests {
     #[test]
     fn deep_does_not_claim_far_deeper_judges() {
         // Its pass alone (DEEP_NODES) is half of the larger reference's 2,000,000 nodes.
-        let words = Preset::Deep.measured().in_words();
+        let words = Preset::Deep.measured(true).in_words();
         assert!(
             !words.contains("far deeper") && words.contains("not proof"),
             "{words}"
         );
         for preset in [Preset::Fast, Preset::Default] {
-            assert!(preset.measured().in_words().contains("far deeper"));
+            for tables in [true, false] {
+                assert!(preset.measured(tables).in_words().contains("far deeper"));
+            }
         }
     }
 

@@ -25,6 +25,9 @@ pub struct Inputs {
     pub inputs: Vec<Input>,
     /// Sum of the file sizes (None when stdin is among them, read as it comes).
     pub total_bytes: Option<u64>,
+    /// The variants of the games, when known before the run (`--variant`, or a replay of the
+    /// inputs first: `open_refusing_wrong_variant` of the binary's runner).
+    pub variants: Option<Vec<drafti_rules::Variant>>,
 }
 
 /// Where `-` (stdin) is read from.
@@ -226,6 +229,7 @@ pub fn open_inputs_from(
     Ok(Inputs {
         inputs,
         total_bytes: total,
+        variants: None,
     })
 }
 

@@ -1,5 +1,6 @@
 //! The parts of the `drafti` binary that another program of the workspace shares: the flag
-//! groups ([`args`]) with what they read ([`input`], [`tables`]), the errors and exit codes
+//! groups ([`args`]) with what they read ([`input`], [`tables`]), the progress bars and worker
+//! threads ([`progress`], [`workers`]), the errors and exit codes
 //! ([`error`]), the output files ([`files`]: an input is never one) and the games of a match
 //! as PDN ([`match_runner`]). `drafti-lab quality` takes
 //! `drafti analyze`'s search flags from here, so its candidate is set as the command it
@@ -14,4 +15,6 @@ pub mod error;
 pub mod files;
 pub mod input;
 pub mod match_runner;
+pub mod progress;
 pub mod tables;
+pub mod workers;

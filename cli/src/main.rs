@@ -8,13 +8,12 @@
 
 mod commands;
 mod db_filters;
-mod progress;
 mod report;
 mod runner;
 
 // The flag groups, errors and output files, in the crate's library (drafti-lab shares them),
 // under the names every command uses.
-use drafti_cli::{args, error, files, input, match_runner, tables};
+use drafti_cli::{args, error, files, input, match_runner, progress, tables};
 
 use clap::{Parser, Subcommand};
 use std::io::Write;

@@ -45,6 +45,7 @@ use drafti_archive::batch::{
 use drafti_archive::replay::ReplayOptions;
 use drafti_archive::validation::{VariantEvidence, VariantGuess};
 use drafti_report::text::diagnostic::{variant_note, variant_refusal};
+use drafti_rules::Variant;
 
 /// What a command has written when its run ends: what a wrong variant guess does to it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -162,7 +163,12 @@ pub fn open_refusing_wrong_variant(
     shard: Option<Shard>,
     output: Output,
 ) -> Result<Inputs, CliError> {
-    if input.variant().is_some() || (input.reads_stdin() && output == Output::PerGame) {
+    if let Some(variant) = input.variant() {
+        let mut opened = input.open()?;
+        opened.variants = Some(vec![variant]);
+        return Ok(opened);
+    }
+    if input.reads_stdin() && output == Output::PerGame {
         return input.open();
     }
     let stdin = input.spool_stdin()?;
@@ -171,6 +177,7 @@ pub fn open_refusing_wrong_variant(
     let names: Vec<String> = opened.inputs.iter().map(|i| i.name.clone()).collect();
     let batch = input.batch(shard);
     let mut guesses = VariantCheck::default();
+    let mut variants: Vec<Variant> = Vec::new();
     let result = run_games(
         opened.inputs,
         &batch,
@@ -179,10 +186,14 @@ pub fn open_refusing_wrong_variant(
             (
                 job.file_index,
                 VariantEvidence::of(&job.game, &batch.replay),
+                job.game.as_ref().ok().map(|g| g.variant),
             )
         },
-        |(file, evidence)| -> Result<(), std::convert::Infallible> {
+        |(file, evidence, variant)| -> Result<(), std::convert::Infallible> {
             guesses.add(file, &evidence);
+            if let Some(v) = variant.filter(|v| !variants.contains(v)) {
+                variants.push(v);
+            }
             Ok(())
         },
     );
@@ -190,7 +201,9 @@ pub fn open_refusing_wrong_variant(
     if result.is_ok() {
         guesses.judge(&names, Output::Summary)?;
     }
-    input.open_from(&stdin, true)
+    let mut opened = input.open_from(&stdin, true)?;
+    opened.variants = Some(variants);
+    Ok(opened)
 }
 
 /// The end of a batch: its summary, or the error that stopped it (or the variant policy's
@@ -334,13 +347,4 @@ where
     finished(names, result, &guesses, output)
 }
 
-/// A pool of `jobs` worker threads named `drafti-NAME-i`, with stacks deep enough for the
-/// engine's search.
-pub fn worker_pool(jobs: usize, name: &'static str) -> Result<rayon::ThreadPool, CliError> {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .stack_size(16 << 20)
-        .thread_name(move |i| format!("drafti-{name}-{i}"))
-        .build()
-        .map_err(|e| CliError::new(format!("cannot start the worker threads: {e}")))
-}
+pub use drafti_cli::workers::worker_pool;

@@ -136,6 +136,10 @@ struct QualityArgs {
     /// built them gets, against references that search without them (or with --egtb's).
     #[arg(long, value_name = "DIR")]
     candidate_egtb: Option<PathBuf>,
+    /// No endgame tables for the candidate, whatever --egtb gives the references: what a run
+    /// with --no-egtb gets, against references that search with tables.
+    #[arg(long, conflicts_with = "candidate_egtb")]
+    candidate_no_egtb: bool,
     /// The candidate's engine switches, as `name=value,...` (e.g. `lmr=0`; the names
     /// of drafti_engine::Config): a search idea measured by its verdicts. The references and
     /// the hold-up keep the shipped engine.
@@ -232,6 +236,7 @@ fn quality(args: &QualityArgs) -> CommandResult {
     };
     options.tables = match &args.candidate_egtb {
         Some(dir) => tables_in(dir)?,
+        None if args.candidate_no_egtb => EndgameTables::default(),
         None => reference_tables.clone(),
     };
     if let Some(mib) = args.candidate_tt_mb {

@@ -42,6 +42,11 @@ fn lab(home: &Path) -> std::process::Command {
 /// the references flag and dispute moves, of tests/fixtures/analyze) at small limits:
 /// `--args` added to the common ones; `home` as in [`lab`].
 fn quality_run(home: &Path, corpora: &Path, args: &[&str]) -> Value {
+    quality_run_with(home, corpora, &["--no-egtb"], args)
+}
+
+/// [`quality_run`] with `tables` (`--no-egtb`, or `--egtb DIR`) for the references.
+fn quality_run_with(home: &Path, corpora: &Path, tables: &[&str], args: &[&str]) -> Value {
     let out = lab(home)
         .args(["quality", "--json", "--jobs", "2", "--sample", "1"])
         .arg("--corpora")
@@ -55,10 +60,10 @@ fn quality_run(home: &Path, corpora: &Path, args: &[&str]) -> Value {
             "8",
             "--confirm-nodes",
             "20000",
-            "--no-egtb",
             "--reference-nodes",
             "20000",
         ])
+        .args(tables)
         .args(args)
         .output()
         .unwrap();
@@ -583,4 +588,40 @@ fn the_candidates_tables_are_its_own_and_the_cached_references_still_match() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn the_candidate_goes_without_the_tables_the_references_search_with() {
+    let home = empty_home();
+    let (scratch, corpora) = corpora_folder();
+    copy_planted(&corpora, "tanzanian-planted.pdn");
+    let tables = scratch.path().join("egtb");
+    drafti_engine::egtb::build(&tables, drafti_rules::Variant::Tanzanian, 2, &|_| {}).unwrap();
+    let reference = scratch.path().join("ref-tables.jsonl");
+    let references = ["--egtb", tables.to_str().unwrap()];
+    let cache = ["--no-hold-up", "--reference", reference.to_str().unwrap()];
+    let with = quality_run_with(home.path(), &corpora, &references, &cache);
+    let without = quality_run_with(
+        home.path(),
+        &corpora,
+        &references,
+        &[&cache[..], &["--candidate-no-egtb"]].concat(),
+    );
+    let label = |run: &Value| run["candidate"].as_str().unwrap().to_string();
+    assert_eq!(
+        label(&with),
+        format!("{}; endgame tables: tz up to 2 pieces", label(&without)),
+        "{without}"
+    );
+    // The references' cache (searched with the tables) is read again, not refused.
+    assert_eq!(
+        without["reference_nodes_per_position"],
+        with["reference_nodes_per_position"]
+    );
+    let out = lab(home.path())
+        .args(["quality", "--candidate-no-egtb", "--candidate-egtb"])
+        .arg(&tables)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
 }

@@ -14,7 +14,7 @@
 
 use drafti_analysis::json::is_numeric;
 use drafti_analysis::judge::{win_percent, Judgement, SideSummary};
-use drafti_analysis::preset::Preset;
+use drafti_analysis::preset::{Preset, TABLE_PIECES};
 use drafti_analysis::{
     GameAnalysis, MoveAnalysis, MoveToCheck, Searcher, RECHECK_DEPTH, RECHECK_NODES,
 };
@@ -115,36 +115,58 @@ impl RunInfo {
     /// ([`drafti_analysis::AnalysisOptions::label`]).
     ///
     /// ```
-    /// use drafti_analysis::preset::Preset;
+    /// use drafti_analysis::preset::{Preset, TABLE_PIECES};
     /// use drafti_report::collect::RunInfo;
-    /// let info = RunInfo::new("a.pdn".into(), Preset::Fast.options().label());
+    /// let label = Preset::Default.options().label();
+    /// let tables = format!("{label}; endgame tables: tz up to 5 pieces");
+    /// let info = RunInfo::new("a.pdn".into(), tables);
+    /// assert!(info.trust.contains("(preset default, with endgame tables of up to 5 pieces)"), "{}", info.trust);
     /// assert!(info.trust.contains("Tanzanian games (engine self-play) judged again"), "{}", info.trust);
     /// assert!(info.trust.contains("master games judged again"), "{}", info.trust);
-    /// assert!(!info.trust.contains("without endgame tables"), "{}", info.trust);
-    /// let tables = format!("{}; endgame tables: tz up to 4 pieces", Preset::Fast.options().label());
-    /// let with_tables = RunInfo::new("a.pdn".into(), tables);
-    /// assert!(with_tables.trust.contains("without endgame tables"), "{}", with_tables.trust);
+    /// let none = RunInfo::new("a.pdn".into(), label.clone());
+    /// assert!(none.trust.contains("(preset default, without endgame tables)"), "{}", none.trust);
+    /// assert!(none.trust.contains("build them on first use"), "{}", none.trust);
+    /// let fewer = RunInfo::new("a.pdn".into(), format!("{label}; endgame tables: tz up to 4 pieces"));
+    /// assert!(fewer.trust.contains("this run's hold at most 4"), "{}", fewer.trust);
+    /// let deep = format!("{}; endgame tables: tz up to 5 pieces", Preset::Deep.options().label());
+    /// assert!(RunInfo::new("a.pdn".into(), deep).trust.contains("were measured without endgame tables"));
     /// let custom = RunInfo::new("a.pdn".into(), "depth 2; not re-searched".into());
     /// assert!(custom.trust.contains("not measured"), "{}", custom.trust);
     /// ```
     pub fn new(source: String, search: String) -> RunInfo {
         let trust = match Preset::of_label(&search) {
             Some(preset) => {
-                let tanzanian = match preset.measured_tanzanian() {
+                let pieces = drafti_analysis::label_table_pieces(&search);
+                let tables = pieces.is_some();
+                let tanzanian = match preset.measured_tanzanian(tables) {
                     Some(m) => m.in_words(),
                     None => "not measured on Tanzanian games".to_string(),
                 };
-                let tables = if drafti_analysis::label_names_tables(&search) {
-                    " Those figures are without endgame tables: with them a move whose \
-                     position the tables hold is judged exactly, and the other verdicts were \
-                     not measured against deep searches that use the tables too."
-                } else {
-                    ""
+                let master = preset.measured(tables);
+                let settings = match pieces {
+                    Some(p) => format!("with endgame tables of up to {p} pieces"),
+                    None => "without endgame tables".to_string(),
+                };
+                let note = match pieces {
+                    Some(_) if !master.with_tables => " Those figures were measured without \
+                         endgame tables: with them a move whose position the tables hold is \
+                         judged exactly, and the other verdicts were not measured against deep \
+                         searches that use the tables too."
+                        .to_string(),
+                    Some(p) if p < TABLE_PIECES => format!(
+                        " Those figures are with tables of up to {TABLE_PIECES} pieces; this \
+                         run's hold at most {p}, so its verdicts in endings are weaker."
+                    ),
+                    Some(_) => String::new(),
+                    None => " Without endgame tables the engine misjudges king endings: drafti \
+                         analyze and drafti report build them on first use (about a minute a \
+                         variant, once) unless --no-egtb is given."
+                        .to_string(),
                 };
                 format!(
-                    "How far to trust the verdicts: at these settings (preset {preset}), \
-                     {tanzanian}; {}.{tables}",
-                    preset.measured().in_words()
+                    "How far to trust the verdicts: at these settings (preset {preset}, \
+                     {settings}), {tanzanian}; {}.{note}",
+                    master.in_words()
                 )
             }
             None => "How far to trust the verdicts: these settings are no preset's, so their \

@@ -8,7 +8,8 @@ use std::sync::{Mutex, OnceLock, PoisonError};
 
 /// A command running the `drafti` binary of this build profile, built first if need be,
 /// with the empty [`isolated_home`] as its `HOME` and `XDG_CACHE_HOME` (a test that wants
-/// tables passes `--egtb`/`--dir` or sets `XDG_CACHE_HOME` itself, which overrides it).
+/// tables passes `--egtb`/`--dir` or sets `XDG_CACHE_HOME` itself, which overrides it), and
+/// no endgame tables built on first use ([`FIRST_USE_TABLES`]).
 ///
 /// A binary-only package cannot be a (dev-)dependency (Cargo ignores it, so
 /// `CARGO_BIN_EXE_drafti` is not set in this crate's tests): the binary is built with the same
@@ -18,9 +19,14 @@ pub fn drafti() -> assert_cmd::Command {
     let mut command = assert_cmd::Command::new(drafti_path());
     command
         .env("HOME", isolated_home())
-        .env("XDG_CACHE_HOME", isolated_home());
+        .env("XDG_CACHE_HOME", isolated_home())
+        .env(FIRST_USE_TABLES, "0");
     command
 }
+
+/// The variable that turns off `analyze`'s and `report`'s building of endgame tables on
+/// first use (a minute of work a variant): a test that wants it sets it again.
+pub const FIRST_USE_TABLES: &str = "DRAFTI_FIRST_USE_TABLES";
 
 /// [`drafti`] as a plain `std::process::Command`, for tests that spawn the binary themselves
 /// (to signal it, talk to it or measure it): isolated the same way.
@@ -31,11 +37,12 @@ pub fn drafti_command() -> std::process::Command {
 }
 
 /// Gives `command` (drafti, or a program that runs drafti) the empty [`isolated_home`] as
-/// `HOME` and `XDG_CACHE_HOME`.
+/// `HOME` and `XDG_CACHE_HOME`, and no tables built on first use.
 pub fn isolate(command: &mut std::process::Command) -> &mut std::process::Command {
     command
         .env("HOME", isolated_home())
         .env("XDG_CACHE_HOME", isolated_home())
+        .env(FIRST_USE_TABLES, "0")
 }
 
 /// An empty folder of this test process (`<temp>/drafti-home-XXXXXX`), the home and cache of

@@ -157,7 +157,10 @@ pub fn run(args: Args) -> CommandResult {
     let opened = open_refusing_wrong_variant(&args.input, args.shard.shard, Output::PerGame)?;
     let (variant, shard) = (args.input.variant(), args.shard.shard);
     let mut options = args.search.options();
-    options.tables = args.search.tables.for_rules(variant)?;
+    options.tables = args
+        .search
+        .tables
+        .for_analysis(opened.variants.as_deref(), args.input.jobs.threads())?;
     let tables = options.tables.sets();
     let pdn = match &args.pdn {
         // stdout carries the report (text or JSON), so the PDN cannot go there too.

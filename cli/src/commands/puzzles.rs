@@ -129,6 +129,7 @@ fn choose_inputs(input: &InputArgs, shard: Option<Shard>) -> Result<(Inputs, Str
         let corpus = Inputs {
             inputs: corpus::inputs(),
             total_bytes: Some(corpus::total_bytes()),
+            variants: None,
         };
         let source = "the bundled corpus (corpus/showcase.pdn, corpus/selfplay.pdn)";
         return Ok((corpus, source.to_string()));

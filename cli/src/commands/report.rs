@@ -20,7 +20,7 @@ use crate::runner::{
 use drafti_analysis::batch::{ArchiveGame, ArchiveOptions};
 use drafti_analysis::parts::Parts;
 use drafti_analysis::{recheck_blunders, EndgameTables};
-use drafti_archive::batch::{GameJob, Input};
+use drafti_archive::batch::GameJob;
 use drafti_archive::openings::Book;
 use drafti_archive::replay::ReplayOptions;
 use drafti_archive::validation::VariantEvidence;
@@ -29,6 +29,7 @@ use drafti_report::describe::{describe, held_section, WorkSettings};
 use drafti_report::html::games_text;
 use drafti_report::text::summary::write_summary;
 use drafti_report::{counted, thousands};
+use drafti_rules::Variant;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -105,10 +106,12 @@ pub fn run(args: Args) -> CommandResult {
     if !args.from_analysis.is_empty() {
         return from_analysis(args);
     }
-    let (inputs, total_bytes, source): (Vec<Input>, Option<u64>, String) =
+    let (inputs, total_bytes, source, variants) =
         if args.input.files.is_empty() && (!stdin_is_piped() || stdin_is_empty()?) {
             let (inputs, bytes, source) = corpus::report_inputs();
-            (inputs, Some(bytes), source)
+            // The bundled games are Tanzanian, unless --variant reads them otherwise.
+            let variant = args.input.variant().unwrap_or(Variant::Tanzanian);
+            (inputs, Some(bytes), source, Some(vec![variant]))
         } else {
             let opened = open_refusing_wrong_variant(&args.input, None, Output::Summary)?;
             let names: Vec<String> = opened.inputs.iter().map(|i| i.name.clone()).collect();
@@ -116,11 +119,14 @@ pub fn run(args: Args) -> CommandResult {
                 [one] => one.clone(),
                 many => format!("{} files", many.len()),
             };
-            (opened.inputs, opened.total_bytes, source)
+            (opened.inputs, opened.total_bytes, source, opened.variants)
         };
     let names: Vec<String> = inputs.iter().map(|i| i.name.clone()).collect();
     let mut analysis = args.search.options();
-    analysis.tables = args.search.tables.for_rules(args.input.variant())?;
+    analysis.tables = args
+        .search
+        .tables
+        .for_analysis(variants.as_deref(), args.input.jobs.threads())?;
     let search = analysis.label();
     let info = RunInfo::new(source, search);
     let jobs = args.input.jobs.threads();

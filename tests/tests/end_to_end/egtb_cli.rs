@@ -728,7 +728,7 @@ fn a_position_without_its_table_says_why_and_how_to_build_it() {
 /// The report's header quotes figures measured without endgame tables: with tables it says
 /// so, and without them it does not.
 #[test]
-fn the_reports_trust_line_says_its_figures_are_without_tables() {
+fn the_reports_trust_line_names_the_tables_its_figures_were_measured_with() {
     let root = tempfile::tempdir().unwrap();
     let game = root.path().join("game.pdn");
     std::fs::write(&game, "1. c3-d4 f6-g5 2. g3-h4 g7-f6 1-0\n").unwrap();
@@ -739,17 +739,127 @@ fn the_reports_trust_line_says_its_figures_are_without_tables() {
             .unwrap_or_else(|| panic!("no trust line: {out}"))
             .to_string()
     };
-    let with = trust(&run(&["report", "--preset", "fast", "--egtb", dir(), g], 0));
-    assert!(with.contains("(preset fast)"), "{with}");
+    // These tables hold 4 pieces; the figures are of the 5-piece ones.
+    let fewer = trust(&run(&["report", "--preset", "fast", "--egtb", dir(), g], 0));
     assert!(
-        with.ends_with(
-            "Those figures are without endgame tables: with them a move whose position the \
-             tables hold is judged exactly, and the other verdicts were not measured against \
-             deep searches that use the tables too."
+        fewer.contains("(preset fast, with endgame tables of up to 4 pieces), on 100 Tanzanian games (engine self-play) judged again by two far deeper searches with the same endgame tables"),
+        "{fewer}"
+    );
+    assert!(
+        fewer.ends_with(
+            "Those figures are with tables of up to 5 pieces; this run's hold at most 4, so \
+             its verdicts in endings are weaker."
         ),
-        "{with}"
+        "{fewer}"
     );
     let without = trust(&run(&["report", "--preset", "fast", "--no-egtb", g], 0));
-    assert!(without.contains("(preset fast)"), "{without}");
-    assert!(!without.contains("endgame tables"), "{without}");
+    assert!(
+        without.contains("(preset fast, without endgame tables), on 100 Tanzanian games (engine self-play) judged again by two far deeper searches with endgame tables of up to 5 pieces"),
+        "{without}"
+    );
+    assert!(without.contains("build them on first use"), "{without}");
+    // deep was measured without tables, and says so when it runs with them.
+    let deep = trust(&run(&["report", "--preset", "deep", "--egtb", dir(), g], 0));
+    assert!(
+        deep.contains("Those figures were measured without endgame tables"),
+        "{deep}"
+    );
+}
+
+/// analyze and report build the default folder's tables of their games' variants on first
+/// use, once (here of 3 pieces, through the variable the tests otherwise set to 0), and only
+/// there: not with --no-egtb, not in a folder --egtb names.
+#[test]
+fn analyze_and_report_build_the_tables_of_their_games_on_first_use() {
+    let cache = tempfile::tempdir().unwrap();
+    let root = tempfile::tempdir().unwrap();
+    let games = root.path().join("games.pdn");
+    std::fs::write(
+        &games,
+        "[GameType \"29\"]\n1. c3-d4 f6-g5 2. g3-h4 g7-f6 1-0\n\n[GameType \"TZ\"]\n1. c3-d4 *\n",
+    )
+    .unwrap();
+    let g = games.to_str().unwrap();
+    let run_with = |args: &[&str], pieces: &str| {
+        let out = drafti()
+            .env("XDG_CACHE_HOME", cache.path())
+            .env(drafti_tests::FIRST_USE_TABLES, pieces)
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    let egtb = cache.path().join("drafti/egtb");
+    let analyze = ["analyze", "--preset", "fast", g];
+    let (code, _, err) = run_with(&["analyze", "--preset", "fast", "--no-egtb", g], "3");
+    assert_eq!(code, Some(0), "{err}");
+    assert!(!egtb.exists() && !err.contains("endgame tables"), "{err}");
+
+    let (code, _, err) = run_with(&analyze, "3");
+    assert_eq!(code, Some(0), "{err}");
+    for variant in ["czech", "tz"] {
+        assert!(
+            err.contains(&format!(
+                "endgame tables: building the {variant} tables of up to 3 pieces in {}, once",
+                egtb.join(variant).display()
+            )),
+            "{err}"
+        );
+        assert!(
+            err.contains(&format!("endgame tables: built 16 {variant} tables in ")),
+            "{err}"
+        );
+        assert!(egtb.join(variant).join("KKvK.egtb").is_file());
+    }
+    // Only the variants of the games.
+    assert!(!egtb.join("russian").exists(), "{err}");
+    assert!(
+        err.contains("endgame tables: czech up to 3 pieces, tz up to 3 pieces on "),
+        "{err}"
+    );
+
+    // Once: the next run finds them; a larger number builds only what is missing.
+    let (code, _, err) = run_with(&analyze, "3");
+    assert_eq!(code, Some(0), "{err}");
+    assert!(!err.contains("building"), "{err}");
+    let (code, out, err) = run_with(
+        &["report", "--preset", "fast", "--variant", "russian", g],
+        "2",
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.contains("endgame tables: built 4 russian tables in "),
+        "{err}"
+    );
+    assert!(
+        out.contains("(preset fast, with endgame tables of up to 2 pieces)"),
+        "{out}"
+    );
+
+    // Not in a folder --egtb names: there, tables are the user's to build.
+    let mine = tempfile::tempdir().unwrap();
+    let (code, _, err) = run_with(
+        &[
+            "analyze",
+            "--preset",
+            "fast",
+            "--egtb",
+            mine.path().to_str().unwrap(),
+            g,
+        ],
+        "3",
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("no endgame tables here"), "{err}");
+
+    let (code, _, err) = run_with(&analyze, "six");
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("DRAFTI_FIRST_USE_TABLES=six: expected the most pieces of the endgame tables built on first use, 0 (none) to 5"),
+        "{err}"
+    );
 }
