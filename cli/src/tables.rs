@@ -95,15 +95,26 @@ impl TableArgs {
         let Some(variants) = variants else {
             return self.for_rules(None);
         };
+        let mut usable = variants.to_vec();
         if let (None, false, Some(root)) = (&self.egtb, self.no_egtb, default_dir()) {
             let pieces = first_use_pieces()?;
             for &variant in variants {
-                if pieces >= 2 && egtb::VARIANTS.contains(&variant) {
-                    build_on_first_use(&root, variant, pieces, jobs)?;
+                if pieces < 2 || !egtb::VARIANTS.contains(&variant) {
+                    continue;
+                }
+                // A cache that cannot be written (a read-only home, a full disk) costs the
+                // tables, not the analysis: its header then says it ran without them.
+                if let Err(e) = build_on_first_use(&root, variant, pieces, jobs) {
+                    eprintln!(
+                        "warning: endgame tables: cannot build the {variant} tables in {}: {e}; \
+                         its games are analysed without them",
+                        Tables::variant_dir(&root, variant).display()
+                    );
+                    usable.retain(|&v| v != variant);
                 }
             }
         }
-        self.for_variants(variants)
+        self.for_variants(&usable)
     }
 
     /// The tables these flags ask for, for games of `variant` (`--variant`), or of any
@@ -160,19 +171,16 @@ fn first_use_pieces() -> Result<u32, CliError> {
 
 /// Builds the tables of `variant` of up to `pieces` pieces missing under `root`, saying so on
 /// stderr; nothing when they are all there. Runs that start together (the shards of a cluster
-/// job on one machine) take turns on a lock, and the later ones find the tables built.
+/// job on one machine) take turns on a lock, and the later ones find the tables built. The
+/// error is why they could not be built (the folder cannot be written, the disk is full).
 fn build_on_first_use(
     root: &Path,
     variant: Variant,
     pieces: u32,
     jobs: usize,
-) -> Result<(), CliError> {
+) -> Result<(), String> {
     let targets = Signature::all_up_to(pieces);
-    let failed = |e: EgtbError| {
-        CliError::new(format!(
-            "{e} (building the endgame tables on first use; give --no-egtb to analyse without them)"
-        ))
-    };
+    let failed = |e: EgtbError| e.to_string();
     if egtb::plan(root, variant, &targets)
         .map_err(failed)?
         .new_signatures
@@ -181,18 +189,9 @@ fn build_on_first_use(
         return Ok(());
     }
     let dir = Tables::variant_dir(root, variant);
-    std::fs::create_dir_all(&dir).map_err(|source| {
-        failed(EgtbError::Io {
-            path: dir.clone(),
-            source,
-        })
-    })?;
-    let _lock = BuildLock::take(&dir).map_err(|source| {
-        failed(EgtbError::Io {
-            path: dir.join(BuildLock::NAME),
-            source,
-        })
-    })?;
+    let io = |path: PathBuf| move |source| failed(EgtbError::Io { path, source });
+    std::fs::create_dir_all(&dir).map_err(io(dir.clone()))?;
+    let _lock = BuildLock::take(&dir).map_err(io(dir.join(BuildLock::NAME)))?;
     // Another run may have built them while this one waited.
     let plan = egtb::plan(root, variant, &targets).map_err(failed)?;
     if plan.new_signatures == 0 {
@@ -212,7 +211,8 @@ fn build_on_first_use(
         }
         BuildEvent::Plan { .. } | BuildEvent::Built { .. } => {}
     };
-    let tables = crate::workers::worker_pool(jobs, "egtb")?
+    let tables = crate::workers::worker_pool(jobs, "egtb")
+        .map_err(|e| e.to_string())?
         .install(|| egtb::build_signatures(root, variant, &targets, &on_event))
         .map_err(failed)?;
     drop(bar);

@@ -856,10 +856,80 @@ fn analyze_and_report_build_the_tables_of_their_games_on_first_use() {
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("no endgame tables here"), "{err}");
 
+    // A cache that cannot be written costs the tables, not the report.
+    let file = root.path().join("not-a-folder");
+    std::fs::write(&file, "").unwrap();
+    let out = drafti()
+        .env("XDG_CACHE_HOME", &file)
+        .env(drafti_tests::FIRST_USE_TABLES, "3")
+        .args(["report", "--preset", "fast", g])
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    for variant in ["czech", "tz"] {
+        assert!(
+            stderr.contains(&format!(
+                "warning: endgame tables: cannot build the {variant} tables in {}",
+                file.join("drafti/egtb").join(variant).display()
+            )),
+            "{stderr}"
+        );
+    }
+    assert!(
+        stdout.contains("(preset fast, without endgame tables)"),
+        "{stdout}"
+    );
+
     let (code, _, err) = run_with(&analyze, "six");
     assert_eq!(code, Some(2), "{err}");
     assert!(
         err.contains("DRAFTI_FIRST_USE_TABLES=six: expected the most pieces of the endgame tables built on first use, 0 (none) to 5"),
         "{err}"
+    );
+}
+
+/// Two runs that start together (the shards of a cluster job on one machine) build the tables
+/// once: the second waits on the first's lock, then finds them built.
+#[test]
+fn runs_that_start_together_build_the_tables_once() {
+    let cache = tempfile::tempdir().unwrap();
+    let root = tempfile::tempdir().unwrap();
+    let games = root.path().join("games.pdn");
+    std::fs::write(&games, "1. c3-d4 f6-g5 2. g3-h4 g7-f6 1-0\n").unwrap();
+    let runs: Vec<std::process::Child> = (0..2)
+        .map(|_| {
+            drafti_command()
+                .env("XDG_CACHE_HOME", cache.path())
+                .env(drafti_tests::FIRST_USE_TABLES, "4")
+                .args(["analyze", "--preset", "fast", "--jobs", "1"])
+                .arg(&games)
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let errs: Vec<String> = runs
+        .into_iter()
+        .map(|run| {
+            let out = run.wait_with_output().unwrap();
+            let err = String::from_utf8(out.stderr).unwrap();
+            assert!(out.status.success(), "{err}");
+            assert!(err.contains("tz up to 4 pieces"), "{err}");
+            err
+        })
+        .collect();
+    let builders = errs
+        .iter()
+        .filter(|e| e.contains("building the tz tables"))
+        .count();
+    assert_eq!(builders, 1, "{errs:?}");
+    assert!(
+        errs.iter().any(|e| e.contains("built 41 tz tables")),
+        "{errs:?}"
     );
 }
