@@ -59,11 +59,13 @@ def drafti_bin() -> Path:
 @pytest.fixture(scope="session")
 def cli_env(tmp_path_factory) -> dict:
     """The binary's environment: an empty HOME and cache, so no endgame tables built in
-    ~/.cache/drafti/egtb change a result (as the Rust end-to-end tests run it)."""
+    ~/.cache/drafti/egtb change a result, and none built on first use (as the Rust
+    end-to-end tests run it: the package's functions use tables only when given them)."""
     home = tmp_path_factory.mktemp("home")
     env = dict(os.environ)
     env["HOME"] = str(home)
     env["XDG_CACHE_HOME"] = str(home / ".cache")
+    env["DRAFTI_FIRST_USE_TABLES"] = "0"
     return env
 
 
