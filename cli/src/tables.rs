@@ -20,10 +20,11 @@ use std::sync::Arc;
 use std::time::Instant;
 
 /// The most pieces of the tables `analyze` and `report` build on first use: those the
-/// presets' verdicts were measured with. With them the default's verdicts on master games
+/// presets' verdicts were measured with. With them the default's verdicts on 93 master games
 /// judged by deep searches that use the same tables had 5 false alarms of 119 blunders and 5
 /// clear misses of 98 game-losing moves, against 12 and 10 with 4 pieces and 26 and 22 with
-/// none (docs/engine.md). About 150 MB and half a minute to a minute of two cores a variant.
+/// none (docs/lab/tables-in-the-verdicts.md). About 150 MB and half a minute to a minute of
+/// two cores a variant.
 pub const FIRST_USE_PIECES: u32 = drafti_analysis::preset::TABLE_PIECES;
 
 /// The environment variable that sets the most pieces of the tables built on first use
