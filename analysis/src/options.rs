@@ -278,17 +278,6 @@ impl AnalysisOptions {
 /// (`…; endgame tables: tz up to 5 pieces`).
 pub(crate) const TABLES_IN_LABEL: &str = "; endgame tables: ";
 
-/// Whether an analysis's label ([`AnalysisOptions::label`]) says that it used endgame tables.
-///
-/// ```
-/// use drafti_analysis::{label_names_tables, AnalysisOptions};
-/// assert!(!label_names_tables(&AnalysisOptions::default().label()));
-/// assert!(label_names_tables("20000 nodes; endgame tables: tz up to 4 pieces"));
-/// ```
-pub fn label_names_tables(label: &str) -> bool {
-    label.contains(TABLES_IN_LABEL)
-}
-
 /// The most pieces of the smallest set of endgame tables an analysis's label names (`None`:
 /// it names none): what its verdicts in endings can rely on.
 ///
