@@ -266,7 +266,7 @@ pub struct NotationArg {
 #[derive(clap::Args, Clone, Debug)]
 pub struct SearchArgs {
     /// A named set of the settings below, which the flags given with it change: default
-    /// (analyze's and the report's: 20,000 nodes a position, re-searched to depth 10,
+    /// (analyze's and the report's: 25,000 nodes a position, re-searched to depth 10,
     /// confirmed at depth 16 within 500,000 nodes), fast (depth 5, re-searched to depth 8,
     /// confirmed at depth 10 within 100,000 nodes: about ten times quicker, and it misses more
     /// game-losing moves) or deep (1,000,000 nodes a position, re-searched within 2,000,000,
@@ -274,11 +274,11 @@ pub struct SearchArgs {
     #[arg(long, value_name = "NAME", value_parser = parse_preset)]
     pub preset: Option<Preset>,
     /// The pass: search every position to this depth in plies (fast: 5; with --nodes,
-    /// whichever is reached first; alone, it replaces the default's 20,000 nodes).
+    /// whichever is reached first; alone, it replaces the default's 25,000 nodes).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
     pub depth: Option<u32>,
     /// The pass: search every position within this many nodes (the deepest iteration that
-    /// finishes within them; default: 20000; with --depth, whichever is reached first).
+    /// finishes within them; default: 25000; with --depth, whichever is reached first).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: Option<u64>,
     /// Re-search every nominated move (best and played move) to this depth (default: 10,

@@ -225,7 +225,7 @@ def analyze(
     jobs: int = 0,
 ) -> AnalysisRows:
     """Analyses every valid game of ``source`` with the engine, as ``drafti analyze``: every
-    position searched (``nodes``, default 20,000, or ``depth``), the moves that look like
+    position searched (``nodes``, default 25,000, or ``depth``), the moves that look like
     mistakes re-searched (``verify``: depth 10, at most a million nodes) and confirmed near
     the blunder threshold (``confirm``: depth 16), every move judged (inaccuracy, mistake,
     blunder) with the side's accuracy. Results do not depend on ``jobs``. ``preset``

@@ -184,7 +184,7 @@ pub fn hot_paths(
     emit(Measurement::new("validate", what, valid, "games", start))?;
     check_valid(valid, read)?;
 
-    // Analysis as `drafti analyze` does it by default (a pass of 20,000 nodes a position,
+    // Analysis as `drafti analyze` does it by default (a pass of 25,000 nodes a position,
     // flagged moves re-checked), on the first games of the archive.
     let analysed = if quick { 2 } else { 20 };
     let replayed: Vec<_> = GameReader::new(text.as_bytes())

@@ -181,7 +181,7 @@ fn the_default_pass_sees_a_shot_that_a_pass_at_depth_6_calls_the_best_move() {
     assert_eq!(shallow["best"], "d6-c5", "{shallow}");
     assert!(shallow["judgement"].is_null(), "{shallow}");
     assert!(shallow["confirmed_depth"].is_null(), "{shallow}");
-    // The default pass (20,000 nodes a position) sees it, and the re-search calls it a
+    // The default pass (25,000 nodes a position) sees it, and the re-search calls it a
     // blunder, with a better move.
     let m = ply_56(&[]);
     assert_eq!(m["judgement"], "blunder", "{m}");
