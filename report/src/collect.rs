@@ -129,7 +129,8 @@ impl RunInfo {
     /// let fewer = RunInfo::new("a.pdn".into(), format!("{label}; endgame tables: tz up to 4 pieces"));
     /// assert!(fewer.trust.contains("this run's hold at most 4"), "{}", fewer.trust);
     /// let deep = format!("{}; endgame tables: tz up to 5 pieces", Preset::Deep.options().label());
-    /// assert!(RunInfo::new("a.pdn".into(), deep).trust.contains("were measured without endgame tables"));
+    /// let deep = RunInfo::new("a.pdn".into(), deep).trust;
+    /// assert!(deep.contains("2 million nodes a position with the same endgame tables"), "{deep}");
     /// let custom = RunInfo::new("a.pdn".into(), "depth 2; not re-searched".into());
     /// assert!(custom.trust.contains("not measured"), "{}", custom.trust);
     /// ```
@@ -148,11 +149,6 @@ impl RunInfo {
                     None => "without endgame tables".to_string(),
                 };
                 let note = match pieces {
-                    Some(_) if !master.with_tables => " Those figures were measured without \
-                         endgame tables: with them a move whose position the tables hold is \
-                         judged exactly, and the other verdicts were not measured against deep \
-                         searches that use the tables too."
-                        .to_string(),
                     Some(p) if p < TABLE_PIECES => format!(
                         " Those figures are with tables of up to {TABLE_PIECES} pieces; this \
                          run's hold at most {p}, so its verdicts in endings are weaker."

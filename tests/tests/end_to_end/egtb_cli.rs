@@ -725,8 +725,8 @@ fn a_position_without_its_table_says_why_and_how_to_build_it() {
     );
 }
 
-/// The report's header quotes figures measured without endgame tables: with tables it says
-/// so, and without them it does not.
+/// The report's header names the tables a run used, and quotes its preset's figures measured
+/// that way.
 #[test]
 fn the_reports_trust_line_names_the_tables_its_figures_were_measured_with() {
     let root = tempfile::tempdir().unwrap();
@@ -758,11 +758,17 @@ fn the_reports_trust_line_names_the_tables_its_figures_were_measured_with() {
         "{without}"
     );
     assert!(without.contains("build them on first use"), "{without}");
-    // deep was measured without tables, and says so when it runs with them.
+    // deep has figures of its own with the tables, and others without.
     let deep = trust(&run(&["report", "--preset", "deep", "--egtb", dir(), g], 0));
     assert!(
-        deep.contains("Those figures were measured without endgame tables"),
+        deep.contains("on 11 Czech and Russian master games judged again by two searches of 1 and 2 million nodes a position with the same endgame tables"),
         "{deep}"
+    );
+    let deep_without = trust(&run(&["report", "--preset", "deep", "--no-egtb", g], 0));
+    assert!(
+        deep_without.contains("(preset deep, without endgame tables)")
+            && deep_without.contains("none of its 15 blunders"),
+        "{deep_without}"
     );
 }
 
