@@ -22,6 +22,8 @@ Squares are numbers 1-32 (PDN's numbering) or names (``"c3"``).
 from __future__ import annotations
 
 import os
+import warnings
+from pathlib import Path
 from typing import IO, Any, Iterable, Optional, Tuple, Union
 
 from . import _drafti
@@ -96,6 +98,7 @@ __all__ = [
     "__version__",
     "analyze",
     "build_tables",
+    "default_tables_dir",
     "game_moves",
     "hub",
     "openings",
@@ -138,6 +141,64 @@ def _sources(source: Source):
     if isinstance(source, (bytes, bytearray)):
         raise TypeError("give a path or a file object; PDN text is read with Game.from_pdn")
     return list(source)
+
+
+TablesArg = Union[None, bool, str, "os.PathLike[str]", Tables, Iterable[Tables]]
+
+
+def default_tables_dir() -> Optional[Path]:
+    """The folder where ``drafti analyze`` and ``drafti report`` build the endgame tables on
+    first use, and where ``analyze`` and ``puzzles`` look for them when given none:
+    ``$XDG_CACHE_HOME/drafti/egtb``, else ``~/.cache/drafti/egtb`` (``None`` without a home
+    folder). ``build_tables(default_tables_dir(), "tz", pieces=5)`` builds them there."""
+    cache = os.environ.get("XDG_CACHE_HOME") or None
+    if cache is None:
+        home = os.environ.get("HOME")
+        if not home:
+            return None
+        cache = os.path.join(home, ".cache")
+    return Path(cache) / "drafti" / "egtb"
+
+
+def _default_tables(variant: Optional[str]) -> Tuple[Optional[Path], list]:
+    """The default folder and the tables it holds: ``variant``'s, or every variant's (as the
+    command line uses them without ``--egtb``). A folder without a ``.egtb`` file holds none;
+    a damaged table is an error, as on the command line."""
+    root = default_tables_dir()
+    if root is None:
+        return None, []
+    if variant is None:
+        names = VARIANTS
+    else:
+        try:
+            names = (Position(variant=variant).variant,)
+        except ValueError:
+            return root, []  # the job names the variant it cannot read
+    return root, [Tables(root, n) for n in names if any((root / n).glob("*.egtb"))]
+
+
+def _tables_arg(tables: TablesArg, variant: Optional[str], job: str):
+    """What a job's ``tables`` argument gives the library: ``None`` the default folder's
+    tables (a warning when there are none, for the jobs whose verdicts they change),
+    ``False`` none, else a folder or ``Tables`` objects."""
+    if tables is False:
+        return None
+    if tables is None:
+        root, found = _default_tables(variant)
+        if found:
+            return found
+        if job == "analyze":
+            where = f"none in {root}" if root is not None else "no home folder"
+            warnings.warn(
+                f"analysing without endgame tables ({where}): the verdicts in king endings "
+                f"are far weaker; drafti.build_tables(drafti.default_tables_dir(), VARIANT, "
+                f"pieces=5) builds them once (drafti analyze does on first use)",
+                stacklevel=3,
+            )
+        return None
+    if not isinstance(tables, (str, os.PathLike, Tables)):
+        return list(tables)
+    return tables
 
 
 def read_games(
@@ -219,7 +280,7 @@ def analyze(
     confirm_nodes: Optional[int] = None,
     nominate: Optional[float] = None,
     blunder_depths: Optional[int] = None,
-    tables: Union[None, str, "os.PathLike[str]", Tables, Iterable[Tables]] = None,
+    tables: TablesArg = None,
     variant: Optional[str] = None,
     encoding: Optional[str] = None,
     jobs: int = 0,
@@ -234,7 +295,10 @@ def analyze(
 
     One row per game, ``drafti analyze --json``'s object; ``.moves()`` is the table of
     every move's evaluation and judgement, ``.blunders()`` the blunders. ``tables``: a
-    folder of endgame tables (``drafti egtb build --dir``) or ``Tables`` objects. Ctrl-C
+    folder of endgame tables (``drafti egtb build --dir``) or ``Tables`` objects; by
+    default those in ``default_tables_dir()`` (``variant``'s when it is given, else every
+    variant's there), as ``drafti analyze`` uses them, with a warning when there are none;
+    ``False``: none. Without them the verdicts in king endings are far weaker. Ctrl-C
     stops it and its searches."""
     settings = {
         "preset": preset,
@@ -249,8 +313,7 @@ def analyze(
         "nominate": nominate,
         "blunder_depths": blunder_depths,
     }
-    if tables is not None and not isinstance(tables, (str, os.PathLike, Tables)):
-        tables = list(tables)
+    tables = _tables_arg(tables, variant, "analyze")
     rows = _drafti.analyze(_sources(source), settings, variant, encoding, jobs, tables)
     return AnalysisRows(list(rows))
 
@@ -325,7 +388,7 @@ def puzzles(
     *,
     nodes: Optional[int] = None,
     difficulty: Union[None, int, Tuple[int, int]] = None,
-    tables: Union[None, str, "os.PathLike[str]", Tables, Iterable[Tables]] = None,
+    tables: TablesArg = None,
     variant: Optional[str] = None,
     encoding: Optional[str] = None,
     jobs: int = 0,
@@ -334,10 +397,11 @@ def puzzles(
     where one move wins (material, a runaway man or the game) and every other is clearly
     worse, each with its unique solution, verified at 4 times the mining budget
     (``nodes`` per search, default 20,000). The same position from several games is one
-    puzzle with several sources. ``difficulty``: 1 (easiest) to 5, or a range ``(2, 4)``."""
+    puzzle with several sources. ``difficulty``: 1 (easiest) to 5, or a range ``(2, 4)``.
+    ``tables`` as for ``analyze`` (by default the tables of ``default_tables_dir()``, as
+    ``drafti puzzles`` uses them; ``False``: none)."""
     if isinstance(difficulty, int):
         difficulty = (difficulty, difficulty)
-    if tables is not None and not isinstance(tables, (str, os.PathLike, Tables)):
-        tables = list(tables)
+    tables = _tables_arg(tables, variant, "puzzles")
     rows = _drafti.puzzles(_sources(source), nodes, difficulty, variant, encoding, jobs, tables)
     return PuzzleRows(list(rows))

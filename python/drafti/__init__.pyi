@@ -1,6 +1,7 @@
 """Type hints of the drafti package (the extension module's classes and the jobs)."""
 
 import os
+from pathlib import Path
 from typing import IO, Any, Dict, Iterable, Iterator, List, Literal, Optional, Sequence, Tuple, TypeVar, Union, overload
 
 from . import hub as hub
@@ -25,7 +26,7 @@ SquareArg = Union[int, str]
 MoveArg = Union["Move", str]
 PathArg = Union[str, "os.PathLike[str]"]
 Source = Union[PathArg, IO[Any], Iterable[Union[PathArg, IO[Any]]]]
-TablesArg = Union[None, PathArg, "Tables", Iterable["Tables"]]
+TablesArg = Union[None, Literal[False], PathArg, "Tables", Iterable["Tables"]]
 
 class DraftiError(Exception): ...
 class PdnError(DraftiError): ...
@@ -327,6 +328,7 @@ class Tables:
 def square_name(square: SquareArg, numeric: bool = False) -> str: ...
 def parse_square(square: SquareArg) -> int: ...
 def build_tables(path: PathArg, variant: Optional[str] = None, pieces: int = 4, jobs: int = 0) -> Tables: ...
+def default_tables_dir() -> Optional[Path]: ...
 def write_games(
     games: Iterable[Game],
     dest: Union[PathArg, IO[Any]],

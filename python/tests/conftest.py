@@ -56,11 +56,31 @@ def drafti_bin() -> Path:
     return REPO / "target" / profile / "drafti"
 
 
+def pytest_configure(config):
+    # The jobs warn when they find no endgame tables, as every test's empty cache has none;
+    # the tests of that warning catch it with pytest.warns.
+    config.addinivalue_line("filterwarnings", "ignore:analysing without endgame tables")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def empty_cache(tmp_path_factory):
+    """The package's jobs use the endgame tables of the default cache folder when given none:
+    every test gets an empty folder of its own, never the user's ~/.cache."""
+    cache = tmp_path_factory.mktemp("cache")
+    before = os.environ.get("XDG_CACHE_HOME")
+    os.environ["XDG_CACHE_HOME"] = str(cache)
+    yield cache
+    if before is None:
+        os.environ.pop("XDG_CACHE_HOME", None)
+    else:
+        os.environ["XDG_CACHE_HOME"] = before
+
+
 @pytest.fixture(scope="session")
 def cli_env(tmp_path_factory) -> dict:
     """The binary's environment: an empty HOME and cache, so no endgame tables built in
     ~/.cache/drafti/egtb change a result, and none built on first use (as the Rust
-    end-to-end tests run it: the package's functions use tables only when given them)."""
+    end-to-end tests run it; the package's jobs get their own empty cache, `empty_cache`)."""
     home = tmp_path_factory.mktemp("home")
     env = dict(os.environ)
     env["HOME"] = str(home)

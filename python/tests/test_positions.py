@@ -9,7 +9,7 @@ import pytest
 import drafti
 from drafti import Position
 
-from conftest import run_cli
+from conftest import REPO, run_cli
 
 
 def test_push_pop_and_the_move_stack():
@@ -159,3 +159,45 @@ def test_the_engine_plays_exactly_with_tables(tables):
     with pytest.raises(ValueError):
         t.probe(Position(variant="russian"))
     assert t.probe(Position()) is None  # 24 pieces: no table holds it
+
+
+def test_analyze_uses_the_default_folders_tables(tmp_path, monkeypatch):
+    """Given no tables, analyze uses those of the default folder, as drafti analyze does:
+    with them the ending's two blunders are exact; without, a warning says so."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    root = drafti.default_tables_dir()
+    assert root == tmp_path / "drafti" / "egtb"
+    game = REPO / "tests" / "fixtures" / "analyze" / "table-ending.pdn"
+
+    def exact(**kw):
+        return list(drafti.analyze(game, **kw).moves().to_pandas()["exact"])
+
+    with pytest.warns(UserWarning, match="analysing without endgame tables"):
+        without = exact()
+    assert not any(without)
+    drafti.build_tables(root, "tz", pieces=4)
+    with_default = exact()
+    assert with_default == exact(tables=root) == exact(variant="tz")
+    assert any(with_default)
+    assert exact(tables=False) == without
+    # Tables of another variant are not this game's: the Czech reading finds none there.
+    with pytest.warns(UserWarning, match="analysing without endgame tables"):
+        drafti.analyze(game, variant="czech")
+    monkeypatch.setenv("XDG_CACHE_HOME", "")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert drafti.default_tables_dir() == tmp_path / "home" / ".cache" / "drafti" / "egtb"
+
+
+def test_a_damaged_table_in_the_default_folder_is_an_error(tmp_path, monkeypatch):
+    """As on the command line: a job never runs quietly without a table that is there."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    folder = drafti.default_tables_dir() / "tz"
+    folder.mkdir(parents=True)
+    (folder / "kk.egtb").write_bytes(b"junk\n")
+    game = REPO / "tests" / "fixtures" / "analyze" / "table-ending.pdn"
+    with pytest.raises(drafti.TablesError, match="kk.egtb"):
+        drafti.analyze(game, depth=2)
+    # An empty folder (a build that never began) holds none: a warning, not an error.
+    (folder / "kk.egtb").unlink()
+    with pytest.warns(UserWarning, match="analysing without endgame tables"):
+        drafti.analyze(game, depth=2)
