@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 import warnings
 from pathlib import Path
-from typing import IO, Any, Iterable, Optional, Tuple, Union
+from typing import IO, Any, Iterable, Literal, Optional, Tuple, Union
 
 from . import _drafti
 from ._drafti import (
@@ -143,7 +143,7 @@ def _sources(source: Source):
     return list(source)
 
 
-TablesArg = Union[None, bool, str, "os.PathLike[str]", Tables, Iterable[Tables]]
+TablesArg = Union[None, Literal[False], str, "os.PathLike[str]", Tables, Iterable[Tables]]
 
 
 def default_tables_dir() -> Optional[Path]:
@@ -183,6 +183,11 @@ def _tables_arg(tables: TablesArg, variant: Optional[str], job: str):
     ``False`` none, else a folder or ``Tables`` objects."""
     if tables is False:
         return None
+    if tables is True:
+        raise TypeError(
+            "tables: a folder of endgame tables, Tables objects, None (the default folder's) "
+            "or False (none)"
+        )
     if tables is None:
         root, found = _default_tables(variant)
         if found:

@@ -195,6 +195,8 @@ def test_a_damaged_table_in_the_default_folder_is_an_error(tmp_path, monkeypatch
     folder.mkdir(parents=True)
     (folder / "kk.egtb").write_bytes(b"junk\n")
     game = REPO / "tests" / "fixtures" / "analyze" / "table-ending.pdn"
+    with pytest.raises(TypeError, match="False"):
+        drafti.analyze(game, tables=True)
     with pytest.raises(drafti.TablesError, match="kk.egtb"):
         drafti.analyze(game, depth=2)
     # An empty folder (a build that never began) holds none: a warning, not an error.
