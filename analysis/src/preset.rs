@@ -77,7 +77,6 @@ const fn against_tables(
         } else {
             FAR_DEEPER_TABLES_THEIRS
         },
-        with_tables,
         games_are,
         games,
         false_alarms,
@@ -149,7 +148,6 @@ const MEASURED_DEFAULT_NO_TABLES: Measured = master(false, (57, 340), (43, 285))
 const MEASURED_DEEP: Measured = Measured {
     judged_by: "two searches of 1 and 2 million nodes a position with the same endgame tables \
                 (about as deep as its own, so this is agreement, not proof)",
-    with_tables: true,
     games_are: MASTER_GAMES,
     games: 11,
     false_alarms: (0, 12),
@@ -161,7 +159,6 @@ const MEASURED_DEEP: Measured = Measured {
 const MEASURED_DEEP_NO_TABLES: Measured = Measured {
     judged_by: "two searches of 1 and 2 million nodes a position (about as deep as its own, so \
                 this is agreement, not proof)",
-    with_tables: false,
     games_are: MASTER_GAMES,
     games: 11,
     false_alarms: (0, 15),
@@ -252,8 +249,6 @@ impl Preset {
 pub struct Measured {
     /// Who judged them again, in a player's words (`two far deeper searches`).
     pub judged_by: &'static str,
-    /// Whether the preset searched with endgame tables of up to [`TABLE_PIECES`] pieces.
-    pub with_tables: bool,
     /// The games the verdicts were judged on: how many.
     pub games: u32,
     /// What they are, in a player's words (`Czech and Russian master games`).
@@ -273,7 +268,6 @@ impl Measured {
     /// use drafti_analysis::preset::Measured;
     /// let m = Measured {
     ///     judged_by: "two far deeper searches",
-    ///     with_tables: false,
     ///     games: 189,
     ///     games_are: "master games",
     ///     false_alarms: (2, 150),

@@ -45,15 +45,7 @@ pub struct TableArgs {
     pub no_egtb: bool,
 }
 
-/// The default folder of the tables: `$XDG_CACHE_HOME/drafti/egtb`, else
-/// `~/.cache/drafti/egtb`.
-pub fn default_dir() -> Option<PathBuf> {
-    let cache = std::env::var_os("XDG_CACHE_HOME")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
-    Some(cache.join("drafti").join("egtb"))
-}
+pub use drafti_engine::egtb::default_dir;
 
 impl TableArgs {
     /// The folder to look in, and whether tables must be there (given with `--egtb`); `None`

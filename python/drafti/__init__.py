@@ -151,13 +151,8 @@ def default_tables_dir() -> Optional[Path]:
     first use, and where ``analyze`` and ``puzzles`` look for them when given none:
     ``$XDG_CACHE_HOME/drafti/egtb``, else ``~/.cache/drafti/egtb`` (``None`` without a home
     folder). ``build_tables(default_tables_dir(), "tz", pieces=5)`` builds them there."""
-    cache = os.environ.get("XDG_CACHE_HOME") or None
-    if cache is None:
-        home = os.environ.get("HOME")
-        if not home:
-            return None
-        cache = os.path.join(home, ".cache")
-    return Path(cache) / "drafti" / "egtb"
+    folder = _drafti.default_tables_dir()
+    return None if folder is None else Path(folder)
 
 
 def _default_tables(variant: Optional[str]) -> Tuple[Optional[Path], list]:

@@ -647,6 +647,13 @@ impl PyTables {
     }
 }
 
+/// The default folder of the endgame tables (`drafti_engine::egtb::default_dir`, the command
+/// line's).
+#[pyfunction]
+pub fn default_tables_dir() -> Option<PathBuf> {
+    egtb::default_dir()
+}
+
 /// Builds the endgame tables of `variant` with at most `pieces` pieces under `path` (in
 /// `path/VARIANT/`, as `drafti egtb build --dir` does; tables already there are checked and
 /// kept) on `jobs` threads, and opens them. Up to 4 pieces takes seconds, 5 minutes, 6 an

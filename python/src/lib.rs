@@ -65,6 +65,7 @@ fn _drafti(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(jobs::openings, m)?)?;
     m.add_function(wrap_pyfunction!(jobs::puzzles, m)?)?;
     m.add_function(wrap_pyfunction!(engine::build_tables, m)?)?;
+    m.add_function(wrap_pyfunction!(engine::default_tables_dir, m)?)?;
     m.add_function(wrap_pyfunction!(hub::hub_serve, m)?)?;
     m.add_function(wrap_pyfunction!(explore::explore, m)?)?;
     m.add_function(wrap_pyfunction!(errors::_check_panic_boundary, m)?)?;

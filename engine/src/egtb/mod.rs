@@ -46,6 +46,17 @@ pub use verify::{verify, VerifyReport};
 use drafti_rules::Variant;
 use std::path::PathBuf;
 
+/// The default folder of the tables, where `drafti analyze` and `drafti report` build them on
+/// first use and every command and the Python package look for them when given none:
+/// `$XDG_CACHE_HOME/drafti/egtb`, else `~/.cache/drafti/egtb`; `None` without a home folder.
+pub fn default_dir() -> Option<PathBuf> {
+    let cache = std::env::var_os("XDG_CACHE_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
+    Some(cache.join("drafti").join("egtb"))
+}
+
 /// The exact value of a position for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Value {
