@@ -43,7 +43,9 @@ pub use options::{
 };
 pub use pass::{analyse_game, analyse_games, move_score, SEGMENT_POSITIONS};
 pub use searcher::Searcher;
-pub use tables::EndgameTables;
+pub use tables::{
+    first_use_pieces, EndgameTables, FirstUseVariableError, FIRST_USE_PIECES, FIRST_USE_VARIABLE,
+};
 pub use verify::{
     recheck, recheck_blunders, MoveToCheck, RECHECK_BLUNDER_DEPTHS, RECHECK_DEPTH, RECHECK_NODES,
     RECHECK_TT_MB,

@@ -8,6 +8,47 @@ use drafti_engine::Engine;
 use drafti_rules::{Move, Position, Variant};
 use std::sync::Arc;
 
+/// The most pieces of the tables that the analyses a player reads (`drafti analyze` and
+/// `drafti report`, the Python package's `analyze`) build in the default folder on first use
+/// (`drafti_engine::egtb::build_on_first_use`): those the presets' verdicts were measured
+/// with. With them the default's verdicts on 93 master games judged by deep searches that use
+/// the same tables had 5 false alarms of 119 blunders and 5 clear misses of 98 game-losing
+/// moves, against 12 and 10 with 4 pieces and 26 and 22 with none
+/// (docs/lab/tables-in-the-verdicts.md). About 150 MB and half a minute to a minute of two
+/// cores a variant.
+pub const FIRST_USE_PIECES: u32 = crate::preset::TABLE_PIECES;
+
+/// The environment variable that sets the most pieces of the tables built on first use
+/// (`0`: none built; the tests' runs set it, so that no test builds tables it did not ask
+/// for).
+pub const FIRST_USE_VARIABLE: &str = "DRAFTI_FIRST_USE_TABLES";
+
+/// [`FIRST_USE_VARIABLE`] set to something else than 0 to [`FIRST_USE_PIECES`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "{FIRST_USE_VARIABLE}={value}: expected the most pieces of the endgame tables built on \
+     first use, 0 (none) to {FIRST_USE_PIECES}"
+)]
+pub struct FirstUseVariableError {
+    /// The variable's value (lossily decoded).
+    pub value: String,
+}
+
+/// The most pieces of the tables built on first use: [`FIRST_USE_VARIABLE`] when it is set
+/// (one setting for the command line and the Python package), else [`FIRST_USE_PIECES`].
+pub fn first_use_pieces() -> Result<u32, FirstUseVariableError> {
+    let Some(value) = std::env::var_os(FIRST_USE_VARIABLE) else {
+        return Ok(FIRST_USE_PIECES);
+    };
+    value
+        .to_str()
+        .and_then(|v| v.trim().parse::<u32>().ok())
+        .filter(|&n| n <= FIRST_USE_PIECES)
+        .ok_or_else(|| FirstUseVariableError {
+            value: value.to_string_lossy().into_owned(),
+        })
+}
+
 /// The endgame tables of the analysis, at most one set per variant.
 #[derive(Clone, Default)]
 pub struct EndgameTables(Vec<Arc<Tables>>);

@@ -13,24 +13,14 @@
 use crate::error::CliError;
 use crate::progress::Progress;
 use drafti_analysis::EndgameTables;
-use drafti_engine::egtb::{self, BuildEvent, EgtbError, Signature, Tables};
+use drafti_engine::egtb::{self, BuildEvent, EgtbError, FirstUseEvent, Tables};
+use drafti_engine::StopFlag;
 use drafti_rules::Variant;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
-/// The most pieces of the tables `analyze` and `report` build on first use: those the
-/// presets' verdicts were measured with. With them the default's verdicts on 93 master games
-/// judged by deep searches that use the same tables had 5 false alarms of 119 blunders and 5
-/// clear misses of 98 game-losing moves, against 12 and 10 with 4 pieces and 26 and 22 with
-/// none (docs/lab/tables-in-the-verdicts.md). About 150 MB and half a minute to a minute of
-/// two cores a variant.
-pub const FIRST_USE_PIECES: u32 = drafti_analysis::preset::TABLE_PIECES;
-
-/// The environment variable that sets the most pieces of the tables built on first use
-/// (`0`: none built; the tests' runs set it, so that no test builds tables it did not ask
-/// for).
-pub const FIRST_USE_VARIABLE: &str = "DRAFTI_FIRST_USE_TABLES";
+pub use drafti_analysis::{FIRST_USE_PIECES, FIRST_USE_VARIABLE};
 
 /// `--egtb DIR` and `--no-egtb`.
 #[derive(clap::Args, Clone, Debug, Default)]
@@ -90,11 +80,9 @@ impl TableArgs {
         };
         let mut usable = variants.to_vec();
         if let (None, false, Some(root)) = (&self.egtb, self.no_egtb, default_dir()) {
-            let pieces = first_use_pieces()?;
+            let pieces =
+                drafti_analysis::first_use_pieces().map_err(|e| CliError::new(e.to_string()))?;
             for &variant in variants {
-                if pieces < 2 || !egtb::VARIANTS.contains(&variant) {
-                    continue;
-                }
                 // A cache that cannot be written (a read-only home, a full disk) costs the
                 // tables, not the analysis: its header then says it ran without them.
                 if let Err(e) = build_on_first_use(&root, variant, pieces, jobs) {
@@ -143,108 +131,51 @@ impl TableArgs {
     }
 }
 
-/// The most pieces of the tables built on first use: [`FIRST_USE_VARIABLE`], else
-/// [`FIRST_USE_PIECES`].
-fn first_use_pieces() -> Result<u32, CliError> {
-    let Some(value) = std::env::var_os(FIRST_USE_VARIABLE) else {
-        return Ok(FIRST_USE_PIECES);
-    };
-    value
-        .to_str()
-        .and_then(|v| v.trim().parse::<u32>().ok())
-        .filter(|&n| n <= FIRST_USE_PIECES)
-        .ok_or_else(|| {
-            CliError::new(format!(
-                "{FIRST_USE_VARIABLE}={}: expected the most pieces of the endgame tables built \
-                 on first use, 0 (none) to {FIRST_USE_PIECES}",
-                value.to_string_lossy()
-            ))
-        })
-}
-
-/// Builds the tables of `variant` of up to `pieces` pieces missing under `root`, saying so on
-/// stderr; nothing when they are all there. Runs that start together (the shards of a cluster
-/// job on one machine) take turns on a lock, and the later ones find the tables built. The
-/// error is why they could not be built (the folder cannot be written, the disk is full).
+/// Builds the tables of `variant` of up to `pieces` pieces missing under `root`
+/// ([`egtb::build_on_first_use`]: once, under a lock), saying so on stderr with a bar on
+/// `jobs` threads; nothing when they are all there. The error is why they could not be built
+/// (the folder cannot be written, the disk is full).
 fn build_on_first_use(
     root: &Path,
     variant: Variant,
     pieces: u32,
     jobs: usize,
 ) -> Result<(), String> {
-    let targets = Signature::all_up_to(pieces);
-    let failed = |e: EgtbError| e.to_string();
-    if egtb::plan(root, variant, &targets)
-        .map_err(failed)?
-        .new_signatures
-        == 0
-    {
-        return Ok(());
-    }
-    let dir = Tables::variant_dir(root, variant);
-    let io = |path: PathBuf| move |source| failed(EgtbError::Io { path, source });
-    std::fs::create_dir_all(&dir).map_err(io(dir.clone()))?;
-    let _lock = BuildLock::take(&dir).map_err(io(dir.join(BuildLock::NAME)))?;
-    // Another run may have built them while this one waited.
-    let plan = egtb::plan(root, variant, &targets).map_err(failed)?;
-    if plan.new_signatures == 0 {
-        return Ok(());
-    }
-    eprintln!(
-        "endgame tables: building the {variant} tables of up to {pieces} pieces in {}, once \
-         ({:.1} MB; --no-egtb analyses without them)",
-        dir.display(),
-        plan.new_bytes() as f64 / 1e6
-    );
-    let start = Instant::now();
-    let bar = Progress::count(plan.positions, "positions");
-    let on_event = |event: BuildEvent| match event {
-        BuildEvent::Kept { positions, .. } | BuildEvent::Progress { positions } => {
-            bar.inc(positions)
+    let bar = OnceLock::new();
+    let start = OnceLock::new();
+    let on_event = |event: FirstUseEvent<'_>| match event {
+        FirstUseEvent::Building { dir, pieces, plan } => {
+            eprintln!(
+                "endgame tables: building the {variant} tables of up to {pieces} pieces in {}, \
+                 once ({:.1} MB; --no-egtb analyses without them)",
+                dir.display(),
+                plan.new_bytes() as f64 / 1e6
+            );
+            start.get_or_init(Instant::now);
+            bar.get_or_init(|| Progress::count(plan.positions, "positions"));
         }
-        BuildEvent::Plan { .. } | BuildEvent::Built { .. } => {}
+        FirstUseEvent::Build(
+            BuildEvent::Kept { positions, .. } | BuildEvent::Progress { positions },
+        ) => {
+            if let Some(bar) = bar.get() {
+                bar.inc(positions);
+            }
+        }
+        FirstUseEvent::Build(BuildEvent::Plan { .. } | BuildEvent::Built { .. }) => {}
     };
-    let tables = crate::workers::worker_pool(jobs, "egtb")
+    let built = crate::workers::worker_pool(jobs, "egtb")
         .map_err(|e| e.to_string())?
-        .install(|| egtb::build_signatures(root, variant, &targets, &on_event))
-        .map_err(failed)?;
+        .install(|| egtb::build_on_first_use(root, variant, pieces, &on_event, &StopFlag::new()))
+        .map_err(|e| e.to_string())?;
     drop(bar);
-    eprintln!(
-        "endgame tables: built {} {variant} tables in {:.1} s",
-        tables.len(),
-        start.elapsed().as_secs_f64()
-    );
-    Ok(())
-}
-
-/// An exclusive lock on a folder's build (a file in it, locked while held; released when
-/// dropped, or when the process ends however it ends).
-struct BuildLock {
-    #[cfg(unix)]
-    _file: std::fs::File,
-}
-
-impl BuildLock {
-    const NAME: &'static str = ".build.lock";
-
-    /// Waits for the lock of `dir`.
-    fn take(dir: &Path) -> std::io::Result<BuildLock> {
-        #[cfg(unix)]
-        {
-            let file = std::fs::OpenOptions::new()
-                .create(true)
-                .truncate(false)
-                .write(true)
-                .open(dir.join(Self::NAME))?;
-            rustix::fs::flock(&file, rustix::fs::FlockOperation::LockExclusive)?;
-            Ok(BuildLock { _file: file })
-        }
-        #[cfg(not(unix))]
-        {
-            let _ = dir;
-            Ok(BuildLock {})
-        }
+    if let (Some(tables), Some(start)) = (built, start.get()) {
+        eprintln!(
+            "endgame tables: built {} {variant} tables in {:.1} s",
+            tables.len(),
+            start.elapsed().as_secs_f64()
+        );
     }
+    Ok(())
 }
 
 /// The tables of `variant` under `root`, said on stderr. Not `required`: none there is no

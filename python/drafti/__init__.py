@@ -147,18 +147,19 @@ TablesArg = Union[None, Literal[False], str, "os.PathLike[str]", Tables, Iterabl
 
 
 def default_tables_dir() -> Optional[Path]:
-    """The folder where ``drafti analyze`` and ``drafti report`` build the endgame tables on
-    first use, and where ``analyze`` and ``puzzles`` look for them when given none:
+    """The folder where ``drafti analyze``, ``drafti report`` and ``analyze`` build the endgame
+    tables on first use, and where ``analyze`` and ``puzzles`` look for them when given none:
     ``$XDG_CACHE_HOME/drafti/egtb``, else ``~/.cache/drafti/egtb`` (``None`` without a home
     folder). ``build_tables(default_tables_dir(), "tz", pieces=5)`` builds them there."""
     folder = _drafti.default_tables_dir()
     return None if folder is None else Path(folder)
 
 
-def _default_tables(variant: Optional[str]) -> Tuple[Optional[Path], list]:
+def _default_tables(variant: Optional[str], unbuilt: Iterable[str] = ()) -> Tuple[Optional[Path], list]:
     """The default folder and the tables it holds: ``variant``'s, or every variant's (as the
-    command line uses them without ``--egtb``). A folder without a ``.egtb`` file holds none;
-    a damaged table is an error, as on the command line."""
+    command line uses them without ``--egtb``), but those of ``unbuilt`` (variants whose
+    build on first use failed: none of theirs, as on the command line). A folder without a
+    ``.egtb`` file holds none; a damaged table is an error, as on the command line."""
     root = default_tables_dir()
     if root is None:
         return None, []
@@ -169,10 +170,11 @@ def _default_tables(variant: Optional[str]) -> Tuple[Optional[Path], list]:
             names = (Position(variant=variant).variant,)
         except ValueError:
             return root, []  # the job names the variant it cannot read
+    names = [n for n in names if n not in unbuilt]
     return root, [Tables(root, n) for n in names if any((root / n).glob("*.egtb"))]
 
 
-def _tables_arg(tables: TablesArg, variant: Optional[str], job: str):
+def _tables_arg(tables: TablesArg, variant: Optional[str], job: str, unbuilt: Iterable[str] = ()):
     """What a job's ``tables`` argument gives the library: ``None`` the default folder's
     tables (a warning when there are none, for the jobs whose verdicts they change),
     ``False`` none, else a folder or ``Tables`` objects."""
@@ -184,7 +186,7 @@ def _tables_arg(tables: TablesArg, variant: Optional[str], job: str):
             "or False (none)"
         )
     if tables is None:
-        root, found = _default_tables(variant)
+        root, found = _default_tables(variant, unbuilt)
         if found:
             return found
         if job == "analyze":
@@ -192,7 +194,7 @@ def _tables_arg(tables: TablesArg, variant: Optional[str], job: str):
             warnings.warn(
                 f"analysing without endgame tables ({where}): the verdicts in king endings "
                 f"are far weaker; drafti.build_tables(drafti.default_tables_dir(), VARIANT, "
-                f"pieces=5) builds them once (drafti analyze does on first use)",
+                f"pieces=5) builds them once",
                 stacklevel=3,
             )
         return None
@@ -298,8 +300,12 @@ def analyze(
     folder of endgame tables (``drafti egtb build --dir``) or ``Tables`` objects; by
     default those in ``default_tables_dir()`` (``variant``'s when it is given, else every
     variant's there), as ``drafti analyze`` uses them, with a warning when there are none;
-    ``False``: none. Without them the verdicts in king endings are far weaker. Ctrl-C
-    stops it and its searches."""
+    ``False``: none. Without them the verdicts in king endings are far weaker. By default,
+    as ``drafti analyze``, it first builds there the 5-piece tables of the games' variants
+    that are missing (``variant``'s, else those the files' games name; none for file
+    objects), once: half a minute to a minute a variant, said on the ``drafti`` logger (INFO);
+    ``DRAFTI_FIRST_USE_TABLES=N`` builds up to N pieces (0: none), and a folder that cannot be
+    written is a warning. Ctrl-C stops it and its searches."""
     settings = {
         "preset": preset,
         "depth": depth,
@@ -313,8 +319,12 @@ def analyze(
         "nominate": nominate,
         "blunder_depths": blunder_depths,
     }
-    tables = _tables_arg(tables, variant, "analyze")
-    rows = _drafti.analyze(_sources(source), settings, variant, encoding, jobs, tables)
+    sources = _sources(source)
+    unbuilt = []
+    if tables is None:
+        unbuilt = _drafti.build_first_use_tables(sources, variant, encoding, jobs)
+    tables = _tables_arg(tables, variant, "analyze", unbuilt)
+    rows = _drafti.analyze(sources, settings, variant, encoding, jobs, tables)
     return AnalysisRows(list(rows))
 
 

@@ -19,7 +19,7 @@ use crate::errors::{error, guard, value_error, Kind};
 use crate::game::{GameData, PyGame};
 use crate::interrupt;
 use crate::position::parse_variant;
-use crate::sources::{encoding_arg, open_sources, warn_detected, Detected, Opened};
+use crate::sources::{encoding_arg, open_sources, paths_only, warn_detected, Detected, Opened};
 use drafti_analysis::batch::{analyse_archive, ArchiveOptions};
 use drafti_analysis::json;
 use drafti_analysis::preset::Preset;
@@ -34,7 +34,7 @@ use drafti_archive::replay::ReplayOptions;
 use drafti_archive::validation::{
     names_no_variant, valid_under, validated, GameLine, Validated, VariantGuess,
 };
-use drafti_engine::egtb::Tables;
+use drafti_engine::egtb::{self, FirstUseEvent, Signature, Tables};
 use drafti_engine::StopFlag;
 use drafti_pdn::{parse_game, GameResult, GameSplitter, RawGame};
 use drafti_rules::{Color, Position, Variant};
@@ -742,6 +742,151 @@ fn tables_arg(tables: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Arc<Tables>>> {
         found.push(t.get().tables.clone());
     }
     Ok(found)
+}
+
+/// Builds in the default folder (`egtb::default_dir`) the endgame tables of the variants of
+/// `source` that are missing there, as `drafti analyze` does on first use, through the same
+/// function (`egtb::build_on_first_use`: once, under a lock) and of up to the same pieces
+/// (`drafti_analysis::first_use_pieces`: `DRAFTI_FIRST_USE_TABLES`, else 5). The variants are
+/// `variant` when given, else those of the games, read before the job when every input is a
+/// file (a file object is read once, by the job: nothing is built for it), as the command line
+/// reads its files first and streams stdin. Says what it builds on the `drafti` logger (INFO).
+/// A build that cannot happen (a cache that cannot be written) is a `UserWarning`, and its
+/// variant is returned: the job runs without its tables. Ctrl-C stops it, and the tables
+/// finished by then stay.
+#[pyfunction]
+#[pyo3(signature = (source, variant = None, encoding = None, jobs = Int(0)))]
+pub fn build_first_use_tables(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    variant: Option<&str>,
+    encoding: Option<&str>,
+    jobs: Int,
+) -> PyResult<Vec<&'static str>> {
+    guard(|| {
+        let Some(root) = egtb::default_dir() else {
+            return Ok(Vec::new());
+        };
+        let pieces =
+            drafti_analysis::first_use_pieces().map_err(|e| error(Kind::Tables, e.to_string()))?;
+        let jobs = threads(jobs)?;
+        // All there (or none to build): the source need not be read first.
+        let missing = |v: Variant| {
+            pieces >= 2
+                && egtb::VARIANTS.contains(&v)
+                && egtb::plan(&root, v, &Signature::all_up_to(pieces))
+                    .is_ok_and(|p| p.new_signatures > 0)
+        };
+        if !egtb::VARIANTS.into_iter().any(missing) {
+            return Ok(Vec::new());
+        }
+        let variants = match variant {
+            Some(name) => vec![parse_variant(name)?],
+            None if paths_only(source)? => source_variants(py, source, encoding, jobs)?,
+            None => Vec::new(),
+        };
+        let logger = py
+            .import("logging")?
+            .call_method1("getLogger", ("drafti",))?
+            .unbind();
+        let log = |message: String| {
+            Python::attach(|py| {
+                // A logging handler that fails is no reason to stop the build.
+                let _ = logger.bind(py).call_method1("info", (message,));
+            })
+        };
+        let mut failed = Vec::new();
+        for variant in variants.into_iter().filter(|&v| missing(v)) {
+            let stop = StopFlag::new();
+            let raise = || stop.raise();
+            let start = std::sync::OnceLock::new();
+            let on_event = |event: FirstUseEvent<'_>| {
+                if let FirstUseEvent::Building { dir, pieces, plan } = event {
+                    start.get_or_init(std::time::Instant::now);
+                    log(format!(
+                        "endgame tables: building the {variant} tables of up to {pieces} pieces \
+                         in {}, once ({:.1} MB; tables=False analyses without them)",
+                        dir.display(),
+                        plan.new_bytes() as f64 / 1e6
+                    ));
+                }
+            };
+            let built = interrupt::run(py, &raise, || -> Result<Option<Tables>, String> {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(jobs)
+                    .thread_name(|i| format!("drafti-egtb-{i}"))
+                    .build()
+                    .map_err(|e| format!("cannot start the worker threads: {e}"))?
+                    .install(|| egtb::build_on_first_use(&root, variant, pieces, &on_event, &stop))
+                    .map_err(|e| e.to_string())
+            })?;
+            match built {
+                Ok(Some(tables)) => {
+                    let seconds = start.get().map_or(0.0, |s| s.elapsed().as_secs_f64());
+                    log(format!(
+                        "endgame tables: built {} {variant} tables in {seconds:.1} s",
+                        tables.len()
+                    ));
+                }
+                Ok(None) => {}
+                Err(e) => {
+                    let message = format!(
+                        "endgame tables: cannot build the {variant} tables in {}: {e}; its games \
+                         are analysed without them",
+                        Tables::variant_dir(&root, variant).display()
+                    );
+                    let category = py.get_type::<pyo3::exceptions::PyUserWarning>();
+                    let message = std::ffi::CString::new(message).unwrap_or_default();
+                    PyErr::warn(py, &category, &message, 2)?;
+                    failed.push(variant.name());
+                }
+            }
+        }
+        Ok(failed)
+    })
+}
+
+/// The variants of the games of `source` (files only), each once in the order first met: the
+/// tags of every game read, as the job will read them (`encoding`), on `jobs` threads.
+fn source_variants(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    encoding: Option<&str>,
+    jobs: usize,
+) -> PyResult<Vec<Variant>> {
+    let opened = open_sources(source, encoding_arg(encoding)?)?;
+    let options = BatchOptions {
+        jobs,
+        // The variant is the tags': no move need be replayed.
+        replay: ReplayOptions {
+            variations: false,
+            max_plies: Some(0),
+            ..ReplayOptions::default()
+        },
+        ..BatchOptions::default()
+    };
+    let stop = AtomicBool::new(false);
+    let raise = || stop.store(true, Ordering::Relaxed);
+    interrupt::run(py, &raise, || {
+        let mut variants: Vec<Variant> = Vec::new();
+        // A read error is the job's to report.
+        let _ = run_games(
+            opened.inputs,
+            &options,
+            |_| {},
+            |job| job.game.as_ref().ok().map(|g| g.variant),
+            |variant: Option<Variant>| {
+                if stop.load(Ordering::Relaxed) {
+                    return Err(());
+                }
+                if let Some(v) = variant.filter(|v| !variants.contains(v)) {
+                    variants.push(v);
+                }
+                Ok(())
+            },
+        );
+        variants
+    })
 }
 
 // ---------------------------------------------------------------------------------------

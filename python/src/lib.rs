@@ -7,7 +7,7 @@
 //! | `position` | `Position`, `Move`, `LegalMoves`, `Outcome`, `square_name`, `parse_square` | `drafti_rules`, `drafti_hub::protocol` |
 //! | `game` | `Game`, `Problem`, `write_games` | `drafti_pdn`, `drafti_archive::replay` |
 //! | `tree` | a game's tree (`Game.root()`), its moves as rows (`game_moves`) | `drafti_pdn`'s records |
-//! | `jobs` | `GameReader`, `read_games`, `validate`, `game_moves`, `analyze`, `openings`, `puzzles` | the batch drivers, the JSON contracts |
+//! | `jobs` | `GameReader`, `read_games`, `validate`, `game_moves`, `analyze` (and its `build_first_use_tables`), `openings`, `puzzles` | the batch drivers, the JSON contracts |
 //! | `engine` | `Engine`, `SearchResult`, `Line`, `Score`, `Tables`, `TableValue`, `build_tables` | `drafti_engine` |
 //! | `hub` | `hub_serve` (the engine on stdin/stdout, `python -m drafti.hub`) | `drafti_hub::engine` |
 //! | `interrupt` | (long calls that Ctrl-C stops, with their work) | |
@@ -62,6 +62,7 @@ fn _drafti(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(position::_position, m)?)?;
     m.add_function(wrap_pyfunction!(game::_game, m)?)?;
     m.add_function(wrap_pyfunction!(jobs::analyze, m)?)?;
+    m.add_function(wrap_pyfunction!(jobs::build_first_use_tables, m)?)?;
     m.add_function(wrap_pyfunction!(jobs::openings, m)?)?;
     m.add_function(wrap_pyfunction!(jobs::puzzles, m)?)?;
     m.add_function(wrap_pyfunction!(engine::build_tables, m)?)?;

@@ -98,6 +98,21 @@ fn path_of(obj: &Bound<'_, PyAny>) -> Option<String> {
     fspath.extract::<String>().ok()
 }
 
+/// The inputs of `source`: its items when it is a list or a tuple, else itself.
+fn items<'py>(source: &Bound<'py, PyAny>) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    if source.cast::<PyList>().is_ok() || source.cast::<PyTuple>().is_ok() {
+        source.try_iter()?.collect()
+    } else {
+        Ok(vec![source.clone()])
+    }
+}
+
+/// Whether every input of `source` is a path (a file on disk, which can be read twice: once
+/// before a job to learn its variants, as the command line reads its files).
+pub fn paths_only(source: &Bound<'_, PyAny>) -> PyResult<bool> {
+    Ok(items(source)?.iter().all(|item| path_of(item).is_some()))
+}
+
 /// Opens `source` (one input or a list of them).
 pub fn open_sources(
     source: &Bound<'_, PyAny>,
@@ -106,12 +121,7 @@ pub fn open_sources(
     let detected: Detected = Arc::default();
     let cancel = Arc::new(AtomicBool::new(false));
     let mut inputs = Vec::new();
-    let items: Vec<Bound<'_, PyAny>> =
-        if source.cast::<PyList>().is_ok() || source.cast::<PyTuple>().is_ok() {
-            source.try_iter()?.collect::<PyResult<_>>()?
-        } else {
-            vec![source.clone()]
-        };
+    let items = items(source)?;
     if items.is_empty() {
         return Err(crate::errors::value_error(
             "no input: give a path, a file object, or a list of them",

@@ -65,15 +65,19 @@ def pytest_configure(config):
 @pytest.fixture(scope="session", autouse=True)
 def empty_cache(tmp_path_factory):
     """The package's jobs use the endgame tables of the default cache folder when given none:
-    every test gets an empty folder of its own, never the user's ~/.cache."""
+    every test gets an empty folder of its own, never the user's ~/.cache. ``analyze`` builds
+    none there on first use (``DRAFTI_FIRST_USE_TABLES=0``, as the Rust end-to-end tests run
+    the binary): a test that wants them sets it again."""
     cache = tmp_path_factory.mktemp("cache")
-    before = os.environ.get("XDG_CACHE_HOME")
+    saved = {name: os.environ.get(name) for name in ("XDG_CACHE_HOME", "DRAFTI_FIRST_USE_TABLES")}
     os.environ["XDG_CACHE_HOME"] = str(cache)
+    os.environ["DRAFTI_FIRST_USE_TABLES"] = "0"
     yield cache
-    if before is None:
-        os.environ.pop("XDG_CACHE_HOME", None)
-    else:
-        os.environ["XDG_CACHE_HOME"] = before
+    for name, before in saved.items():
+        if before is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = before
 
 
 @pytest.fixture(scope="session")

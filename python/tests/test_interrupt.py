@@ -54,6 +54,11 @@ LONG_CALLS = {
     "game_moves": (f"paths = [{SELFPLAY!r}] * 200", "drafti.game_moves(paths)"),
     "openings": (f"paths = [{SELFPLAY!r}] * 400", "drafti.openings(paths)"),
     "analyze": ("", f"drafti.analyze({SELFPLAY!r}, depth=14)"),
+    "analyze's tables built on first use": (
+        "import os, tempfile; os.environ['XDG_CACHE_HOME'] = tempfile.mkdtemp(); "
+        "os.environ['DRAFTI_FIRST_USE_TABLES'] = '5'",
+        f"drafti.analyze({SELFPLAY!r}, depth=1)",
+    ),
     "puzzles": ("", f"drafti.puzzles({SELFPLAY!r}, nodes=200000)"),
 }
 

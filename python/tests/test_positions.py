@@ -188,6 +188,62 @@ def test_analyze_uses_the_default_folders_tables(tmp_path, monkeypatch):
     assert drafti.default_tables_dir() == tmp_path / "home" / ".cache" / "drafti" / "egtb"
 
 
+def test_analyze_builds_the_tables_of_its_games_on_first_use(tmp_path, monkeypatch, caplog):
+    """As drafti analyze: given no tables, the missing ones of the games' variants are built
+    in the default folder once (here of up to 4 pieces, DRAFTI_FIRST_USE_TABLES), said on the
+    drafti logger, and the verdicts are those with that folder given; only there, and not
+    for a file object, whose games are read once."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setenv("DRAFTI_FIRST_USE_TABLES", "4")
+    root = tmp_path / "drafti" / "egtb"
+    game = REPO / "tests" / "fixtures" / "analyze" / "table-ending.pdn"
+    with open(game) as f:
+        with pytest.warns(UserWarning, match="analysing without endgame tables"):
+            drafti.analyze(f, depth=2)
+    assert not root.exists()
+    drafti.analyze(game, depth=2, tables=False)
+    assert not root.exists()
+
+    with caplog.at_level("INFO", logger="drafti"):
+        built = drafti.analyze(game)
+    assert f"endgame tables: building the tz tables of up to 4 pieces in {root / 'tz'}, once" in caplog.text
+    assert "endgame tables: built 41 tz tables in " in caplog.text
+    assert (root / "tz" / "KKvK.egtb").is_file() and (root / "tz" / ".build.lock").is_file()
+    assert sorted(p.name for p in root.iterdir()) == ["tz"]
+    given = drafti.analyze(game, tables=root)
+    assert list(built.moves().to_pandas()["exact"]) == list(given.moves().to_pandas()["exact"])
+    assert any(built.moves().to_pandas()["exact"])
+    assert [r["moves"] for r in built] == [r["moves"] for r in given]
+
+    # Once; a variant given is built without reading the games.
+    caplog.clear()
+    with caplog.at_level("INFO", logger="drafti"):
+        drafti.analyze(game, depth=2)
+        drafti.analyze(game, depth=2, variant="russian")
+    assert "building the tz tables" not in caplog.text
+    assert "building the russian tables of up to 4 pieces" in caplog.text
+    assert (root / "russian" / "KKvK.egtb").is_file()
+
+    monkeypatch.setenv("DRAFTI_FIRST_USE_TABLES", "six")
+    with pytest.raises(drafti.TablesError, match="DRAFTI_FIRST_USE_TABLES=six: expected"):
+        drafti.analyze(game, depth=2, variant="czech")
+
+
+def test_a_cache_that_cannot_be_written_costs_the_tables_not_the_analysis(tmp_path, monkeypatch):
+    not_a_folder = tmp_path / "not-a-folder"
+    not_a_folder.write_text("")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(not_a_folder))
+    monkeypatch.setenv("DRAFTI_FIRST_USE_TABLES", "3")
+    game = REPO / "tests" / "fixtures" / "analyze" / "table-ending.pdn"
+    with pytest.warns(UserWarning) as warned:
+        rows = drafti.analyze(game, depth=2)
+    messages = [str(w.message) for w in warned]
+    folder = not_a_folder / "drafti" / "egtb" / "tz"
+    assert any(m.startswith(f"endgame tables: cannot build the tz tables in {folder}: ") for m in messages), messages
+    assert any("analysing without endgame tables" in m for m in messages), messages
+    assert len(rows) == 1 and not any(rows.moves().to_pandas()["exact"])
+
+
 def test_a_damaged_table_in_the_default_folder_is_an_error(tmp_path, monkeypatch):
     """As on the command line: a job never runs quietly without a table that is there."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))

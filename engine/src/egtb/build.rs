@@ -128,7 +128,7 @@ pub fn build_signatures(
     build_targets(root, variant, targets, on_event, &StopFlag::new())
 }
 
-fn build_targets(
+pub(super) fn build_targets(
     root: &Path,
     variant: Variant,
     targets: &[Signature],

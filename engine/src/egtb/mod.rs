@@ -12,6 +12,8 @@
 //!   into finished tables), each signature and its colour-swapped partner solved together in
 //!   passes of increasing distance, in parallel (rayon). Resumable: a finished file is kept.
 //! - [`Tables`]: probing (value, best move, the line to the end), and [`verify`].
+//! - [`build_on_first_use`]: the missing tables of a folder built once, by one process at a
+//!   time (a lock file), for the programs that build them for their user.
 //!
 //! **The draw laws** (Tanzanian) are part of the game the tables solve, exactly as
 //! `drafti_rules::Game` adjudicates them (through the engine's `LawState`): positions with only
@@ -32,12 +34,14 @@
 //! that neither side can force to an end is a draw.
 
 mod build;
+mod first_use;
 mod format;
 mod index;
 mod probe;
 mod verify;
 
 pub use build::{build, build_signatures, build_until, plan, BuildEvent, BuildPlan};
+pub use first_use::{build_on_first_use, FirstUseEvent};
 pub use format::{file_name, Header, EXTENSION, LOAD_LIMIT};
 pub use index::{Signature, MAX_PIECES};
 pub use probe::{ProbeReport, TableInfo, Tables};
