@@ -34,10 +34,21 @@ pub struct FirstUseVariableError {
     pub value: String,
 }
 
-/// The most pieces of the tables built on first use: [`FIRST_USE_VARIABLE`] when it is set
-/// (one setting for the command line and the Python package), else [`FIRST_USE_PIECES`].
-pub fn first_use_pieces() -> Result<u32, FirstUseVariableError> {
-    let Some(value) = std::env::var_os(FIRST_USE_VARIABLE) else {
+/// The most pieces of the tables built on first use: `value`, the value of
+/// [`FIRST_USE_VARIABLE`], when it is set (one setting for the command line and the Python
+/// package, which read it and pass it: the library reads no environment), else
+/// [`FIRST_USE_PIECES`].
+///
+/// ```
+/// use drafti_analysis::{first_use_pieces, FIRST_USE_PIECES};
+/// use std::ffi::OsStr;
+/// assert_eq!(first_use_pieces(None), Ok(FIRST_USE_PIECES));
+/// assert_eq!(first_use_pieces(Some(OsStr::new(" 3 "))), Ok(3));
+/// assert!(first_use_pieces(Some(OsStr::new("six"))).is_err());
+/// assert!(first_use_pieces(Some(OsStr::new("9"))).is_err());
+/// ```
+pub fn first_use_pieces(value: Option<&std::ffi::OsStr>) -> Result<u32, FirstUseVariableError> {
+    let Some(value) = value else {
         return Ok(FIRST_USE_PIECES);
     };
     value

@@ -35,7 +35,14 @@ pub struct TableArgs {
     pub no_egtb: bool,
 }
 
-pub use drafti_engine::egtb::default_dir;
+/// The default folder of the tables (`drafti_engine::egtb::default_dir` of this process's
+/// `XDG_CACHE_HOME` and `HOME`).
+pub fn default_dir() -> Option<PathBuf> {
+    drafti_engine::egtb::default_dir(
+        std::env::var_os("XDG_CACHE_HOME").as_deref(),
+        std::env::var_os("HOME").as_deref(),
+    )
+}
 
 impl TableArgs {
     /// The folder to look in, and whether tables must be there (given with `--egtb`); `None`
@@ -81,7 +88,8 @@ impl TableArgs {
         let mut usable = variants.to_vec();
         if let (None, false, Some(root)) = (&self.egtb, self.no_egtb, default_dir()) {
             let pieces =
-                drafti_analysis::first_use_pieces().map_err(|e| CliError::new(e.to_string()))?;
+                drafti_analysis::first_use_pieces(std::env::var_os(FIRST_USE_VARIABLE).as_deref())
+                    .map_err(|e| CliError::new(e.to_string()))?;
             for &variant in variants {
                 // A cache that cannot be written (a read-only home, a full disk) costs the
                 // tables, not the analysis: its header then says it ran without them.

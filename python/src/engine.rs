@@ -648,10 +648,13 @@ impl PyTables {
 }
 
 /// The default folder of the endgame tables (`drafti_engine::egtb::default_dir`, the command
-/// line's).
+/// line's), for this process's `XDG_CACHE_HOME` and `HOME` (as `os.environ` has them).
 #[pyfunction]
 pub fn default_tables_dir() -> Option<PathBuf> {
-    egtb::default_dir()
+    egtb::default_dir(
+        std::env::var_os("XDG_CACHE_HOME").as_deref(),
+        std::env::var_os("HOME").as_deref(),
+    )
 }
 
 /// Builds the endgame tables of `variant` with at most `pieces` pieces under `path` (in

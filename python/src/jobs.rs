@@ -744,7 +744,7 @@ fn tables_arg(tables: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Arc<Tables>>> {
     Ok(found)
 }
 
-/// Builds in the default folder (`egtb::default_dir`) the endgame tables of the variants of
+/// Builds in the default folder (`default_tables_dir`) the endgame tables of the variants of
 /// `source` that are missing there, as `drafti analyze` does on first use, through the same
 /// function (`egtb::build_on_first_use`: once, under a lock) and of up to the same pieces
 /// (`drafti_analysis::first_use_pieces`: `DRAFTI_FIRST_USE_TABLES`, else 5). The variants are
@@ -764,11 +764,13 @@ pub fn build_first_use_tables(
     jobs: Int,
 ) -> PyResult<Vec<&'static str>> {
     guard(|| {
-        let Some(root) = egtb::default_dir() else {
+        let Some(root) = crate::engine::default_tables_dir() else {
             return Ok(Vec::new());
         };
-        let pieces =
-            drafti_analysis::first_use_pieces().map_err(|e| error(Kind::Tables, e.to_string()))?;
+        let pieces = drafti_analysis::first_use_pieces(
+            std::env::var_os(drafti_analysis::FIRST_USE_VARIABLE).as_deref(),
+        )
+        .map_err(|e| error(Kind::Tables, e.to_string()))?;
         let jobs = threads(jobs)?;
         // All there (or none to build): the source need not be read first.
         let missing = |v: Variant| {

@@ -48,16 +48,30 @@ pub use probe::{ProbeReport, TableInfo, Tables};
 pub use verify::{verify, VerifyReport};
 
 use drafti_rules::Variant;
+use std::ffi::OsStr;
 use std::path::PathBuf;
 
 /// The default folder of the tables, where `drafti analyze` and `drafti report` build them on
 /// first use and every command and the Python package look for them when given none:
-/// `$XDG_CACHE_HOME/drafti/egtb`, else `~/.cache/drafti/egtb`; `None` without a home folder.
-pub fn default_dir() -> Option<PathBuf> {
-    let cache = std::env::var_os("XDG_CACHE_HOME")
+/// `$XDG_CACHE_HOME/drafti/egtb`, else `$HOME/.cache/drafti/egtb`; `None` without a home
+/// folder. The front ends read the two variables and pass their values (`xdg_cache_home`,
+/// `home`): the library reads no environment.
+///
+/// ```
+/// use drafti_engine::egtb::default_dir;
+/// use std::ffi::OsStr;
+/// use std::path::Path;
+/// let home = Some(OsStr::new("/home/you"));
+/// assert_eq!(default_dir(None, home).unwrap(), Path::new("/home/you/.cache/drafti/egtb"));
+/// assert_eq!(default_dir(Some(OsStr::new("")), home).unwrap(), Path::new("/home/you/.cache/drafti/egtb"));
+/// assert_eq!(default_dir(Some(OsStr::new("/c")), home).unwrap(), Path::new("/c/drafti/egtb"));
+/// assert_eq!(default_dir(None, None), None);
+/// ```
+pub fn default_dir(xdg_cache_home: Option<&OsStr>, home: Option<&OsStr>) -> Option<PathBuf> {
+    let cache = xdg_cache_home
         .filter(|v| !v.is_empty())
         .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
+        .or_else(|| home.map(|h| PathBuf::from(h).join(".cache")))?;
     Some(cache.join("drafti").join("egtb"))
 }
 
