@@ -11,7 +11,7 @@
 //! move that turns a proven win into no proven win, or a position not proven lost into a
 //! proven loss, is a blunder whatever the curve says — unless the position was decided
 //! anyway: as lichess grades a mate created or lost, a loss let in from winning chances
-//! below −[`PROVEN_MISTAKE_WC`] (3.6 men down) is a mistake, below −[`PROVEN_INACCURACY_WC`]
+//! below −[`PROVEN_MISTAKE_WC`] (1.5 men down) is a mistake, below −[`PROVEN_INACCURACY_WC`]
 //! (7.6 men) an inaccuracy, and a win thrown away with as much left likewise.
 //!
 //! [`K`] was fitted on drafti's own self-play games by logistic regression of the game result
@@ -244,22 +244,23 @@ pub fn judge(best: Score, played: Score, played_is_best: bool) -> Verdict {
     // How much of the result the proven rule is about was still in doubt: a win thrown away
     // for a position still this well won, or a loss let in from a position already this
     // lost, counts less (the deeper search proves the rest; lichess grades mate created
-    // and mate lost the same way).
-    let proven = match verdict.proven {
+    // and mate lost the same way). The curve has no say then: it would weigh a proof (±1)
+    // against an estimate that a proof is not yet in.
+    verdict.judgement = match verdict.proven {
         Some(ProvenReason::WinThrownAway) => Some(proven_judgement(wc_after)),
         Some(_) => Some(proven_judgement(-wc_before)),
-        None => None,
+        None => judgement_of_drop(drop),
     };
-    verdict.judgement = proven.max(judgement_of_drop(drop));
     verdict
 }
 
 /// The winning chances (of the side the proven result favours) beyond which a proven result
-/// gained or lost is only a mistake: 3.6 men on the curve. (lichess's 700 centipawns, 5.4 men
-/// here, until 2026-12-05: in decided endings a search that proves the result after the move
-/// but not yet before it made false alarms, 7 of the 8 of analyze's default on a sample of
-/// Tanzanian games; docs/lab/tanzanian-network-verdicts.md.)
-pub const PROVEN_MISTAKE_WC: f64 = 0.70;
+/// gained or lost is only a mistake: 1.5 men on the curve. In the 6-piece endings of the
+/// master games every such blunder of analyze's default from 1.5 to 3.6 men (6 of 6) was a
+/// move from a position the tables call lost already, or into one they call still won
+/// (docs/lab/six-piece-yardstick.md). (3.6 men until 2026-12-07; lichess's 700 centipawns,
+/// 5.4 men here, until 2026-12-05: docs/lab/tanzanian-network-verdicts.md.)
+pub const PROVEN_MISTAKE_WC: f64 = 0.35;
 /// Beyond which it is only an inaccuracy: lichess's 999 centipawns (7.6 men here).
 pub const PROVEN_INACCURACY_WC: f64 = 0.95;
 
@@ -443,13 +444,17 @@ mod tests {
 
     #[test]
     fn proven_results_come_first() {
-        // A win thrown away is a blunder even when the estimate after is high.
-        let v = judge(Score::win_in(9), cm(300), false);
+        // A win thrown away is a blunder even when the curve says little ...
+        let v = judge(Score::win_in(9), cm(120), false);
         assert_eq!(v.judgement, Some(Judgement::Blunder));
         assert_eq!(v.proven, Some(ProvenReason::WinThrownAway));
-        // ... graded by how well won the position still is: 6 men up, a mistake; 25, an
+        // ... graded by how well won the position still is: from 1.5 men up a mistake, where
+        // the curve would say a blunder (the tables call such positions won still); 25, an
         // inaccuracy (the curve alone would say nothing).
-        let v = judge(Score::win_in(9), cm(600), false);
+        assert!(judgement_of_drop(1.0 - winning_chances(cm(300))) == Some(Judgement::Blunder));
+        let v = judge(Score::win_in(9), cm(300), false);
+        assert_eq!(v.judgement, Some(Judgement::Mistake));
+        let v = judge(Score::win_in(9), cm(160), false);
         assert_eq!(v.judgement, Some(Judgement::Mistake));
         let v = judge(Score::win_in(9), cm(2500), false);
         assert_eq!(v.judgement, Some(Judgement::Inaccuracy));
@@ -459,11 +464,13 @@ mod tests {
         assert_eq!(v.judgement, None);
         assert_eq!(v.proven, None);
         // From an unproven position into a proven loss: a losing move ...
-        let v = judge(cm(-300), Score::loss_in(6), false);
+        let v = judge(cm(-120), Score::loss_in(6), false);
         assert_eq!(v.judgement, Some(Judgement::Blunder));
         assert_eq!(v.proven, Some(ProvenReason::LosingMove));
-        // ... graded by how lost the position already was: from 6 men down a mistake, from
+        // ... graded by how lost the position already was: from 1.5 men down a mistake, from
         // 25 an inaccuracy (the deeper search proves such positions lost already).
+        let v = judge(cm(-160), Score::loss_in(6), false);
+        assert_eq!(v.judgement, Some(Judgement::Mistake));
         let v = judge(cm(-600), Score::loss_in(6), false);
         assert_eq!(v.judgement, Some(Judgement::Mistake));
         let v = judge(cm(-2500), Score::loss_in(6), false);
