@@ -502,7 +502,9 @@ fn class_rows(a: &Agreement) -> Vec<ClassJson> {
 }
 
 /// One judged move of `drafti-lab quality --moves`: the candidate's numbers and the
-/// reference's (scores from the mover's side, as `analyze --json` has them).
+/// reference's (scores from the mover's side, as `analyze --json` has them), and the other
+/// judges of the consensus: the second reference's class and, where the settling tables
+/// hold the move, theirs (which then decides the consensus).
 #[derive(Serialize)]
 struct JudgedMoveJson<'a> {
     file: &'a str,
@@ -527,15 +529,42 @@ struct JudgedMoveJson<'a> {
     reference_after: (Option<i32>, Option<i32>),
     reference_drop: f64,
     reference_depths: (u32, u32),
+    /// The second reference's class; absent without a second reference.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    second_reference: Option<Option<&'static str>>,
+    /// Whether the settling tables hold the move (`--settle-egtb`), and their class.
+    settled_by_tables: bool,
+    tables: Option<&'static str>,
+}
+
+/// The judges of one move besides the candidate: the reference's verdict, the second
+/// reference's (if any) and the settling tables' (where they hold the move).
+#[derive(Clone, Copy)]
+struct MoveJudges<'v> {
+    reference: &'v Verdict,
+    second: Option<&'v Verdict>,
+    tables: Option<&'v Verdict>,
+}
+
+impl MoveJudges<'_> {
+    /// Whether any of them flags the move.
+    fn flag(&self) -> bool {
+        [Some(self.reference), self.second, self.tables]
+            .into_iter()
+            .flatten()
+            .any(|v| v.judgement.is_some())
+    }
 }
 
 fn judged_move_json<'a>(
     s: &'a Sampled,
     m: &drafti_analysis::MoveAnalysis,
-    r: &Verdict,
+    judges: MoveJudges<'_>,
     before: &ReferenceEval,
     after: &ReferenceEval,
 ) -> JudgedMoveJson<'a> {
+    let r = judges.reference;
+    let class = |v: &Verdict| v.judgement.map(|j| j.as_str());
     let notation = |mv: Option<drafti_rules::Move>| mv.map(|b| b.full_notation(false));
     JudgedMoveJson {
         file: &s.file,
@@ -569,6 +598,9 @@ fn judged_move_json<'a>(
                 after.eval.depth
             },
         ),
+        second_reference: judges.second.map(class),
+        settled_by_tables: judges.tables.is_some(),
+        tables: judges.tables.and_then(class),
     }
 }
 
@@ -658,10 +690,12 @@ pub fn quality(
     let mut disputed = Vec::new();
     for (g, ((s, a), evals)) in games.iter().zip(&analyses).zip(&reference).enumerate() {
         let verdicts = reference_verdicts(&s.game, evals);
-        if let Some(second) = &second {
-            let second_verdicts = reference_verdicts(&s.game, &second[g]);
-            second_agreement.add_verdicts(&second_verdicts, &verdicts);
-            let tables = table_verdicts(&s.game, settings.settle_tables);
+        let second_verdicts = second
+            .as_ref()
+            .map(|second| reference_verdicts(&s.game, &second[g]));
+        let tables = table_verdicts(&s.game, settings.settle_tables);
+        if let Some(second_verdicts) = &second_verdicts {
+            second_agreement.add_verdicts(second_verdicts, &verdicts);
             for (k, m) in a.moves.iter().enumerate() {
                 let judges = match &tables[k] {
                     Some(t) => Judges::Tables(t),
@@ -683,9 +717,14 @@ pub fn quality(
             }
         }
         if let Some((w, path)) = moves_out.as_mut() {
-            for (m, r) in a.moves.iter().zip(&verdicts) {
-                if m.judgement().is_some() || r.judgement.is_some() {
-                    let line = judged_move_json(s, m, r, &evals[m.ply - 1], &evals[m.ply]);
+            for (k, m) in a.moves.iter().enumerate() {
+                let judges = MoveJudges {
+                    reference: &verdicts[k],
+                    second: second_verdicts.as_ref().map(|v| &v[k]),
+                    tables: tables[k].as_ref(),
+                };
+                if m.judgement().is_some() || judges.flag() {
+                    let line = judged_move_json(s, m, judges, &evals[m.ply - 1], &evals[m.ply]);
                     writeln!(w, "{}", json_line(&line)).map_err(|e| written(path, e))?;
                 }
             }

@@ -155,8 +155,10 @@ struct QualityArgs {
     /// 16 and 64 times its nodes a position).
     #[arg(long)]
     no_hold_up: bool,
-    /// Also write to FILE (JSON Lines) every move that the candidate or the reference judges,
-    /// with both sides' scores, best moves and depths: where the two disagree and why.
+    /// Also write to FILE (JSON Lines) every move that the candidate or a judge of the
+    /// consensus flags, with the candidate's and the reference's scores, best moves and
+    /// depths, the second reference's class and the settling tables' where they hold the
+    /// move: where they disagree and why.
     #[arg(long, value_name = "FILE")]
     moves: Option<PathBuf>,
     #[command(flatten)]

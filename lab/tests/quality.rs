@@ -205,10 +205,26 @@ fn a_second_reference_searched_alike_agrees_with_the_reference_on_every_verdict(
     );
     assert_eq!(again["classes"], by_move["classes"]);
     assert_eq!(std::fs::read_to_string(&moves_file).unwrap(), cached);
-    // Every judged move's reference scores (the played move's from the cache) read back.
-    let judged_text = std::fs::read_to_string(&judged[0]).unwrap();
-    assert!(judged_text.lines().count() > 3, "{judged_text}");
-    assert_eq!(std::fs::read_to_string(&judged[1]).unwrap(), judged_text);
+    // Every judged move's reference scores (the played move's from the cache) read back; the
+    // second reference (searched alike) has the reference's class on every row, and a run
+    // without one writes the same rows without it.
+    let rows = |path: &Path| -> Vec<Value> {
+        std::fs::read_to_string(path)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    let (with_second, without) = (rows(&judged[0]), rows(&judged[1]));
+    assert!(with_second.len() > 3, "{with_second:?}");
+    assert_eq!(with_second.len(), without.len());
+    for (mut row, alone) in with_second.into_iter().zip(without) {
+        assert_eq!(row["second_reference"], row["reference"], "{row}");
+        assert_eq!(row["settled_by_tables"], false, "{row}");
+        assert!(alone.get("second_reference").is_none(), "{alone}");
+        row.as_object_mut().unwrap().remove("second_reference");
+        assert_eq!(row, alone);
+    }
     // A second reference with twice the nodes, as one sequence, finds other verdicts: its
     // agreement is a measure, not an identity.
     let deeper = quality_run(
@@ -624,4 +640,60 @@ fn the_candidate_goes_without_the_tables_the_references_search_with() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
+}
+
+/// `--moves` names the settling tables' verdict where they hold the move: the constructed
+/// Tanzanian ending (tests/fixtures/analyze/table-ending.pdn, five pieces then four) judged
+/// with 4-piece tables has an exact blunder at plies 2 (a draw thrown away) and 3 (a win
+/// missed), which the rows say whatever the references found.
+#[test]
+fn the_moves_file_names_the_tables_verdicts() {
+    let home = empty_home();
+    let (dir, corpora) = corpora_folder();
+    std::fs::copy(
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../tests/fixtures/analyze/table-ending.pdn"
+        ),
+        corpora.join("tanzanian-table-ending.pdn"),
+    )
+    .unwrap();
+    let tables = dir.path().join("egtb");
+    drafti_engine::egtb::build(
+        &tables,
+        drafti_rules::Variant::Tanzanian,
+        4,
+        &|_: drafti_engine::egtb::BuildEvent| {},
+    )
+    .unwrap();
+    let moves = dir.path().join("moves.jsonl");
+    quality_run(
+        home.path(),
+        &corpora,
+        &[
+            "--no-hold-up",
+            "--second-reference-nodes",
+            "10000",
+            "--settle-egtb",
+            tables.to_str().unwrap(),
+            "--moves",
+            moves.to_str().unwrap(),
+        ],
+    );
+    let rows: Vec<Value> = std::fs::read_to_string(&moves)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let at = |ply: u64| {
+        rows.iter()
+            .find(|r| r["ply"] == ply)
+            .unwrap_or_else(|| panic!("no row for ply {ply}: {rows:?}"))
+    };
+    for ply in [2, 3] {
+        let row = at(ply);
+        assert_eq!(row["settled_by_tables"], true, "{row}");
+        assert_eq!(row["tables"], "blunder", "{row}");
+        assert!(row.get("second_reference").is_some(), "{row}");
+    }
 }
