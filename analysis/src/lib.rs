@@ -42,7 +42,7 @@ pub use options::{
     DEFAULT_VERIFY_NODES,
 };
 pub use pass::{analyse_game, analyse_games, move_score, SEGMENT_POSITIONS};
-pub use searcher::Searcher;
+pub use searcher::{repetition_draws, Searcher};
 pub use tables::{
     first_use_pieces, EndgameTables, FirstUseVariableError, FIRST_USE_PIECES, FIRST_USE_VARIABLE,
 };

@@ -24,6 +24,16 @@ pub struct Searcher<'a> {
     pub(crate) king_counts: Vec<Option<u32>>,
 }
 
+/// Whether a position repeated in a game of `variant` is a draw by its rules, so that a move
+/// back to an earlier position of the game may throw a win away: Czech and Russian (their
+/// federations' threefold repetition; the search scores the first repetition as the draw it
+/// leads to). The Tanzanian article has no repetition rule (RULES.md), nor has TzDraft's
+/// server in the rules core: there a position is worth the same whatever came before it
+/// (draw law 2's count apart, which the searches get on its own).
+pub fn repetition_draws(variant: Variant) -> bool {
+    matches!(variant, Variant::Czech | Variant::Russian)
+}
+
 impl<'a> Searcher<'a> {
     /// The keys and counts of every position of `game`.
     ///
@@ -33,17 +43,24 @@ impl<'a> Searcher<'a> {
     /// keys since the last such move. The same answers as every earlier key, in time and
     /// memory linear in the game's length (a king shuffle of 160,000 plies handed each search
     /// all the keys before it: quadratic).
+    ///
+    /// Only where a repeated position is a draw by the rules ([`repetition_draws`]): in a
+    /// Tanzanian game a king that goes back to an earlier square throws nothing away, so no
+    /// search of it gets the game's earlier positions (each still scores a repetition on its
+    /// own path as 0, so as not to loop).
     pub fn new(game: &'a ReplayedGame) -> Searcher<'a> {
         let mut repeatable = Vec::new();
         let mut earlier = Vec::with_capacity(game.positions.len());
         let mut seen = std::collections::HashSet::new();
         let mut start = 0;
+        let remembered = repetition_draws(game.variant);
         for (i, pos) in game.positions.iter().enumerate() {
             earlier.push((start, repeatable.len() - start));
-            let irreversible = game
-                .moves
-                .get(i)
-                .is_some_and(|mv| mv.is_capture() || pos.men(pos.turn()).contains(mv.from()));
+            let irreversible = !remembered
+                || game
+                    .moves
+                    .get(i)
+                    .is_some_and(|mv| mv.is_capture() || pos.men(pos.turn()).contains(mv.from()));
             if irreversible {
                 start = repeatable.len();
                 seen.clear();
@@ -244,6 +261,17 @@ mod tests {
         let g = game("1. c3-d4 f6-g5 2. d4-c5 b6xd4 3. e3xc5 d6xb4 4. a3xc5 *");
         let searcher = Searcher::new(&g);
         assert!((0..g.positions.len()).all(|i| searcher.history(i).is_empty()));
+        // Tanzanian rules draw no repeated position: the same shuffle gives no search the
+        // game's earlier keys.
+        let g = game(
+            &text
+                .replace("[GameType \"25\"]\n", "")
+                .replace("W:WK30:BK1", "W:WK30,21:BK1,12"),
+        );
+        assert_eq!((g.variant, g.positions.len()), (Variant::Tanzanian, 2_001));
+        let searcher = Searcher::new(&g);
+        assert!((0..g.positions.len()).all(|i| searcher.history(i).is_empty()));
+        assert!(searcher.repeatable.is_empty());
     }
 
     #[test]
