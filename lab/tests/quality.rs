@@ -22,14 +22,17 @@ fn corpora_folder() -> (tempfile::TempDir, std::path::PathBuf) {
     (dir, corpora)
 }
 
+/// tests/fixtures/analyze/`fixture` copied into `corpora` as `name` (the name says the
+/// variant: `russian-*`, `czech-*`, `tanzanian-*`).
+fn copy_fixture(corpora: &Path, fixture: &str, name: &str) {
+    let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/analyze");
+    std::fs::copy(from.join(fixture), corpora.join(name)).unwrap();
+}
+
 /// tests/fixtures/analyze/planted.pdn (a Tanzanian game of 20 plies with a planted blunder)
 /// copied into `corpora` as `name`.
 fn copy_planted(corpora: &Path, name: &str) {
-    let planted = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../tests/fixtures/analyze/planted.pdn"
-    );
-    std::fs::copy(planted, corpora.join(name)).unwrap();
+    copy_fixture(corpora, "planted.pdn", name);
 }
 
 fn lab(home: &Path) -> std::process::Command {
@@ -79,14 +82,7 @@ fn quality_run_with(home: &Path, corpora: &Path, tables: &[&str], args: &[&str])
 fn a_second_reference_searched_alike_agrees_with_the_reference_on_every_verdict() {
     let home = empty_home();
     let (dir, corpora) = corpora_folder();
-    std::fs::copy(
-        concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../tests/fixtures/analyze/abatsiev-17.pdn"
-        ),
-        corpora.join("russian-abatsiev-17.pdn"),
-    )
-    .unwrap();
+    copy_fixture(&corpora, "abatsiev-17.pdn", "russian-abatsiev-17.pdn");
     let reference = dir.path().join("reference.jsonl");
     let reference_arg = reference.to_str().unwrap();
     let alike = quality_run(
@@ -250,14 +246,7 @@ fn a_second_reference_searched_alike_agrees_with_the_reference_on_every_verdict(
 fn the_consensus_scores_settled_moves_and_lists_the_disputed() {
     let home = empty_home();
     let (dir, corpora) = corpora_folder();
-    std::fs::copy(
-        concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../tests/fixtures/analyze/czech-2007-17.pdn"
-        ),
-        corpora.join("czech-2007-17.pdn"),
-    )
-    .unwrap();
+    copy_fixture(&corpora, "czech-2007-17.pdn", "czech-2007-17.pdn");
     let files = [dir.path().join("ref.jsonl"), dir.path().join("ref2.jsonl")];
     let with_second = |nodes: &str, second_file: &std::path::Path| {
         quality_run(
@@ -650,14 +639,7 @@ fn the_candidate_goes_without_the_tables_the_references_search_with() {
 fn the_moves_file_names_the_tables_verdicts() {
     let home = empty_home();
     let (dir, corpora) = corpora_folder();
-    std::fs::copy(
-        concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../tests/fixtures/analyze/table-ending.pdn"
-        ),
-        corpora.join("tanzanian-table-ending.pdn"),
-    )
-    .unwrap();
+    copy_fixture(&corpora, "table-ending.pdn", "tanzanian-table-ending.pdn");
     let tables = dir.path().join("egtb");
     drafti_engine::egtb::build(
         &tables,
