@@ -451,7 +451,10 @@ mod tests {
         // ... graded by how well won the position still is: from 1.5 men up a mistake, where
         // the curve would say a blunder (the tables call such positions won still); 25, an
         // inaccuracy (the curve alone would say nothing).
-        assert!(judgement_of_drop(1.0 - winning_chances(cm(300))) == Some(Judgement::Blunder));
+        assert_eq!(
+            judgement_of_drop(1.0 - winning_chances(cm(300))),
+            Some(Judgement::Blunder)
+        );
         let v = judge(Score::win_in(9), cm(300), false);
         assert_eq!(v.judgement, Some(Judgement::Mistake));
         let v = judge(Score::win_in(9), cm(160), false);

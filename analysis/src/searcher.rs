@@ -56,12 +56,11 @@ impl<'a> Searcher<'a> {
         let remembered = repetition_draws(game.variant);
         for (i, pos) in game.positions.iter().enumerate() {
             earlier.push((start, repeatable.len() - start));
-            let irreversible = !remembered
-                || game
-                    .moves
-                    .get(i)
-                    .is_some_and(|mv| mv.is_capture() || pos.men(pos.turn()).contains(mv.from()));
-            if irreversible {
+            let irreversible = game
+                .moves
+                .get(i)
+                .is_some_and(|mv| mv.is_capture() || pos.men(pos.turn()).contains(mv.from()));
+            if irreversible || !remembered {
                 start = repeatable.len();
                 seen.clear();
             } else if seen.insert(pos.hash_key()) {
