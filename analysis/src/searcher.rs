@@ -26,12 +26,17 @@ pub struct Searcher<'a> {
 
 /// Whether a position repeated in a game of `variant` is a draw by its rules, so that a move
 /// back to an earlier position of the game may throw a win away: Czech and Russian (their
-/// federations' threefold repetition; the search scores the first repetition as the draw it
-/// leads to). The Tanzanian article has no repetition rule (RULES.md), nor has TzDraft's
-/// server in the rules core: there a position is worth the same whatever came before it
-/// (draw law 2's count apart, which the searches get on its own).
+/// federations' threefold repetition) and TzDraft (article 8.2 of its official rules, v2.2:
+/// the same position with the same side to move a third time is drawn automatically, as its
+/// apps declare it; its server leaves the check to them); the search scores the first
+/// repetition as the draw it leads to. The Tanzanian article has no repetition rule
+/// (RULES.md): there a position is worth the same whatever came before it (draw law 2's
+/// count apart, which the searches get on its own).
 pub fn repetition_draws(variant: Variant) -> bool {
-    matches!(variant, Variant::Czech | Variant::Russian)
+    matches!(
+        variant,
+        Variant::Czech | Variant::Russian | Variant::TzDraft
+    )
 }
 
 impl<'a> Searcher<'a> {
@@ -271,6 +276,16 @@ mod tests {
         let searcher = Searcher::new(&g);
         assert!((0..g.positions.len()).all(|i| searcher.history(i).is_empty()));
         assert!(searcher.repeatable.is_empty());
+        // TzDraft draws a threefold repetition: its searches get the earlier keys again.
+        let g = game(
+            &text
+                .replace("[GameType \"25\"]", "[Variant \"TzDraft\"]")
+                .replace("W:WK30:BK1", "W:WK30,21:BK1,12"),
+        );
+        assert_eq!(g.variant, Variant::TzDraft);
+        let searcher = Searcher::new(&g);
+        assert_eq!(searcher.history(5).len(), 4);
+        assert_eq!(searcher.repeatable.len(), 4);
     }
 
     #[test]
