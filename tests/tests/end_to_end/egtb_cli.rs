@@ -742,7 +742,7 @@ fn the_reports_trust_line_names_the_tables_its_figures_were_measured_with() {
     // These tables hold 4 pieces; the figures are of the 5-piece ones.
     let fewer = trust(&run(&["report", "--preset", "fast", "--egtb", dir(), g], 0));
     assert!(
-        fewer.contains("(preset fast, with endgame tables of up to 4 pieces), on 100 Tanzanian games (engine self-play) judged again by two far deeper searches with the same endgame tables"),
+        fewer.contains("(preset fast, with endgame tables of up to 4 pieces), on 100 Tanzanian games (engine self-play) judged again by two far deeper searches with the same endgame tables (exact 6-piece tables in the endings)"),
         "{fewer}"
     );
     assert!(
@@ -754,7 +754,7 @@ fn the_reports_trust_line_names_the_tables_its_figures_were_measured_with() {
     );
     let without = trust(&run(&["report", "--preset", "fast", "--no-egtb", g], 0));
     assert!(
-        without.contains("(preset fast, without endgame tables), on 100 Tanzanian games (engine self-play) judged again by two far deeper searches with endgame tables of up to 5 pieces"),
+        without.contains("(preset fast, without endgame tables), on 100 Tanzanian games (engine self-play) judged again by two far deeper searches with endgame tables of up to 5 pieces (exact 6-piece tables in the endings)"),
         "{without}"
     );
     assert!(without.contains("build them on first use"), "{without}");
