@@ -26,8 +26,9 @@ pub use drafti_analysis::{FIRST_USE_PIECES, FIRST_USE_VARIABLE};
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct TableArgs {
     /// Endgame tables (drafti egtb build --dir DIR): positions they hold get exact values
-    /// (default: those in $XDG_CACHE_HOME/drafti/egtb or ~/.cache/drafti/egtb; analyze and
-    /// report build there the 5-piece tables of their games' variants on first use).
+    /// (default: those in $XDG_CACHE_HOME/drafti/egtb or ~/.cache/drafti/egtb; analyze,
+    /// report and puzzles build there the 5-piece tables of their games' variants on first
+    /// use).
     #[arg(long, value_name = "DIR")]
     pub egtb: Option<PathBuf>,
     /// Use no endgame tables, not even the default folder's.

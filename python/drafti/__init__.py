@@ -409,9 +409,14 @@ def puzzles(
     (``nodes`` per search, default 20,000). The same position from several games is one
     puzzle with several sources. ``difficulty``: 1 (easiest) to 5, or a range ``(2, 4)``.
     ``tables`` as for ``analyze`` (by default the tables of ``default_tables_dir()``, as
-    ``drafti puzzles`` uses them; ``False``: none)."""
+    ``drafti puzzles`` uses them, first building there the missing 5-piece tables of the
+    games' variants, once; ``False``: none)."""
     if isinstance(difficulty, int):
         difficulty = (difficulty, difficulty)
-    tables = _tables_arg(tables, variant, "puzzles")
-    rows = _drafti.puzzles(_sources(source), nodes, difficulty, variant, encoding, jobs, tables)
+    sources = _sources(source)
+    unbuilt = []
+    if tables is None:
+        unbuilt = _drafti.build_first_use_tables(sources, variant, encoding, jobs)
+    tables = _tables_arg(tables, variant, "puzzles", unbuilt)
+    rows = _drafti.puzzles(sources, nodes, difficulty, variant, encoding, jobs, tables)
     return PuzzleRows(list(rows))

@@ -229,6 +229,22 @@ def test_analyze_builds_the_tables_of_its_games_on_first_use(tmp_path, monkeypat
         drafti.analyze(game, depth=2, variant="czech")
 
 
+def test_puzzles_build_the_tables_of_their_games_on_first_use(tmp_path, monkeypatch, caplog):
+    """As drafti puzzles, and as analyze: the puzzles of a game with the tables its analysis
+    would have, built once in the default folder."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setenv("DRAFTI_FIRST_USE_TABLES", "3")
+    root = tmp_path / "drafti" / "egtb"
+    game = REPO / "tests" / "fixtures" / "analyze" / "table-ending.pdn"
+    drafti.puzzles(game, nodes=2000, tables=False)
+    assert not root.exists()
+    with caplog.at_level("INFO", logger="drafti"):
+        built = drafti.puzzles(game, nodes=2000)
+    assert f"endgame tables: building the tz tables of up to 3 pieces in {root / 'tz'}, once" in caplog.text
+    assert (root / "tz" / "KKvK.egtb").is_file()
+    assert list(built) == list(drafti.puzzles(game, nodes=2000, tables=root))
+
+
 def test_a_cache_that_cannot_be_written_costs_the_tables_not_the_analysis(tmp_path, monkeypatch):
     not_a_folder = tmp_path / "not-a-folder"
     not_a_folder.write_text("")

@@ -108,10 +108,18 @@ impl Args {
     }
 }
 
-/// The endgame tables asked for (`--variant`'s, else every variant's: the archive may mix
-/// them), said on stderr; their label for the summary (`endgame tables: tz up to 4 pieces`).
-fn endgame_tables(args: &Args, options: &mut PuzzleOptions) -> Result<Option<String>, CliError> {
-    let found = args.tables.for_rules(args.input.variant())?;
+/// The endgame tables of games of `variants` (when known before the run; else every
+/// variant's: the archive may mix them), built in the default folder on first use as for
+/// `drafti analyze` and said on stderr, given to the miner; their label for the summary
+/// (`endgame tables: tz up to 4 pieces`).
+fn endgame_tables(
+    args: &Args,
+    variants: Option<&[Variant]>,
+    options: &mut PuzzleOptions,
+) -> Result<Option<String>, CliError> {
+    let found = args
+        .tables
+        .for_analysis(variants, args.input.jobs.threads())?;
     for variant in Variant::ALL {
         if let Some(t) = found.get(variant) {
             options
@@ -129,7 +137,8 @@ fn choose_inputs(input: &InputArgs, shard: Option<Shard>) -> Result<(Inputs, Str
         let corpus = Inputs {
             inputs: corpus::inputs(),
             total_bytes: Some(corpus::total_bytes()),
-            variants: None,
+            // The bundled games are Tanzanian, unless --variant reads them otherwise.
+            variants: Some(vec![input.variant().unwrap_or(Variant::Tanzanian)]),
         };
         let source = "the bundled corpus (corpus/showcase.pdn, corpus/selfplay.pdn)";
         return Ok((corpus, source.to_string()));
@@ -160,7 +169,7 @@ pub fn run(args: Args) -> CommandResult {
         nodes: args.nodes.unwrap_or(DEFAULT_NODES),
         ..PuzzleOptions::default()
     };
-    let tables = endgame_tables(&args, &mut options)?
+    let tables = endgame_tables(&args, inputs.variants.as_deref(), &mut options)?
         .map(|label| format!("; {label}"))
         .unwrap_or_default();
     let mut batch = args.input.batch(args.shard.shard);
@@ -264,7 +273,8 @@ fn run_verify(args: &Args) -> CommandResult {
     let jobs = args.input.jobs.threads();
     let nodes = args.nodes.unwrap_or(DEFAULT_NODES * VERIFY_FACTOR);
     let mut options = PuzzleOptions::default();
-    endgame_tables(args, &mut options)?;
+    let variants = args.input.variant().map(|v| vec![v]);
+    endgame_tables(args, variants.as_deref(), &mut options)?;
     let mut batch = args.input.batch(args.shard.shard);
     batch.chunk_size = 1;
     let stdout = std::io::stdout();

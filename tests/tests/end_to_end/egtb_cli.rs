@@ -898,6 +898,52 @@ fn analyze_and_report_build_the_tables_of_their_games_on_first_use() {
     );
 }
 
+/// puzzles builds the tables of its games' variants on first use too, as analyze does, so a
+/// puzzle's verdicts are those its game's analysis gives whichever command ran first.
+#[test]
+fn puzzles_build_the_tables_of_their_games_on_first_use() {
+    let cache = tempfile::tempdir().unwrap();
+    let root = tempfile::tempdir().unwrap();
+    let games = root.path().join("games.pdn");
+    std::fs::write(
+        &games,
+        "[GameType \"29\"]\n1. c3-d4 f6-g5 2. g3-h4 g7-f6 1-0\n",
+    )
+    .unwrap();
+    let run_with = |extra: &[&str]| {
+        let out = drafti()
+            .env("XDG_CACHE_HOME", cache.path())
+            .env(drafti_tests::FIRST_USE_TABLES, "3")
+            .args(["puzzles", "--nodes", "500"])
+            .args(extra)
+            .arg(&games)
+            .output()
+            .unwrap();
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(0), "{err}");
+        err
+    };
+    let egtb = cache.path().join("drafti/egtb");
+    let err = run_with(&["--no-egtb"]);
+    assert!(!egtb.exists(), "{err}");
+    let err = run_with(&[]);
+    assert!(
+        err.contains(&format!(
+            "endgame tables: building the czech tables of up to 3 pieces in {}, once",
+            egtb.join("czech").display()
+        )),
+        "{err}"
+    );
+    assert!(egtb.join("czech").join("KKvK.egtb").is_file());
+    // Only the games' variant.
+    assert!(
+        !egtb.join("tz").exists() && !egtb.join("russian").exists(),
+        "{err}"
+    );
+    let err = run_with(&[]);
+    assert!(!err.contains("building"), "{err}");
+}
+
 /// Two runs that start together (the shards of a cluster job on one machine) build the tables
 /// once: the second waits on the first's lock, then finds them built.
 #[test]
