@@ -263,9 +263,11 @@ pub(crate) fn write(path: &Path, header: Header, payload: &[u8]) -> Result<(), E
     let mut file = std::io::BufWriter::new(File::create(&tmp).map_err(io)?);
     file.write_all(&bytes).map_err(io)?;
     file.write_all(payload).map_err(io)?;
-    let file = file.into_inner().map_err(|e| io(e.into_error()))?;
-    file.sync_all().map_err(io)?;
-    drop(file);
+    // Synced and closed (the temporary `File` dropped with the statement) before the rename.
+    file.into_inner()
+        .map_err(|e| io(e.into_error()))?
+        .sync_all()
+        .map_err(io)?;
     std::fs::rename(&tmp, path).map_err(io)
 }
 
