@@ -128,6 +128,9 @@ impl RunInfo {
     /// assert!(none.trust.contains("build them on first use"), "{}", none.trust);
     /// let fewer = RunInfo::new("a.pdn".into(), format!("{label}; endgame tables: tz up to 4 pieces"));
     /// assert!(fewer.trust.contains("this run's hold at most 4"), "{}", fewer.trust);
+    /// let more = RunInfo::new("a.pdn".into(), format!("{label}; endgame tables: czech up to 6 pieces"));
+    /// assert!(more.trust.contains("this run's hold up to 6, so more of its verdicts in endings are exact"), "{}", more.trust);
+    /// assert!(!info.trust.contains("Those figures are with"), "{}", info.trust);
     /// let deep = format!("{}; endgame tables: tz up to 5 pieces", Preset::Deep.options().label());
     /// let deep = RunInfo::new("a.pdn".into(), deep).trust;
     /// assert!(deep.contains("2 million nodes a position with the same endgame tables"), "{deep}");
@@ -152,6 +155,10 @@ impl RunInfo {
                     Some(p) if p < TABLE_PIECES => format!(
                         " Those figures are with tables of up to {TABLE_PIECES} pieces; this \
                          run's hold at most {p}, so its verdicts in endings are weaker."
+                    ),
+                    Some(p) if p > TABLE_PIECES => format!(
+                        " Those figures are with tables of up to {TABLE_PIECES} pieces; this \
+                         run's hold up to {p}, so more of its verdicts in endings are exact."
                     ),
                     Some(_) => String::new(),
                     None => " Without endgame tables the engine misjudges king endings: drafti \
