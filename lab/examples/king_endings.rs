@@ -88,6 +88,14 @@ fn chances(cm: f64) -> f64 {
     1.0 / (1.0 + (-K * cm).exp())
 }
 
+/// A flag's number, or exit 2 saying which flag was wrong.
+fn number(flag: &str, value: &str) -> usize {
+    value.parse().unwrap_or_else(|_| {
+        eprintln!("{flag}: a number, not '{value}'");
+        exit(2)
+    })
+}
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let (mut dir, mut variant, mut pieces, mut per) = (None, Variant::Czech, 6, 4000);
@@ -106,8 +114,8 @@ fn main() {
                     }
                 }
             }
-            "--pieces" => pieces = value.parse().unwrap_or(6),
-            "--per-material" => per = value.parse().unwrap_or(4000),
+            "--pieces" => pieces = number("--pieces", &value),
+            "--per-material" => per = number("--per-material", &value),
             _ => {
                 eprintln!("unknown flag {flag}");
                 exit(2)
