@@ -6,7 +6,8 @@
 //!     [--variant czech|russian|tz] [--pieces 6] [--per-material 4000]
 //! ```
 //! Prints, per material (White the side ahead or level, men counted 1, kings 3), the tables'
-//! results from White's side, the evaluation's mean from White's side, the share of drawn
+//! results from White's side, the share drawn with a black king on the main diagonal a1–h8
+//! and with none there, the evaluation's mean from White's side, the share of drawn
 //! positions it scores a man and a half or more from 0, and the mean squared error of the
 //! winning chances (the judge's curve) against the result, as scored and with the score of
 //! positions of this material divided by 2, 4, 8 and 16.
@@ -15,7 +16,7 @@
 use drafti_analysis::judge::K;
 use drafti_engine::egtb::{Tables, Value};
 use drafti_engine::Engine;
-use drafti_rules::{Color, Position, Variant};
+use drafti_rules::{Color, Position, Variant, MAIN_DIAGONAL};
 use std::process::exit;
 
 /// xorshift64* (Vigna): small and deterministic.
@@ -136,13 +137,15 @@ fn main() {
     let engine = Engine::new(variant, 0);
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     println!(
-        "| material (W v B) | n | W/D/L % | eval | drawn at ≥1.5 | mse ×1 | ÷2 | ÷4 | ÷8 | ÷16 |"
+        "| material (W v B) | n | W/D/L % | drawn: B king on a1–h8 / off | eval | drawn at ≥1.5 | mse ×1 | ÷2 | ÷4 | ÷8 | ÷16 |"
     );
-    println!("|---|---|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|");
     let divisors = [1.0, 2.0, 4.0, 8.0, 16.0];
     for material in materials(pieces) {
         let (mut wdl, mut sum, mut loud_draws) = ([0usize; 3], 0.0, 0usize);
         let mut err = [0.0; 5];
+        // Drawn positions and all, with a black king on the main diagonal and without.
+        let mut on_main = [[0usize; 2]; 2];
         let mut n = 0;
         let mut tries = 0;
         while n < per && tries < per * 50 {
@@ -162,6 +165,9 @@ fn main() {
             let raw = f64::from(engine.evaluate(&pos).raw());
             let eval = if white_to_move { raw } else { -raw };
             wdl[(2.0 - 2.0 * result) as usize] += 1;
+            let side = usize::from((pos.kings(Color::Black) & MAIN_DIAGONAL).0 == 0);
+            on_main[side][0] += usize::from(result == 0.5);
+            on_main[side][1] += 1;
             sum += eval;
             if result == 0.5 && eval.abs() >= 150.0 {
                 loud_draws += 1;
@@ -175,12 +181,21 @@ fn main() {
             continue;
         }
         let pct = |k: usize| 100.0 * k as f64 / n as f64;
+        let drawn = |[d, all]: [usize; 2]| {
+            if all == 0 {
+                "–".to_string()
+            } else {
+                format!("{:.0}% of {all}", 100.0 * d as f64 / all as f64)
+            }
+        };
         let [wk, wm, bk, bm] = material;
         println!(
-            "| {wk}K{wm}M v {bk}K{bm}M | {n} | {:.0}/{:.0}/{:.0} | {:+.0} | {:.1}% | {:.4} | {:.4} | {:.4} | {:.4} | {:.4} |",
+            "| {wk}K{wm}M v {bk}K{bm}M | {n} | {:.0}/{:.0}/{:.0} | {} / {} | {:+.0} | {:.1}% | {:.4} | {:.4} | {:.4} | {:.4} | {:.4} |",
             pct(wdl[0]),
             pct(wdl[1]),
             pct(wdl[2]),
+            drawn(on_main[0]),
+            drawn(on_main[1]),
             sum / n as f64,
             pct(loud_draws),
             err[0] / n as f64,
