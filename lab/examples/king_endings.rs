@@ -13,9 +13,9 @@
 //! positions of this material divided by 2, 4, 8 and 16.
 #![allow(clippy::print_stdout, clippy::print_stderr, clippy::exit)]
 
-use drafti_analysis::judge::K;
+use drafti_analysis::judge::winning_chances;
 use drafti_engine::egtb::{Tables, Value};
-use drafti_engine::Engine;
+use drafti_engine::{Engine, Score};
 use drafti_rules::{Color, Position, Variant, MAIN_DIAGONAL};
 use std::process::exit;
 
@@ -85,8 +85,10 @@ fn random_position(rng: &mut Rng, material: Material, variant: Variant) -> Optio
     (!pos.has_capture(variant) && pos.has_legal_move(variant)).then_some(pos)
 }
 
+/// The judge's winning chances of a score (whole hundredths of a man, truncated as the
+/// engine's own division truncates), on the 0–1 scale of a result.
 fn chances(cm: f64) -> f64 {
-    1.0 / (1.0 + (-K * cm).exp())
+    0.5 * (1.0 + winning_chances(Score::centi_men(cm as i32)))
 }
 
 /// A flag's number, or exit 2 saying which flag was wrong.
