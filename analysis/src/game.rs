@@ -68,9 +68,11 @@ pub struct MoveAnalysis {
     /// The position before the move is in the endgame tables: both scores and the verdict
     /// are exact (`depth` is 0).
     pub exact: bool,
-    /// The re-search's drop is a blunder's, but it became one at fewer than
-    /// [`crate::AnalysisOptions::blunder_depths`] of its deepest depths and its drop there is
-    /// under [`crate::AnalysisOptions::clear_blunder_drop`]: judged a mistake.
+    /// The drop is a blunder's but not settled, so the move is judged a mistake: the
+    /// re-search made it a blunder at fewer than [`crate::AnalysisOptions::blunder_depths`]
+    /// of its deepest depths with a drop there under
+    /// [`crate::AnalysisOptions::clear_blunder_drop`], or the evaluation scored it in an
+    /// ending it cannot judge ([`crate::doubted_king_ending`]).
     pub unsettled: bool,
 }
 

@@ -341,8 +341,8 @@ pub struct Move {
     pub depth: u32,
     /// For a re-searched move, the depth from which its verdict held.
     pub confirmed_depth: Option<u32>,
-    /// The drop is a blunder's, but the last search called it one at too few of its deepest
-    /// depths: judged a mistake.
+    /// The drop is a blunder's but not settled (too few of the last search's deepest depths,
+    /// or an ending the evaluation cannot judge): judged a mistake.
     #[serde(default)]
     pub unsettled: bool,
     /// The position before the move is in the endgame tables: scores and verdict exact.

@@ -44,7 +44,8 @@ pub use options::{
 pub use pass::{analyse_game, analyse_games, move_score, SEGMENT_POSITIONS};
 pub use searcher::{repetition_draws, Searcher};
 pub use tables::{
-    first_use_pieces, EndgameTables, FirstUseVariableError, FIRST_USE_PIECES, FIRST_USE_VARIABLE,
+    doubted_king_ending, first_use_pieces, EndgameTables, FirstUseVariableError,
+    DOUBTED_ENDING_PIECES, FIRST_USE_PIECES, FIRST_USE_VARIABLE,
 };
 pub use verify::{
     recheck, recheck_blunders, MoveToCheck, RECHECK_BLUNDER_DEPTHS, RECHECK_DEPTH, RECHECK_NODES,

@@ -30,7 +30,7 @@ use crate::game::{GameAnalysis, MoveAnalysis, PositionEval};
 use crate::judge::{self, Verdict};
 use crate::options::AnalysisOptions;
 use crate::searcher::{with_engine, Searcher};
-use crate::tables::use_tables;
+use crate::tables::{doubt_king_ending, use_tables};
 use crate::verify::Settle;
 use drafti_archive::replay::ReplayedGame;
 use drafti_engine::egtb::Tables;
@@ -239,7 +239,7 @@ impl Searcher<'_> {
                 || verdict.drop >= options.nominate_drop
                 || eval.score.is_proven()
                 || next.score.is_proven());
-        match (&options.verify, nominated) {
+        let (m, nodes) = match (&options.verify, nominated) {
             (Some(limits), true) => self.verify_and_confirm(engine, i, limits, options),
             _ => {
                 let m = MoveAnalysis {
@@ -259,7 +259,9 @@ impl Searcher<'_> {
                 };
                 (m, 0)
             }
-        }
+        };
+        let pos = &self.game.positions[i];
+        (doubt_king_ending(m, pos, self.game.variant), nodes)
     }
 
     /// Move `i` re-searched within `limits` and, when that verdict rests on a proven result
@@ -348,8 +350,11 @@ fn assemble(game: &ReplayedGame, results: Vec<SegmentResult>) -> GameAnalysis {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::judge::Judgement;
+    use crate::tables::doubted_king_ending;
     use drafti_archive::replay::{replay, ReplayOptions};
     use drafti_engine::Limits;
+    use drafti_rules::Variant;
 
     pub(crate) fn game(text: &str) -> ReplayedGame {
         let record = drafti_pdn::parse_games(text.as_bytes()).remove(0).unwrap();
@@ -413,5 +418,38 @@ pub(crate) mod tests {
         assert_eq!(forced.pv[1..], next.pv[..]);
         // A position with a choice is searched.
         assert_eq!(next.depth, 4);
+    }
+
+    #[test]
+    fn an_evaluated_blunder_in_a_king_ending_beyond_the_tables_is_not_settled() {
+        // A Czech master game (the held-out half): two kings and a man against a king and two
+        // men, drawn in the 6-piece tables after e1-a5 as before it; without the tables the
+        // evaluation scores the move 2.4 men down.
+        let text = "[GameType \"29\"]\n[FEN \"B:WK15,19,K29:B4,21,K31\"]\n1... e1-a5 *";
+        let doubted = |text: &str| {
+            let g = game(text);
+            let m = analyse_game(&g, &AnalysisOptions::default())
+                .moves
+                .remove(0);
+            assert!(m.verdict.drop >= judge::BLUNDER_DROP, "{m:?}");
+            assert!(m.verdict.proven.is_none() && !m.exact);
+            (m.judgement(), m.unsettled)
+        };
+        assert_eq!(doubted(text), (Some(Judgement::Mistake), true));
+        // Russian alike.
+        let russian = text.replace("\"29\"", "\"25\"");
+        assert_eq!(doubted(&russian), (Some(Judgement::Mistake), true));
+        // Seven pieces: judged as searched (a man more for White, far from the crown).
+        let seven = text.replace("B:WK15,19,K29", "B:WK15,19,K29,32");
+        let g = game(&seven);
+        assert!(!doubted_king_ending(&g.positions[0], g.variant));
+        // Tanzanian: its evaluation knows these endings by its draw laws; not doubted.
+        let tanzanian = text.replace("[GameType \"29\"]\n", "");
+        let g = game(&tanzanian);
+        assert_eq!(g.variant, Variant::Tanzanian);
+        assert!(!doubted_king_ending(&g.positions[0], g.variant));
+        // No king for one side: judged as searched.
+        let g = game("[GameType \"29\"]\n[FEN \"B:W15,19,29:B4,21,K31\"]\n*");
+        assert!(!doubted_king_ending(&g.positions[0], g.variant));
     }
 }

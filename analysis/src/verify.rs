@@ -9,7 +9,7 @@
 use crate::game::MoveAnalysis;
 use crate::judge::{self, Judgement};
 use crate::searcher::{with_sized_engine, Searcher};
-use crate::tables::{exact_move, use_tables, EndgameTables};
+use crate::tables::{doubt_king_ending, exact_move, use_tables, EndgameTables};
 use drafti_engine::{Engine, Limits, Score, SearchResult};
 use drafti_rules::{Move, Position, Variant};
 use rayon::prelude::*;
@@ -197,7 +197,7 @@ pub fn recheck(
         };
         let (judged, _) = verify_move(engine, &m.as_ref(), limits, settle);
         engine.set_keep_table(false);
-        judged
+        doubt_king_ending(judged, &m.position, m.variant)
     })
 }
 

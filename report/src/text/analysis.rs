@@ -6,7 +6,7 @@ use crate::collect::win_text;
 use crate::{counted, visible};
 use drafti_analysis::batch::ArchiveGame;
 use drafti_analysis::judge::{win_percent, SideSummary};
-use drafti_analysis::{json, GameAnalysis};
+use drafti_analysis::{doubted_king_ending, json, GameAnalysis};
 use drafti_archive::replay::ReplayedGame;
 use std::fmt::Write as _;
 
@@ -49,8 +49,15 @@ pub fn game_text(g: &ArchiveGame, game: &ReplayedGame, a: &GameAnalysis) -> Stri
             .reason_text()
             .map(|r| format!(" ({r})"))
             .unwrap_or_default();
+        let before = m.ply.checked_sub(1).and_then(|k| game.positions.get(k));
+        let doubted = m.unsettled && before.is_some_and(|p| doubted_king_ending(p, game.variant));
         let checked = match m.confirmed_depth {
             _ if m.exact => "exact: endgame tables".to_string(),
+            _ if doubted => format!(
+                "depth {}, a blunder's drop in an ending of kings on both sides beyond the \
+                 tables, which the evaluation cannot judge: not settled",
+                m.depth
+            ),
             Some(c) if m.unsettled => format!(
                 "depth {}, a blunder's drop only since depth {c}: not settled",
                 m.depth

@@ -276,6 +276,37 @@ fn a_blunder_that_has_not_settled_with_depth_is_reported_as_a_mistake() {
 }
 
 #[test]
+fn a_blunder_scored_in_a_king_ending_beyond_the_tables_is_reported_as_a_mistake() {
+    // A Czech master game: two kings and a man against a king and two men, drawn in the
+    // 6-piece tables after e1-a5 as before it. Without tables the evaluation scores the move
+    // 2.4 men down, a blunder's drop it cannot tell from a draw's.
+    let scratch = drafti_tests::temp_dir("king-ending");
+    let ending = scratch.path().join("ending.pdn");
+    let text = "[GameType \"29\"]\n[FEN \"B:WK15,19,K29:B4,21,K31\"]\n\n1... e1-a5 *\n";
+    std::fs::write(&ending, text).unwrap();
+    let path = ending.to_str().unwrap();
+    let m = analysed_move(&[path], 0, "1...", "e1-a5");
+    assert_eq!(
+        (&m["judgement"], &m["unsettled"]),
+        (&"mistake".into(), &true.into()),
+        "{m}"
+    );
+    assert!(m["win_before"].as_f64().unwrap() - m["win_after"].as_f64().unwrap() >= 15.0);
+    let (code, out) = analyze(&[path]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("e1-a5?  mistake")
+            && out.contains("kings on both sides beyond the tables, which the evaluation cannot judge: not settled"),
+        "{out}"
+    );
+    // The same ending in Tanzanian is judged as searched: its evaluation knows it.
+    let tanzanian = scratch.path().join("tanzanian.pdn");
+    std::fs::write(&tanzanian, text.replace("[GameType \"29\"]\n", "")).unwrap();
+    let m = analysed_move(&[tanzanian.to_str().unwrap()], 0, "1...", "e1-a5");
+    assert_eq!(m["unsettled"], false, "{m}");
+}
+
+#[test]
 fn every_move_has_its_numbers_in_the_json() {
     let (code, out) = analyze(&[
         &fixture("mixed.pdn"),
