@@ -24,6 +24,7 @@ use crate::{one_decimal, thousands};
 use drafti_analysis::judge::{
     BLUNDER_DROP, INACCURACY_DROP, K, MISTAKE_DROP, PROVEN_INACCURACY_WC, PROVEN_MISTAKE_WC,
 };
+use drafti_analysis::DOUBTED_ENDING_PIECES;
 use drafti_archive::openings::{RowKind, CLASSIFY_PLIES};
 use std::fmt::Write as _;
 
@@ -318,13 +319,14 @@ pub(crate) fn tail() -> String {
     let script = VIEWER_JS;
     debug_assert!(!script.contains("]]>") && !script.contains("</"));
     format!(
-        r#"<h2 id="reading">How to read this report</h2><p>The engine estimates each side's <b>winning chances</b> in every position (50% is even; 100% a sure win). A move is a <b>blunder (??)</b> when it costs the player at least {:.0} points of them, or throws away a proven win, or walks into a proven loss — unless the game was decided anyway: when the side the proven result favours had more than {:.0}% of the chances without it, the move is only a mistake, more than {:.1}% only an inaccuracy (as lichess grades a mate let in when already lost). In a position the endgame tables hold the verdict is exact (“draw thrown away: loss in 12”, “win in 31 missed”). A <b>mistake (?)</b> costs at least {:.1} points; an <b>inaccuracy (?!)</b> at least {:.2}. <b>Accuracy</b> is 100% when every move keeps the chances the best move would keep (lichess's formula).</p><p>Each game has a board: step through it with the buttons, the arrow keys (Home and End for the start and the end), a swipe on the board, or a click on any move or on the graph of White's winning chances (more light area: better for White; dots mark the flagged moves). The board shows the position after the current move, the move's squares tinted (red, orange or yellow when it is flagged), and the engine's best move in the position as a green arrow; before a flagged move the move played is drawn too, in its colour. The address of the page follows the board (<code>#g1-3-p17</code>: game 3 of the first file after 17 plies), so a position can be bookmarked or sent.</p><p class="note">Made by drafti. Searches are limited by nodes or depth, never by time, so the same archive gives the same report.</p></main><script>//<![CDATA[
+        r#"<h2 id="reading">How to read this report</h2><p>The engine estimates each side's <b>winning chances</b> in every position (50% is even; 100% a sure win). A move is a <b>blunder (??)</b> when it costs the player at least {:.0} points of them, or throws away a proven win, or walks into a proven loss — unless the game was decided anyway: when the side the proven result favours had more than {:.0}% of the chances without it, the move is only a mistake, more than {:.1}% only an inaccuracy (as lichess grades a mate let in when already lost). In a position the endgame tables hold the verdict is exact (“draw thrown away: loss in 12”, “win in 31 missed”). In Czech and Russian endings of {} pieces or fewer with kings on both sides that the tables do not hold, the engine's estimate cannot tell a draw from a win, so a blunder there without a proven result is shown as a mistake. A <b>mistake (?)</b> costs at least {:.1} points; an <b>inaccuracy (?!)</b> at least {:.2}. <b>Accuracy</b> is 100% when every move keeps the chances the best move would keep (lichess's formula).</p><p>Each game has a board: step through it with the buttons, the arrow keys (Home and End for the start and the end), a swipe on the board, or a click on any move or on the graph of White's winning chances (more light area: better for White; dots mark the flagged moves). The board shows the position after the current move, the move's squares tinted (red, orange or yellow when it is flagged), and the engine's best move in the position as a green arrow; before a flagged move the move played is drawn too, in its colour. The address of the page follows the board (<code>#g1-3-p17</code>: game 3 of the first file after 17 plies), so a position can be bookmarked or sent.</p><p class="note">Made by drafti. Searches are limited by nodes or depth, never by time, so the same archive gives the same report.</p></main><script>//<![CDATA[
 {}//]]></script>{}<script>//<![CDATA[
 {script}//]]></script>{}</body></html>
 "#,
         50.0 * BLUNDER_DROP,
         50.0 * (1.0 + PROVEN_MISTAKE_WC),
         50.0 * (1.0 + PROVEN_INACCURACY_WC),
+        DOUBTED_ENDING_PIECES,
         50.0 * MISTAKE_DROP,
         50.0 * INACCURACY_DROP,
         viewer_globals(),
