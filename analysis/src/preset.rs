@@ -158,7 +158,8 @@ const MEASURED_DEFAULT_NO_TABLES: Measured = master(false, (32, 287), (45, 279))
 /// (2,000,000 and 1,000,000 nodes a position against its 1,172,192 with the re-searches), so
 /// this is agreement, not a deeper judgement, and the header says so (precision 1.00, 12 of
 /// 12; recall 0.92, 12 of 13; measured 2026-12-07; the same settled by the 6-piece tables,
-/// docs/lab/king-endings.md, and with the king endings doubted, `crate::doubted_king_ending`). A reference 64 times deeper would cost days of two cores.
+/// docs/lab/king-endings.md, and with the king endings doubted, `crate::doubted_king_ending`).
+/// A reference 64 times deeper would cost days of two cores.
 const MEASURED_DEEP: Measured = Measured {
     judged_by: "two searches of 1 and 2 million nodes a position with the same endgame tables \
                 (about as deep as its own, so this is agreement, not proof)",
