@@ -299,6 +299,24 @@ fn a_blunder_scored_in_a_king_ending_beyond_the_tables_is_reported_as_a_mistake(
             && out.contains("kings on both sides beyond the tables, which the evaluation cannot judge: not settled"),
         "{out}"
     );
+    // The report built from the analysis's JSON counts it a mistake too, not a blunder.
+    let (code, json) = analyze(&[path, "--json"]);
+    assert_eq!(code, 0, "{json}");
+    let part = scratch.path().join("part.jsonl");
+    std::fs::write(&part, json).unwrap();
+    let report = drafti()
+        .args(["report", "--from-analysis", part.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let summary = String::from_utf8(report.stdout).unwrap();
+    let all: Vec<&str> = summary
+        .lines()
+        .find(|l| l.trim_start().starts_with("all "))
+        .unwrap_or_default()
+        .split_whitespace()
+        .collect();
+    // all, games, moves, blunders, mistakes, …
+    assert_eq!(all.get(1..5), Some(&["1", "1", "0", "1"][..]), "{summary}");
     // The same ending in Tanzanian is judged as searched: its evaluation knows it.
     let tanzanian = scratch.path().join("tanzanian.pdn");
     std::fs::write(&tanzanian, text.replace("[GameType \"29\"]\n", "")).unwrap();
