@@ -275,3 +275,16 @@ def test_a_damaged_table_in_the_default_folder_is_an_error(tmp_path, monkeypatch
     (folder / "kk.egtb").unlink()
     with pytest.warns(UserWarning, match="analysing without endgame tables"):
         drafti.analyze(game, depth=2)
+
+
+def test_a_blunder_scored_in_a_king_ending_beyond_the_tables_is_a_mistake(tmp_path):
+    """Czech: two kings and a man against a king and two men, drawn in the 6-piece tables
+    after e1-a5 as before it; the evaluation scores the move 2.4 men down. Without tables
+    its blunder's drop is not settled: a mistake, as drafti analyze says."""
+    game = tmp_path / "ending.pdn"
+    game.write_text('[GameType "29"]\n[FEN "B:WK15,19,K29:B4,21,K31"]\n\n1... e1-a5 *\n')
+    moves = drafti.analyze(game, tables=False).moves().to_pandas()
+    assert list(moves["move"]) == ["e1-a5"]
+    assert moves["judgement"][0] == "mistake"
+    assert bool(moves["unsettled"][0])
+    assert moves["win_before"][0] - moves["win_after"][0] >= 15
