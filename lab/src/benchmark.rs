@@ -3,7 +3,7 @@
 //! searches kept in a cache file, the judged moves optionally written out, and the result as
 //! one report ([`QualityJson`], which is also the JSON the command prints).
 
-use crate::consensus::{ConsensusTally, Judges, Level, LevelScore, Share, Standing};
+use crate::consensus::{ConsensusTally, Judges, Level, LevelScore, PlayerView, Share, Standing};
 use crate::quality::{
     recheck_move, reference_evals, reference_evals_in_sequence, reference_moves,
     reference_verdicts, table_verdicts, Agreement, ClassAgreement, ReferenceEval, ReferenceHeader,
@@ -451,6 +451,8 @@ pub struct ConsensusJson {
     pub opening_alarms: Share,
     /// The moves the references dispute at some level.
     pub disputed: Vec<DisputedJson>,
+    /// Each false alarm and clear miss, with its position: what a player would find wrong.
+    pub player_view: Vec<PlayerViewJson>,
     /// The endgame tables that settled the moves they hold, if any.
     pub tables: Option<String>,
 }
@@ -475,6 +477,30 @@ pub struct DisputedJson {
     pub second: (Option<&'static str>, f64),
     /// The candidate's judgement.
     pub candidate: Option<&'static str>,
+}
+
+/// A false alarm or a clear miss of the candidate.
+#[derive(Serialize)]
+pub struct PlayerViewJson {
+    /// Which.
+    pub kind: PlayerView,
+    /// The archive's file name.
+    pub file: String,
+    /// The game's number in its file, from 1.
+    pub game: usize,
+    /// The move's ply, from 1.
+    pub ply: usize,
+    /// The move as played.
+    #[serde(rename = "move")]
+    pub move_text: String,
+    /// The position before the move.
+    pub fen: String,
+    /// The candidate's judgement and drop of winning chances.
+    pub candidate: (Option<&'static str>, f64),
+    /// The reference's, or the endgame tables' when they settle the move.
+    pub reference: (Option<&'static str>, f64),
+    /// The second reference's (`None` when the tables settle the move).
+    pub second: Option<(Option<&'static str>, f64)>,
 }
 
 /// The candidate's blunders and mistakes judged again at `factor` times its nodes a position.
@@ -688,6 +714,7 @@ pub fn quality(
     let mut second_agreement = Agreement::default();
     let mut consensus = ConsensusTally::default();
     let mut disputed = Vec::new();
+    let mut player_view = Vec::new();
     for (g, ((s, a), evals)) in games.iter().zip(&analyses).zip(&reference).enumerate() {
         let verdicts = reference_verdicts(&s.game, evals);
         let second_verdicts = second
@@ -702,6 +729,9 @@ pub fn quality(
                     None => Judges::References(&verdicts[k], &second_verdicts[k]),
                 };
                 consensus.add(m.ply, m.judgement(), judges);
+                if let Some(kind) = PlayerView::of(m.judgement(), &judges) {
+                    player_view.push(player_view_json(s, m, kind, judges));
+                }
                 if let Some(level) = Level::ALL
                     .into_iter()
                     .find(|&l| judges.standing(l) == Standing::Disputed)
@@ -790,11 +820,40 @@ pub fn quality(
             clear_misses: consensus.clear_miss_share(),
             opening_alarms: consensus.opening_alarm_share(),
             disputed,
+            player_view,
             tables: settings.settle_tables.label(),
         }),
         hold_up,
     };
     Ok(report)
+}
+
+/// A verdict's judgement and drop, as the reports show it.
+fn judged(v: &Verdict) -> (Option<&'static str>, f64) {
+    (v.judgement.map(Judgement::as_str), v.drop)
+}
+
+fn player_view_json(
+    s: &Sampled,
+    m: &drafti_analysis::MoveAnalysis,
+    kind: PlayerView,
+    judges: Judges<'_>,
+) -> PlayerViewJson {
+    let (reference, second) = match judges {
+        Judges::Tables(t) => (judged(t), None),
+        Judges::References(a, b) => (judged(a), Some(judged(b))),
+    };
+    PlayerViewJson {
+        kind,
+        file: s.file.clone(),
+        game: s.index,
+        ply: m.ply,
+        move_text: m.played.full_notation(false),
+        fen: s.game.positions[m.ply - 1].to_fen(),
+        candidate: (m.judgement().map(Judgement::as_str), m.verdict.drop),
+        reference,
+        second,
+    }
 }
 
 fn disputed_json(
@@ -804,15 +863,14 @@ fn disputed_json(
     reference: &Verdict,
     second: &Verdict,
 ) -> DisputedJson {
-    let side = |v: &Verdict| (v.judgement.map(Judgement::as_str), v.drop);
     DisputedJson {
         file: s.file.clone(),
         game: s.index,
         ply: m.ply,
         move_text: m.played.full_notation(false),
         level: level.as_str(),
-        reference: side(reference),
-        second: side(second),
+        reference: judged(reference),
+        second: judged(second),
         candidate: m.judgement().map(Judgement::as_str),
     }
 }

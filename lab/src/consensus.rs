@@ -119,6 +119,38 @@ impl Judges<'_> {
     }
 }
 
+/// How a player checking the candidate against both judges sees a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PlayerView {
+    /// A candidate blunder both judges call less than a mistake.
+    FalseAlarm,
+    /// A move both judges drop by at least [`CLEAR_DROP`] that the candidate calls less than
+    /// a mistake.
+    ClearMiss,
+}
+
+impl PlayerView {
+    /// `false alarm`, `clear miss`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            PlayerView::FalseAlarm => "false alarm",
+            PlayerView::ClearMiss => "clear miss",
+        }
+    }
+
+    /// What a move the candidate judged `candidate` is to a player, judged by `judges`.
+    pub fn of(candidate: Option<Judgement>, judges: &Judges<'_>) -> Option<PlayerView> {
+        if candidate == Some(Judgement::Blunder) && judges.both_below_mistake() {
+            Some(PlayerView::FalseAlarm)
+        } else if judges.both_drop_clearly() && !Level::Mistake.reached(candidate) {
+            Some(PlayerView::ClearMiss)
+        } else {
+            None
+        }
+    }
+}
+
 /// A share with its counts and 95% Wilson interval.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Share {
@@ -224,14 +256,11 @@ impl ConsensusTally {
                 }
             }
         }
-        if candidate == Some(Judgement::Blunder) {
-            self.candidate_blunders += 1;
-            self.false_alarms += usize::from(judges.both_below_mistake());
-        }
-        if judges.both_drop_clearly() {
-            self.clear_drops += 1;
-            self.clear_misses += usize::from(!Level::Mistake.reached(candidate));
-        }
+        let view = PlayerView::of(candidate, &judges);
+        self.candidate_blunders += usize::from(candidate == Some(Judgement::Blunder));
+        self.false_alarms += usize::from(view == Some(PlayerView::FalseAlarm));
+        self.clear_drops += usize::from(judges.both_drop_clearly());
+        self.clear_misses += usize::from(view == Some(PlayerView::ClearMiss));
     }
 
     /// The scores of each level.
@@ -329,6 +358,49 @@ mod tests {
         assert_eq!(
             Judges::Tables(&mistake).standing(Level::Mistake),
             Standing::Flag
+        );
+    }
+
+    #[test]
+    fn a_player_sees_false_alarms_and_clear_misses() {
+        let blunder = verdict(Some(Judgement::Blunder), 0.6);
+        let small_drop_blunder = verdict(Some(Judgement::Blunder), 0.35);
+        let mistake = verdict(Some(Judgement::Mistake), 0.2);
+        let inaccuracy = verdict(Some(Judgement::Inaccuracy), 0.1);
+        let nothing = verdict(None, 0.0);
+        let both = |a, b| Judges::References(a, b);
+        let of = PlayerView::of;
+        // A blunder both call less than a mistake; one the tables clear.
+        let alarm = Some(PlayerView::FalseAlarm);
+        assert_eq!(
+            of(Some(Judgement::Blunder), &both(&inaccuracy, &nothing)),
+            alarm
+        );
+        assert_eq!(
+            of(Some(Judgement::Blunder), &Judges::Tables(&nothing)),
+            alarm
+        );
+        // Not when either calls it a mistake, nor for the candidate's mistake.
+        assert_eq!(
+            of(Some(Judgement::Blunder), &both(&mistake, &nothing)),
+            None
+        );
+        assert_eq!(
+            of(Some(Judgement::Mistake), &both(&nothing, &nothing)),
+            None
+        );
+        // A move both drop by 0.45 or more, called less than a mistake.
+        let miss = Some(PlayerView::ClearMiss);
+        assert_eq!(
+            of(Some(Judgement::Inaccuracy), &both(&blunder, &blunder)),
+            miss
+        );
+        assert_eq!(of(None, &Judges::Tables(&blunder)), miss);
+        // Not when one drops it less, nor when the candidate calls it a mistake.
+        assert_eq!(of(None, &both(&blunder, &small_drop_blunder)), None);
+        assert_eq!(
+            of(Some(Judgement::Mistake), &both(&blunder, &blunder)),
+            None
         );
     }
 

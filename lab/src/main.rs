@@ -416,8 +416,25 @@ fn write_consensus(out: &mut impl Write, c: &ConsensusJson) -> io::Result<()> {
         OPENING_PLIES,
         share(&c.opening_alarms)
     )?;
+    let side = |(j, drop): (Option<&str>, f64)| format!("{} ({drop:.2})", j.unwrap_or("none"));
+    for v in &c.player_view {
+        let judges = match v.second {
+            Some(second) => format!("reference {}, second {}", side(v.reference), side(second)),
+            None => format!("tables {}", side(v.reference)),
+        };
+        writeln!(
+            out,
+            "  {}: {} game {} ply {} {}: candidate {}, {judges}; {}",
+            v.kind.as_str(),
+            v.file,
+            v.game,
+            v.ply,
+            v.move_text,
+            side(v.candidate),
+            v.fen
+        )?;
+    }
     for d in &c.disputed {
-        let side = |(j, drop): (Option<&str>, f64)| format!("{} ({drop:.2})", j.unwrap_or("none"));
         writeln!(
             out,
             "  disputed {}: {} game {} ply {} {}: reference {}, second {}, candidate {}",
