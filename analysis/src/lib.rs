@@ -34,7 +34,7 @@ pub use annotate::{annotate, eval_command, flag_comment};
 /// The scores of the analysis (the engine's): an estimate, or a proven result.
 pub use drafti_engine::Score;
 pub use game::{GameAnalysis, MoveAnalysis, PositionEval};
-pub use options::label_table_pieces;
+pub use options::{label_doubts_king_endings, label_table_pieces};
 pub use options::{
     AnalysisOptions, AnalysisOverrides, DEFAULT_BLUNDER_DEPTHS, DEFAULT_CLEAR_BLUNDER_DROP,
     DEFAULT_CONFIRM_BAND, DEFAULT_CONFIRM_DEPTH, DEFAULT_CONFIRM_NODES, DEFAULT_DEPTH,

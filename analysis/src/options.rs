@@ -303,6 +303,36 @@ pub fn label_table_pieces(label: &str) -> Option<u32> {
         .min()
 }
 
+/// Whether an analysis's label names Czech or Russian tables too small to hold the endings
+/// whose blunders it doubts ([`crate::doubted_king_ending`]): its verdicts there are
+/// estimates.
+///
+/// ```
+/// use drafti_analysis::label_doubts_king_endings;
+/// assert!(label_doubts_king_endings("25000 nodes; endgame tables: czech up to 5 pieces"));
+/// let both = "25000 nodes; endgame tables: czech up to 6 pieces, russian up to 5 pieces";
+/// assert!(label_doubts_king_endings(both));
+/// assert!(!label_doubts_king_endings("25000 nodes; endgame tables: czech up to 6 pieces"));
+/// assert!(!label_doubts_king_endings("25000 nodes; endgame tables: tz up to 5 pieces"));
+/// assert!(!label_doubts_king_endings("25000 nodes"));
+/// ```
+pub fn label_doubts_king_endings(label: &str) -> bool {
+    let Some((_, rest)) = label.split_once(TABLES_IN_LABEL) else {
+        return false;
+    };
+    let sets = rest.split(';').next().unwrap_or(rest);
+    sets.split(", ").any(|set| {
+        let Some((rules, pieces)) = set.split_once(" up to ") else {
+            return false;
+        };
+        let pieces = pieces
+            .strip_suffix(" pieces")
+            .and_then(|p| p.parse::<u32>().ok());
+        matches!(rules, "czech" | "russian")
+            && pieces.is_some_and(|p| p < crate::DOUBTED_ENDING_PIECES)
+    })
+}
+
 /// `depth 6`, `1000 nodes`, `depth 12 (at most 1000000 nodes)`.
 fn limits_label(limits: &Limits) -> String {
     match (limits.depth, limits.nodes) {

@@ -16,7 +16,8 @@ use drafti_analysis::json::is_numeric;
 use drafti_analysis::judge::{win_percent, Judgement, SideSummary};
 use drafti_analysis::preset::{Preset, TABLE_PIECES};
 use drafti_analysis::{
-    GameAnalysis, MoveAnalysis, MoveToCheck, Searcher, RECHECK_DEPTH, RECHECK_NODES,
+    label_doubts_king_endings, GameAnalysis, MoveAnalysis, MoveToCheck, Searcher,
+    DOUBTED_ENDING_PIECES, RECHECK_DEPTH, RECHECK_NODES,
 };
 use drafti_archive::openings::{Book, OpeningStats};
 use drafti_archive::replay::ReplayedGame;
@@ -130,6 +131,10 @@ impl RunInfo {
     /// assert!(fewer.trust.contains("this run's hold at most 4"), "{}", fewer.trust);
     /// let more = RunInfo::new("a.pdn".into(), format!("{label}; endgame tables: czech up to 6 pieces"));
     /// assert!(more.trust.contains("this run's hold up to 6, so more of its verdicts in endings are exact"), "{}", more.trust);
+    /// assert!(!more.trust.contains("cannot tell a draw from a win"), "{}", more.trust);
+    /// let czech = RunInfo::new("a.pdn".into(), format!("{label}; endgame tables: czech up to 5 pieces"));
+    /// assert!(czech.trust.contains("its blunders there are shown as mistakes"), "{}", czech.trust);
+    /// assert!(!info.trust.contains("cannot tell a draw from a win"), "{}", info.trust);
     /// assert!(!info.trust.contains("Those figures are with"), "{}", info.trust);
     /// let deep = format!("{}; endgame tables: tz up to 5 pieces", Preset::Deep.options().label());
     /// let deep = RunInfo::new("a.pdn".into(), deep).trust;
@@ -166,9 +171,21 @@ impl RunInfo {
                          variant, once) unless --no-egtb is given."
                         .to_string(),
                 };
+                let endings = if label_doubts_king_endings(&search) {
+                    format!(
+                        " In Czech and Russian endings of up to {DOUBTED_ENDING_PIECES} pieces \
+                         with kings on both sides, which these tables do not hold, the engine \
+                         cannot tell a draw from a win: its blunders there are shown as \
+                         mistakes (drafti egtb build --variant czech,russian --pieces \
+                         {DOUBTED_ENDING_PIECES} judges them exactly: about 15 minutes and \
+                         2.6 GB a variant)."
+                    )
+                } else {
+                    String::new()
+                };
                 format!(
                     "How far to trust the verdicts: at these settings (preset {preset}, \
-                     {settings}), {tanzanian}; {}.{note}",
+                     {settings}), {tanzanian}; {}.{note}{endings}",
                     master.in_words()
                 )
             }
