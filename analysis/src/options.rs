@@ -293,14 +293,21 @@ pub(crate) const TABLES_IN_LABEL: &str = "; endgame tables: ";
 /// assert_eq!(label_table_pieces(changed), Some(5));
 /// ```
 pub fn label_table_pieces(label: &str) -> Option<u32> {
-    let (_, rest) = label.split_once(TABLES_IN_LABEL)?;
-    let sets = rest.split(';').next().unwrap_or(rest);
-    sets.split(", ")
+    label_table_sets(label).map(|(_, pieces)| pieces).min()
+}
+
+/// The sets of endgame tables an analysis's label names: each one's rules (`tz`, `czech`, …)
+/// and most pieces.
+fn label_table_sets(label: &str) -> impl Iterator<Item = (&str, u32)> {
+    let sets = label
+        .split_once(TABLES_IN_LABEL)
+        .map(|(_, rest)| rest.split(';').next().unwrap_or(rest));
+    sets.into_iter()
+        .flat_map(|sets| sets.split(", "))
         .filter_map(|set| {
-            let (_, pieces) = set.split_once(" up to ")?;
-            pieces.strip_suffix(" pieces")?.parse::<u32>().ok()
+            let (rules, pieces) = set.split_once(" up to ")?;
+            Some((rules, pieces.strip_suffix(" pieces")?.parse::<u32>().ok()?))
         })
-        .min()
 }
 
 /// Whether an analysis's label names Czech or Russian tables too small to hold the endings
@@ -317,19 +324,8 @@ pub fn label_table_pieces(label: &str) -> Option<u32> {
 /// assert!(!label_doubts_king_endings("25000 nodes"));
 /// ```
 pub fn label_doubts_king_endings(label: &str) -> bool {
-    let Some((_, rest)) = label.split_once(TABLES_IN_LABEL) else {
-        return false;
-    };
-    let sets = rest.split(';').next().unwrap_or(rest);
-    sets.split(", ").any(|set| {
-        let Some((rules, pieces)) = set.split_once(" up to ") else {
-            return false;
-        };
-        let pieces = pieces
-            .strip_suffix(" pieces")
-            .and_then(|p| p.parse::<u32>().ok());
-        matches!(rules, "czech" | "russian")
-            && pieces.is_some_and(|p| p < crate::DOUBTED_ENDING_PIECES)
+    label_table_sets(label).any(|(rules, pieces)| {
+        matches!(rules, "czech" | "russian") && pieces < crate::DOUBTED_ENDING_PIECES
     })
 }
 
