@@ -452,4 +452,40 @@ pub(crate) mod tests {
         let g = game("[GameType \"29\"]\n[FEN \"B:W15,19,29:B4,21,K31\"]\n*");
         assert!(!doubted_king_ending(&g.positions[0], g.variant));
     }
+
+    #[test]
+    fn a_tzdraft_game_is_searched_with_its_server_counts() {
+        // Three kings against one played quietly: White's 12th move since its last capture
+        // draws by TzDraft's three-kings rule, so before it the position is a draw though
+        // the same position as a game's start (the count from zero) is not.
+        let variant = Variant::TzDraft;
+        let start = drafti_rules::Position::from_fen("W:WK1,K3,K5:BK30").unwrap();
+        let mut rules = drafti_rules::Game::new(start, variant);
+        let mut moves = Vec::new();
+        while moves.len() < 22 {
+            let p = *rules.position();
+            let quiet = p
+                .legal_moves(variant)
+                .into_iter()
+                .find(|m| !p.play(m).has_capture(variant))
+                .unwrap();
+            moves.push(quiet.full_notation(false));
+            rules.play(&quiet);
+        }
+        assert_eq!(rules.outcome(), None);
+        let line = drafti_rules::numbered_line(drafti_rules::Color::White, &moves);
+        let fen = rules.position().to_fen();
+        let g = game(&format!(
+            "[Variant \"TzDraft\"]\n[FEN \"W:WK1,K3,K5:BK30\"]\n{line} *"
+        ));
+        let options = AnalysisOptions {
+            limits: Limits::nodes(100_000),
+            ..AnalysisOptions::default()
+        };
+        let last = analyse_game(&g, &options).final_eval.unwrap();
+        assert_eq!(last.score, drafti_engine::Score::DRAW, "{last:?}");
+        let fresh = game(&format!("[Variant \"TzDraft\"]\n[FEN \"{fen}\"]\n*"));
+        let first = analyse_game(&fresh, &options).final_eval.unwrap();
+        assert!(first.score > drafti_engine::Score::DRAW, "{first:?}");
+    }
 }

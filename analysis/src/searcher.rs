@@ -9,11 +9,11 @@ use crate::tables::{exact_move, table_eval, use_tables, EndgameTables};
 use drafti_archive::replay::ReplayedGame;
 use drafti_engine::egtb::Tables;
 use drafti_engine::{Config, Engine, Limits};
-use drafti_rules::{Game, Variant};
+use drafti_rules::{Game, TzDraftCounts, Variant};
 use std::sync::Arc;
 
 /// What each search of a game's positions needs besides the position: the earlier hash keys
-/// (repetitions) and the running count of draw law 2.
+/// (repetitions) and the draw rules' running counts.
 pub struct Searcher<'a> {
     pub(crate) game: &'a ReplayedGame,
     /// The earlier keys a search can meet again, stretch after stretch of the game between
@@ -21,7 +21,37 @@ pub struct Searcher<'a> {
     repeatable: Vec<u64>,
     /// Where position `i`'s earlier keys are in `repeatable`: (start, length).
     earlier: Vec<(usize, usize)>,
-    pub(crate) king_counts: Vec<Option<u32>>,
+    pub(crate) counts: Vec<GameCounts>,
+}
+
+/// The draw rules' running counts at a position of a game, which a search of it goes on
+/// from: law 2's (Tanzanian), TzDraft's server's.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct GameCounts {
+    /// Law 2's count ([`Game::king_count`]).
+    pub(crate) king: Option<u32>,
+    /// TzDraft's server's counts ([`Game::tzdraft_counts`]).
+    pub(crate) tzdraft: Option<TzDraftCounts>,
+}
+
+impl GameCounts {
+    /// The counts of `game` as it stands.
+    pub(crate) fn of(game: &Game) -> GameCounts {
+        GameCounts {
+            king: game.king_count(),
+            tzdraft: game.tzdraft_counts(),
+        }
+    }
+
+    /// `limits` with these counts, one line.
+    pub(crate) fn limits(self, limits: &Limits) -> Limits {
+        Limits {
+            king_count: self.king,
+            tzdraft_counts: self.tzdraft,
+            multipv: 1,
+            ..limits.clone()
+        }
+    }
 }
 
 /// Whether a position repeated in a game of `variant` is a draw by its rules, so that a move
@@ -73,17 +103,17 @@ impl<'a> Searcher<'a> {
             }
         }
         let mut rules = Game::new(game.start, game.variant);
-        let mut king_counts = Vec::with_capacity(game.positions.len());
-        king_counts.push(rules.king_count());
+        let mut counts = Vec::with_capacity(game.positions.len());
+        counts.push(GameCounts::of(&rules));
         for mv in &game.moves {
             rules.play(mv);
-            king_counts.push(rules.king_count());
+            counts.push(GameCounts::of(&rules));
         }
         Searcher {
             game,
             repeatable,
             earlier,
-            king_counts,
+            counts,
         }
     }
 
@@ -108,7 +138,7 @@ impl Searcher<'_> {
     ) -> PositionEval {
         let tables = tables.get(self.game.variant);
         if let Some((eval, _)) =
-            tables.and_then(|t| table_eval(t, &self.game.positions[i], self.king_counts[i]))
+            tables.and_then(|t| table_eval(t, &self.game.positions[i], self.counts[i].king))
         {
             return eval;
         }
@@ -157,7 +187,7 @@ impl Searcher<'_> {
         tables: Option<&Arc<Tables>>,
     ) -> PositionEval {
         let pos = &self.game.positions[i];
-        if let Some((eval, _)) = tables.and_then(|t| table_eval(t, pos, self.king_counts[i])) {
+        if let Some((eval, _)) = tables.and_then(|t| table_eval(t, pos, self.counts[i].king)) {
             return eval;
         }
         engine
@@ -165,13 +195,9 @@ impl Searcher<'_> {
             .into()
     }
 
-    /// `limits` for position `i`: its count of law 2, one line.
+    /// `limits` for position `i`: its draw rules' counts, one line.
     fn limits(&self, i: usize, limits: &Limits) -> Limits {
-        Limits {
-            king_count: self.king_counts[i],
-            multipv: 1,
-            ..limits.clone()
-        }
+        self.counts[i].limits(limits)
     }
 
     /// Move `i` judged from the endgame tables, when they hold its position
@@ -180,7 +206,7 @@ impl Searcher<'_> {
         exact_move(
             tables,
             &self.game.positions[i],
-            self.king_counts[i],
+            self.counts[i].king,
             self.game.moves[i],
             i + 1,
         )

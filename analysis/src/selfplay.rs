@@ -194,6 +194,7 @@ fn play_with(engine: &mut Engine, options: &SelfplayOptions, game_no: u64) -> Se
         } else {
             let mut limits = options.limits_of(pos.turn(), game_no).clone();
             limits.king_count = game.king_count();
+            limits.tzdraft_counts = game.tzdraft_counts();
             let noise = options.noise > 0.0 && rng.unit() < options.noise;
             if noise {
                 limits.multipv = 3;

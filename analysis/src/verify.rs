@@ -8,7 +8,7 @@
 
 use crate::game::MoveAnalysis;
 use crate::judge::{self, Judgement};
-use crate::searcher::{with_sized_engine, Searcher};
+use crate::searcher::{with_sized_engine, GameCounts, Searcher};
 use crate::tables::{doubt_king_ending, exact_move, use_tables, EndgameTables};
 use drafti_engine::{Engine, Limits, Score, SearchResult};
 use drafti_rules::{Move, Position, Variant};
@@ -109,7 +109,7 @@ impl Searcher<'_> {
             pos: &self.game.positions[i],
             history: self.history(i),
             played: self.game.moves[i],
-            king_count: self.king_counts[i],
+            counts: self.counts[i],
             ply: i + 1,
         };
         verify_move(engine, &m, limits, settle)
@@ -123,7 +123,7 @@ impl Searcher<'_> {
             position: self.game.positions[i],
             played: self.game.moves[i],
             history: self.history(i).to_vec(),
-            king_count: self.king_counts[i],
+            counts: self.counts[i],
             ply: i + 1,
         }
     }
@@ -142,8 +142,8 @@ pub struct MoveToCheck {
     played: Move,
     /// The hash keys before `position` in its game that a search can meet again.
     history: Vec<u64>,
-    /// Law 2's running count at `position`.
-    king_count: Option<u32>,
+    /// The draw rules' running counts at `position`.
+    counts: GameCounts,
     /// The move's ply in its game, from 1.
     ply: usize,
 }
@@ -164,7 +164,7 @@ impl MoveToCheck {
             pos: &self.position,
             history: &self.history,
             played: self.played,
-            king_count: self.king_count,
+            counts: self.counts,
             ply: self.ply,
         }
     }
@@ -183,7 +183,7 @@ pub fn recheck(
 ) -> MoveAnalysis {
     let tables = tables.get(m.variant);
     if let Some(exact) =
-        tables.and_then(|t| exact_move(t, &m.position, m.king_count, m.played, m.ply))
+        tables.and_then(|t| exact_move(t, &m.position, m.counts.king, m.played, m.ply))
     {
         return exact;
     }
@@ -219,12 +219,12 @@ pub fn recheck_blunders(moves: &[MoveToCheck], tables: &EndgameTables) -> Vec<Mo
         .collect()
 }
 
-/// A move to re-search: its position, the keys before it, the move, law 2's count.
+/// A move to re-search: its position, the keys before it, the move, the draw rules' counts.
 struct MoveRef<'a> {
     pos: &'a Position,
     history: &'a [u64],
     played: Move,
-    king_count: Option<u32>,
+    counts: GameCounts,
     ply: usize,
 }
 
@@ -309,11 +309,7 @@ fn verify_move(
 /// depth that search completed (its nodes bounded by [`PLAYED_NODE_FACTOR`] times the
 /// limit's), in `engine` (its table kept).
 fn search_both(engine: &mut Engine, m: &MoveRef<'_>, limits: &Limits) -> Searches {
-    let limits_at = Limits {
-        king_count: m.king_count,
-        multipv: 1,
-        ..limits.clone()
-    };
+    let limits_at = m.counts.limits(limits);
     let mut full_by_depth = Vec::new();
     let full = engine.search(m.pos, &limits_at, m.history, |d| {
         full_by_depth.push(BestAtDepth {

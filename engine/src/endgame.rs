@@ -25,10 +25,13 @@
 //! | the side ahead has two pieces at most and the other a king | linear score / [`HOPELESS_DIVISOR`] |
 //! | only kings, three against two (no law; a draw short of a shot) | −1 for the three (a trade into law 1 ends it) |
 //! | Czech, Russian (no laws): one or two kings each, three against a lone king on the main diagonal | linear score / [`DRAWISH_DIVISOR`] |
+//! | TzDraft: three or more kings against a lone king (its server's three-kings rule) | [`THREE_KINGS_WITH_COUNT`] plus the progress, as law 2's count |
+//! | TzDraft: a king and a man, or two kings, against a king (its server draws it one ply on) | 0 |
+//! | TzDraft otherwise | as Czech and Russian |
 
 use super::geometry::{king_reach, DOUBLE_DIAGONALS, MAIN_DIAGONAL, TRIPLE_DIAGONALS};
 use super::laws::LawState;
-use drafti_rules::{Color, DrawLaws, KingEnding, Position};
+use drafti_rules::{tzdraft_endgame, tzdraft_strong_side, Color, DrawLaws, KingEnding, Position};
 
 /// Three kings against one while the lone king's count runs (Tanzanian law 2): this much
 /// plus the progress.
@@ -149,6 +152,18 @@ pub(crate) fn evaluate(pos: &Position, laws: &DrawLaws, state: LawState) -> Verd
             if let Some(KingEnding::ThreeAgainstOne { strong, .. }) = pos.king_ending() {
                 let score = lone_king(pos, strong, state.moves_left(laws));
                 return Verdict::Score(for_white(strong, score));
+            }
+        }
+        LawState::Server(counts) => {
+            // TzDraft's three-kings rule: won within the strong side's 12 moves or drawn,
+            // as law 2's count (the progress counts the kings; men do not catch).
+            if let Some(strong) = tzdraft_strong_side(pos) {
+                let left = 12u32.saturating_sub(counts.quiet_moves(strong));
+                return Verdict::Score(for_white(strong, lone_king(pos, strong, Some(left))));
+            }
+            // Its endgame rule draws this material one ply on: a win must come now.
+            if tzdraft_endgame(pos) {
+                return Verdict::Score(0);
             }
         }
         LawState::Free => {}

@@ -5,8 +5,8 @@
 //! It hashes what fixed searches find — nodes, depth, score and line — and the static
 //! evaluation, on probes that reach every part of the engine: each variant's start (the
 //! rules' move generators and the opening terms), a Tanzanian middle game, and king endings
-//! of every variant (the endgame knowledge and the draw laws, which no search from the start
-//! reaches within its nodes). A search limited by nodes is deterministic, and its node count
+//! of every variant (the endgame knowledge, the draw laws and TzDraft's server's draw rules,
+//! which no search from the start reaches within its nodes). A search limited by nodes is deterministic, and its node count
 //! moves with any change of move ordering, pruning or evaluation. Endgame tables are data,
 //! not the engine: their users name them apart (the analysis's settings label does).
 
@@ -16,7 +16,7 @@ use std::sync::OnceLock;
 
 /// The probes: a position and the rules it is searched under. Each keeps its search busy
 /// for all of [`PROBE_NODES`] (none is won or drawn at once).
-const PROBES: [(&str, Variant); 10] = [
+const PROBES: [(&str, Variant); 12] = [
     ("W:W21-32:B1-12", Variant::Tanzanian),
     (
         "W:W18,21,22,24,25,26,27,29,30,31,32:B1,2,3,4,6,7,8,10,11,12,14",
@@ -33,6 +33,9 @@ const PROBES: [(&str, Variant); 10] = [
     ("W:WKb2,c3,g3:BKg7,b6,f6", Variant::Czech),
     // Two kings each: no law, a drawish material.
     ("W:WKc1,Ke1:BKh8,Kb8", Variant::Russian),
+    // TzDraft: its server's three-kings count, and its captures with kings and men.
+    ("W:WK1,K3,K5:BK30", Variant::TzDraft),
+    ("W:WKa3,c3,e3,g3:BKh6,b6,d6", Variant::TzDraft),
 ];
 
 /// Nodes of each probe's search.

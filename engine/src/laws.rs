@@ -26,10 +26,19 @@
 //!
 //! Russian and Czech have no draw laws here: the state stays [`LawState::Free`].
 //!
+//! TzDraft games end by its server's draw rules instead (`drafti_rules::TzDraftCounts`: 60
+//! plies of kings without a capture; three or more kings that made 12 moves since their
+//! side's last capture against a lone king; a king and a man or two kings against a king one
+//! ply on; a king each). Their counts are the state ([`LawState::Server`]), carried down
+//! the path from the game's counts at the root (`Limits::tzdraft_counts`) and counted after
+//! every move exactly as `drafti_rules::Game` counts them.
+//!
 //! A node whose state is drawn is still lost if the side to move has no legal move (the
 //! game adjudicates the blocked side first).
 
-use drafti_rules::{Bitboard, Color, DrawLaws, DrawReason, KingEnding, Position, MAIN_DIAGONAL};
+use drafti_rules::{
+    Bitboard, Color, DrawLaws, DrawReason, KingEnding, Position, TzDraftCounts, MAIN_DIAGONAL,
+};
 
 /// Law 3: the position after the side to move claims it (the opponent's man crowned where it
 /// stands; the side to move still to move, law 2's count to start at 0), or `None` when it
@@ -66,6 +75,8 @@ pub(crate) enum LawState {
     Count(u32),
     /// A draw law ends the game here.
     Drawn(DrawReason),
+    /// TzDraft: its server's counts after the moves to this node.
+    Server(TzDraftCounts),
 }
 
 impl LawState {
@@ -88,7 +99,34 @@ impl LawState {
         }
     }
 
-    /// The state after `mover` played into `child`.
+    /// The state at the root of a TzDraft search: the game's counts (from its start when the
+    /// caller has no game), and one king each drawn.
+    pub(crate) fn tzdraft_root(pos: &Position, counts: TzDraftCounts) -> LawState {
+        TzDraftCounts::drawn_at_start(pos).map_or(LawState::Server(counts), LawState::Drawn)
+    }
+
+    /// The state after the move from `parent` into `child` (`capture`: whether it took).
+    #[inline]
+    pub(crate) fn after_move(
+        self,
+        laws: &DrawLaws,
+        parent: &Position,
+        child: &Position,
+        capture: bool,
+    ) -> LawState {
+        match self {
+            LawState::Server(mut counts) => {
+                match counts.play(parent, child, parent.turn(), capture) {
+                    Some(reason) => LawState::Drawn(reason),
+                    None => LawState::Server(counts),
+                }
+            }
+            _ => self.after(laws, child, parent.turn()),
+        }
+    }
+
+    /// The state after `mover` played into `child` (the laws of RULES.md; TzDraft's counts
+    /// need the move: [`LawState::after_move`]).
     #[inline]
     pub(crate) fn after(self, laws: &DrawLaws, child: &Position, mover: Color) -> LawState {
         if !laws.enabled {
@@ -117,11 +155,31 @@ impl LawState {
         }
     }
 
-    /// Mixed into transposition-table keys so that positions with different counts differ.
+    /// Mixed into transposition-table keys of `pos` so that positions with different counts
+    /// differ. TzDraft's counts, each capped where its rule no longer tells them apart: the
+    /// plies since the last capture (the 30-move rule; men's moves count too, so a run can
+    /// reach kings only by a crowning), the strong side's moves where the other has a lone
+    /// king (the three-kings rule; the lone side loses pieces only to the strong side's
+    /// captures, which reset them) and the plies played below ten (the endgame rule).
     #[inline]
-    pub(crate) fn key_mix(self) -> u64 {
+    pub(crate) fn key_mix(self, pos: &Position) -> u64 {
         match self {
             LawState::Count(n) => (u64::from(n) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+            LawState::Server(counts) => {
+                let lone = |side: Color| pos.pieces(side).count() == 1 && pos.kings(side).0 != 0;
+                let strong_moves = |side: Color| {
+                    if lone(side.other()) {
+                        u64::from(counts.quiet_moves(side).min(12))
+                    } else {
+                        0
+                    }
+                };
+                let packed = u64::from(counts.quiet_run().min(60))
+                    | u64::from(counts.plies().min(9)) << 8
+                    | strong_moves(Color::White) << 16
+                    | strong_moves(Color::Black) << 24;
+                (packed + 1).wrapping_mul(0xD6E8_FEB8_6659_FD93)
+            }
             _ => 0,
         }
     }
@@ -138,7 +196,7 @@ impl LawState {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use drafti_rules::{Game, Variant};
+    use drafti_rules::{Game, TzDraftCounts, Variant};
 
     /// The state agrees with `Game` along random-ish king lines.
     #[test]
@@ -168,6 +226,99 @@ mod tests {
             }
         }
         assert!(matches!(state, LawState::Drawn(_)));
+    }
+
+    /// TzDraft: the state counts as the game does along pseudo-random lines from every
+    /// material its rules speak of, and draws where and why the game draws.
+    #[test]
+    fn follows_tzdraft_server_counts() {
+        let laws = DrawLaws::for_variant(Variant::TzDraft);
+        let starts = [
+            "W:WK1,K3,K5:BK30",         // three kings against one
+            "W:WK1,K3,10:BK30",         // two kings and a man: crowning starts the count
+            "W:WK1,K2:BK30,K31",        // kings only: the 30-move rule
+            "B:WK1,22:BK30",            // a king and a man against a king
+            "W:WK1,K3,K5,K7:BK30",      // four kings
+            "W:W21,22,25,K3:B9,10,K30", // men and kings on both sides
+        ];
+        let mut draws = std::collections::HashSet::new();
+        for (n, fen) in starts.iter().enumerate() {
+            for seed in 0..6usize {
+                let start = Position::from_fen(fen).unwrap();
+                let mut game = Game::new(start, Variant::TzDraft);
+                let mut state = LawState::tzdraft_root(&start, TzDraftCounts::default());
+                let mut pos = start;
+                for i in 0..200usize {
+                    if game.outcome().is_some() {
+                        break;
+                    }
+                    // Odd seeds play quietly where they can (no capture for the other
+                    // side next), so that the counts run out.
+                    let moves = pos.legal_moves(Variant::TzDraft);
+                    let quiet: Vec<_> = moves
+                        .iter()
+                        .filter(|m| seed % 2 == 1 && !pos.play(m).has_capture(Variant::TzDraft))
+                        .copied()
+                        .collect();
+                    let pool = if quiet.is_empty() {
+                        &moves[..]
+                    } else {
+                        &quiet[..]
+                    };
+                    let mv = pool[(i * 7 + seed * 3 + n) % pool.len()];
+                    game.play(&mv);
+                    let child = pos.play(&mv);
+                    state = state.after_move(&laws, &pos, &child, mv.is_capture());
+                    pos = child;
+                    match (state, game.outcome()) {
+                        (LawState::Server(c), None) => assert_eq!(Some(c), game.tzdraft_counts()),
+                        (LawState::Drawn(r), Some(drafti_rules::Outcome::Draw(g))) => {
+                            assert_eq!(r, g);
+                            draws.insert(format!("{r:?}"));
+                        }
+                        // A side without a move loses whatever the counts say.
+                        (_, Some(drafti_rules::Outcome::Win(_))) => break,
+                        (s, o) => panic!("{fen} ply {i}: state {s:?} but game {o:?}"),
+                    }
+                }
+            }
+        }
+        for reason in [
+            "TzDraftThirtyMoves",
+            "TzDraftThreeKings",
+            "TzDraftEndgame",
+            "TzDraftKingAgainstKing",
+        ] {
+            assert!(
+                draws.contains(reason),
+                "no line reached {reason}: {draws:?}"
+            );
+        }
+    }
+
+    /// TzDraft's counts are in the transposition key where a rule can still tell them apart.
+    #[test]
+    fn tzdraft_keys_tell_counts_apart() {
+        let laws = DrawLaws::for_variant(Variant::TzDraft);
+        let three = Position::from_fen("W:WK1,K3,K5:BK30").unwrap();
+        let mut a = LawState::tzdraft_root(&three, TzDraftCounts::default());
+        let mut pos = three;
+        // Play quiet moves until White has made three of them.
+        for _ in 0..5 {
+            let moves = pos.legal_moves(Variant::TzDraft);
+            let mv = *moves
+                .iter()
+                .find(|m| !pos.play(m).has_capture(Variant::TzDraft))
+                .unwrap();
+            let child = pos.play(&mv);
+            a = a.after_move(&laws, &pos, &child, false);
+            pos = child;
+        }
+        let fresh = LawState::tzdraft_root(&pos, TzDraftCounts::default());
+        assert_ne!(a.key_mix(&pos), fresh.key_mix(&pos));
+        assert_ne!(fresh.key_mix(&pos), 0);
+        // Other variants' states mix nothing new.
+        assert_eq!(LawState::Free.key_mix(&pos), 0);
     }
 
     #[test]

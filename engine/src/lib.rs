@@ -53,7 +53,7 @@ pub use eval::{KING, MAN};
 pub use score::Score;
 pub use weights::{Weights, WeightsError};
 
-use drafti_rules::{DrawLaws, Move, Outcome, Position, Variant};
+use drafti_rules::{DrawLaws, Move, Outcome, Position, TzDraftCounts, Variant};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -82,6 +82,11 @@ pub struct Limits {
     /// root with three kings against one starts the count at 0 (or is drawn when none of
     /// the three is on the main diagonal).
     pub king_count: Option<u32>,
+    /// TzDraft's server's counts at the root (as `drafti_rules::Game::tzdraft_counts` gives
+    /// them), when the caller knows them: a TzDraft search counts on from them and draws
+    /// where the game would. Without them it counts from zero, as a game from the root
+    /// position would. Ignored by other variants.
+    pub tzdraft_counts: Option<TzDraftCounts>,
     /// With a node limit, start no iteration that, at the growth of the last ones, would not
     /// finish within it: a search stopped by its nodes returns its last completed iteration,
     /// so such an iteration's nodes would be spent for nothing. Deterministic (counted in
@@ -282,6 +287,15 @@ pub struct Engine {
 }
 
 impl Engine {
+    /// The draw laws' state at a search's root: TzDraft's server counts, else the laws'.
+    fn root_law(&self, pos: &Position, limits: &Limits) -> laws::LawState {
+        if self.variant == Variant::TzDraft {
+            laws::LawState::tzdraft_root(pos, limits.tzdraft_counts.unwrap_or_default())
+        } else {
+            laws::LawState::at_root(&self.laws, pos, limits.king_count)
+        }
+    }
+
     /// An engine for `variant` (with its draw laws) with a transposition table of about
     /// `tt_mb` MiB (a small minimum when 0).
     pub fn new(variant: Variant, tt_mb: usize) -> Engine {
@@ -429,7 +443,7 @@ impl Engine {
     /// assert_eq!(engine.evaluate(&two_kings_each), Score::DRAW);
     /// ```
     pub fn evaluate(&self, pos: &Position) -> Score {
-        let state = laws::LawState::at_root(&self.laws, pos, None);
+        let state = self.root_law(pos, &Limits::default());
         Score::centi_men(match &self.network {
             Some((net, _)) => nnue::evaluate(pos, &self.laws, state, || net.evaluate(pos)),
             None => eval::evaluate(pos, &self.laws, state, &self.eval_tables),

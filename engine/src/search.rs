@@ -183,7 +183,7 @@ impl Engine {
             claim: None,
         };
 
-        let law = LawState::at_root(&self.laws, pos, limits.king_count);
+        let law = self.root_law(pos, limits);
         self.enter_node(0, pos);
         let legal = pos.legal_moves(self.variant);
         if legal.is_empty() {
@@ -365,7 +365,7 @@ impl Engine {
             let mv = moves[i].mv;
             let child = pos.play(&mv);
             let child_key = key_after(pos, key, &mv);
-            let child_law = law.after(&self.laws, &child, mover);
+            let child_law = law.after_move(&self.laws, pos, &child, mv.is_capture());
             let irreversible = mv.is_capture() || pos.men(mover).contains(mv.from());
             let half = u32::from(!irreversible);
             self.state.keys.push(child_key);
@@ -503,7 +503,7 @@ impl Engine {
         }
         let pv_node = beta - alpha > 1;
 
-        let tt_key = key ^ law.key_mix();
+        let tt_key = key ^ law.key_mix(pos);
         let mut hash_move = NO_MOVE;
         if let Some(entry) = self.tt.probe(tt_key) {
             hash_move = entry.mv();
@@ -590,9 +590,9 @@ impl Engine {
             let mv = self.state.lists[ply][i];
             let child = pos.play(&mv);
             let child_key = key_after(pos, key, &mv);
-            let child_law = law.after(&self.laws, &child, mover);
+            let child_law = law.after_move(&self.laws, pos, &child, mv.is_capture());
             if new_depth > 0 {
-                self.tt.prefetch(child_key ^ child_law.key_mix());
+                self.tt.prefetch(child_key ^ child_law.key_mix(&child));
             }
             let irreversible = mv.is_capture() || pos.men(mover).contains(mv.from());
             let child_half = if irreversible { 0 } else { halfmove + 1 };
@@ -802,7 +802,6 @@ impl Engine {
                 &mut st.scores[ply][..n],
             );
         }
-        let mover = pos.turn();
         let mut best = -INFINITY;
         for i in 0..n {
             {
@@ -811,7 +810,7 @@ impl Engine {
             }
             let mv = self.state.lists[ply][i];
             let child = pos.play(&mv);
-            let child_law = law.after(&self.laws, &child, mover);
+            let child_law = law.after_move(&self.laws, pos, &child, mv.is_capture());
             let score = -self.quiescence(&child, child_law, -beta, -alpha, ply + 1);
             if self.state.stopped {
                 return 0;

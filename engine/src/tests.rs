@@ -390,6 +390,7 @@ fn play_out(fen: &str, nodes: u64, max_plies: usize) -> (Option<Outcome>, usize)
         }
         let mut limits = Limits::nodes(nodes);
         limits.king_count = game.king_count();
+        limits.tzdraft_counts = game.tzdraft_counts();
         let result = engine.search(game.position(), &limits, &history, |_| {});
         let mv = result.best.expect("a move while the game runs");
         history.push(game.position().hash_key());
@@ -636,4 +637,65 @@ fn a_shot_behind_a_forced_capture_is_found_at_depth_2() {
     assert_ne!(shallow.best, Some(shot), "{shallow:?}");
     assert_eq!(deeper.best, Some(shot), "{deeper:?}");
     assert!(deeper.score > Score::centi_men(200), "{}", deeper.score);
+}
+
+/// A TzDraft game's three kings against one, played quietly until the strong side has made
+/// `moves` moves since its last capture, White to move.
+fn tzdraft_three_kings_after(moves: u32) -> Game {
+    let variant = Variant::TzDraft;
+    let mut game = Game::new(pos("W:WK1,K3,K5:BK30"), variant);
+    while game.tzdraft_counts().unwrap().quiet_moves(Color::White) < moves
+        || game.position().turn() != Color::White
+    {
+        let p = *game.position();
+        let quiet = p
+            .legal_moves(variant)
+            .into_iter()
+            .find(|m| !m.is_capture() && !p.play(m).has_capture(variant))
+            .expect("a quiet move");
+        game.play(&quiet);
+        assert_eq!(game.outcome(), None);
+    }
+    game
+}
+
+#[test]
+fn tzdraft_searches_count_on_from_the_game() {
+    let mut engine = Engine::new(Variant::TzDraft, 16);
+    let search = |engine: &mut Engine, game: &Game, counts: bool| {
+        let mut limits = Limits::nodes(200_000);
+        if counts {
+            limits.tzdraft_counts = game.tzdraft_counts();
+        }
+        engine.clear();
+        engine.search(game.position(), &limits, &[], |_| {})
+    };
+    // Two quiet moves made: ten left to catch the lone king, whose search counts on.
+    let early = tzdraft_three_kings_after(2);
+    let late = tzdraft_three_kings_after(11);
+    let (early_score, late_score) = (
+        search(&mut engine, &early, true).score,
+        search(&mut engine, &late, true).score,
+    );
+    assert!(early_score > Score::DRAW, "{early_score:?}");
+    // White's 12th quiet move draws by the three-kings rule and no capture ends it first:
+    // a draw, though the same position searched as a game's start is no draw.
+    assert_eq!(late_score, Score::DRAW);
+    assert!(search(&mut engine, &late, false).score > Score::DRAW);
+}
+
+#[test]
+fn tzdraft_endgame_rule_and_king_against_king_are_draws() {
+    let mut engine = Engine::new(Variant::TzDraft, 16);
+    // A king each: over at once.
+    let r = engine.search(&pos("W:WK1:BK30"), &Limits::nodes(1_000), &[], |_| {});
+    assert_eq!(
+        r.outcome,
+        Some(Outcome::Draw(DrawReason::TzDraftKingAgainstKing))
+    );
+    // Two kings against a king the strong side cannot trap at once: the server draws it
+    // one ply on, so nothing is won (Czech rules score such kings as such too, but here it
+    // is the rule, not the evaluation).
+    let r = engine.search(&pos("W:WK1,K3:BK30"), &Limits::nodes(50_000), &[], |_| {});
+    assert_eq!(r.score, Score::DRAW);
 }

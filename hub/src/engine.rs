@@ -60,7 +60,7 @@ use crate::protocol::{
 };
 use drafti_engine::egtb::Tables;
 use drafti_engine::{DepthInfo, Engine, Limits, SearchResult, StopFlag, DEFAULT_DEPTH, MAX_DEPTH};
-use drafti_rules::{DrawLaws, Game, Outcome, Position, Variant};
+use drafti_rules::{DrawLaws, Game, Outcome, Position, TzDraftCounts, Variant};
 use std::io::{self, BufRead, Write};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
@@ -268,6 +268,8 @@ struct Setup {
     /// Keys of the positions before it, oldest first (repetitions).
     history: Vec<u64>,
     king_count: Option<u32>,
+    /// TzDraft's server's counts (its games only).
+    tzdraft_counts: Option<TzDraftCounts>,
     outcome: Option<Outcome>,
 }
 
@@ -627,6 +629,7 @@ impl Session {
             position: *game.position(),
             history,
             king_count: game.king_count(),
+            tzdraft_counts: game.tzdraft_counts(),
             outcome: game.outcome(),
         })
     }
@@ -641,7 +644,10 @@ impl Session {
         if setup.outcome.is_some() {
             return Ok(Go::Over);
         }
-        let limits = search_limits(self.level.as_ref(), mode, &self.settings, setup.king_count);
+        let limits = Limits {
+            tzdraft_counts: setup.tzdraft_counts,
+            ..search_limits(self.level.as_ref(), mode, &self.settings, setup.king_count)
+        };
         let now = Instant::now();
         let budget = match mode {
             GoMode::Ponder => None,

@@ -174,6 +174,7 @@ impl EnginePlayer {
             Limit::Clock { time, inc, moves } => Limits::movetime(clock_target(time, inc, moves).0),
         };
         limits.king_count = game.king_count();
+        limits.tzdraft_counts = game.tzdraft_counts();
         limits
     }
 }

@@ -320,6 +320,7 @@ fn play(
         let pos = *game.position();
         let mut limits = Limits::nodes(nodes);
         limits.king_count = game.king_count();
+        limits.tzdraft_counts = game.tzdraft_counts();
         let noisy = rng.unit() < 0.1;
         if noisy {
             limits.multipv = 3;

@@ -356,13 +356,14 @@ impl PyEngine {
         king_count: Option<Int>,
     ) -> PyResult<PySearchResult> {
         guard(|| {
-            let (root, variant, history, count) = {
+            let (root, variant, history, count, tzdraft_counts) = {
                 let p = position.borrow();
                 (
                     *p.board.position(),
                     p.board.variant,
                     p.board.history(),
                     p.board.game.king_count(),
+                    p.board.game.tzdraft_counts(),
                 )
             };
             self.check_variant(variant)?;
@@ -385,6 +386,7 @@ impl PyEngine {
                 movetime,
                 multipv,
                 king_count: king_count.or(count),
+                tzdraft_counts,
                 ..Limits::default()
             };
             // Ctrl-C raises the stop flag: the search returns its last completed iteration,

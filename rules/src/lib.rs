@@ -63,7 +63,10 @@ pub use bitboard::{king_reach, Bitboard, Direction, Squares, MAIN_DIAGONAL};
 pub use fen::FenError;
 pub use mv::{Move, MoveList, MAX_CAPTURES, MOVE_LIST_CAPACITY};
 pub use notation::{move_number, numbered_line, MoveText, NotationError, Separator};
-pub use outcome::{DrawLaws, DrawReason, Game, KingEnding, Outcome};
+pub use outcome::{
+    tzdraft_endgame, tzdraft_strong_side, DrawLaws, DrawReason, Game, KingEnding, Outcome,
+    TzDraftCounts,
+};
 pub use perft::{divide, perft, perft_until};
 pub use position::{Color, Piece, Position, SetupError};
 pub use rng::SplitMix64;

@@ -163,13 +163,35 @@ pub struct Game {
     laws: DrawLaws,
     lone_king_moves: Option<u32>,
     /// TzDraft's server's counts ([`Variant::TzDraft`] only).
-    server: Option<ServerCounts>,
+    server: Option<TzDraftCounts>,
     outcome: Option<Outcome>,
 }
 
-/// What TzDraft's server's draw rules need from the moves played so far.
-#[derive(Clone, Copy, Debug, Default)]
-struct ServerCounts {
+/// What TzDraft's server's draw rules need from the moves played so far: the counts a
+/// [`Variant::TzDraft`] game keeps ([`Game::tzdraft_counts`]), so that a search can go on
+/// counting from a game's position exactly as the game would (the module docs give the
+/// rules). A game from a position starts them at zero ([`TzDraftCounts::default`]).
+///
+/// ```
+/// use drafti_rules::{Color, DrawReason, Position, TzDraftCounts};
+/// // Three kings against one: the strong side's 12th quiet move draws.
+/// let mut pos = Position::from_fen("W:WK1,K3,K5:BK30").unwrap();
+/// let mut counts = TzDraftCounts::default();
+/// let mut reason = None;
+/// while reason.is_none() {
+///     // Quiet play: a move after which the other side has no capture.
+///     let v = drafti_rules::Variant::TzDraft;
+///     let moves = pos.legal_moves(v);
+///     let mv = *moves.iter().find(|m| !pos.play(m).has_capture(v)).unwrap();
+///     let after = pos.play(&mv);
+///     reason = counts.play(&pos, &after, pos.turn(), mv.is_capture());
+///     pos = after;
+/// }
+/// assert_eq!(reason, Some(DrawReason::TzDraftThreeKings));
+/// assert_eq!(counts.quiet_moves(Color::White), 12);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct TzDraftCounts {
     /// Plies played.
     plies: u32,
     /// Plies since the last capture.
@@ -183,16 +205,18 @@ fn kings_only(pos: &Position) -> bool {
     pos.kings == pos.white | pos.black && pos.kings != 0
 }
 
-/// The side with three or more kings against a lone enemy king (TzDraft's three-kings rule).
-fn server_strong_side(pos: &Position) -> Option<Color> {
+/// The side with three or more kings (men allowed) against a lone enemy king: the material
+/// of TzDraft's three-kings rule.
+pub fn tzdraft_strong_side(pos: &Position) -> Option<Color> {
     [Color::White, Color::Black].into_iter().find(|&c| {
         let other = c.other();
         pos.kings(c).count() >= 3 && pos.pieces(other).count() == 1 && pos.kings(other).count() == 1
     })
 }
 
-/// A king and a man, or two kings, against a lone king (TzDraft's endgame rule).
-fn server_endgame(pos: &Position) -> bool {
+/// A king and a man, or two kings, against a lone king: the material of TzDraft's endgame
+/// rule.
+pub fn tzdraft_endgame(pos: &Position) -> bool {
     let side = |c: Color| (pos.kings(c).count(), pos.men(c).count());
     matches!(
         (side(Color::White), side(Color::Black)),
@@ -207,11 +231,19 @@ fn side_index(c: Color) -> usize {
     }
 }
 
-impl ServerCounts {
-    /// Counts `mv` (played by `mover` from `before` to `after`) as TzDraft's server does and
-    /// says which of its draw rules, if any, ends the game after it (rules 1–3 of the module
-    /// docs; the side to move's having a legal move is checked by the caller first).
-    fn play(
+/// One king against one king: TzDraft's fourth draw rule.
+fn king_against_king(pos: &Position) -> bool {
+    pos.kings(Color::White).count() == 1
+        && pos.kings(Color::Black).count() == 1
+        && pos.occupied().count() == 2
+}
+
+impl TzDraftCounts {
+    /// Counts a move (played by `mover` from `before` to `after`, a capture or not) as
+    /// TzDraft's server does and says which of its draw rules, if any, ends the game after
+    /// it (rules 1–4 of the module docs, in their order). A side to move without a legal
+    /// move loses whatever this says: the caller checks that first.
+    pub fn play(
         &mut self,
         before: &Position,
         after: &Position,
@@ -226,8 +258,8 @@ impl ServerCounts {
             0
         };
         let strong_moves =
-            server_strong_side(before).map_or(0, |s| self.quiet_moves[side_index(s)]);
-        let endgame_plies = if server_endgame(before) {
+            tzdraft_strong_side(before).map_or(0, |s| self.quiet_moves[side_index(s)]);
+        let endgame_plies = if tzdraft_endgame(before) {
             self.plies
         } else {
             0
@@ -237,7 +269,7 @@ impl ServerCounts {
         } else {
             0
         };
-        let three_kings = match server_strong_side(after) {
+        let three_kings = match tzdraft_strong_side(after) {
             Some(s) if s == mover => {
                 if capture {
                     0
@@ -248,7 +280,7 @@ impl ServerCounts {
             Some(_) => strong_moves,
             None => 0,
         };
-        let endgame = if server_endgame(after) {
+        let endgame = if tzdraft_endgame(after) {
             endgame_plies + 1
         } else {
             0
@@ -264,8 +296,29 @@ impl ServerCounts {
         } else if endgame >= 10 {
             Some(DrawReason::TzDraftEndgame)
         } else {
-            None
+            king_against_king(after).then_some(DrawReason::TzDraftKingAgainstKing)
         }
+    }
+
+    /// Which of the server's draw rules ends a game at its first position, before any move:
+    /// only one king against one king (the counting rules need moves).
+    pub fn drawn_at_start(pos: &Position) -> Option<DrawReason> {
+        king_against_king(pos).then_some(DrawReason::TzDraftKingAgainstKing)
+    }
+
+    /// Plies played.
+    pub fn plies(&self) -> u32 {
+        self.plies
+    }
+
+    /// Plies since the last capture.
+    pub fn quiet_run(&self) -> u32 {
+        self.quiet_run
+    }
+
+    /// The moves `side` has made since its own last capture.
+    pub fn quiet_moves(&self, side: Color) -> u32 {
+        self.quiet_moves[side_index(side)]
     }
 }
 
@@ -282,7 +335,7 @@ impl Game {
             variant,
             laws,
             lone_king_moves: None,
-            server: variant.tzdraft_captures().then(ServerCounts::default),
+            server: variant.tzdraft_captures().then(TzDraftCounts::default),
             outcome: None,
         };
         game.adjudicate(None, None);
@@ -309,6 +362,11 @@ impl Game {
         self.lone_king_moves
     }
 
+    /// TzDraft's server's counts so far ([`Variant::TzDraft`] games only).
+    pub fn tzdraft_counts(&self) -> Option<TzDraftCounts> {
+        self.server
+    }
+
     /// Plays `mv`, which must be legal in the current position; updates the outcome.
     pub fn play(&mut self, mv: &Move) {
         let mover = self.position.turn();
@@ -328,12 +386,13 @@ impl Game {
             return;
         }
         if self.server.is_some() {
-            let one_each = self.position.kings(Color::White).count() == 1
-                && self.position.kings(Color::Black).count() == 1
-                && self.position.occupied().count() == 2;
-            self.outcome = server_draw
-                .or(one_each.then_some(DrawReason::TzDraftKingAgainstKing))
-                .map(Outcome::Draw);
+            // After a move its count says it all; a game's first position is drawn only
+            // by the material.
+            self.outcome = match mover {
+                Some(_) => server_draw,
+                None => TzDraftCounts::drawn_at_start(&self.position),
+            }
+            .map(Outcome::Draw);
             return;
         }
         if !self.laws.enabled {

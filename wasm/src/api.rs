@@ -328,6 +328,7 @@ fn search(
         movetime: req.movetime.map(Duration::from_millis),
         multipv: req.multipv.unwrap_or(1),
         king_count: setup.game.king_count(),
+        tzdraft_counts: setup.game.tzdraft_counts(),
         ..Limits::default()
     };
     let result = with_engine(setup.variant, hash_mb, |engine| {

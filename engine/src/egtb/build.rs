@@ -488,7 +488,8 @@ impl Solve<'_> {
         let layer = match law {
             LawState::Drawn(_) => return Ok(Value::Draw),
             LawState::Count(n) => n,
-            LawState::Free => 0,
+            // The tables are built under the laws of RULES.md: no TzDraft state arises.
+            LawState::Free | LawState::Server(_) => 0,
         };
         let norm = super::index::normalized(child);
         let sig = Signature::of(&norm);

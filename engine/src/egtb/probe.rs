@@ -206,6 +206,8 @@ impl Tables {
             } else {
                 Value::Loss(0)
             }),
+            // No table knows TzDraft's server counts.
+            LawState::Server(_) => None,
         }
     }
 
