@@ -25,7 +25,7 @@
 //! | the side ahead has two pieces at most and the other a king | linear score / [`HOPELESS_DIVISOR`] |
 //! | only kings, three against two (no law; a draw short of a shot) | −1 for the three (a trade into law 1 ends it) |
 //! | Czech, Russian (no laws): one or two kings each, three against a lone king on the main diagonal | linear score / [`DRAWISH_DIVISOR`] |
-//! | TzDraft: three or more kings against a lone king (its server's three-kings rule) | [`THREE_KINGS_WITH_COUNT`] plus the progress, as law 2's count |
+//! | TzDraft: three or more kings against a lone king (its server's three-kings rule) | [`THREE_KINGS_WITH_COUNT`] plus the progress, as law 2's count, times the share of the 12 moves left |
 //! | TzDraft: a king and a man, or two kings, against a king (its server draws it one ply on) | 0 |
 //! | TzDraft otherwise | as Czech and Russian |
 
@@ -36,6 +36,8 @@ use drafti_rules::{tzdraft_endgame, tzdraft_strong_side, Color, DrawLaws, KingEn
 /// Three kings against one while the lone king's count runs (Tanzanian law 2): this much
 /// plus the progress.
 pub const THREE_KINGS_WITH_COUNT: i32 = 80;
+/// TzDraft's three-kings rule: the strong side's moves since its last capture that draw.
+const TZDRAFT_KING_MOVES: u32 = 12;
 /// Three pieces with a man still to crown against a lone king (no count yet), less a
 /// hundredth per step the men still have to go.
 pub const LONE_KING_THREE: i32 = -5;
@@ -156,10 +158,16 @@ pub(crate) fn evaluate(pos: &Position, laws: &DrawLaws, state: LawState) -> Verd
         }
         LawState::Server(counts) => {
             // TzDraft's three-kings rule: won within the strong side's 12 moves or drawn,
-            // as law 2's count (the progress counts the kings; men do not catch).
+            // as law 2's count (the progress counts the kings; men do not catch), and worth
+            // less with every move the count has run: the wins are short and the search
+            // finds them, so one it has not found with few moves left is nearly no win.
+            // (Unlike law 2's, this count runs from the side's last capture whether or not
+            // the material is there, so crowning later gains nothing.)
             if let Some(strong) = tzdraft_strong_side(pos) {
-                let left = 12u32.saturating_sub(counts.quiet_moves(strong));
-                return Verdict::Score(for_white(strong, lone_king(pos, strong, Some(left))));
+                let left = TZDRAFT_KING_MOVES.saturating_sub(counts.quiet_moves(strong));
+                let score =
+                    lone_king(pos, strong, Some(left)) * left as i32 / TZDRAFT_KING_MOVES as i32;
+                return Verdict::Score(for_white(strong, score));
             }
             // Its endgame rule draws this material one ply on: a win must come now.
             if tzdraft_endgame(pos) {

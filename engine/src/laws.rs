@@ -40,6 +40,10 @@ use drafti_rules::{
     Bitboard, Color, DrawLaws, DrawReason, KingEnding, Position, TzDraftCounts, MAIN_DIAGONAL,
 };
 
+/// TzDraft: a run of plies without a capture this long is mixed into the transposition keys
+/// even with men on the board (their last crowning could start the 30-move rule's count).
+const TZDRAFT_LONG_RUN: u32 = 30;
+
 /// Law 3: the position after the side to move claims it (the opponent's man crowned where it
 /// stands; the side to move still to move, law 2's count to start at 0), or `None` when it
 /// may not: the laws are not adjudicated, the material is not exactly two kings and a man
@@ -156,29 +160,45 @@ impl LawState {
     }
 
     /// Mixed into transposition-table keys of `pos` so that positions with different counts
-    /// differ. TzDraft's counts, each capped where its rule no longer tells them apart: the
-    /// plies since the last capture (the 30-move rule; men's moves count too, so a run can
-    /// reach kings only by a crowning), the strong side's moves where the other has a lone
-    /// king (the three-kings rule; the lone side loses pieces only to the strong side's
-    /// captures, which reset them) and the plies played below ten (the endgame rule).
+    /// differ. TzDraft's counts where its rules can tell them apart, each capped where they
+    /// no longer can: the plies since the last capture with only kings on the board, or once
+    /// they reach [`TZDRAFT_LONG_RUN`] (the 30-move rule; men's moves count too, so a run with
+    /// men on the board matters only after its last men crown, far below a short run); the
+    /// strong side's moves where the other has a lone king (the three-kings rule; the lone
+    /// side loses pieces only to the strong side's captures, which reset them); the plies
+    /// played below ten with three pieces left (the endgame rule, which needs ten plies of a
+    /// game). Elsewhere nothing: a TzDraft middle game transposes as freely as a Tanzanian
+    /// one (a run mixed in everywhere parted every transposition of a capture and a quiet move).
     #[inline]
     pub(crate) fn key_mix(self, pos: &Position) -> u64 {
         match self {
             LawState::Count(n) => (u64::from(n) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15),
             LawState::Server(counts) => {
+                let occupied = pos.occupied().0;
+                let kings_only = pos.kings(Color::White).0 | pos.kings(Color::Black).0 == occupied;
+                let run = if kings_only || counts.quiet_run() >= TZDRAFT_LONG_RUN {
+                    u64::from(counts.quiet_run().min(60)) + 1
+                } else {
+                    0
+                };
                 let lone = |side: Color| pos.pieces(side).count() == 1 && pos.kings(side).0 != 0;
                 let strong_moves = |side: Color| {
                     if lone(side.other()) {
-                        u64::from(counts.quiet_moves(side).min(12))
+                        u64::from(counts.quiet_moves(side).min(12)) + 1
                     } else {
                         0
                     }
                 };
-                let packed = u64::from(counts.quiet_run().min(60))
-                    | u64::from(counts.plies().min(9)) << 8
+                let plies = if occupied.count_ones() <= 3 {
+                    u64::from(counts.plies().min(9)) + 1
+                } else {
+                    0
+                };
+                let packed = run
+                    | plies << 8
                     | strong_moves(Color::White) << 16
                     | strong_moves(Color::Black) << 24;
-                (packed + 1).wrapping_mul(0xD6E8_FEB8_6659_FD93)
+                packed.wrapping_mul(0xD6E8_FEB8_6659_FD93)
             }
             _ => 0,
         }
@@ -319,6 +339,10 @@ mod tests {
         assert_ne!(fresh.key_mix(&pos), 0);
         // Other variants' states mix nothing new.
         assert_eq!(LawState::Free.key_mix(&pos), 0);
+        // Nor does a middle game with a short run: its transpositions stay one entry.
+        let start = Position::from_fen("W:W21-32:B1-12").unwrap();
+        let state = LawState::tzdraft_root(&start, TzDraftCounts::default());
+        assert_eq!(state.key_mix(&start), 0);
     }
 
     #[test]
