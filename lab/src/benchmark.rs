@@ -44,14 +44,16 @@ fn variant_of_file(name: &str) -> Option<Variant> {
         Some(Variant::Czech)
     } else if name.starts_with("tanzanian") {
         Some(Variant::Tanzanian)
+    } else if name.starts_with("tzdraft") {
+        Some(Variant::TzDraft)
     } else {
         None
     }
 }
 
 /// Every `every`-th game of every known archive in `dir` (`russian-*.pdn` replayed under
-/// Russian rules, `czech-*.pdn` under Czech, `tanzanian-*.pdn` under Tanzanian), in file-name
-/// order; `None` when the folder is absent.
+/// Russian rules, `czech-*.pdn` under Czech, `tanzanian-*.pdn` under Tanzanian, `tzdraft-*.pdn`
+/// under TzDraft's server's), in file-name order; `None` when the folder is absent.
 pub fn sampled_games(dir: &Path, every: u64, note: Note) -> Result<Option<Vec<Sampled>>, LabError> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Ok(None);
@@ -69,7 +71,7 @@ pub fn sampled_games(dir: &Path, every: u64, note: Note) -> Result<Option<Vec<Sa
             .unwrap_or_default();
         let Some(variant) = variant_of_file(&name) else {
             note(format!(
-                "quality: {name}: not russian-*, czech-* or tanzanian-*, skipped"
+                "quality: {name}: not russian-*, czech-*, tanzanian-* or tzdraft-*, skipped"
             ));
             continue;
         };

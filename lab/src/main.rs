@@ -80,7 +80,8 @@ fn lab_error(e: LabError) -> CliError {
 #[derive(clap::Args)]
 struct QualityArgs {
     /// The folder of master-game archives: files named `russian-*.pdn` are replayed under
-    /// Russian rules, `czech-*.pdn` under Czech, `tanzanian-*.pdn` under Tanzanian (the
+    /// Russian rules, `czech-*.pdn` under Czech, `tanzanian-*.pdn` under Tanzanian,
+    /// `tzdraft-*.pdn` under TzDraft's server's (the
     /// master files have no GameType tag). Default:
     /// the repository's copies, tests/fixtures/corpora.
     #[arg(long, value_name = "DIR")]
@@ -215,7 +216,7 @@ fn quality(args: &QualityArgs) -> CommandResult {
     };
     if games.is_empty() {
         eprintln!(
-            "quality: no russian-*.pdn, czech-*.pdn or tanzanian-*.pdn games in {}: skipped",
+            "quality: no russian-*.pdn, czech-*.pdn, tanzanian-*.pdn or tzdraft-*.pdn games in {}: skipped",
             corpora.display()
         );
         return Ok(ExitCode::SUCCESS);

@@ -92,6 +92,21 @@ def test_search_of_a_finished_game():
     assert str(result.score) == "loss in 0"
 
 
+def test_a_tzdraft_search_counts_on_from_the_positions_moves():
+    # TzDraft's server draws three kings against one once the strong side has made 12
+    # moves since its last capture: with 11 made, nothing is won any more.
+    route = ["a3-b4", "h4-g3", "b4-a3", "g3-h4"]
+    pos = Position("W:WKa1,Kc1,Ka3:BKh4", "tzdraft")
+    for ply in range(22):
+        pos.push(route[ply % 4])
+    assert pos.outcome() is None and pos.turn == "white"
+    engine = drafti.Engine("tzdraft")
+    assert str(engine.search(pos, nodes=100_000).score) == "0.00"
+    # The same position as a game's start counts from zero.
+    fresh = Position(pos.fen(), "tzdraft")
+    assert engine.search(fresh, nodes=100_000).score.cp > 0
+
+
 def test_scores_order_and_print_as_the_cli():
     engine = drafti.Engine()
     won = engine.search(Position("W:Wc3:Bd4"), depth=4).score
