@@ -8,6 +8,9 @@
 # DIR/tzq2/tanzanian-selfplay-b.pdn  its games 21, 61, ..., 1981 (sample B: --corpora DIR/tzq2 --sample 1)
 # DIR/even/*.pdn                     games 2, 4, 6, ... of each master file of tests/fixtures/corpora
 #                                    (the held-out half: --corpora DIR/even --sample 1)
+# DIR/tzd/tzdraft-selfplay-seed11.pdn 300 TzDraft games of self-play by the engine before its
+#                                    searches knew TzDraft's draw rules (the sample:
+#                                    --corpora DIR/tzd --sample 10 --no-egtb)
 # DIR/*.jsonl                        the references, every position alone
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -24,6 +27,8 @@ mkdir -p "$dir/even"
 for f in tests/fixtures/corpora/*.pdn; do
     awk '/^\[Event /{n++} n && n % 2 == 0' "$f" > "$dir/even/$(basename "$f")"
 done
+mkdir -p "$dir/tzd"
+xz -dc lab/references/tzdraft-selfplay-seed11.pdn.xz > "$dir/tzd/tzdraft-selfplay-seed11.pdn"
 for f in lab/references/*.jsonl.xz; do
     xz -dc "$f" > "$dir/$(basename "$f" .xz)"
 done
