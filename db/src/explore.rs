@@ -370,38 +370,16 @@ pub struct LineError(pub String);
 /// assert!(e.0.starts_with("c3-d4 is not legal after 1 plies"));
 /// ```
 pub fn line_from_moves(moves: &str, variant: Variant) -> Result<Vec<Position>, LineError> {
-    let mut line = vec![Position::start(drafti_rules::Color::White)];
-    for word in moves.split_whitespace() {
-        let word = word
-            .trim_start_matches(|c: char| c.is_ascii_digit())
-            .trim_start_matches(['.', '…']);
-        if word.is_empty() {
-            continue;
-        }
-        let here = *line.last().expect("the start");
-        let found = here
-            .parse_move(variant, word)
-            .map_err(|e| LineError(format!("'{word}' is not a move: {e}")))?;
-        match found[..] {
-            [mv] => line.push(here.play(&mv)),
-            [] => {
-                let legal = here.legal_moves(variant);
-                let names: Vec<String> = legal.iter().map(|m| m.notation(&legal, false)).collect();
-                return Err(LineError(format!(
-                    "{word} is not legal after {} plies (legal: {})",
-                    line.len() - 1,
-                    names.join(" ")
-                )));
-            }
-            _ => {
-                return Err(LineError(format!(
-                    "{word} can mean {} moves; give every landing square",
-                    found.len()
-                )))
-            }
-        }
-    }
-    Ok(line)
+    let start = Position::start(drafti_rules::Color::White);
+    let moves = start
+        .parse_line(variant, moves)
+        .map_err(|e| LineError(e.to_string()))?;
+    Ok(std::iter::once(start)
+        .chain(moves.iter().scan(start, |pos, mv| {
+            *pos = pos.play(mv);
+            Some(*pos)
+        }))
+        .collect())
 }
 
 /// The rules of a query on `index`: `given`, else the one variant of all its games (an

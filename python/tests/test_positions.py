@@ -94,11 +94,13 @@ def test_search_of_a_finished_game():
 
 def test_a_tzdraft_search_counts_on_from_the_positions_moves():
     # TzDraft's server draws three kings against one once the strong side has made 12
-    # moves since its last capture: with 11 made, nothing is won any more.
-    route = ["a3-b4", "h4-g3", "b4-a3", "g3-h4"]
+    # moves since its last capture: with 11 made, nothing is won any more (the line repeats
+    # no position, so no repetition draws it).
+    line = ("a3-f8 h4-d8 f8-d6 d8-b6 d6-b8 b6-a7 b8-c7 a7-b8 c7-d8 b8-a7 d8-a5 a7-b8 "
+            "a5-b6 b8-a7 b6-d8 a7-b8 d8-a5 b8-a7 a5-b4 a7-b8 b4-f8 b8-a7")
     pos = Position("W:WKa1,Kc1,Ka3:BKh4", "tzdraft")
-    for ply in range(22):
-        pos.push(route[ply % 4])
+    for move in line.split():
+        pos.push(move)
     assert pos.outcome() is None and pos.turn == "white"
     engine = drafti.Engine("tzdraft")
     assert str(engine.search(pos, nodes=100_000).score) == "0.00"

@@ -62,7 +62,9 @@ pub mod zobrist;
 pub use bitboard::{king_reach, Bitboard, Direction, Squares, MAIN_DIAGONAL};
 pub use fen::FenError;
 pub use mv::{Move, MoveList, MAX_CAPTURES, MOVE_LIST_CAPACITY};
-pub use notation::{move_number, numbered_line, MoveText, NotationError, Separator};
+pub use notation::{
+    move_number, numbered_line, LineError, LineProblem, MoveText, NotationError, Separator,
+};
 pub use outcome::{
     tzdraft_endgame, tzdraft_strong_side, DrawLaws, DrawReason, Game, KingEnding, Outcome,
     TzDraftCounts,

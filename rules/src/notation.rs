@@ -51,6 +51,48 @@ impl fmt::Display for NotationError {
 
 impl std::error::Error for NotationError {}
 
+/// A word of a line of moves ([`Position::parse_line`]) that is not one legal move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LineError {
+    /// The word's ply in the line, from 1.
+    pub ply: usize,
+    /// The word as written (without a move number).
+    pub word: String,
+    /// Why it is not one legal move.
+    pub problem: LineProblem,
+}
+
+/// Why a word of a line is not one legal move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LineProblem {
+    /// It is not written as a move.
+    Notation(NotationError),
+    /// No legal move of its position is written so; the legal ones, as they are written.
+    Illegal(Vec<String>),
+    /// This many legal moves are written so.
+    Ambiguous(usize),
+}
+
+impl fmt::Display for LineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let word = &self.word;
+        match &self.problem {
+            LineProblem::Notation(e) => write!(f, "'{word}' is not a move: {e}"),
+            LineProblem::Illegal(legal) => write!(
+                f,
+                "{word} is not legal after {} plies (legal: {})",
+                self.ply - 1,
+                legal.join(" ")
+            ),
+            LineProblem::Ambiguous(n) => {
+                write!(f, "{word} can mean {n} moves; give every landing square")
+            }
+        }
+    }
+}
+
+impl std::error::Error for LineError {}
+
 impl std::str::FromStr for MoveText {
     type Err = NotationError;
 
@@ -235,6 +277,51 @@ impl Position {
     pub fn parse_move(&self, variant: Variant, text: &str) -> Result<Vec<Move>, NotationError> {
         let text: MoveText = text.parse()?;
         Ok(self.find_moves(variant, &text))
+    }
+
+    /// The moves of a line written as text (`c3-d4 d6-c5 b2-c3`, move numbers allowed), played
+    /// from this position: each word one legal move of its position, else an error naming
+    /// the word and why.
+    ///
+    /// ```
+    /// use drafti_rules::{Color, Position, Variant};
+    /// let start = Position::start(Color::White);
+    /// assert_eq!(start.parse_line(Variant::Russian, "1. c3-d4 d6-c5 2. b2-c3").unwrap().len(), 3);
+    /// let e = start.parse_line(Variant::Russian, "c3-d4 c3-d4").unwrap_err();
+    /// assert!(e.to_string().starts_with("c3-d4 is not legal after 1 plies"));
+    /// ```
+    pub fn parse_line(&self, variant: Variant, text: &str) -> Result<Vec<Move>, LineError> {
+        let mut here = *self;
+        let mut line = Vec::new();
+        for word in text.split_whitespace() {
+            let word = word
+                .trim_start_matches(|c: char| c.is_ascii_digit())
+                .trim_start_matches(['.', '…']);
+            if word.is_empty() {
+                continue;
+            }
+            let error = |problem| LineError {
+                ply: line.len() + 1,
+                word: word.to_string(),
+                problem,
+            };
+            let found = here
+                .parse_move(variant, word)
+                .map_err(|e| error(LineProblem::Notation(e)))?;
+            match found[..] {
+                [mv] => {
+                    here = here.play(&mv);
+                    line.push(mv);
+                }
+                [] => {
+                    let legal = here.legal_moves(variant);
+                    let names = legal.iter().map(|m| m.notation(&legal, false)).collect();
+                    return Err(error(LineProblem::Illegal(names)));
+                }
+                _ => return Err(error(LineProblem::Ambiguous(found.len()))),
+            }
+        }
+        Ok(line)
     }
 
     /// The moves of a line played from this position, each as short as it can be written

@@ -13,6 +13,10 @@
 //! move, `null` when the game is over at the root) and `outcome` (`null`, or why the game is
 //! over at the root).
 //!
+//! `--moves`: the position searched is the one the moves reach from `--fen`, played as a game,
+//! and the search goes on from that game's draw counts and (where repetition draws) its
+//! earlier positions, as the analysis searches a game's positions.
+//!
 //! Tanzanian law 3: where the side to move may crown the opponent's man (its lone king
 //! against two kings and a man, a king on the main diagonal), the text adds a `claim` line
 //! with the claim's value, and the final JSON object a `claim` object (`score`, and `best`:
@@ -22,9 +26,10 @@
 use crate::args::{HashArg, JsonArg, KingCountArg, NotationArg, PositionArgs};
 use crate::error::{report_written, CliError, CommandResult};
 use crate::tables::TableArgs;
+use drafti_analysis::repetition_draws;
 use drafti_engine::json::{DepthLine, ResultLine};
 use drafti_engine::{DepthInfo, Engine, Limits, SearchResult, DEFAULT_DEPTH};
-use drafti_rules::{numbered_line, Move};
+use drafti_rules::{numbered_line, Game, Move, Position, TzDraftCounts, Variant};
 use std::io::Write;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -48,6 +53,12 @@ pub struct Args {
     #[arg(long, value_name = "K", default_value_t = 1,
           value_parser = clap::value_parser!(u64).range(1..=256))]
     multipv: u64,
+    /// Moves played from --fen to the position searched, as a game ("c3-d4 d6-c5", move
+    /// numbers allowed): the search counts on from the game's draw counts (law 2's, TzDraft's
+    /// server's) and, where the rules draw a repetition (Czech, Russian, TzDraft), knows its
+    /// earlier positions. --king-count, if given, overrides law 2's count.
+    #[arg(long, value_name = "MOVES", allow_hyphen_values = true)]
+    moves: Option<String>,
     #[command(flatten)]
     king_count: KingCountArg,
     #[command(flatten)]
@@ -60,7 +71,59 @@ pub struct Args {
     tables: TableArgs,
 }
 
+/// The position `--moves` reach, and what a search of it takes from their game.
+struct Reached {
+    position: Position,
+    /// The keys of the game's earlier positions a search can meet again.
+    history: Vec<u64>,
+    king_count: Option<u32>,
+    tzdraft_counts: Option<TzDraftCounts>,
+}
+
+/// The game of `moves` from `start`.
+fn game_after(start: Position, variant: Variant, moves: Option<&str>) -> Result<Reached, CliError> {
+    let Some(text) = moves else {
+        return Ok(Reached {
+            position: start,
+            history: Vec::new(),
+            king_count: None,
+            tzdraft_counts: None,
+        });
+    };
+    let line = start
+        .parse_line(variant, text)
+        .map_err(|e| CliError::new(format!("--moves: {e}")))?;
+    let mut game = Game::new(start, variant);
+    let mut history = Vec::with_capacity(line.len());
+    for (i, mv) in line.iter().enumerate() {
+        if let Some(outcome) = game.outcome() {
+            return Err(CliError::new(format!(
+                "--moves: the game is over before move {} ({outcome})",
+                i + 1
+            )));
+        }
+        if repetition_draws(variant) {
+            history.push(game.position().hash_key());
+        }
+        game.play(mv);
+    }
+    if let Some(outcome) = game.outcome() {
+        return Err(CliError::new(format!(
+            "--moves: the game is over after them ({outcome}): nothing to search"
+        )));
+    }
+    Ok(Reached {
+        position: *game.position(),
+        history,
+        king_count: game.king_count(),
+        tzdraft_counts: game.tzdraft_counts(),
+    })
+}
+
 pub fn run(args: Args) -> CommandResult {
+    let variant = args.position.variant();
+    let reached = game_after(args.position.position(), variant, args.moves.as_deref())?;
+    let pos = reached.position;
     let limits = Limits {
         depth: match (args.depth, args.nodes, args.movetime) {
             (Some(d), _, _) => Some(d),
@@ -70,11 +133,10 @@ pub fn run(args: Args) -> CommandResult {
         nodes: args.nodes,
         movetime: args.movetime.map(Duration::from_millis),
         multipv: args.multipv as usize,
-        king_count: args.king_count.king_count,
+        king_count: args.king_count.king_count.or(reached.king_count),
+        tzdraft_counts: reached.tzdraft_counts,
         ..Limits::default()
     };
-    let pos = args.position.position();
-    let variant = args.position.variant();
     let (numeric, json) = (args.numeric.numeric, args.json.json);
     let mut engine = Engine::new(variant, args.hash.hash as usize);
     engine.set_tables(args.tables.for_variant(variant)?)?;
@@ -121,7 +183,7 @@ pub fn run(args: Args) -> CommandResult {
             stop.raise();
         }
     };
-    let result: SearchResult = engine.search(&pos, &limits, &[], on_depth);
+    let result: SearchResult = engine.search(&pos, &limits, &reached.history, on_depth);
     if let Some(e) = io_error {
         return Err(CliError::writing("the report", &e));
     }

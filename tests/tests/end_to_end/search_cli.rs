@@ -288,3 +288,72 @@ fn law3_the_lone_side_may_crown_the_man_and_draw() {
     assert_eq!(result["score"]["loss_in"], 2);
     assert!(result.get("claim").is_none(), "{result}");
 }
+
+#[test]
+fn moves_give_the_search_its_games_draw_counts() {
+    // Three kings against one under TzDraft's server: after 11 of White's quiet moves (no
+    // position twice, no capture on offer) its 12th draws, so nothing is won; the position
+    // they reach, given alone, counts from zero.
+    let moves = "a3-f8 h4-d8 f8-d6 d8-b6 d6-b8 b6-a7 b8-c7 a7-b8 c7-d8 b8-a7 d8-a5 a7-b8 \
+                 a5-b6 b8-a7 b6-d8 a7-b8 d8-a5 b8-a7 a5-b4 a7-b8 b4-f8 b8-a7";
+    let start = "W:WKa1,Kc1,Ka3:BKh4";
+    let common = ["--variant", "tzdraft", "--nodes", "100000", "--json"];
+    let counted = json_lines(&search(
+        &[&["--fen", start, "--moves", moves][..], &common].concat(),
+        0,
+    ));
+    let last = counted.last().unwrap();
+    assert_eq!(last["score"]["text"], "0.00", "{last}");
+    let reached = "W:WKf8,Ka1,Kc1:BKa7";
+    let fresh = json_lines(&search(&[&["--fen", reached][..], &common].concat(), 0));
+    assert!(fresh.last().unwrap()["score"]["cp"].as_i64().unwrap() > 0);
+    let route = ["a3-b4", "h4-g3", "b4-a3", "g3-h4"];
+    let moves: Vec<&str> = (0..22).map(|i| route[i % 4]).collect();
+    let moves = moves.join(" ");
+    // Tanzanian law 2 alike: the lone king's 11 moves made, White cannot catch it in time
+    // on this route; --king-count says the same.
+    let law2 = ["--nodes", "100000", "--json"];
+    let by_moves = json_lines(&search(
+        &[&["--fen", start, "--moves", &moves][..], &law2].concat(),
+        0,
+    ));
+    let by_count = json_lines(&search(
+        &[
+            &["--fen", "W:WKa1,Kc1,Ka3:BKh4", "--king-count", "11"][..],
+            &law2,
+        ]
+        .concat(),
+        0,
+    ));
+    assert_eq!(
+        by_moves.last().unwrap()["score"],
+        by_count.last().unwrap()["score"]
+    );
+    // Errors name the move, or the end of the game.
+    let out = drafti()
+        .args(["search", "--fen", start, "--moves", "a3-b4 a3-b4"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("--moves: a3-b4 is not legal after 1 plies"),
+        "{stderr}"
+    );
+    let all: Vec<&str> = (0..23).map(|i| route[i % 4]).collect();
+    let out = drafti()
+        .args([
+            "search",
+            "--variant",
+            "tzdraft",
+            "--fen",
+            start,
+            "--moves",
+            &all.join(" "),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("game is over after them"), "{stderr}");
+}
