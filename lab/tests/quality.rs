@@ -403,7 +403,7 @@ fn tanzanian_archives_are_read_by_their_name() {
     assert!(out.stdout.is_empty());
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(
-        err.contains("planted.pdn: not russian-*, czech-* or tanzanian-*"),
+        err.contains("planted.pdn: not russian-*, czech-*, tanzanian-* or tzdraft-*"),
         "{err}"
     );
     // Named tanzanian-*, its 20 plies replay under Tanzanian rules and are judged.
@@ -422,6 +422,16 @@ fn tanzanian_archives_are_read_by_their_name() {
         .map(|c| c["reference"].as_u64().unwrap())
         .sum();
     assert!(flagged > 0, "the planted blunder: {run}");
+    // Named tzdraft-*, the same game replays under TzDraft's server's rules (it allows every
+    // move the article does here).
+    std::fs::rename(
+        corpora.join("tanzanian-planted.pdn"),
+        corpora.join("tzdraft-planted.pdn"),
+    )
+    .unwrap();
+    let run = quality_run(home.path(), &corpora, &[]);
+    assert_eq!(run["games"], 1, "{run}");
+    assert_eq!(run["moves"], 20, "{run}");
 }
 
 #[test]
