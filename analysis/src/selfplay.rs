@@ -192,9 +192,10 @@ fn play_with(engine: &mut Engine, options: &SelfplayOptions, game_no: u64) -> Se
             pos.generate_moves(variant, &mut list);
             (list[opening_rng.below(list.len())], None, false)
         } else {
-            let mut limits = options.limits_of(pos.turn(), game_no).clone();
-            limits.king_count = game.king_count();
-            limits.tzdraft_counts = game.tzdraft_counts();
+            let mut limits = options
+                .limits_of(pos.turn(), game_no)
+                .clone()
+                .with_game_counts(&game);
             let noise = options.noise > 0.0 && rng.unit() < options.noise;
             if noise {
                 limits.multipv = 3;

@@ -53,7 +53,7 @@ pub use eval::{KING, MAN};
 pub use score::Score;
 pub use weights::{Weights, WeightsError};
 
-use drafti_rules::{DrawLaws, Move, Outcome, Position, TzDraftCounts, Variant};
+use drafti_rules::{DrawLaws, Game, Move, Outcome, Position, TzDraftCounts, Variant};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -96,6 +96,16 @@ pub struct Limits {
 }
 
 impl Limits {
+    /// These limits with the draw rules' running counts of `game` (law 2's count, TzDraft's
+    /// server's counts), so that a search of its position draws where the game would.
+    pub fn with_game_counts(self, game: &Game) -> Limits {
+        Limits {
+            king_count: game.king_count(),
+            tzdraft_counts: game.tzdraft_counts(),
+            ..self
+        }
+    }
+
     /// Search to `depth` plies.
     pub fn depth(depth: u32) -> Limits {
         Limits {

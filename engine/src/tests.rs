@@ -388,9 +388,7 @@ fn play_out(fen: &str, nodes: u64, max_plies: usize) -> (Option<Outcome>, usize)
         if game.outcome().is_some() {
             return (game.outcome(), ply);
         }
-        let mut limits = Limits::nodes(nodes);
-        limits.king_count = game.king_count();
-        limits.tzdraft_counts = game.tzdraft_counts();
+        let limits = Limits::nodes(nodes).with_game_counts(&game);
         let result = engine.search(game.position(), &limits, &history, |_| {});
         let mv = result.best.expect("a move while the game runs");
         history.push(game.position().hash_key());

@@ -166,16 +166,14 @@ impl EnginePlayer {
 
     /// The search limits of `limit`, with the game's law count.
     fn limits(limit: Limit, game: &Game) -> Limits {
-        let mut limits = match limit {
+        let limits = match limit {
             Limit::Nodes(n) => Limits::nodes(n),
             Limit::Depth(d) => Limits::depth(d),
             Limit::MoveTime(t) => Limits::movetime(t),
             // The share of the clock the Hub engine aims at for this move.
             Limit::Clock { time, inc, moves } => Limits::movetime(clock_target(time, inc, moves).0),
         };
-        limits.king_count = game.king_count();
-        limits.tzdraft_counts = game.tzdraft_counts();
-        limits
+        limits.with_game_counts(game)
     }
 }
 

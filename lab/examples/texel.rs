@@ -318,9 +318,7 @@ fn play(
             break;
         }
         let pos = *game.position();
-        let mut limits = Limits::nodes(nodes);
-        limits.king_count = game.king_count();
-        limits.tzdraft_counts = game.tzdraft_counts();
+        let mut limits = Limits::nodes(nodes).with_game_counts(&game);
         let noisy = rng.unit() < 0.1;
         if noisy {
             limits.multipv = 3;

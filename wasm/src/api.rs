@@ -327,10 +327,9 @@ fn search(
         nodes: req.nodes,
         movetime: req.movetime.map(Duration::from_millis),
         multipv: req.multipv.unwrap_or(1),
-        king_count: setup.game.king_count(),
-        tzdraft_counts: setup.game.tzdraft_counts(),
         ..Limits::default()
-    };
+    }
+    .with_game_counts(&setup.game);
     let result = with_engine(setup.variant, hash_mb, |engine| {
         engine.search(&pos, &limits, &setup.history, |d: &DepthInfo| {
             let i = info(

@@ -29,7 +29,7 @@ use crate::tables::TableArgs;
 use drafti_analysis::repetition_draws;
 use drafti_engine::json::{DepthLine, ResultLine};
 use drafti_engine::{DepthInfo, Engine, Limits, SearchResult, DEFAULT_DEPTH};
-use drafti_rules::{numbered_line, Game, Move, Position, TzDraftCounts, Variant};
+use drafti_rules::{numbered_line, Game, Move, Position, Variant};
 use std::io::Write;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -71,29 +71,20 @@ pub struct Args {
     tables: TableArgs,
 }
 
-/// The position `--moves` reach, and what a search of it takes from their game.
-struct Reached {
-    position: Position,
-    /// The keys of the game's earlier positions a search can meet again.
-    history: Vec<u64>,
-    king_count: Option<u32>,
-    tzdraft_counts: Option<TzDraftCounts>,
-}
-
-/// The game of `moves` from `start`.
-fn game_after(start: Position, variant: Variant, moves: Option<&str>) -> Result<Reached, CliError> {
+/// The game of `moves` from `start` (none: the game of `start` alone), and the keys of its
+/// positions before the last that a search can meet again.
+fn game_after(
+    start: Position,
+    variant: Variant,
+    moves: Option<&str>,
+) -> Result<(Game, Vec<u64>), CliError> {
+    let mut game = Game::new(start, variant);
     let Some(text) = moves else {
-        return Ok(Reached {
-            position: start,
-            history: Vec::new(),
-            king_count: None,
-            tzdraft_counts: None,
-        });
+        return Ok((game, Vec::new()));
     };
     let line = start
         .parse_line(variant, text)
         .map_err(|e| CliError::new(format!("--moves: {e}")))?;
-    let mut game = Game::new(start, variant);
     let mut history = Vec::with_capacity(line.len());
     for (i, mv) in line.iter().enumerate() {
         if let Some(outcome) = game.outcome() {
@@ -112,19 +103,14 @@ fn game_after(start: Position, variant: Variant, moves: Option<&str>) -> Result<
             "--moves: the game is over after them ({outcome}): nothing to search"
         )));
     }
-    Ok(Reached {
-        position: *game.position(),
-        history,
-        king_count: game.king_count(),
-        tzdraft_counts: game.tzdraft_counts(),
-    })
+    Ok((game, history))
 }
 
 pub fn run(args: Args) -> CommandResult {
     let variant = args.position.variant();
-    let reached = game_after(args.position.position(), variant, args.moves.as_deref())?;
-    let pos = reached.position;
-    let limits = Limits {
+    let (game, history) = game_after(args.position.position(), variant, args.moves.as_deref())?;
+    let pos = *game.position();
+    let mut limits = Limits {
         depth: match (args.depth, args.nodes, args.movetime) {
             (Some(d), _, _) => Some(d),
             (None, None, None) => Some(DEFAULT_DEPTH),
@@ -133,10 +119,12 @@ pub fn run(args: Args) -> CommandResult {
         nodes: args.nodes,
         movetime: args.movetime.map(Duration::from_millis),
         multipv: args.multipv as usize,
-        king_count: args.king_count.king_count.or(reached.king_count),
-        tzdraft_counts: reached.tzdraft_counts,
         ..Limits::default()
-    };
+    }
+    .with_game_counts(&game);
+    if let Some(n) = args.king_count.king_count {
+        limits.king_count = Some(n);
+    }
     let (numeric, json) = (args.numeric.numeric, args.json.json);
     let mut engine = Engine::new(variant, args.hash.hash as usize);
     engine.set_tables(args.tables.for_variant(variant)?)?;
@@ -183,7 +171,7 @@ pub fn run(args: Args) -> CommandResult {
             stop.raise();
         }
     };
-    let result: SearchResult = engine.search(&pos, &limits, &reached.history, on_depth);
+    let result: SearchResult = engine.search(&pos, &limits, &history, on_depth);
     if let Some(e) = io_error {
         return Err(CliError::writing("the report", &e));
     }
