@@ -292,8 +292,8 @@ def analyze(
     mistakes re-searched (``verify``: depth 10, at most a million nodes) and confirmed near
     the blunder threshold (``confirm``: depth 16), every move judged (inaccuracy, mistake,
     blunder) with the side's accuracy. Results do not depend on ``jobs``. ``preset``
-    (``"fast"``, ``"default"`` or ``"deep"``, as ``drafti analyze --preset``) is the base the
-    other settings change.
+    (``"fast"``, ``"default"``, ``"thorough"`` or ``"deep"``, as ``drafti analyze
+    --preset``) is the base the other settings change.
 
     One row per game, ``drafti analyze --json``'s object; ``.moves()`` is the table of
     every move's evaluation and judgement, ``.blunders()`` the blunders. ``tables``: a

@@ -897,7 +897,7 @@ fn source_variants(
 /// The analysis settings of `analyze`, as `drafti analyze`'s flags set them.
 #[derive(Clone, Debug, Default)]
 pub struct AnalyzeSettings {
-    /// `fast`, `default` or `deep` ([`Preset`]): the base the other settings change.
+    /// `fast`, `default`, `thorough` or `deep` ([`Preset`]): the base the other settings change.
     pub preset: Option<String>,
     pub depth: Option<u32>,
     pub nodes: Option<u64>,

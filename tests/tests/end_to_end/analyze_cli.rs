@@ -509,6 +509,13 @@ fn a_preset_is_the_settings_it_names_and_the_flags_given_with_it_change_it() {
         "{}",
         search_of(&changed)
     );
+    // thorough is the default with a pass of 400,000 nodes a position (a second on this game).
+    let (code, thorough) = analyze(&[&planted, "--json", "--preset", "thorough"]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        search_of(&thorough),
+        search_of(&default).replacen("25000 nodes", "400000 nodes", 1)
+    );
     // The deep preset, its pass shortened to keep the test quick: its re-searches and its
     // confirmation are bounded by nodes alone.
     let (code, deep) = analyze(&[&planted, "--json", "--preset", "deep", "--nodes", "3000"]);
@@ -526,7 +533,7 @@ fn a_preset_is_the_settings_it_names_and_the_flags_given_with_it_change_it() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(
-        err.contains("unknown preset 'fastest' (known: fast, default, deep)"),
+        err.contains("unknown preset 'fastest' (known: fast, default, thorough, deep)"),
         "{err}"
     );
 }

@@ -758,6 +758,16 @@ fn the_reports_trust_line_names_the_tables_its_figures_were_measured_with() {
         "{without}"
     );
     assert!(without.contains("build them on first use"), "{without}");
+    // thorough quotes its own figures: the default's settings with a deeper pass.
+    let thorough = trust(&run(
+        &["report", "--preset", "thorough", "--egtb", dir(), g],
+        0,
+    ));
+    assert!(
+        thorough.contains("(preset thorough, with endgame tables of up to 4 pieces)")
+            && thorough.contains("6 of its 358 blunders were not even mistakes, and it missed 9 of 279 game-losing moves"),
+        "{thorough}"
+    );
     // deep has figures of its own with the tables, and others without.
     let deep = trust(&run(&["report", "--preset", "deep", "--egtb", dir(), g], 0));
     assert!(
