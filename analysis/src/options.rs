@@ -75,6 +75,11 @@ pub struct AnalysisOptions {
     /// The re-search of a nominated move (its position and the played move alone, to the
     /// same depth). `None`: the pass's verdicts are final.
     pub verify: Option<Limits>,
+    /// The re-search goes at least as deep as the pass's search of the move's position: a
+    /// pass deeper than `verify`'s depth (`thorough`'s 400,000 nodes reach 12–16 plies) would
+    /// otherwise be overruled by a shallower search. Off by default, where the pass and the
+    /// re-search reach about the same depth (docs/lab/the-pass-budget-curve.md).
+    pub verify_from_pass: bool,
     /// The pass's drop of winning chances (0…2) from which a move is nominated.
     pub nominate_drop: f64,
     /// A second re-search, deeper, of a re-searched move whose verdict is near the blunder
@@ -114,6 +119,7 @@ impl Default for AnalysisOptions {
                 nodes: Some(DEFAULT_VERIFY_NODES),
                 ..Limits::default()
             }),
+            verify_from_pass: false,
             nominate_drop: DEFAULT_NOMINATE_DROP,
             confirm: Some(Limits {
                 depth: Some(DEFAULT_CONFIRM_DEPTH),
@@ -243,9 +249,14 @@ impl AnalysisOptions {
         let mut label = match &self.verify {
             None => format!("{pass}; not re-searched"),
             Some(v) => format!(
-                "{pass}; moves with a pass drop of {} re-searched to {}",
+                "{pass}; moves with a pass drop of {} re-searched to {}{}",
                 self.nominate_drop,
-                limits_label(v)
+                limits_label(v),
+                if self.verify_from_pass {
+                    ", no shallower than the pass"
+                } else {
+                    ""
+                }
             ),
         };
         if let (Some(_), Some(c)) = (&self.verify, &self.confirm) {

@@ -240,6 +240,13 @@ impl Searcher<'_> {
                 || eval.score.is_proven()
                 || next.score.is_proven());
         let (m, nodes) = match (&options.verify, nominated) {
+            (Some(limits), true) if options.verify_from_pass => {
+                let limits = Limits {
+                    depth: limits.depth.map(|d| d.max(eval.depth)),
+                    ..limits.clone()
+                };
+                self.verify_and_confirm(engine, i, &limits, options)
+            }
             (Some(limits), true) => self.verify_and_confirm(engine, i, limits, options),
             _ => {
                 let m = MoveAnalysis {
@@ -388,6 +395,31 @@ pub(crate) mod tests {
             }
             assert_eq!(ser.nodes, par.nodes);
         }
+    }
+
+    #[test]
+    fn a_re_search_no_shallower_than_the_pass_reaches_the_pass_depth() {
+        // White's 8. c3-d4 gives two men: nominated, and re-searched.
+        let g = game("1. c3-d4 f6-e5 2. d4xf6 g7xe5 3. b2-c3 h8-g7 4. a1-b2 g7-f6 5. a3-b4 b6-c5 6. b4-a5 c5-d4 7. e3xc5 d6xb4 8. c3-d4 e5xa1 9. f2-e3 f6-e5 *");
+        let shallow = AnalysisOptions {
+            limits: Limits::depth(6),
+            verify: Some(Limits::depth(3)),
+            confirm: None,
+            ..AnalysisOptions::default()
+        };
+        let from_pass = AnalysisOptions {
+            verify_from_pass: true,
+            ..shallow.clone()
+        };
+        let (a, b) = (analyse_game(&g, &shallow), analyse_game(&g, &from_pass));
+        let (x, y) = (&a.moves[14], &b.moves[14]);
+        assert!(x.confirmed_depth.is_some() && y.confirmed_depth.is_some());
+        assert_eq!(x.depth, 3);
+        assert!(y.depth >= 6, "{}", y.depth);
+        assert!(b.nodes > a.nodes);
+        assert!(from_pass
+            .label()
+            .contains("depth 3, no shallower than the pass"));
     }
 
     #[test]

@@ -269,9 +269,10 @@ pub struct SearchArgs {
     /// (analyze's and the report's: 25,000 nodes a position, re-searched to depth 10,
     /// confirmed at depth 16 within 500,000 nodes), fast (depth 5, re-searched to depth 8,
     /// confirmed at depth 10 within 100,000 nodes: about ten times quicker, and it misses more
-    /// game-losing moves), thorough (400,000 nodes a position, re-searched and confirmed as
-    /// the default: about eight times its work, and half its missed game-losing moves; for a
-    /// cluster or a night) or deep (1,000,000 nodes a position, re-searched within 2,000,000,
+    /// game-losing moves), thorough (400,000 nodes a position, re-searched no shallower than
+    /// that, confirmed as the default: about eight times its work, and a third of its missed
+    /// game-losing moves; for a cluster or a night) or deep (1,000,000 nodes a position,
+    /// re-searched within 2,000,000,
     /// confirmed within 5,000,000: the big analysis sites' budgets, for sharded runs).
     #[arg(long, value_name = "NAME", value_parser = parse_preset)]
     pub preset: Option<Preset>,

@@ -509,12 +509,19 @@ fn a_preset_is_the_settings_it_names_and_the_flags_given_with_it_change_it() {
         "{}",
         search_of(&changed)
     );
-    // thorough is the default with a pass of 400,000 nodes a position (a second on this game).
+    // thorough is the default with a pass of 400,000 nodes a position and re-searches no
+    // shallower than it (a second on this game).
     let (code, thorough) = analyze(&[&planted, "--json", "--preset", "thorough"]);
     assert_eq!(code, 0);
     assert_eq!(
         search_of(&thorough),
-        search_of(&default).replacen("25000 nodes", "400000 nodes", 1)
+        search_of(&default)
+            .replacen("25000 nodes", "400000 nodes", 1)
+            .replacen(
+                "(at most 1000000 nodes)",
+                "(at most 1000000 nodes), no shallower than the pass",
+                1
+            )
     );
     // The deep preset, its pass shortened to keep the test quick: its re-searches and its
     // confirmation are bounded by nodes alone.

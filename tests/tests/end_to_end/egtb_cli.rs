@@ -765,7 +765,7 @@ fn the_reports_trust_line_names_the_tables_its_figures_were_measured_with() {
     ));
     assert!(
         thorough.contains("(preset thorough, with endgame tables of up to 4 pieces)")
-            && thorough.contains("6 of its 358 blunders were not even mistakes, and it missed 9 of 279 game-losing moves"),
+            && thorough.contains("5 of its 391 blunders were not even mistakes, and it missed 5 of 279 game-losing moves"),
         "{thorough}"
     );
     // deep has figures of its own with the tables, and others without.
