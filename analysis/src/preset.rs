@@ -167,8 +167,8 @@ const MEASURED_DEFAULT_NO_TABLES: Measured = master(false, (32, 287), (45, 279))
 /// of one no shallower than the pass, 2 of 184 and 4 of 174, 2 of 136 and 7 of 143;
 /// docs/lab/the-pass-budget-curve.md, 2026-12-08).
 const MEASURED_THOROUGH: Measured = master(true, (5, 391), (5, 279));
-/// `thorough` without: 28 of 195 and 33 of 178, 11 of 136 and 18 of 143 (without the
-/// tables its deeper searches flag more in the king endings the evaluation misjudges).
+/// `thorough` without: 28 of 195 and 33 of 178, 11 of 136 and 18 of 143 (more false alarms
+/// than the default's 32 of 287 without them: it is meant with the tables).
 const MEASURED_THOROUGH_NO_TABLES: Measured = master(false, (61, 373), (29, 279));
 /// `thorough` on the Tanzanian samples with the tables: 1 of 128 and 0 of 165 false alarms,
 /// 0 of 87 and 0 of 124 clear misses on A and B (their references relabelled to this engine,
