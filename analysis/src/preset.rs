@@ -214,7 +214,7 @@ pub enum Preset {
     /// re-searched to depth 10 within 1,000,000 nodes, confirmed at depth 16 within 500,000.
     Default,
     /// 400,000 nodes a position, re-searched no shallower than that pass (else as the
-    /// default), confirmed as the default: about eight times its work, for a cluster or a
+    /// default), confirmed as the default: five to eight times its nodes, for a cluster or a
     /// night; the preset whose master-game verdicts met the targets of false alarms ≤ 3% and
     /// clear misses ≤ 5% on both halves.
     Thorough,

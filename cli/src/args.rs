@@ -270,7 +270,7 @@ pub struct SearchArgs {
     /// confirmed at depth 16 within 500,000 nodes), fast (depth 5, re-searched to depth 8,
     /// confirmed at depth 10 within 100,000 nodes: about ten times quicker, and it misses more
     /// game-losing moves), thorough (400,000 nodes a position, re-searched no shallower than
-    /// that, confirmed as the default: about eight times its work, and a third of its missed
+    /// that, confirmed as the default: five to eight times its nodes, and a third of its missed
     /// game-losing moves; for a cluster or a night) or deep (1,000,000 nodes a position,
     /// re-searched within 2,000,000,
     /// confirmed within 5,000,000: the big analysis sites' budgets, for sharded runs).
